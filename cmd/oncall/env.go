@@ -1,0 +1,62 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+)
+
+// CLI is the command line: one field per subcommand, each in a file of its own.
+type CLI struct {
+	Run   RunCmd   `cmd:"" help:"Run a scenario and print its per-minute trace and outcome."`
+	Model ModelCmd `cmd:"" help:"Print every relation of the model with its source."`
+}
+
+// Env is what a subcommand may touch of the process: its streams, the seed
+// source for runs given none, and the files it is told to read or write.
+type Env struct {
+	Stdout     io.Writer
+	Stderr     io.Writer
+	Stdin      io.Reader
+	Interrupt  <-chan os.Signal
+	RandomSeed func() uint32
+	IsTerminal func(any) bool
+	Create     func(name string) (WriteCloser, error)
+	ReadFile   func(name string) ([]byte, error)
+}
+
+// WriteCloser is a file being written.
+type WriteCloser interface {
+	io.Writer
+	Close() error
+}
+
+// exitError ends a command with a given exit code and message.
+type exitError struct {
+	code int
+	msg  string
+}
+
+func (e *exitError) Error() string { return e.msg }
+
+// usageError is an error in what the user asked for: exit code 2.
+func usageError(format string, args ...any) error {
+	return &exitError{code: 2, msg: "oncall: " + fmt.Sprintf(format, args...)}
+}
+
+// failure is an error that stopped a run: exit code 1.
+func failure(format string, args ...any) error {
+	return &exitError{code: 1, msg: "oncall: " + fmt.Sprintf(format, args...)}
+}
+
+// output opens where a command writes: the file named by -o, or stdout.
+func (env *Env) output(name string) (io.Writer, func() error, error) {
+	if name == "" || name == "-" {
+		return env.Stdout, func() error { return nil }, nil
+	}
+	f, err := env.Create(name)
+	if err != nil {
+		return nil, nil, usageError("-o %s: %v", name, err)
+	}
+	return f, f.Close, nil
+}

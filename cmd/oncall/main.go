@@ -1,0 +1,108 @@
+// Command oncall is the on-call scenario engine: run a shift from the
+// terminal, serve the web console, check scenarios and policies, grade them.
+//
+// Exit codes: 0 success; 1 the run or the grade failed (an error in a
+// scenario or a policy while it ran, a failed grade); 2 bad usage or invalid
+// input (a flag, a file that does not load).
+package main
+
+import (
+	"crypto/rand"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+
+	"github.com/alecthomas/kong"
+)
+
+func main() {
+	stop := make(chan os.Signal, 1)
+	signal.Notify(stop, os.Interrupt)
+	env := &Env{
+		Stdout: os.Stdout, Stderr: os.Stderr, Stdin: os.Stdin,
+		Interrupt:  stop,
+		RandomSeed: randomSeed,
+		IsTerminal: isTerminal,
+		Create:     func(name string) (WriteCloser, error) { return os.Create(name) },
+		ReadFile:   os.ReadFile,
+	}
+	os.Exit(Main(os.Args[1:], env))
+}
+
+// randomSeed draws a seed for a run that was given none.
+func randomSeed() uint32 {
+	var b [4]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return 1
+	}
+	return binary.LittleEndian.Uint32(b[:])
+}
+
+// isTerminal reports whether f is a character device (a terminal).
+func isTerminal(f any) bool {
+	file, ok := f.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := file.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// Main parses args, runs the subcommand and returns the exit code. It touches
+// the process only through env, so tests call it directly.
+func Main(args []string, env *Env) int {
+	var cli CLI
+	parser, err := kong.New(&cli,
+		kong.Name("oncall"),
+		kong.Description("An on-call training simulator: a web service, minute by minute, and what your decisions do to it.\n\n"+exitCodes),
+		kong.Writers(env.Stdout, env.Stderr),
+		kong.Exit(func(code int) { panic(exitPanic(code)) }),
+		kong.UsageOnError(),
+		kong.ConfigureHelp(kong.HelpOptions{Compact: true}),
+		kong.Bind(env),
+	)
+	if err != nil {
+		fmt.Fprintln(env.Stderr, "oncall:", err)
+		return 2
+	}
+	code := 0
+	func() {
+		defer func() {
+			if r := recover(); r != nil {
+				if c, ok := r.(exitPanic); ok {
+					code = int(c)
+					return
+				}
+				panic(r)
+			}
+		}()
+		if len(args) == 0 {
+			args = []string{"--help"}
+		}
+		ctx, err := parser.Parse(args)
+		if err != nil {
+			fmt.Fprintln(env.Stderr, "oncall:", err)
+			code = 2
+			return
+		}
+		if err := ctx.Run(env); err != nil {
+			var ee *exitError
+			if errors.As(err, &ee) {
+				if ee.msg != "" {
+					fmt.Fprintln(env.Stderr, ee.msg)
+				}
+				code = ee.code
+				return
+			}
+			fmt.Fprintln(env.Stderr, "oncall:", err)
+			code = 1
+		}
+	}()
+	return code
+}
+
+type exitPanic int
+
+const exitCodes = `Exit codes: 0 success · 1 the run or the grade failed · 2 bad usage or input that does not load.`

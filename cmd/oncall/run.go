@@ -1,0 +1,186 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/oncall-sim/oncall/engine"
+)
+
+// RunCmd runs a scenario from the terminal.
+type RunCmd struct {
+	Scenario string   `arg:"" optional:"" default:"free-play" help:"A built-in scenario's name or a .lua file (default: free-play)."`
+	Seed     string   `help:"Seed of the run, 0 to 4294967295; random when absent, always printed." placeholder:"N"`
+	Set      []string `short:"s" help:"Start with a control set to a value (name=value), repeatable: --set shed=0.5 --set feature=false." placeholder:"NAME=VALUE"`
+	Minutes  int      `help:"Minutes to run (default: the scenario's duration)." placeholder:"N"`
+	Noise    bool     `default:"true" negatable:"" help:"Traffic noise; --no-noise (or --noise=false) gives requests = demand."`
+	Format   string   `short:"f" enum:"table,csv,json" default:"table" help:"Trace format: table, csv or json."`
+	Output   string   `short:"o" help:"Write the trace to FILE instead of standard output." placeholder:"FILE"`
+}
+
+// Help shows examples under the flags.
+func (RunCmd) Help() string {
+	return `Examples:
+  oncall run                                   free play, a random seed
+  oncall run bad-deploy --seed 7               a built-in scenario, a chosen seed
+  oncall run --no-noise --minutes 1 -f json    minute 0 of free play, without noise
+  oncall run --set autoscaling=false --set min_instances=14 -f csv -o trace.csv`
+}
+
+// Run implements the subcommand.
+func (c *RunCmd) Run(env *Env) error {
+	sc, err := resolveScenario(env, c.Scenario)
+	if err != nil {
+		return err
+	}
+	seed, err := parseSeed(c.Seed, env)
+	if err != nil {
+		return err
+	}
+	inst, setup, err := sc.Instance(seed)
+	if err != nil {
+		return failure("%v", err)
+	}
+	if err := applySettings(&setup.Controls, c.Set); err != nil {
+		return err
+	}
+	if c.Minutes != 0 {
+		if c.Minutes < 1 || c.Minutes > engine.MaxMinutes {
+			return usageError("--minutes %d is out of range: it takes 1 to %d", c.Minutes, engine.MaxMinutes)
+		}
+		setup.Minutes = c.Minutes
+	}
+	sim, err := engine.New(engine.Options{Setup: setup, Scenario: inst, Seed: seed, Noise: c.Noise})
+	if err != nil {
+		return usageError("%v", err)
+	}
+	runErr := sim.Run(0)
+
+	out, closeOut, err := env.output(c.Output)
+	if err != nil {
+		return err
+	}
+	trace := engine.Trace{Scenario: setup.ID, Seed: seed, Noise: c.Noise, Start: engine.ClockString(setup.Start), Rows: sim.Rows(), Outcome: sim.Outcome()}
+	switch c.Format {
+	case "csv":
+		fmt.Fprintf(env.Stderr, "oncall: %s, seed %d\n", setup.ID, seed)
+		err = engine.WriteCSV(out, trace.Rows)
+	case "json":
+		fmt.Fprintf(env.Stderr, "oncall: %s, seed %d\n", setup.ID, seed)
+		err = engine.WriteJSON(out, trace)
+	default:
+		err = writeTable(out, trace)
+	}
+	if cerr := closeOut(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return failure("writing the trace: %v", err)
+	}
+	if runErr != nil {
+		return failure("%s, seed %d: the run stopped at %v (the trace above holds the minutes before)", setup.ID, seed, runErr)
+	}
+	return nil
+}
+
+// parseSeed reads --seed, or draws one when it is absent.
+func parseSeed(text string, env *Env) (uint32, error) {
+	if text == "" {
+		return env.RandomSeed(), nil
+	}
+	v, err := strconv.ParseUint(strings.TrimSpace(text), 10, 32)
+	if err != nil {
+		return 0, usageError("--seed %q: it takes a whole number from 0 to 4294967295", text)
+	}
+	return uint32(v), nil
+}
+
+// applySettings applies --set name=value to the starting controls.
+func applySettings(ctl *engine.Controls, settings []string) error {
+	for _, s := range settings {
+		c, v, err := engine.ParseSetting(s)
+		if err != nil {
+			return usageError("--set %s: %v", s, err)
+		}
+		if err := ctl.Set(c, v); err != nil {
+			return usageError("--set %s: %v", s, err)
+		}
+	}
+	return nil
+}
+
+// tableColumns are the columns of the human-readable trace.
+var tableColumns = []struct{ head, metric string }{
+	{"time", ""}, {"req/s", "requests"}, {"serve", "serving"}, {"boot", "booting"},
+	{"util", "utilization"}, {"p99 ms", "p99_ms"}, {"errors", "error_rate"}, {"burn 1h", "burn_1h"},
+	{"budget", "budget_left"}, {"hit", "hit_rate"}, {"db", "db_util"}, {"bad", "bad_traffic"},
+	{"$/h", "cost_per_hour"}, {"cost", "cost"},
+}
+
+// writeTable writes the trace for a person: a header with the seed, one line
+// a minute with the main metrics and what happened, then the outcome.
+func writeTable(w io.Writer, t engine.Trace) error {
+	fmt.Fprintf(w, "%s · seed %d · noise %s · start %s\n\n", t.Scenario, t.Seed, onOff(t.Noise), t.Start)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	for _, c := range tableColumns {
+		fmt.Fprint(tw, c.head, "\t")
+	}
+	fmt.Fprintln(tw, "  what happened\t")
+	for i := range t.Rows {
+		r := &t.Rows[i]
+		for _, c := range tableColumns {
+			fmt.Fprint(tw, tableCell(r, c.metric), "\t")
+		}
+		what := engine.EventsText(r.Events)
+		if f := engine.FiredText(r.Fired); f != "" {
+			what = strings.TrimPrefix(what+"; fired "+f, "; ")
+		}
+		if r.Paging {
+			what = strings.TrimPrefix("[PAGE] "+what, "")
+		}
+		fmt.Fprint(tw, "  ", what, "\t\n")
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintln(w)
+	return writeOutcome(w, t.Outcome)
+}
+
+func tableCell(r *engine.Row, metric string) string {
+	if metric == "" {
+		return r.Time()
+	}
+	s, _ := engine.LookupMetric(metric)
+	v := s.Get(r)
+	switch s.Unit {
+	case "share":
+		return strconv.FormatFloat(100*v, 'f', 1, 64) + "%"
+	case "×":
+		return strconv.FormatFloat(v, 'f', 1, 64)
+	}
+	if s.Kind != engine.Number {
+		return s.Format(v)
+	}
+	return strconv.FormatFloat(v, 'f', min(s.Decimals, 2), 64)
+}
+
+// writeOutcome writes the outcome as aligned "name  value  unit" lines.
+func writeOutcome(w io.Writer, o engine.Outcome) error {
+	fmt.Fprintln(w, "outcome")
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	for _, s := range engine.OutcomeSpecs() {
+		fmt.Fprintf(tw, "  %s\t%s\t%s\n", s.Name, engine.FormatFixed(s.Get(&o), s.Decimals), s.Unit)
+	}
+	return tw.Flush()
+}
+
+func onOff(b bool) string {
+	if b {
+		return "on"
+	}
+	return "off"
+}

@@ -1,0 +1,106 @@
+package engine
+
+import (
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// EventKind says what happened.
+type EventKind string
+
+// The kinds of event. Deploy, Flush, SetConstant, SetControl and Say come from
+// scenarios; the others are written by the engine.
+const (
+	EventDeploy       EventKind = "deploy"        // Name: build ("bad" or "good"); Value: rollout minutes
+	EventFlush        EventKind = "flush_cache"   // the cache empties
+	EventSetConstant  EventKind = "set_constant"  // Name: constant; Value: new value
+	EventSetControl   EventKind = "set_control"   // Name: control or action; Value: new value (someone else's change)
+	EventSay          EventKind = "say"           // Text: a line on the timeline
+	EventAction       EventKind = "action"        // By: who decided; Name: control; Value: new value
+	EventLaunch       EventKind = "launch"        // By: autoscaler or min_instances; Value: instances launched
+	EventRemove       EventKind = "remove"        // By: autoscaler or min_instances; Value: instances removed
+	EventRollbackDone EventKind = "rollback_done" // traffic switched to the last good build
+	EventPage         EventKind = "page"          // the page rule became true
+	EventResolve      EventKind = "resolve"       // the page rule became false
+)
+
+// Text is a message in several languages, keyed by language code; "en" is required.
+type Text map[string]string
+
+// In returns the text in lang, or in English when lang is missing.
+func (t Text) In(lang string) string {
+	if s, ok := t[lang]; ok && s != "" {
+		return s
+	}
+	return t["en"]
+}
+
+// Event is one entry of a minute's timeline.
+type Event struct {
+	Kind  EventKind `json:"kind"`
+	By    string    `json:"by,omitempty"`
+	Name  string    `json:"name,omitempty"`
+	Value float64   `json:"value,omitempty"`
+	Text  Text      `json:"text,omitempty"`
+}
+
+// String renders the event in English on one line, as the trace's table and
+// CSV show it.
+func (e Event) String() string {
+	var b strings.Builder
+	b.WriteString(string(e.Kind))
+	switch e.Kind {
+	case EventDeploy:
+		b.WriteString(" " + e.Name + " build, rollout " + fmtNum(e.Value) + " min")
+	case EventSetConstant, EventSetControl, EventAction:
+		if c, err := LookupControl(e.Name); err == nil {
+			b.WriteString(" " + Action{Control: c, Value: e.Value}.String())
+		} else {
+			b.WriteString(" " + e.Name + "=" + fmtNum(e.Value))
+		}
+	case EventLaunch, EventRemove:
+		b.WriteString(" " + strconv.Itoa(int(e.Value)))
+	case EventSay:
+		b.WriteString(" " + strconv.Quote(e.Text.In("en")))
+	}
+	if e.By != "" {
+		b.WriteString(" by " + e.By)
+	}
+	return b.String()
+}
+
+// Firing records one rule of a policy that held after a minute: its name, the
+// values its condition read, and the actions it queued for the next minute.
+type Firing struct {
+	Rule    string   `json:"rule"`
+	Seen    []Seen   `json:"seen,omitempty"`
+	Actions []Action `json:"-"`
+}
+
+// Seen is a value a rule's condition read.
+type Seen struct {
+	Name  string  `json:"name"`
+	Value float64 `json:"value"`
+}
+
+// String renders the firing on one line: name, values seen, actions.
+func (f Firing) String() string {
+	var b strings.Builder
+	b.WriteString(strconv.Quote(f.Rule))
+	if len(f.Seen) > 0 {
+		seen := append([]Seen(nil), f.Seen...)
+		sort.SliceStable(seen, func(i, j int) bool { return seen[i].Name < seen[j].Name })
+		b.WriteString(" saw")
+		for _, s := range seen {
+			b.WriteString(" " + s.Name + "=" + strconv.FormatFloat(s.Value, 'g', 6, 64))
+		}
+	}
+	if len(f.Actions) > 0 {
+		b.WriteString(" ->")
+		for _, a := range f.Actions {
+			b.WriteString(" " + a.String())
+		}
+	}
+	return b.String()
+}

@@ -1,0 +1,80 @@
+package engine
+
+import "math"
+
+// load is what steps 4 to 9 of MODEL.md take in for one minute.
+type load struct {
+	requests   float64 // req/s, after noise
+	shed       float64 // control, 0..1
+	ttl        float64 // s
+	warm       float64 // 0..1
+	feature    bool
+	warmingUp  bool
+	badTraffic float64
+	serving    int
+}
+
+// served is what steps 4 to 9 give out.
+type served struct {
+	admitted, shedTraffic   float64
+	hitRate, cacheAgeS      float64
+	dbLoad, dbUtil, queryMS float64
+	serviceMS               float64
+	queue                   queueResult
+	errorRate               float64
+	queries                 float64 // per request
+}
+
+// serve computes shedding, cache, database, service time, queue and errors
+// for one minute (steps 4 to 9 of MODEL.md). It is pure: the reference
+// figures of MODEL.md are tested on it directly.
+func (c *Constants) serve(in load) served {
+	var out served
+	// 4. Shedding.
+	out.shedTraffic = c.LowPriority * in.shed
+	out.admitted = in.requests * (1 - out.shedTraffic)
+
+	// 5. Cache: a TTL cache under Poisson requests per object.
+	rt := out.admitted / c.HotObjects * in.ttl
+	if rt > 0 {
+		out.hitRate = in.warm * rt / (1 + rt)
+	}
+	out.cacheAgeS = in.ttl / 2
+
+	// 6. Database.
+	q := c.Queries
+	appMS := c.AppMS
+	if in.feature {
+		q += c.FeatureQueries
+		appMS += c.FeatureMS
+	}
+	out.queries = q
+	out.dbLoad = out.admitted * q * (1 - out.hitRate)
+	if in.warmingUp {
+		out.dbLoad += c.WarmupQueries
+	}
+	rho := out.dbLoad / c.DBCapacity
+	out.queryMS = c.DBCapMS
+	if rho < 1 {
+		out.queryMS = math.Min(c.DBBaseMS/(1-rho), c.DBCapMS)
+	}
+	out.dbUtil = math.Min(rho, 1)
+
+	// 7. Service time.
+	out.serviceMS = appMS*(1+c.BadCPU*in.badTraffic) + (1-out.hitRate)*q*out.queryMS
+
+	// 8. Queue.
+	out.queue = mmnQueue(out.admitted, out.serviceMS/1000, in.serving*int(c.Workers), c.TimeoutS)
+
+	// 9. Errors.
+	eq := out.queue.failed + out.queue.timeouts
+	out.errorRate = 1 - (1-eq)*(1-c.BadErrorRate*in.badTraffic)
+	return out
+}
+
+// demand is λ(t) of step 3 before noise: the daily sine, peak at 12:00, times
+// the scenario's surge multiplier.
+func (c *Constants) demand(clock int, surge float64) float64 {
+	h := float64(clock%1440) / 60
+	return c.BaseDemand * (1 + c.DailySwing*math.Sin(2*math.Pi*(h-6)/24)) * surge
+}

@@ -1,0 +1,78 @@
+package engine
+
+import "math"
+
+// erlangB returns the Erlang B blocking probability for offered load a (in
+// workers) and n workers. MODEL.md gives the recursion B_k = a·B_{k-1}/(k +
+// a·B_{k-1}); it is evaluated here for its reciprocal, I_k = 1/B_k =
+// 1 + (k/a)·I_{k-1}, with one fused multiply-add a step (see the package doc
+// for why). Where I overflows, B is 0: the underflow MODEL.md allows for a ≪ n.
+func erlangB(a float64, n int) float64 {
+	if n <= 0 {
+		return 1
+	}
+	if !(a > 0) {
+		return 0
+	}
+	inv := 1.0
+	k := 0.0
+	for i := 1; i <= n; i++ {
+		k++
+		inv = math.FMA(k/a, inv, 1)
+		if math.IsInf(inv, 1) {
+			return 0
+		}
+	}
+	return 1 / inv
+}
+
+// queueResult is what the M/M/N queue with a deterministic patience D gives
+// for one minute.
+type queueResult struct {
+	utilization float64 // min(ρ, 1)
+	timeouts    float64 // share waiting past D when a < N
+	failed      float64 // the same share when a ≥ N (overload)
+	p99MS       float64 // approximate 99th percentile, capped at D
+}
+
+// mmnQueue evaluates step 8 of MODEL.md: arrival rate lambda (req/s), mean
+// service time s (seconds), n workers, patience d (seconds).
+func mmnQueue(lambda, s float64, n int, d float64) queueResult {
+	capMS := d * 1000
+	if n <= 0 {
+		return queueResult{utilization: 1, failed: 1, p99MS: capMS}
+	}
+	nf := float64(n)
+	a := lambda * s
+	rho := a / nf
+	theta := (nf - a) / s
+	b := erlangB(a, n)
+
+	// Share of requests that would wait longer than the patience D.
+	e := 0.0
+	if theta*d <= 700 && rho*b != 0 {
+		x := math.Exp(theta * d)
+		var middle float64
+		if rho == 1 {
+			middle = d * nf / s
+		} else {
+			middle = (x - 1) / (1 - rho)
+		}
+		e = 1 / (x/(rho*b) + middle + 1)
+	}
+
+	q := queueResult{utilization: math.Min(rho, 1)}
+	if a < nf {
+		q.timeouts = e
+		c := b / ((1 - rho) + rho*b) // Erlang C
+		wait := 0.0
+		if c > 0.01 {
+			wait = math.Log(c/0.01) / theta
+		}
+		q.p99MS = math.Min((s*math.Log(100)+wait)*1000, capMS)
+	} else {
+		q.failed = e
+		q.p99MS = capMS
+	}
+	return q
+}

@@ -1,0 +1,67 @@
+package engine
+
+// Relation is one relation the model uses, with the sources it rests on. The
+// formula is language-neutral; Text is its English explanation, which the
+// catalogue translates under the key "relation.<ID>".
+type Relation struct {
+	ID      string
+	Formula string
+	Text    string
+	Sources []int // numbers in Sources()
+}
+
+// Source is a reference the model rests on.
+type Source struct {
+	N    int
+	Text string
+}
+
+var relations = []Relation{
+	{"demand", "λ(t) = base × (1 + 0.25·sin(2π(h − 6)/24)) × surge(t)", "Demand follows the time of day, peaking at 12:00, times the scenario's surge.", []int{6}},
+	{"noise", "count = N(60λ, √(60λ)) × (1 + N(0, 0.02)), requests = count/60", "Each minute's arrivals are a Poisson-like count with a little extra day-to-day noise.", []int{6}},
+	{"shedding", "admitted = requests × (1 − 0.30·shed)", "Shedding rejects a share of the 30 % low-priority traffic at the load balancer; shed requests are not errors.", []int{6}},
+	{"hit_rate", "hit = warm × rT/(1 + rT), r = admitted/20,000, T = TTL", "Hit ratio of a TTL cache under Poisson requests, scaled by how full the cache is.", []int{5, 6}},
+	{"cache_age", "cache_age = TTL/2", "A cached answer is on average half a TTL old.", []int{5}},
+	{"db_load", "db_load = admitted × q × (1 − hit) + 600 during warm-up, q = 2 (+1 with the feature)", "Every miss sends its queries to the database; the warm-up job adds its own load.", []int{6}},
+	{"query_time", "query = 5 ms/(1 − ρ_db), capped at 250 ms", "Query time grows as the database fills, as in a single-server queue.", []int{3, 6}},
+	{"service_time", "S = (50 ms + 20 ms with the feature) × (1 + 0.25·bad) + (1 − hit)·q·query", "Service time is CPU time plus the database time of the misses; a bad build costs 25 % more CPU.", []int{6}},
+	{"erlang_b", "B₀ = 1, B_k = a·B_{k−1}/(k + a·B_{k−1}), a = admitted·S, N = serving × 16", "Erlang B, the blocking probability of N workers under offered load a.", []int{3}},
+	{"erlang_c", "C = B/((1 − ρ) + ρB), ρ = a/N", "Erlang C, the probability that a request waits.", []int{3}},
+	{"timeouts", "E = 1/(e^{θD}/(ρB) + (e^{θD} − 1)/(1 − ρ) + 1), θ = (N − a)/S, D = 2 s", "Share of requests that would wait past the 2 s timeout, in the M/M/N queue whose customers leave at their patience; timeouts below capacity, failures above.", []int{3, 7}},
+	{"p99", "p99 = S·ln 100 + max(0, ln(C/0.01))/θ, capped at 2 s", "The 99th percentile adds the service-time and waiting-time quantiles; an approximation that can be a little high or low.", []int{3}},
+	{"little", "busy workers = a = λ·S", "Little's law: the mean number of requests in service is arrival rate times service time.", []int{4}},
+	{"errors", "error_rate = 1 − (1 − timeouts − failed)(1 − 0.05·bad)", "A request fails if it times out, is refused on overload, or hits the bad build's 5 % of errors.", []int{6}},
+	{"budget", "error budget = 1 − SLO = 0.1 %", "The error budget is what the SLO allows to fail over 30 days.", []int{1}},
+	{"burn", "burn = error_rate/0.001, budget_left −= burn/43,200", "Burn rate: how many times faster than allowed the budget is spent; one minute at burn 1 spends 1/43,200 of the month's budget.", []int{1, 2}},
+	{"page", "page = (burn_1h ≥ 14.4 ∧ burn_5m ≥ 14.4) ∨ (burn_6h ≥ 6 ∧ burn_30m ≥ 6)", "Multiwindow, multi-burn-rate alert: a fast burn over 1 hour confirmed by 5 minutes, or a slow burn over 6 hours confirmed by 30 minutes.", []int{2}},
+	{"cost", "cost/h = (serving + booting) × $0.40, twice during a rollback's preparation", "Every instance that runs is billed, booting or serving.", []int{6}},
+	{"refill", "warm += (1 − warm)(1 − e^{−1/30})·f (+0.12·f during warm-up), f = min(1, 4,000/db_load)", "The cache refills with a 30-minute time constant, slower while the database is saturated.", []int{6}},
+	{"autoscaler", "desired = max(min_instances, min(40, ⌈serving × u/target⌉))", "Target tracking as in the Kubernetes Horizontal Pod Autoscaler; no new scale-out while an instance boots.", []int{6}},
+	{"scale_in", "after 10 quiet minutes remove min(fleet − desired, max(1, ⌊0.2·fleet⌋))", "Scale-in is cautious: at most 20 % of the fleet after 10 quiet minutes.", []int{6}},
+	{"rollout", "bad_traffic = min(1, (m − m₀ + 1)/R)", "A bad build takes a growing share of traffic over its rollout.", []int{6}},
+	{"rollback", "rollback: 5 minutes on a fresh fleet, billed twice, then bad_traffic = 0", "A rollback redeploys the last good build and switches traffic when it is ready.", []int{6}},
+}
+
+var sources = []Source{
+	{1, "Beyer, Jones, Petoff, Murphy (eds.), Site Reliability Engineering, O'Reilly 2016, ch. 3 \"Embracing Risk\" and ch. 4 \"Service Level Objectives\"."},
+	{2, "Beyer, Murphy, Rensin, Kawahara, Thorne (eds.), The Site Reliability Workbook, O'Reilly 2018, ch. 5 \"Alerting on SLOs\"."},
+	{3, "Kleinrock, Queueing Systems, Vol. 1, Wiley 1975; Harchol-Balter, Performance Modeling and Design of Computer Systems, Cambridge 2013, ch. 14."},
+	{4, "Little, \"A proof for the queuing formula L = λW\", Operations Research 9(3), 1961."},
+	{5, "Jung, Berger, Balakrishnan, \"Modeling TTL-based Internet caches\", IEEE INFOCOM 2003."},
+	{6, "Assumption: worker count, service times, database capacity, cache size, refill speed, prices and the bad build's error rate are illustrative values for a mid-sized web service; target tracking follows the Kubernetes Horizontal Pod Autoscaler rule desired = ⌈current × metric/target⌉."},
+	{7, "Baccelli, Hébuterne, \"On queues with impatient customers\", Performance '81, 1981."},
+}
+
+// Relations returns every relation of the model, in the order of a minute.
+func Relations() []Relation { return relations }
+
+// Sources returns the references the relations cite.
+func Sources() []Source { return sources }
+
+// Approximations are the simplifications the model page states.
+var Approximations = []string{
+	"Adding the service and waiting quantiles is not the exact p99 of their sum: it can be a little high or low.",
+	"The queue is treated as steady within each minute, because requests last milliseconds.",
+	"Failed requests still reach the database (one pass, no fixed point).",
+	"The burn windows average per-minute error rates rather than weighting them by traffic.",
+}

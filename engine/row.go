@@ -1,0 +1,181 @@
+package engine
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+)
+
+// Row is one minute of the trace: every metric of MODEL.md by canonical name,
+// the controls in force, the minutes left of a warm-up and a rollback, and the
+// minute's events and fired rules.
+type Row struct {
+	Minute          int
+	Clock           int // minute of the day, 0..1439
+	Demand          float64
+	Requests        float64
+	Admitted        float64
+	ShedTraffic     float64
+	Serving         int
+	Booting         int
+	Utilization     float64
+	ServiceMS       float64
+	P99MS           float64
+	Timeouts        float64
+	Failed          float64
+	ErrorRate       float64
+	Burn            float64
+	Burn5m          float64
+	Burn30m         float64
+	Burn1h          float64
+	Burn6h          float64
+	BudgetLeft      float64
+	Paging          bool
+	HitRate         float64
+	Warm            float64
+	CacheAgeS       float64
+	DBLoad          float64
+	DBUtil          float64
+	QueryMS         float64
+	BadTraffic      float64
+	Recommendations float64
+	CostPerHour     float64
+	Cost            float64
+
+	Controls     Controls
+	WarmupLeft   int
+	RollbackLeft int
+
+	Events []Event
+	Fired  []Firing
+}
+
+// Time returns the minute's time of day as "HH:MM".
+func (r *Row) Time() string { return ClockString(r.Clock) }
+
+// ClockString renders a minute of the day as "HH:MM".
+func ClockString(minuteOfDay int) string {
+	m := ((minuteOfDay % 1440) + 1440) % 1440
+	return fmt.Sprintf("%02d:%02d", m/60, m%60)
+}
+
+// MetricKind says how a metric's values read.
+type MetricKind int
+
+// Kinds of metric value.
+const (
+	Number MetricKind = iota
+	Integer
+	Boolean
+)
+
+// MetricSpec describes one column of the trace: canonical name, unit, kind,
+// the decimals it is written with, its valid range and how to read it from a
+// row. Controls in force and the minutes left of warm-up and rollback are
+// columns too.
+type MetricSpec struct {
+	Name     string
+	Unit     string
+	Kind     MetricKind
+	Decimals int
+	Min, Max float64
+	Control  bool // a control in force rather than a measurement
+	Doc      string
+	Get      func(*Row) float64
+}
+
+const inf = math.MaxFloat64
+
+var metricSpecs = []MetricSpec{
+	{Name: "minute", Unit: "min", Kind: Integer, Max: inf, Doc: "minutes since the scenario started", Get: func(r *Row) float64 { return float64(r.Minute) }},
+	{Name: "demand", Unit: "req/s", Decimals: 2, Max: inf, Doc: "λ(t), before noise", Get: func(r *Row) float64 { return r.Demand }},
+	{Name: "requests", Unit: "req/s", Decimals: 2, Max: inf, Doc: "the minute's observed arrivals", Get: func(r *Row) float64 { return r.Requests }},
+	{Name: "admitted", Unit: "req/s", Decimals: 2, Max: inf, Doc: "requests after shedding", Get: func(r *Row) float64 { return r.Admitted }},
+	{Name: "shed_traffic", Unit: "share", Decimals: 6, Max: 1, Doc: "share of all requests rejected at the load balancer", Get: func(r *Row) float64 { return r.ShedTraffic }},
+	{Name: "serving", Unit: "instances", Kind: Integer, Max: 40, Doc: "instances serving", Get: func(r *Row) float64 { return float64(r.Serving) }},
+	{Name: "booting", Unit: "instances", Kind: Integer, Max: 40, Doc: "instances still booting", Get: func(r *Row) float64 { return float64(r.Booting) }},
+	{Name: "utilization", Unit: "share", Decimals: 6, Max: 1, Doc: "busy workers / workers, capped at 1", Get: func(r *Row) float64 { return r.Utilization }},
+	{Name: "service_ms", Unit: "ms", Decimals: 4, Max: inf, Doc: "mean service time S", Get: func(r *Row) float64 { return r.ServiceMS }},
+	{Name: "p99_ms", Unit: "ms", Decimals: 2, Max: 600000, Doc: "approximate 99th-percentile latency, capped at the timeout", Get: func(r *Row) float64 { return r.P99MS }},
+	{Name: "timeouts", Unit: "share", Decimals: 6, Max: 1, Doc: "share of admitted requests timing out", Get: func(r *Row) float64 { return r.Timeouts }},
+	{Name: "failed", Unit: "share", Decimals: 6, Max: 1, Doc: "share of admitted requests failing on overload", Get: func(r *Row) float64 { return r.Failed }},
+	{Name: "error_rate", Unit: "share", Decimals: 6, Max: 1, Doc: "share of admitted requests that fail, all causes", Get: func(r *Row) float64 { return r.ErrorRate }},
+	{Name: "burn", Unit: "×", Decimals: 3, Max: inf, Doc: "this minute's burn rate", Get: func(r *Row) float64 { return r.Burn }},
+	{Name: "burn_5m", Unit: "×", Decimals: 3, Max: inf, Doc: "burn rate over 5 minutes", Get: func(r *Row) float64 { return r.Burn5m }},
+	{Name: "burn_30m", Unit: "×", Decimals: 3, Max: inf, Doc: "burn rate over 30 minutes", Get: func(r *Row) float64 { return r.Burn30m }},
+	{Name: "burn_1h", Unit: "×", Decimals: 3, Max: inf, Doc: "burn rate over 1 hour", Get: func(r *Row) float64 { return r.Burn1h }},
+	{Name: "burn_6h", Unit: "×", Decimals: 3, Max: inf, Doc: "burn rate over 6 hours", Get: func(r *Row) float64 { return r.Burn6h }},
+	{Name: "budget_left", Unit: "share", Decimals: 6, Min: -inf, Max: 1, Doc: "share of the month's error budget left; may go below 0", Get: func(r *Row) float64 { return r.BudgetLeft }},
+	{Name: "paging", Kind: Boolean, Max: 1, Doc: "the page rule holds this minute", Get: func(r *Row) float64 { return b2f(r.Paging) }},
+	{Name: "hit_rate", Unit: "share", Decimals: 6, Max: 1, Doc: "cache hit rate", Get: func(r *Row) float64 { return r.HitRate }},
+	{Name: "warm", Unit: "share", Decimals: 6, Max: 1, Doc: "how full the cache is", Get: func(r *Row) float64 { return r.Warm }},
+	{Name: "cache_age_s", Unit: "s", Decimals: 1, Max: 1800, Doc: "mean age of a cached answer", Get: func(r *Row) float64 { return r.CacheAgeS }},
+	{Name: "db_load", Unit: "queries/s", Decimals: 2, Max: inf, Doc: "offered database load", Get: func(r *Row) float64 { return r.DBLoad }},
+	{Name: "db_util", Unit: "share", Decimals: 6, Max: 1, Doc: "database load / capacity, capped at 1", Get: func(r *Row) float64 { return r.DBUtil }},
+	{Name: "query_ms", Unit: "ms", Decimals: 4, Max: inf, Doc: "database query time", Get: func(r *Row) float64 { return r.QueryMS }},
+	{Name: "bad_traffic", Unit: "share", Decimals: 6, Max: 1, Doc: "share of traffic on a bad build", Get: func(r *Row) float64 { return r.BadTraffic }},
+	{Name: "recommendations", Unit: "share", Decimals: 6, Max: 1, Doc: "share of requests served with the heavy feature", Get: func(r *Row) float64 { return r.Recommendations }},
+	{Name: "cost_per_hour", Unit: "$/h", Decimals: 2, Max: inf, Doc: "what the fleet costs now", Get: func(r *Row) float64 { return r.CostPerHour }},
+	{Name: "cost", Unit: "$", Decimals: 4, Max: inf, Doc: "cost so far", Get: func(r *Row) float64 { return r.Cost }},
+	{Name: "min_instances", Unit: "instances", Kind: Integer, Min: 1, Max: 40, Control: true, Doc: "fleet floor in force", Get: func(r *Row) float64 { return float64(r.Controls.MinInstances) }},
+	{Name: "autoscaling", Kind: Boolean, Max: 1, Control: true, Doc: "autoscaling in force", Get: func(r *Row) float64 { return b2f(r.Controls.Autoscaling) }},
+	{Name: "target_utilization", Unit: "share", Decimals: 4, Min: 0.1, Max: 0.95, Control: true, Doc: "autoscaler target in force", Get: func(r *Row) float64 { return r.Controls.TargetUtilization }},
+	{Name: "ttl_s", Unit: "s", Decimals: 2, Max: 3600, Control: true, Doc: "cache TTL in force", Get: func(r *Row) float64 { return r.Controls.TTL }},
+	{Name: "shed", Unit: "share", Decimals: 4, Max: 1, Control: true, Doc: "share of low-priority traffic rejected", Get: func(r *Row) float64 { return r.Controls.Shed }},
+	{Name: "feature", Kind: Boolean, Max: 1, Control: true, Doc: "heavy feature on", Get: func(r *Row) float64 { return b2f(r.Controls.Feature) }},
+	{Name: "warmup_left", Unit: "min", Kind: Integer, Max: 120, Control: true, Doc: "minutes left of a running warm-up, this one included", Get: func(r *Row) float64 { return float64(r.WarmupLeft) }},
+	{Name: "rollback_left", Unit: "min", Kind: Integer, Max: 120, Control: true, Doc: "minutes left of a rollback's preparation, this one included", Get: func(r *Row) float64 { return float64(r.RollbackLeft) }},
+}
+
+// MetricSpecs returns every numeric column of the trace in canonical order
+// (the column "time" stands after "minute" and is text).
+func MetricSpecs() []MetricSpec { return metricSpecs }
+
+// MetricNames returns the canonical names of MetricSpecs.
+func MetricNames() []string {
+	names := make([]string, len(metricSpecs))
+	for i, s := range metricSpecs {
+		names[i] = s.Name
+	}
+	return names
+}
+
+// LookupMetric finds a metric by canonical name; the error suggests the nearest.
+func LookupMetric(name string) (MetricSpec, error) {
+	for _, s := range metricSpecs {
+		if s.Name == name {
+			return s, nil
+		}
+	}
+	return MetricSpec{}, fmt.Errorf("unknown metric %q%s", name, didYouMean(name, MetricNames()))
+}
+
+// Format writes v with the spec's fixed precision, trailing zeros dropped:
+// 1125, 0.771429, 341.92, true.
+func (s MetricSpec) Format(v float64) string {
+	switch s.Kind {
+	case Boolean:
+		return strconv.FormatBool(v == 1)
+	case Integer:
+		return strconv.FormatInt(int64(v), 10)
+	}
+	return FormatFixed(v, s.Decimals)
+}
+
+// FormatFixed writes v with at most decimals digits after the point, trailing
+// zeros and a negative zero dropped.
+func FormatFixed(v float64, decimals int) string {
+	s := strconv.FormatFloat(v, 'f', decimals, 64)
+	if decimals > 0 {
+		for s[len(s)-1] == '0' {
+			s = s[:len(s)-1]
+		}
+		if s[len(s)-1] == '.' {
+			s = s[:len(s)-1]
+		}
+	}
+	if s == "-0" {
+		s = "0"
+	}
+	return s
+}

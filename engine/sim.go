@@ -1,0 +1,445 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+	"math"
+)
+
+// Options configure a run.
+type Options struct {
+	Setup    Setup
+	Scenario Scenario // nil: no events, no surge
+	Policy   Policy   // nil: no automation
+	Seed     uint32
+	Noise    bool // traffic noise; off gives requests = λ
+}
+
+// Sim is one run of the model. It is not safe for concurrent use.
+type Sim struct {
+	setup Setup
+	c     Constants
+	ctl   Controls
+	sc    Scenario
+	pol   Policy
+	page  PageRule
+	noise *Rand
+	seed  uint32
+	noisy bool
+
+	m       int   // the next minute to compute
+	serving int   // instances serving
+	booting []int // minute each booting instance starts serving, in launch order
+
+	bad        bool // a bad build is live
+	badFrom    int  // its deploy minute
+	badRollout float64
+
+	rollbackAt int // minute a rollback switches traffic; 0 when none is preparing
+	warmupEnd  int // first minute after a running warm-up
+
+	warm   float64
+	budget float64
+	cost   float64
+	quiet  int // quiet minutes in a row, for scale-in
+	paging bool
+	errs   errorWindow
+
+	pending []Action // decisions for the start of the next minute
+	carry   []Event  // events decided after the last minute, reported in the next
+	rows    []Row
+	err     error
+}
+
+// New prepares a run. The setup is validated; nothing is computed yet.
+func New(o Options) (*Sim, error) {
+	if err := o.Setup.Validate(); err != nil {
+		return nil, err
+	}
+	s := &Sim{
+		setup: o.Setup, c: o.Setup.Constants, ctl: o.Setup.Controls,
+		sc: o.Scenario, pol: o.Policy, page: o.Setup.Page,
+		noise: NewRand(o.Seed), seed: o.Seed, noisy: o.Noise,
+		warm: o.Setup.Warm, budget: o.Setup.BudgetLeft,
+	}
+	if s.sc == nil {
+		s.sc = NoScenario{}
+	}
+	if s.page == nil {
+		s.page = DefaultPage{}
+	}
+	s.serving = o.Setup.Instances
+	if s.serving == 0 {
+		s.serving = s.ctl.MinInstances
+	}
+	s.rows = make([]Row, 0, o.Setup.Minutes)
+	return s, nil
+}
+
+// Setup returns the setup the run started from.
+func (s *Sim) Setup() Setup { return s.setup }
+
+// Seed returns the run's seed.
+func (s *Sim) Seed() uint32 { return s.seed }
+
+// Minute returns the next minute to compute.
+func (s *Sim) Minute() int { return s.m }
+
+// Done reports whether the run has reached its duration or stopped on an error.
+func (s *Sim) Done() bool { return s.err != nil || s.m >= s.setup.Minutes }
+
+// Err returns the error that stopped the run, if any.
+func (s *Sim) Err() error { return s.err }
+
+// Rows returns the trace so far. The slice is the Sim's own: do not modify it.
+func (s *Sim) Rows() []Row { return s.rows }
+
+// Controls returns the controls in force.
+func (s *Sim) Controls() Controls { return s.ctl }
+
+// Constants returns the constants in force.
+func (s *Sim) Constants() Constants { return s.c }
+
+// Decide queues a decision for the start of the next minute, after the
+// scenario's events of that minute; a later decision on the same control wins.
+func (s *Sim) Decide(a Action) error {
+	if err := a.Check(); err != nil {
+		return err
+	}
+	if a.By == "" {
+		a.By = "player"
+	}
+	s.pending = append(s.pending, a)
+	return nil
+}
+
+// Run computes minutes until the run's duration (or n minutes, if n > 0 and
+// fewer remain), stopping at the first error.
+func (s *Sim) Run(n int) error {
+	end := s.setup.Minutes
+	if n > 0 {
+		end = min(end, s.m+n)
+	}
+	for s.m < end {
+		if _, err := s.Step(); err != nil {
+			return err
+		}
+	}
+	return s.err
+}
+
+// ErrDone is returned by Step after the run's last minute.
+var ErrDone = errors.New("the run is over")
+
+// Step computes the next minute, in the order of MODEL.md "Timing", records
+// the row, shows it to the scenario and the policy, and returns it.
+func (s *Sim) Step() (*Row, error) {
+	if s.err != nil {
+		return nil, s.err
+	}
+	if s.m >= s.setup.Minutes {
+		return nil, ErrDone
+	}
+	row, err := s.step()
+	if err != nil {
+		s.err = fmt.Errorf("minute %d (%s): %w", s.m, ClockString(s.setup.Start+s.m), err)
+		return nil, s.err
+	}
+	s.m++
+	return row, nil
+}
+
+func (s *Sim) step() (*Row, error) {
+	m := s.m
+	c := &s.c
+	r := Row{Minute: m, Clock: (s.setup.Start + m) % 1440, Events: s.carry}
+	s.carry = nil
+
+	// 1. Scenario events, then the decisions queued after the last minute.
+	evs, err := s.sc.Events(m)
+	if err != nil {
+		return nil, err
+	}
+	for _, ev := range evs {
+		if err := s.applyEvent(ev, &r); err != nil {
+			return nil, err
+		}
+	}
+	for _, a := range s.pending {
+		if err := s.apply(a, &r); err != nil {
+			return nil, err
+		}
+	}
+	s.pending = s.pending[:0]
+
+	// 2. Fleet: boots that have finished; a finished rollback.
+	s.finishBoots(m)
+	if s.rollbackAt != 0 && s.rollbackAt == m {
+		s.rollbackAt = 0
+		s.bad = false
+		r.Events = append(r.Events, Event{Kind: EventRollbackDone})
+	}
+	if s.bad {
+		r.BadTraffic = math.Min(1, float64(m-s.badFrom+1)/s.badRollout)
+	}
+
+	// 3. Demand.
+	surge, err := s.sc.Surge(m)
+	if err != nil {
+		return nil, err
+	}
+	if math.IsNaN(surge) || math.IsInf(surge, 0) || surge < 0 {
+		return nil, fmt.Errorf("surge(%d) = %s: the demand multiplier must be a finite number ≥ 0", m, fmtNum(surge))
+	}
+	r.Demand = c.demand(r.Clock, surge)
+	r.Requests = r.Demand
+	if s.noisy {
+		mean := 60 * r.Demand
+		count := s.noise.Normal(mean, math.Sqrt(mean)) * (1 + s.noise.Normal(0, c.NoiseCV))
+		r.Requests = math.Max(0, math.Round(count)) / 60
+	}
+
+	// 4–9. Shedding, cache, database, service time, queue, errors.
+	warmingUp := m < s.warmupEnd
+	out := c.serve(load{
+		requests: r.Requests, shed: s.ctl.Shed, ttl: s.ctl.TTL, warm: s.warm,
+		feature: s.ctl.Feature, warmingUp: warmingUp, badTraffic: r.BadTraffic, serving: s.serving,
+	})
+	r.Admitted, r.ShedTraffic = out.admitted, out.shedTraffic
+	r.HitRate, r.Warm, r.CacheAgeS = out.hitRate, s.warm, out.cacheAgeS
+	r.DBLoad, r.DBUtil, r.QueryMS = out.dbLoad, out.dbUtil, out.queryMS
+	r.ServiceMS = out.serviceMS
+	r.Utilization, r.P99MS = out.queue.utilization, out.queue.p99MS
+	r.Timeouts, r.Failed = out.queue.timeouts, out.queue.failed
+	r.ErrorRate = out.errorRate
+	r.Serving, r.Booting = s.serving, len(s.booting)
+	r.Recommendations = b2f(s.ctl.Feature)
+	r.Controls = s.ctl
+	if warmingUp {
+		r.WarmupLeft = s.warmupEnd - m
+	}
+	if s.rollbackAt != 0 {
+		r.RollbackLeft = s.rollbackAt - m
+	}
+
+	// 10. SLO: burn, budget, windows, page rule.
+	allowed := 1 - c.SLO
+	r.Burn = r.ErrorRate / allowed
+	s.budget -= r.Burn / (c.SLODays * 1440)
+	r.BudgetLeft = s.budget
+	s.errs.push(r.ErrorRate, m == 0)
+	w := s.errs.means()
+	r.Burn5m, r.Burn30m, r.Burn1h, r.Burn6h = w[0]/allowed, w[1]/allowed, w[2]/allowed, w[3]/allowed
+	paging, err := s.page.Holds(&r)
+	if err != nil {
+		return nil, fmt.Errorf("page rule: %w", err)
+	}
+	r.Paging = paging
+	if paging && !s.paging {
+		r.Events = append(r.Events, Event{Kind: EventPage})
+	} else if !paging && s.paging {
+		r.Events = append(r.Events, Event{Kind: EventResolve})
+	}
+	s.paging = paging
+
+	// 11. Cost.
+	billed := float64(s.serving + len(s.booting))
+	if r.RollbackLeft > 0 {
+		billed *= 2
+	}
+	r.CostPerHour = billed * c.InstancePrice
+	s.cost += r.CostPerHour / 60
+	r.Cost = s.cost
+
+	// 12. Cache for the next minute.
+	f := 1.0
+	if out.dbLoad > 0 {
+		f = math.Min(1, c.DBCapacity/out.dbLoad)
+	}
+	s.warm += (1 - s.warm) * (1 - math.Exp(-1/c.RefillTau)) * f
+	if warmingUp {
+		s.warm += c.WarmupRate * f
+	}
+	s.warm = math.Min(s.warm, 1)
+
+	// 13. Autoscaler.
+	s.autoscale(m, r.Utilization)
+
+	// 14. Emit the row; the scenario and the policy see it.
+	s.rows = append(s.rows, r)
+	row := &s.rows[len(s.rows)-1]
+	if err := s.sc.Observe(row); err != nil {
+		return nil, err
+	}
+	if s.pol != nil {
+		firings, err := s.pol.Decide(s.rows)
+		if err != nil {
+			return nil, err
+		}
+		for _, f := range firings {
+			for _, a := range f.Actions {
+				if a.By == "" {
+					a.By = f.Rule
+				}
+				if err := a.Check(); err != nil {
+					return nil, fmt.Errorf("rule %q: %w", f.Rule, err)
+				}
+				s.pending = append(s.pending, a)
+			}
+		}
+		row.Fired = firings
+	}
+	return row, nil
+}
+
+// applyEvent carries out a scenario event at the start of minute m.
+func (s *Sim) applyEvent(ev Event, r *Row) error {
+	switch ev.Kind {
+	case EventDeploy:
+		switch ev.Name {
+		case "bad":
+			if !(ev.Value >= 1) || math.IsInf(ev.Value, 0) {
+				return fmt.Errorf("deploy: rollout = %s is out of range: it takes 1 minute or more", fmtNum(ev.Value))
+			}
+			s.bad, s.badFrom, s.badRollout = true, r.Minute, ev.Value
+		case "good":
+			s.bad = false
+		default:
+			return fmt.Errorf("deploy: build = %q: it takes \"bad\" or \"good\"", ev.Name)
+		}
+	case EventFlush:
+		s.warm = 0
+	case EventSetConstant:
+		if err := s.c.Set(ev.Name, ev.Value); err != nil {
+			return err
+		}
+		if float64(s.ctl.MinInstances) > s.c.MaxInstances {
+			return fmt.Errorf("max_instances = %s is below min_instances = %d", fmtNum(s.c.MaxInstances), s.ctl.MinInstances)
+		}
+	case EventSetControl:
+		ctl, err := LookupControl(ev.Name)
+		if err != nil {
+			return err
+		}
+		a := Action{Control: ctl, Value: ev.Value, By: ev.By}
+		if a.By == "" {
+			a.By = "scenario"
+		}
+		if err := a.Check(); err != nil {
+			return err
+		}
+		return s.apply(a, r)
+	case EventSay:
+		if ev.Text["en"] == "" {
+			return errors.New("say: a message needs an English text (en)")
+		}
+	default:
+		return fmt.Errorf("unknown event %q", ev.Kind)
+	}
+	r.Events = append(r.Events, ev)
+	return nil
+}
+
+// apply carries out a decision at the start of minute r.Minute.
+func (s *Sim) apply(a Action, r *Row) error {
+	m := r.Minute
+	switch a.Control {
+	case Warmup:
+		s.warmupEnd = m + int(s.c.WarmupMinutes)
+	case Rollback:
+		s.rollbackAt = m + int(s.c.RollbackMinutes)
+	default:
+		if a.Control == MinInstances && a.Value > s.c.MaxInstances {
+			return fmt.Errorf("min_instances = %s is above max_instances = %s", fmtNum(a.Value), fmtNum(s.c.MaxInstances))
+		}
+		if err := s.ctl.Set(a.Control, a.Value); err != nil {
+			return err
+		}
+	}
+	r.Events = append(r.Events, Event{Kind: EventAction, By: a.By, Name: a.Control.String(), Value: a.Value})
+	if a.Control == MinInstances {
+		// Raising the floor launches the difference at once, in both modes.
+		if n := s.ctl.MinInstances - s.fleet(); n > 0 {
+			s.launch(m, n)
+			r.Events = append(r.Events, Event{Kind: EventLaunch, By: "min_instances", Value: float64(n)})
+		}
+	}
+	return nil
+}
+
+// fleet counts the instances serving and booting.
+func (s *Sim) fleet() int { return s.serving + len(s.booting) }
+
+// launch starts n instances at the start of minute at.
+func (s *Sim) launch(at, n int) {
+	for range n {
+		s.booting = append(s.booting, at+int(s.c.BootDelay))
+	}
+}
+
+// finishBoots moves the instances whose boot has finished by minute m to serving.
+func (s *Sim) finishBoots(m int) {
+	kept := s.booting[:0]
+	for _, ready := range s.booting {
+		if ready <= m {
+			s.serving++
+		} else {
+			kept = append(kept, ready)
+		}
+	}
+	s.booting = kept
+}
+
+// autoscale is step 13: target tracking when autoscaling is on, the floor
+// exactly when it is off. Its launches start at minute m+1 and its removals
+// take effect then; both are reported in that minute's events.
+func (s *Sim) autoscale(m int, u float64) {
+	fleet := s.fleet()
+	if !s.ctl.Autoscaling {
+		s.quiet = 0
+		if n := s.ctl.MinInstances - fleet; n > 0 {
+			s.launch(m+1, n)
+			s.carry = append(s.carry, Event{Kind: EventLaunch, By: "min_instances", Value: float64(n)})
+		} else if n < 0 {
+			s.remove(-n, true)
+			s.carry = append(s.carry, Event{Kind: EventRemove, By: "min_instances", Value: float64(-n)})
+		}
+		return
+	}
+	desired := max(s.ctl.MinInstances, min(int(s.c.MaxInstances), int(math.Ceil(float64(s.serving)*u/s.ctl.TargetUtilization))))
+	switch {
+	case desired > fleet:
+		s.quiet = 0
+		if len(s.booting) == 0 {
+			s.launch(m+1, desired-fleet)
+			s.carry = append(s.carry, Event{Kind: EventLaunch, By: "autoscaler", Value: float64(desired - fleet)})
+		}
+	case desired < fleet:
+		s.quiet++
+		if s.quiet >= int(s.c.ScaleInQuietMinutes) {
+			n := min(fleet-desired, max(1, int(math.Floor(s.c.ScaleInShare*float64(fleet)))))
+			s.remove(n, false)
+			s.carry = append(s.carry, Event{Kind: EventRemove, By: "autoscaler", Value: float64(n)})
+			s.quiet = 0
+		}
+	default:
+		s.quiet = 0
+	}
+}
+
+// remove takes n instances out of the fleet: booting ones first (newest
+// first) when bootingFirst, else serving ones first.
+func (s *Sim) remove(n int, bootingFirst bool) {
+	takeBooting := func() {
+		k := min(n, len(s.booting))
+		s.booting = s.booting[:len(s.booting)-k]
+		n -= k
+	}
+	if bootingFirst {
+		takeBooting()
+	}
+	k := min(n, s.serving)
+	s.serving -= k
+	n -= k
+	takeBooting()
+}

@@ -1,0 +1,134 @@
+package engine
+
+import (
+	"bufio"
+	"encoding/json"
+	"io"
+	"strconv"
+	"strings"
+)
+
+// Columns returns the CSV header of a trace: minute, time, then every other
+// column of MetricSpecs, then events and fired rules.
+func Columns() []string {
+	cols := []string{"minute", "time"}
+	cols = append(cols, MetricNames()[1:]...)
+	return append(cols, "events", "fired")
+}
+
+// WriteCSV writes the rows as CSV with the canonical names as header. Events
+// and fired rules are one cell each, entries separated by "; ".
+func WriteCSV(w io.Writer, rows []Row) error {
+	bw := bufio.NewWriter(w)
+	bw.WriteString(strings.Join(Columns(), ",") + "\n")
+	for i := range rows {
+		r := &rows[i]
+		bw.WriteString(strconv.Itoa(r.Minute) + "," + r.Time())
+		for _, s := range metricSpecs[1:] {
+			bw.WriteByte(',')
+			bw.WriteString(s.Format(s.Get(r)))
+		}
+		bw.WriteByte(',')
+		bw.WriteString(csvCell(eventsText(r.Events)))
+		bw.WriteByte(',')
+		bw.WriteString(csvCell(firedText(r.Fired)))
+		bw.WriteByte('\n')
+	}
+	return bw.Flush()
+}
+
+func eventsText(evs []Event) string {
+	parts := make([]string, len(evs))
+	for i, e := range evs {
+		parts[i] = e.String()
+	}
+	return strings.Join(parts, "; ")
+}
+
+func firedText(fs []Firing) string {
+	parts := make([]string, len(fs))
+	for i, f := range fs {
+		parts[i] = f.String()
+	}
+	return strings.Join(parts, "; ")
+}
+
+// EventsText renders a minute's events on one line, as the CSV cell holds them.
+func EventsText(evs []Event) string { return eventsText(evs) }
+
+// FiredText renders a minute's fired rules on one line, as the CSV cell holds them.
+func FiredText(fs []Firing) string { return firedText(fs) }
+
+// csvCell quotes a cell when RFC 4180 requires it.
+func csvCell(s string) string {
+	if !strings.ContainsAny(s, ",\"\n\r") {
+		return s
+	}
+	return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
+}
+
+// MarshalJSON writes the row as one object keyed by the canonical names, in
+// canonical order, each number at its column's fixed precision, with the
+// minute's events and fired rules.
+func (r Row) MarshalJSON() ([]byte, error) {
+	var b strings.Builder
+	b.WriteString(`{"minute":` + strconv.Itoa(r.Minute) + `,"time":"` + r.Time() + `"`)
+	for _, s := range metricSpecs[1:] {
+		b.WriteString(`,"` + s.Name + `":` + s.Format(s.Get(&r)))
+	}
+	evs, err := json.Marshal(nonNil(r.Events))
+	if err != nil {
+		return nil, err
+	}
+	b.WriteString(`,"events":`)
+	b.Write(evs)
+	fired := make([]firingJSON, len(r.Fired))
+	for i, f := range r.Fired {
+		fired[i] = firingJSON{Rule: f.Rule, Seen: f.Seen, Actions: make([]string, len(f.Actions))}
+		for j, a := range f.Actions {
+			fired[i].Actions[j] = a.String()
+		}
+	}
+	fj, err := json.Marshal(fired)
+	if err != nil {
+		return nil, err
+	}
+	b.WriteString(`,"fired":`)
+	b.Write(fj)
+	b.WriteByte('}')
+	return []byte(b.String()), nil
+}
+
+type firingJSON struct {
+	Rule    string   `json:"rule"`
+	Seen    []Seen   `json:"seen,omitempty"`
+	Actions []string `json:"actions"`
+}
+
+func nonNil(evs []Event) []Event {
+	if evs == nil {
+		return []Event{}
+	}
+	return evs
+}
+
+// Trace is a whole run as JSON holds it: the scenario, the seed, whether
+// noise was on, the rows and the outcome.
+type Trace struct {
+	Scenario string  `json:"scenario"`
+	Seed     uint32  `json:"seed"`
+	Noise    bool    `json:"noise"`
+	Start    string  `json:"start"`
+	Rows     []Row   `json:"rows"`
+	Outcome  Outcome `json:"outcome"`
+}
+
+// WriteJSON writes the trace as one indented JSON object.
+func WriteJSON(w io.Writer, t Trace) error {
+	if t.Rows == nil {
+		t.Rows = []Row{}
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(t)
+}
