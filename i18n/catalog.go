@@ -1,0 +1,232 @@
+package i18n
+
+import (
+	"embed"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"sort"
+	"strings"
+	"sync"
+)
+
+// files holds the catalogue: <lang>.json (the model's words, the engine's
+// tables) and ui.<lang>.json (the web console's words, keys "ui.*"), one
+// flat object of key → text each.
+//
+//go:embed catalog/*.json
+var files embed.FS
+
+// bundle is the parsed catalogue, read once from the embedded files and never
+// changed afterwards.
+var bundle = sync.OnceValue(load)
+
+type catalogue struct {
+	messages map[string]map[string]string // lang → key → text
+	err      error                        // the first file that did not load
+}
+
+// load reads and merges every language's files. A file that is missing is
+// empty (ui.<lang>.json before anyone has written it); one that does not
+// parse is reported by Check and leaves its keys to the English fallback.
+func load() *catalogue {
+	c := &catalogue{messages: map[string]map[string]string{}}
+	for _, code := range Codes() {
+		m := map[string]string{}
+		for _, name := range []string{code + ".json", "ui." + code + ".json"} {
+			part, err := readFile(name)
+			if err != nil && c.err == nil {
+				c.err = err
+			}
+			for k, v := range part {
+				if _, dup := m[k]; dup && c.err == nil {
+					c.err = fmt.Errorf("i18n/catalog/%s: key %q is also in the other file of %s", name, k, code)
+				}
+				m[k] = v
+			}
+		}
+		c.messages[code] = m
+	}
+	return c
+}
+
+// readFile parses one catalogue file; a missing file is empty.
+func readFile(name string) (map[string]string, error) {
+	data, err := files.ReadFile("catalog/" + name)
+	if err != nil {
+		if _, ok := err.(*fs.PathError); ok {
+			return nil, nil
+		}
+		return nil, err
+	}
+	m := map[string]string{}
+	if err := json.Unmarshal(data, &m); err != nil {
+		return nil, fmt.Errorf("i18n/catalog/%s: %v: it must be one JSON object of key to text", name, err)
+	}
+	return m, nil
+}
+
+// Check reports the first catalogue file that does not load, or nil.
+func Check() error { return bundle().err }
+
+// canonical returns the code of lang, or the default for an unknown one.
+func canonical(lang string) string {
+	if l, ok := Lookup(lang); ok {
+		return l.Code
+	}
+	return Default
+}
+
+// Catalog returns a copy of lang's messages, both files merged, with English
+// filling any key the language lacks (the tests see that none does). An
+// unknown language gets English.
+func Catalog(lang string) map[string]string {
+	c := bundle()
+	out := make(map[string]string, len(c.messages[Default]))
+	for k, v := range c.messages[Default] {
+		out[k] = v
+	}
+	for k, v := range c.messages[canonical(lang)] {
+		out[k] = v
+	}
+	return out
+}
+
+// Keys returns every key of the English catalogue, sorted.
+func Keys() []string {
+	m := bundle().messages[Default]
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// Has reports whether key is in the English catalogue.
+func Has(key string) bool {
+	_, ok := bundle().messages[Default][key]
+	return ok
+}
+
+// T returns the message key in lang with its placeholders filled.
+//
+// Placeholders are names in braces, "{n}" or "{control}"; args are pairs of
+// name and value: T("fr", "event.launch.autoscaler", "n", 3). A value is
+// written with fmt's %v, so format numbers first (Number, Percent, Money).
+// "{{" and "}}" stand for literal braces; a placeholder without a value
+// stays as it is, so that the omission shows. A key missing in lang falls
+// back to English, and a key missing everywhere is returned as it is.
+func T(lang, key string, args ...any) string {
+	c := bundle()
+	msg, ok := c.messages[canonical(lang)][key]
+	if !ok {
+		if msg, ok = c.messages[Default][key]; !ok {
+			return key
+		}
+	}
+	if !strings.ContainsAny(msg, "{}") {
+		return msg
+	}
+	values := make(map[string]string, len(args)/2)
+	for i := 0; i+1 < len(args); i += 2 {
+		values[fmt.Sprint(args[i])] = fmt.Sprint(args[i+1])
+	}
+	return Fill(msg, values)
+}
+
+// Fill replaces the placeholders of a message with values (see T).
+func Fill(msg string, values map[string]string) string {
+	var b strings.Builder
+	for i := 0; i < len(msg); i++ {
+		ch := msg[i]
+		switch {
+		case ch == '{' && i+1 < len(msg) && msg[i+1] == '{':
+			b.WriteByte('{')
+			i++
+		case ch == '}' && i+1 < len(msg) && msg[i+1] == '}':
+			b.WriteByte('}')
+			i++
+		case ch == '{':
+			end := strings.IndexByte(msg[i+1:], '}')
+			if end < 0 {
+				b.WriteString(msg[i:])
+				return b.String()
+			}
+			name := msg[i+1 : i+1+end]
+			if v, ok := values[name]; ok && isName(name) {
+				b.WriteString(v)
+			} else {
+				b.WriteString(msg[i : i+2+end])
+			}
+			i += end + 1
+		default:
+			b.WriteByte(ch)
+		}
+	}
+	return b.String()
+}
+
+// Placeholders returns the names of a message's placeholders, sorted and
+// without repeats.
+func Placeholders(msg string) []string {
+	seen := map[string]bool{}
+	for i := 0; i < len(msg); i++ {
+		if msg[i] != '{' {
+			continue
+		}
+		if i+1 < len(msg) && msg[i+1] == '{' {
+			i++
+			continue
+		}
+		end := strings.IndexByte(msg[i+1:], '}')
+		if end < 0 {
+			break
+		}
+		if name := msg[i+1 : i+1+end]; isName(name) {
+			seen[name] = true
+		}
+		i += end + 1
+	}
+	names := make([]string, 0, len(seen))
+	for n := range seen {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// isName reports whether s can name a placeholder: letters, digits and '_'.
+func isName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// Payload returns the JSON the web page loads for lang:
+// {"lang", "dir", "name", "format": {...}, "messages": {key: text}}.
+// An unknown language gets English.
+func Payload(lang string) []byte {
+	l, ok := Lookup(lang)
+	if !ok {
+		l, _ = Lookup(Default)
+	}
+	p := struct {
+		Lang     string            `json:"lang"`
+		Dir      string            `json:"dir"`
+		Name     string            `json:"name"`
+		Format   Format            `json:"format"`
+		Messages map[string]string `json:"messages"`
+	}{l.Code, l.Dir, l.Name, FormatOf(l.Code), Catalog(l.Code)}
+	b, err := json.Marshal(p)
+	if err != nil { // strings only: cannot fail
+		return []byte("{}")
+	}
+	return b
+}

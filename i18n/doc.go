@@ -1,0 +1,58 @@
+// Package i18n is the translation catalogue that the web console and the
+// command line share, in English, Bosnian (bs), Indonesian (id), Spanish
+// (es), Urdu (ur, written right to left) and French (fr), and the way each
+// of these languages writes numbers.
+//
+// # The catalogue
+//
+// The texts live in catalog/, embedded in the binary: for each language,
+// <lang>.json holds the model's words (controls, metrics, outcomes,
+// relations, events, the model page) and ui.<lang>.json the web console's
+// own ("ui.*"). A language's catalogue is the merge of its two files. The
+// terms are the seeds' own: a learner who has read the product description
+// in Bosnian finds the same words on the dashboard.
+//
+// Keys are derived from the engine's tables, so that adding a control, a
+// metric, an outcome figure, a relation or a kind of event to the engine
+// calls for its texts (a test fails until they exist in every language):
+//
+//	control.<name>.label, control.<name>.help   engine.ControlSpecs
+//	metric.<name>.label (.unit if a word)       engine.MetricSpecs
+//	outcome.<name>.label (.unit if a word)      engine.OutcomeSpecs
+//	relation.<id>                               engine.Relations (English: Relation.Text)
+//	source.<n>                                  engine.Sources that are prose (the assumptions)
+//	approximation.<i>                           engine.Approximations, numbered from 1
+//	event.<kind>[.<variant>]                    engine.EventKinds; see EventKey
+//
+// plus a few named keys (NamedKeys): the product's first paragraph, the
+// model page's headings and notes, the words for a switch that is on or off.
+//
+// # Placeholders
+//
+// A message may hold placeholders, a name in braces: "Autoscaler launched
+// instances: {n}". T fills them from pairs of name and value; "{{" and "}}"
+// are literal braces. Every translation of a message has the same
+// placeholders as the English one (a test checks it). The web page fills
+// them the same way (format.js, fill).
+//
+// # Numbers
+//
+// Each language has a Format: decimal and group separators, the number of
+// digits from which a number is grouped, and patterns for a percentage,
+// dollars, dollars an hour, a burn rate and minutes, "{n}" standing for the
+// number. The seeds' dashboard rows settle them: "4,00 $/h", "0,0 ×", "77 %"
+// and "1125 req/s" in Bosnian, Indonesian and French; "4.00 $/h" and
+// "0.0 ×" in Spanish and Urdu; "$4.00/h" in English. Number, Percent, Money,
+// MoneyPerHour, Burn and Minutes write them in Go; the page receives the
+// Format in its Payload and format.js repeats the same algorithm, digit for
+// digit (a test runs both on the same values when Node.js is installed), so
+// the browser's Intl, whose separators vary by version and platform, is not
+// used.
+//
+// Values inside right-to-left text (Urdu) are written with Latin digits, as
+// the seeds do; the page should wrap each value in an element with
+// dir="ltr" (or <bdi>) so that "4.00 $/h" keeps its order.
+//
+// Nothing in the package changes after the catalogue is first read: the
+// maps handed out are copies.
+package i18n

@@ -1,0 +1,242 @@
+package i18n
+
+import (
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/oncall-sim/oncall/engine"
+)
+
+// Named keys: the texts that belong to no table of the engine. Each is used
+// by the command line or the web console by this name.
+const (
+	KeyIntro               = "intro"                // the product's first paragraph
+	KeyModelTitle          = "model.title"          // heading of the model page
+	KeyModelIntro          = "model.intro"          // "Every relation the simulator uses, with its source…"
+	KeyModelApproximations = "model.approximations" // heading of the approximations
+	KeyModelSources        = "model.sources"        // heading of the sources
+	KeyModelRandomness     = "model.randomness"     // how the simulator draws its random numbers
+	KeyModelDisclaimer     = "model.disclaimer"     // "Educational model — not for operational decisions…"
+	KeySwitchOn            = "switch.on"            // a switch control that is on
+	KeySwitchOff           = "switch.off"           // a switch control that is off
+)
+
+// NamedKeys lists the named keys above.
+func NamedKeys() []string {
+	return []string{KeyIntro, KeyModelTitle, KeyModelIntro, KeyModelApproximations, KeyModelSources,
+		KeyModelRandomness, KeyModelDisclaimer, KeySwitchOn, KeySwitchOff}
+}
+
+// ControlLabel and the functions below name the keys derived from the
+// engine's tables, so that the command line, the web server and the tests
+// spell them one way.
+
+// ControlLabelKey is the key of a control's short name: "control.shed.label".
+func ControlLabelKey(name string) string { return "control." + name + ".label" }
+
+// ControlHelpKey is the key of a control's one-line explanation.
+func ControlHelpKey(name string) string { return "control." + name + ".help" }
+
+// MetricLabelKey is the key of a metric's name on the dashboard and charts.
+func MetricLabelKey(name string) string { return "metric." + name + ".label" }
+
+// MetricUnitKey is the key of a metric's unit when the unit is a word
+// (WordUnit); symbols such as "ms", "req/s" or "$/h" are not translated.
+func MetricUnitKey(name string) string { return "metric." + name + ".unit" }
+
+// OutcomeLabelKey is the key of an outcome figure's name.
+func OutcomeLabelKey(name string) string { return "outcome." + name + ".label" }
+
+// OutcomeUnitKey is the key of an outcome figure's unit when it is a word.
+func OutcomeUnitKey(name string) string { return "outcome." + name + ".unit" }
+
+// RelationKey is the key of a relation's explanation (engine.Relation.Text).
+func RelationKey(id string) string { return "relation." + id }
+
+// SourceKey is the key of a source's text, for the sources that are prose
+// (TranslatedSource); references to books and papers stay as they are.
+func SourceKey(n int) string { return "source." + strconv.Itoa(n) }
+
+// ApproximationKey is the key of engine.Approximations[i], numbered from 1.
+func ApproximationKey(i int) string { return "approximation." + strconv.Itoa(i+1) }
+
+// WordUnit reports whether a unit of the engine's tables is a word, which
+// the catalogue translates, rather than a symbol. The unit key names the
+// unit alone, for an axis or a column heading, not after a number.
+func WordUnit(unit string) bool {
+	switch unit {
+	case "instances", "queries/s", "min", "requests":
+		return true
+	}
+	return false
+}
+
+// TranslatedSource reports whether a source is prose to translate (the
+// assumptions) rather than a bibliographic reference.
+func TranslatedSource(s engine.Source) bool { return strings.HasPrefix(s.Text, "Assumption") }
+
+// eventVariants lists, for the kinds of event whose message depends on who
+// or what, the suffixes of their keys; other kinds have one key,
+// "event.<kind>".
+func eventVariants(kind engine.EventKind) []string {
+	switch kind {
+	case engine.EventDeploy:
+		return []string{"bad", "good"}
+	case engine.EventSetControl:
+		return []string{"set", "press"}
+	case engine.EventAction:
+		return []string{"player.set", "player.press", "scenario.set", "scenario.press", "rule.set", "rule.press"}
+	case engine.EventLaunch, engine.EventRemove:
+		return []string{"autoscaler", "min_instances"}
+	}
+	return nil
+}
+
+// EventKeys returns the keys of every event message.
+func EventKeys() []string {
+	var keys []string
+	for _, kind := range engine.EventKinds() {
+		vs := eventVariants(kind)
+		if vs == nil {
+			keys = append(keys, "event."+string(kind))
+		}
+		for _, v := range vs {
+			keys = append(keys, "event."+string(kind)+"."+v)
+		}
+	}
+	return keys
+}
+
+// EventKey returns the key of an event's message:
+//
+//	deploy        event.deploy.bad | event.deploy.good          {rollout}
+//	set_control   event.set_control.set | .press                {control} {value}
+//	action        event.action.<who>.set | .press               {control} {value} ({rule} for a rule)
+//	              who: player, scenario, or rule (any other By: a policy rule's name)
+//	launch        event.launch.autoscaler | .min_instances      {n}
+//	remove        event.remove.autoscaler | .min_instances      {n}
+//	set_constant  event.set_constant                            {constant} {value}
+//	say           event.say                                     {text}
+//	others        event.<kind>
+func EventKey(e engine.Event) string {
+	k := "event." + string(e.Kind)
+	switch e.Kind {
+	case engine.EventDeploy:
+		if e.Name == "bad" {
+			return k + ".bad"
+		}
+		return k + ".good"
+	case engine.EventSetControl:
+		return k + "." + setOrPress(e.Name)
+	case engine.EventAction:
+		who := "rule"
+		if e.By == "player" || e.By == "scenario" {
+			who = e.By
+		}
+		return k + "." + who + "." + setOrPress(e.Name)
+	case engine.EventLaunch, engine.EventRemove:
+		if e.By == "autoscaler" {
+			return k + ".autoscaler"
+		}
+		return k + ".min_instances"
+	}
+	return k
+}
+
+// setOrPress says whether a control takes a value ("set") or is an action
+// pressed ("press").
+func setOrPress(control string) string {
+	if c, err := engine.LookupControl(control); err == nil && c.Spec().Kind == engine.KindAction {
+		return "press"
+	}
+	return "set"
+}
+
+// EventText renders an event as a line of the timeline in lang: the message
+// of EventKey with its placeholders filled, numbers in lang's format.
+func EventText(lang string, e engine.Event) string {
+	args := []any{
+		"n", Number(lang, math.Abs(e.Value), 0),
+		"rollout", Minutes(lang, int(math.Round(e.Value))),
+		"rule", e.By,
+		"text", e.Text.In(canonical(lang)),
+		"constant", e.Name,
+	}
+	switch e.Kind {
+	case engine.EventSetControl, engine.EventAction:
+		if c, err := engine.LookupControl(e.Name); err == nil {
+			args = append(args, "control", T(lang, ControlLabelKey(e.Name)), "value", ControlValue(lang, c, e.Value))
+		} else {
+			args = append(args, "control", e.Name, "value", Number(lang, e.Value, shortDecimals(e.Value)))
+		}
+	case engine.EventSetConstant:
+		args = append(args, "value", Number(lang, e.Value, shortDecimals(e.Value)))
+	}
+	return T(lang, EventKey(e), args...)
+}
+
+// ControlValue writes a control's value as the console shows it: a switch
+// as on or off, a share as a percentage, the TTL in seconds, the floor as a
+// whole number; an action has no value.
+func ControlValue(lang string, c engine.Control, v float64) string {
+	switch s := c.Spec(); {
+	case s.Kind == engine.KindAction:
+		return ""
+	case s.Kind == engine.KindBool:
+		if v == 1 {
+			return T(lang, KeySwitchOn)
+		}
+		return T(lang, KeySwitchOff)
+	case c == engine.TargetUtilization || c == engine.Shed:
+		return Percent(lang, v, min(shortDecimals(v*100), 2))
+	case s.Unit == "s":
+		return Number(lang, v, shortDecimals(v)) + " s"
+	default:
+		return Number(lang, v, shortDecimals(v))
+	}
+}
+
+// shortDecimals is the number of decimals v needs (at most 4), so that 0.6
+// reads "0.6" and 60 reads "60".
+func shortDecimals(v float64) int {
+	s := strconv.FormatFloat(math.Abs(v), 'f', -1, 64)
+	if i := strings.IndexByte(s, '.'); i >= 0 {
+		return min(len(s)-i-1, 4)
+	}
+	return 0
+}
+
+// DerivedKeys returns every key that the engine's tables call for, in the
+// order of the tables: controls, metrics, outcomes, relations, sources,
+// approximations, events.
+func DerivedKeys() []string {
+	var keys []string
+	for _, s := range engine.ControlSpecs() {
+		keys = append(keys, ControlLabelKey(s.Name), ControlHelpKey(s.Name))
+	}
+	for _, s := range engine.MetricSpecs() {
+		keys = append(keys, MetricLabelKey(s.Name))
+		if WordUnit(s.Unit) {
+			keys = append(keys, MetricUnitKey(s.Name))
+		}
+	}
+	for _, s := range engine.OutcomeSpecs() {
+		keys = append(keys, OutcomeLabelKey(s.Name))
+		if WordUnit(s.Unit) {
+			keys = append(keys, OutcomeUnitKey(s.Name))
+		}
+	}
+	for _, r := range engine.Relations() {
+		keys = append(keys, RelationKey(r.ID))
+	}
+	for _, s := range engine.Sources() {
+		if TranslatedSource(s) {
+			keys = append(keys, SourceKey(s.N))
+		}
+	}
+	for i := range engine.Approximations {
+		keys = append(keys, ApproximationKey(i))
+	}
+	return append(keys, EventKeys()...)
+}
