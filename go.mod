@@ -3,3 +3,12 @@ module github.com/oncall-sim/oncall
 go 1.26.8
 
 require github.com/alecthomas/kong v1.17.0
+
+require (
+	github.com/expr-lang/expr v1.17.8 // indirect
+	github.com/pmezard/go-difflib v1.0.0 // indirect
+	github.com/sebdah/goldie/v2 v2.8.0 // indirect
+	github.com/sergi/go-diff v1.0.0 // indirect
+	github.com/yuin/gopher-lua v1.1.2 // indirect
+	pgregory.net/rapid v1.3.0 // indirect
+)

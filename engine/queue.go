@@ -51,12 +51,16 @@ func mmnQueue(lambda, s float64, n int, d float64) queueResult {
 	// Share of requests that would wait longer than the patience D.
 	e := 0.0
 	if theta*d <= 700 && rho*b != 0 {
-		x := math.Exp(theta * d)
-		var middle float64
-		if rho == 1 {
-			middle = d * nf / s
-		} else {
-			middle = (x - 1) / (1 - rho)
+		// The middle term (e^{θD} − 1)/(1 − ρ) is evaluated as
+		// (N·D/S)·expm1(θD)/(θD): the same value, since θ = N(1 − ρ)/S, but
+		// without the cancellation of e^{θD} − 1 and 1 − ρ near ρ = 1, which
+		// would make E fall as load rises. At θ = 0 it is D·N/S, as MODEL.md
+		// gives for ρ = 1.
+		td := theta * d
+		x := math.Exp(td)
+		middle := d * nf / s
+		if td != 0 {
+			middle *= math.Expm1(td) / td
 		}
 		e = 1 / (x/(rho*b) + middle + 1)
 	}

@@ -141,3 +141,28 @@ func TestSaturationTable(t *testing.T) {
 		}
 	}
 }
+
+// Near ρ = 1 the failure share is continuous and never falls as load rises.
+// Regression: evaluated naively, (e^{θD} − 1)/(1 − ρ) cancels and gave
+// E = 0.200 at ρ = 1 but 0.191 at ρ = 1.0625 (N = 1, S = 0.672 s).
+func TestSaturationNearOne(t *testing.T) {
+	const n, s = 1, 0.6718826293945312
+	e := func(rho float64) float64 {
+		q := mmnQueue(rho*n/s, s, n, 2)
+		return q.timeouts + q.failed
+	}
+	at1 := e(1)
+	// ρ = 1 exactly: B(1, 1) = 1/2, ρB = 1/2, middle term D·N/S.
+	want := 1 / (2 + 2*n/s + 1)
+	if math.Abs(at1-want) > 1e-12 {
+		t.Errorf("E(ρ = 1) = %v, want %v", at1, want)
+	}
+	for _, rho := range []float64{1 - 1e-12, 1 + 1e-12} {
+		if got := e(rho); math.Abs(got-at1) > 1e-9 {
+			t.Errorf("E(ρ = %v) = %v, want close to E(1) = %v", rho, got, at1)
+		}
+	}
+	if e(1.0625) < at1 {
+		t.Errorf("E fell from %v at ρ = 1 to %v at ρ = 1.0625", at1, e(1.0625))
+	}
+}

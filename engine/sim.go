@@ -142,6 +142,7 @@ func (s *Sim) Step() (*Row, error) {
 	}
 	row, err := s.step()
 	if err != nil {
+		s.rows = s.rows[:s.m] // drop the minute that failed
 		s.err = fmt.Errorf("minute %d (%s): %w", s.m, ClockString(s.setup.Start+s.m), err)
 		return nil, s.err
 	}
@@ -152,7 +153,10 @@ func (s *Sim) Step() (*Row, error) {
 func (s *Sim) step() (*Row, error) {
 	m := s.m
 	c := &s.c
-	r := Row{Minute: m, Clock: (s.setup.Start + m) % 1440, Events: s.carry}
+	// The row is built in place at the end of the trace: the Sim's interfaces
+	// see its address, and a row on the stack would escape to the heap.
+	s.rows = append(s.rows, Row{Minute: m, Clock: (s.setup.Start + m) % 1440, Events: s.carry})
+	r := &s.rows[m]
 	s.carry = nil
 
 	// 1. Scenario events, then the decisions queued after the last minute.
@@ -161,12 +165,12 @@ func (s *Sim) step() (*Row, error) {
 		return nil, err
 	}
 	for _, ev := range evs {
-		if err := s.applyEvent(ev, &r); err != nil {
+		if err := s.applyEvent(ev, r); err != nil {
 			return nil, err
 		}
 	}
 	for _, a := range s.pending {
-		if err := s.apply(a, &r); err != nil {
+		if err := s.apply(a, r); err != nil {
 			return nil, err
 		}
 	}
@@ -230,7 +234,7 @@ func (s *Sim) step() (*Row, error) {
 	s.errs.push(r.ErrorRate, m == 0)
 	w := s.errs.means()
 	r.Burn5m, r.Burn30m, r.Burn1h, r.Burn6h = w[0]/allowed, w[1]/allowed, w[2]/allowed, w[3]/allowed
-	paging, err := s.page.Holds(&r)
+	paging, err := s.page.Holds(r)
 	if err != nil {
 		return nil, fmt.Errorf("page rule: %w", err)
 	}
@@ -266,9 +270,7 @@ func (s *Sim) step() (*Row, error) {
 	s.autoscale(m, r.Utilization)
 
 	// 14. Emit the row; the scenario and the policy see it.
-	s.rows = append(s.rows, r)
-	row := &s.rows[len(s.rows)-1]
-	if err := s.sc.Observe(row); err != nil {
+	if err := s.sc.Observe(r); err != nil {
 		return nil, err
 	}
 	if s.pol != nil {
@@ -287,9 +289,9 @@ func (s *Sim) step() (*Row, error) {
 				s.pending = append(s.pending, a)
 			}
 		}
-		row.Fired = firings
+		r.Fired = firings
 	}
-	return row, nil
+	return r, nil
 }
 
 // applyEvent carries out a scenario event at the start of minute m.

@@ -27,17 +27,35 @@ func (w *errorWindow) push(rate float64, first bool) {
 	w.buf[w.pos+360] = rate
 }
 
-// means returns the mean error rate over each window of windows.
+// means returns the mean error rate over each window of windows. The newest
+// 5 are summed, then the next 25 added, and so on; each segment is summed by
+// sum4, whose four running sums break the chain of dependent additions.
 func (w *errorWindow) means() [4]float64 {
 	var out [4]float64
 	end := w.pos + 361 // one past the newest
 	sum, from := 0.0, end
 	for i, n := range windows {
-		for _, v := range w.buf[end-n : from] {
-			sum += v
-		}
+		sum += sum4(w.buf[end-n : from])
 		from = end - n
 		out[i] = sum / float64(n)
 	}
 	return out
+}
+
+// sum4 adds xs with four interleaved running sums. A window of zeros sums to
+// exactly zero, which running totals kept from minute to minute would not
+// guarantee.
+func sum4(xs []float64) float64 {
+	var a, b, c, d float64
+	i := 0
+	for ; i+4 <= len(xs); i += 4 {
+		a += xs[i]
+		b += xs[i+1]
+		c += xs[i+2]
+		d += xs[i+3]
+	}
+	for ; i < len(xs); i++ {
+		a += xs[i]
+	}
+	return (a + b) + (c + d)
 }
