@@ -1,0 +1,310 @@
+package batch
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/oncall-sim/oncall/engine"
+)
+
+// Report is a finished batch: what ran, every run's outcome, the
+// distribution of the main figures and, with a second policy, the paired
+// differences.
+type Report struct {
+	Scenario string
+	Policy   string // label of policy a ("none" for no policy)
+	Vs       string // label of policy b; "" without a comparison
+	Seeds    []uint32
+	Noise    bool
+	A, B     []Result // B is nil without a comparison
+}
+
+// Figures returns the specs of the main figures, in canonical order.
+func Figures() []engine.OutcomeSpec {
+	var specs []engine.OutcomeSpec
+	for _, name := range mainFigures {
+		s, err := engine.LookupOutcome(name)
+		if err == nil {
+			specs = append(specs, s)
+		}
+	}
+	return specs
+}
+
+// Distributions returns the distribution of each main figure over runs.
+func Distributions(runs []Result) []Distribution {
+	var ds []Distribution
+	for _, s := range Figures() {
+		ds = append(ds, Distribute(runs, s))
+	}
+	return ds
+}
+
+// Differences returns the paired difference a − b of each main figure.
+func (r *Report) Differences() []Difference {
+	if r.B == nil {
+		return nil
+	}
+	var ds []Difference
+	for _, s := range Figures() {
+		ds = append(ds, Differ(r.A, r.B, s))
+	}
+	return ds
+}
+
+// Failed counts the runs that stopped on an error, in both batches.
+func (r *Report) Failed() int {
+	n := 0
+	for _, rs := range [][]Result{r.A, r.B} {
+		for _, x := range rs {
+			if x.Err != nil {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// WriteSummary writes the report for a person: the distribution of the main
+// figures for each policy and, with a comparison, the differences.
+func (r *Report) WriteSummary(w io.Writer) error {
+	fmt.Fprintf(w, "%s · %d seeds (%s) · noise %s\n", r.Scenario, len(r.Seeds), FormatSeeds(r.Seeds), onOff(r.Noise))
+	if err := writeDistributions(w, "policy "+r.Policy, r.A); err != nil {
+		return err
+	}
+	if r.B != nil {
+		if err := writeDistributions(w, "vs "+r.Vs, r.B); err != nil {
+			return err
+		}
+		fmt.Fprintf(w, "\ndifference a − b per seed (a = %s, b = %s): mean and 95 %% confidence interval (paired t interval)\n", r.Policy, r.Vs)
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, "  figure\tunit\tpairs\tmean a − b\t95 % CI\tverdict\t")
+		for _, d := range r.Differences() {
+			fmt.Fprintf(tw, "  %s\t%s\t%d\t%s\t[%s, %s]\t%s\t\n", d.Figure, d.Unit, d.N,
+				fixed(d.Mean, d.decimals+2), fixed(d.Low, d.decimals+2), fixed(d.High, d.decimals+2), d.Verdict())
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+	}
+	if n := r.Failed(); n > 0 {
+		first := FirstError(r.A)
+		if first == nil {
+			first = FirstError(r.B)
+		}
+		fmt.Fprintf(w, "\n%d runs stopped on an error and are left out; the first: %v\n", n, first)
+	}
+	return nil
+}
+
+func writeDistributions(w io.Writer, title string, runs []Result) error {
+	fmt.Fprintf(w, "\n%s: p50 and p90 count from the best run (90 %% of runs did at least as well as p90)\n", title)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "  figure\tunit\truns\tmean\tp50\tp90\tworst\t(seed)\t")
+	for _, d := range Distributions(runs) {
+		seed := ""
+		if d.N > 0 {
+			seed = strconv.FormatUint(uint64(d.WorstSeed), 10)
+		}
+		fmt.Fprintf(tw, "  %s\t%s\t%d\t%s\t%s\t%s\t%s\t%s\t\n", d.Figure, d.Unit, d.N,
+			fixed(d.Mean, d.decimals+1), fixed(d.P50, d.decimals), fixed(d.P90, d.decimals), fixed(d.Worst, d.decimals), seed)
+	}
+	return tw.Flush()
+}
+
+// fixed writes v at the given precision, "n/a" for NaN.
+func fixed(v float64, decimals int) string {
+	if math.IsNaN(v) {
+		return "n/a"
+	}
+	return engine.FormatFixed(v, decimals)
+}
+
+func onOff(b bool) string {
+	if b {
+		return "on"
+	}
+	return "off"
+}
+
+// WriteCSV writes every run, one line a run in seed order: the seed, every
+// outcome figure at its fixed precision, and the error of a failed run. With
+// a comparison each seed has three lines, told apart by the column policy:
+// a, b and a-b (the difference).
+func (r *Report) WriteCSV(w io.Writer) error {
+	cw := csv.NewWriter(w)
+	specs := engine.OutcomeSpecs()
+	head := []string{"seed"}
+	if r.B != nil {
+		head = append(head, "policy")
+	}
+	head = append(head, engine.OutcomeNames()...)
+	cw.Write(append(head, "error"))
+	line := func(seed uint32, label string, values func(engine.OutcomeSpec) string, err error) {
+		rec := []string{strconv.FormatUint(uint64(seed), 10)}
+		if r.B != nil {
+			rec = append(rec, label)
+		}
+		for _, s := range specs {
+			if err != nil {
+				rec = append(rec, "")
+			} else {
+				rec = append(rec, values(s))
+			}
+		}
+		msg := ""
+		if err != nil {
+			msg = err.Error()
+		}
+		cw.Write(append(rec, msg))
+	}
+	for i, a := range r.A {
+		line(a.Seed, "a", figure(&a.Outcome), a.Err)
+		if r.B == nil {
+			continue
+		}
+		b := r.B[i]
+		line(b.Seed, "b", figure(&b.Outcome), b.Err)
+		line(a.Seed, "a-b", func(s engine.OutcomeSpec) string {
+			return engine.FormatFixed(s.Get(&a.Outcome)-s.Get(&b.Outcome), s.Decimals)
+		}, errors2(a.Err, b.Err))
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+func figure(o *engine.Outcome) func(engine.OutcomeSpec) string {
+	return func(s engine.OutcomeSpec) string { return engine.FormatFixed(s.Get(o), s.Decimals) }
+}
+
+func errors2(a, b error) error {
+	if a != nil {
+		return a
+	}
+	return b
+}
+
+// OutcomeJSON writes an outcome as one JSON object keyed by the figures'
+// names in canonical order, each at its fixed precision.
+func OutcomeJSON(o *engine.Outcome) json.RawMessage {
+	return figuresJSON(func(s engine.OutcomeSpec) float64 { return s.Get(o) })
+}
+
+func figuresJSON(get func(engine.OutcomeSpec) float64) json.RawMessage {
+	var b strings.Builder
+	b.WriteByte('{')
+	for i, s := range engine.OutcomeSpecs() {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(strconv.Quote(s.Name) + ":" + engine.FormatFixed(get(s), s.Decimals))
+	}
+	b.WriteByte('}')
+	return json.RawMessage(b.String())
+}
+
+type runJSON struct {
+	Seed    uint32          `json:"seed"`
+	Outcome json.RawMessage `json:"outcome,omitempty"`
+	Error   string          `json:"error,omitempty"`
+}
+
+type pairJSON struct {
+	Seed  uint32          `json:"seed"`
+	A     json.RawMessage `json:"a,omitempty"`
+	B     json.RawMessage `json:"b,omitempty"`
+	Diff  json.RawMessage `json:"a_minus_b,omitempty"`
+	Error string          `json:"error,omitempty"`
+}
+
+// WriteJSON writes the whole report as one JSON object: what ran, every run
+// in seed order, the distributions and the differences.
+func (r *Report) WriteJSON(w io.Writer) error {
+	doc := struct {
+		Scenario       string         `json:"scenario"`
+		Policy         string         `json:"policy"`
+		Vs             string         `json:"vs,omitempty"`
+		Seeds          string         `json:"seeds"`
+		Noise          bool           `json:"noise"`
+		Interval       string         `json:"interval,omitempty"`
+		Runs           any            `json:"runs"`
+		Distribution   []Distribution `json:"distribution"`
+		VsDistribution []Distribution `json:"vs_distribution,omitempty"`
+		Differences    []Difference   `json:"differences,omitempty"`
+	}{Scenario: r.Scenario, Policy: r.Policy, Vs: r.Vs, Seeds: FormatSeeds(r.Seeds), Noise: r.Noise,
+		Distribution: Distributions(r.A)}
+	if r.B == nil {
+		runs := make([]runJSON, len(r.A))
+		for i, a := range r.A {
+			runs[i] = runJSON{Seed: a.Seed}
+			if a.Err != nil {
+				runs[i].Error = a.Err.Error()
+			} else {
+				runs[i].Outcome = OutcomeJSON(&a.Outcome)
+			}
+		}
+		doc.Runs = runs
+	} else {
+		doc.Interval = "paired t interval of the mean of a − b over seeds, 95 %"
+		doc.VsDistribution = Distributions(r.B)
+		doc.Differences = r.Differences()
+		runs := make([]pairJSON, len(r.A))
+		for i, a := range r.A {
+			b := r.B[i]
+			runs[i] = pairJSON{Seed: a.Seed}
+			if err := errors2(a.Err, b.Err); err != nil {
+				runs[i].Error = err.Error()
+				continue
+			}
+			runs[i].A, runs[i].B = OutcomeJSON(&a.Outcome), OutcomeJSON(&b.Outcome)
+			runs[i].Diff = figuresJSON(func(s engine.OutcomeSpec) float64 { return s.Get(&a.Outcome) - s.Get(&b.Outcome) })
+		}
+		doc.Runs = runs
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(doc)
+}
+
+// jsonNum is a number for JSON: null when it is NaN or infinite.
+func jsonNum(v float64) any {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return nil
+	}
+	return v
+}
+
+// MarshalJSON writes the distribution with null for values it has none of.
+func (d Distribution) MarshalJSON() ([]byte, error) {
+	return json.Marshal(struct {
+		Figure      string `json:"figure"`
+		Unit        string `json:"unit"`
+		LowerBetter bool   `json:"lower_better"`
+		N           int    `json:"runs"`
+		Mean        any    `json:"mean"`
+		P50         any    `json:"p50"`
+		P90         any    `json:"p90"`
+		Worst       any    `json:"worst"`
+		WorstSeed   uint32 `json:"worst_seed"`
+	}{d.Figure, d.Unit, d.LowerBetter, d.N, jsonNum(d.Mean), jsonNum(d.P50), jsonNum(d.P90), jsonNum(d.Worst), d.WorstSeed})
+}
+
+// MarshalJSON writes the difference with null for bounds it cannot compute.
+func (d Difference) MarshalJSON() ([]byte, error) {
+	return json.Marshal(struct {
+		Figure      string `json:"figure"`
+		Unit        string `json:"unit"`
+		LowerBetter bool   `json:"lower_better"`
+		N           int    `json:"pairs"`
+		Mean        any    `json:"mean"`
+		Low         any    `json:"ci95_low"`
+		High        any    `json:"ci95_high"`
+		Verdict     string `json:"verdict"`
+	}{d.Figure, d.Unit, d.LowerBetter, d.N, jsonNum(d.Mean), jsonNum(d.Low), jsonNum(d.High), d.Verdict()})
+}

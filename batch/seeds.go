@@ -1,0 +1,96 @@
+package batch
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// MaxSeeds is the most seeds one set may hold. A million runs of a two-hour
+// scenario take minutes; more is almost surely a typo (1-10000000).
+const MaxSeeds = 1_000_000
+
+// SeedsExample is shown with every error about a seed set.
+const SeedsExample = "write seeds as 1-1000, 1,5,9 or 1-10,20-30"
+
+// ParseSeeds reads a seed set: single seeds and inclusive ranges separated by
+// commas ("1-1000", "1,5,9", "1-10,20-30"). Seeds are 0 to 4294967295, in the
+// order written; a seed may appear only once.
+func ParseSeeds(text string) ([]uint32, error) {
+	if strings.TrimSpace(text) == "" {
+		return nil, fmt.Errorf("no seeds given: %s", SeedsExample)
+	}
+	var seeds []uint32
+	seen := make(map[uint32]bool)
+	for _, item := range strings.Split(text, ",") {
+		item = strings.TrimSpace(item)
+		lo, hi, err := parseItem(item)
+		if err != nil {
+			return nil, err
+		}
+		if uint64(len(seeds))+uint64(hi-lo)+1 > MaxSeeds {
+			return nil, fmt.Errorf("%q makes more than %d seeds: run fewer at once", text, MaxSeeds)
+		}
+		for s := uint64(lo); s <= uint64(hi); s++ {
+			if seen[uint32(s)] {
+				return nil, fmt.Errorf("seed %d appears twice in %q: list each seed once", s, text)
+			}
+			seen[uint32(s)] = true
+			seeds = append(seeds, uint32(s))
+		}
+	}
+	return seeds, nil
+}
+
+// parseItem reads one seed or one range.
+func parseItem(item string) (lo, hi uint32, err error) {
+	if item == "" {
+		return 0, 0, fmt.Errorf("an empty item between commas: %s", SeedsExample)
+	}
+	a, b, isRange := strings.Cut(item, "-")
+	lo, err = parseSeed(a, item)
+	if err != nil || !isRange {
+		return lo, lo, err
+	}
+	hi, err = parseSeed(b, item)
+	if err != nil {
+		return 0, 0, err
+	}
+	if hi < lo {
+		return 0, 0, fmt.Errorf("%q runs backwards: write %d-%d", item, hi, lo)
+	}
+	return lo, hi, nil
+}
+
+func parseSeed(s, item string) (uint32, error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return 0, fmt.Errorf("%q: a range takes a seed on each side of the dash; %s", item, SeedsExample)
+	}
+	v, err := strconv.ParseUint(s, 10, 32)
+	if err != nil {
+		return 0, fmt.Errorf("%q: %q is not a seed (a whole number from 0 to 4294967295); %s", item, s, SeedsExample)
+	}
+	return uint32(v), nil
+}
+
+// FormatSeeds writes a seed set in the shortest form ParseSeeds reads back:
+// runs of consecutive seeds as ranges, in the given order.
+func FormatSeeds(seeds []uint32) string {
+	var b strings.Builder
+	for i := 0; i < len(seeds); {
+		j := i
+		for j+1 < len(seeds) && seeds[j] != ^uint32(0) && seeds[j+1] == seeds[j]+1 {
+			j++
+		}
+		if b.Len() > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(strconv.FormatUint(uint64(seeds[i]), 10))
+		if j > i {
+			b.WriteString("-" + strconv.FormatUint(uint64(seeds[j]), 10))
+		}
+		i = j + 1
+	}
+	return b.String()
+}

@@ -1,0 +1,95 @@
+package batch_test
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/oncall-sim/oncall/batch"
+	"pgregory.net/rapid"
+)
+
+func TestParseSeeds(t *testing.T) {
+	cases := []struct {
+		in   string
+		want []uint32
+		err  string
+	}{
+		{in: "1-5", want: []uint32{1, 2, 3, 4, 5}},
+		{in: "1,5,9", want: []uint32{1, 5, 9}},
+		{in: "1-3,20-22", want: []uint32{1, 2, 3, 20, 21, 22}},
+		{in: " 7 , 3-4 ", want: []uint32{7, 3, 4}},
+		{in: "0", want: []uint32{0}},
+		{in: "4294967294-4294967295", want: []uint32{4294967294, 4294967295}},
+		{in: "", err: "no seeds given: write seeds as 1-1000"},
+		{in: "1-", err: `"1-": a range takes a seed on each side of the dash`},
+		{in: "1,,2", err: "an empty item between commas"},
+		{in: "10-1", err: `"10-1" runs backwards: write 1-10`},
+		{in: "x", err: `"x" is not a seed`},
+		{in: "-5", err: "a range takes a seed on each side"},
+		{in: "4294967296", err: "is not a seed (a whole number from 0 to 4294967295)"},
+		{in: "1-3,2", err: "seed 2 appears twice"},
+		{in: "0-4294967295", err: "more than 1000000 seeds"},
+	}
+	for _, c := range cases {
+		got, err := batch.ParseSeeds(c.in)
+		if c.err != "" {
+			if err == nil || !strings.Contains(err.Error(), c.err) {
+				t.Errorf("ParseSeeds(%q) error = %v, want it to contain %q", c.in, err, c.err)
+			}
+			continue
+		}
+		if err != nil || !slices.Equal(got, c.want) {
+			t.Errorf("ParseSeeds(%q) = %v, %v; want %v", c.in, got, err, c.want)
+		}
+	}
+}
+
+func TestFormatSeeds(t *testing.T) {
+	cases := map[string][]uint32{
+		"1-5":        {1, 2, 3, 4, 5},
+		"1,5,9":      {1, 5, 9},
+		"1-3,20-22":  {1, 2, 3, 20, 21, 22},
+		"7,3-4":      {7, 3, 4},
+		"4294967295": {4294967295},
+		"":           nil,
+	}
+	for want, in := range cases {
+		if got := batch.FormatSeeds(in); got != want {
+			t.Errorf("FormatSeeds(%v) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// A seed set written by FormatSeeds reads back as the same seeds.
+func TestFormatSeedsRoundTrip(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		seeds := rapid.SliceOfNDistinct(rapid.Uint32(), 1, 50, rapid.ID).Draw(t, "seeds")
+		back, err := batch.ParseSeeds(batch.FormatSeeds(seeds))
+		if err != nil || !slices.Equal(back, seeds) {
+			t.Fatalf("%v → %q → %v, %v", seeds, batch.FormatSeeds(seeds), back, err)
+		}
+	})
+}
+
+func FuzzParseSeeds(f *testing.F) {
+	for _, s := range []string{"1-1000", "1,5,9", "1-10,20-30", "", "-", "1--2", "4294967295", "9-1"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		seeds, err := batch.ParseSeeds(s)
+		if err != nil {
+			if msg := err.Error(); !strings.Contains(msg, "seed") && !strings.Contains(msg, "write") {
+				t.Fatalf("error %q says neither what a seed set is nor how to write it", err)
+			}
+			return
+		}
+		if len(seeds) == 0 || len(seeds) > batch.MaxSeeds {
+			t.Fatalf("ParseSeeds(%q) gave %d seeds", s, len(seeds))
+		}
+		back, err := batch.ParseSeeds(batch.FormatSeeds(seeds))
+		if err != nil || !slices.Equal(back, seeds) {
+			t.Fatalf("round trip of %q failed: %v", s, err)
+		}
+	})
+}
