@@ -181,9 +181,11 @@ func ParseSetting(text string) (Control, float64, error) {
 		return 0, 0, fmt.Errorf("%q: write a setting as name=value, e.g. shed=0.5 (controls: %s)",
 			text, strings.Join(settingNames(), ", "))
 	}
-	c, err := LookupControl(strings.TrimSpace(name))
+	name = strings.TrimSpace(name)
+	c, err := LookupControl(name)
 	if err != nil {
-		return 0, 0, err
+		return 0, 0, fmt.Errorf("unknown control %q%s (controls: %s)",
+			name, didYouMean(name, settingNames()), strings.Join(settingNames(), ", "))
 	}
 	v, err := c.Spec().Parse(value)
 	return c, v, err

@@ -1,0 +1,145 @@
+package main
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// Minute 0 of free play without noise, as JSON: MODEL.md's reference figures.
+func TestRunMinuteZeroJSON(t *testing.T) {
+	e := newTestEnv(t)
+	if code := e.run("run", "--noise=false", "--minutes", "1", "--format", "json"); code != 0 {
+		t.Fatalf("exit %d: %s", code, e.err.String())
+	}
+	var trace struct {
+		Scenario string
+		Seed     uint32
+		Rows     []map[string]any
+	}
+	if err := json.Unmarshal(e.out.Bytes(), &trace); err != nil {
+		t.Fatalf("%v\n%s", err, e.out.String())
+	}
+	if trace.Scenario != "free-play" || trace.Seed != 4242 || len(trace.Rows) != 1 {
+		t.Fatalf("scenario %q seed %d rows %d", trace.Scenario, trace.Seed, len(trace.Rows))
+	}
+	want := map[string]float64{"requests": 1125, "hit_rate": 0.771429, "db_util": 0.192857, "p99_ms": 341.92, "cost_per_hour": 4}
+	for k, v := range want {
+		if trace.Rows[0][k] != v {
+			t.Errorf("%s = %v, want %v", k, trace.Rows[0][k], v)
+		}
+	}
+	if !strings.Contains(e.err.String(), "seed 4242") {
+		t.Errorf("the seed is not printed: %q", e.err.String())
+	}
+}
+
+// The CSV header is the canonical names; -o writes to a file.
+func TestRunCSVToFile(t *testing.T) {
+	e := newTestEnv(t)
+	out := filepath.Join(t.TempDir(), "trace.csv")
+	if code := e.run("run", "--seed", "9", "--minutes", "30", "-f", "csv", "-o", out); code != 0 {
+		t.Fatalf("exit %d: %s", code, e.err.String())
+	}
+	f, err := os.Open(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	recs, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(recs) != 31 || recs[0][0] != "minute" || recs[0][1] != "time" || recs[1][1] != "08:00" {
+		t.Fatalf("%d records, header %v, first row %v", len(recs), recs[0], recs[1])
+	}
+}
+
+// The same seed gives the same output, byte for byte; another seed another.
+func TestRunSameSeedSameTrace(t *testing.T) {
+	e := newTestEnv(t)
+	outputs := map[string]string{}
+	for _, seed := range []string{"5", "5", "6"} {
+		if code := e.run("run", "--seed", seed, "--minutes", "60", "-f", "csv"); code != 0 {
+			t.Fatal(e.err.String())
+		}
+		if prev, ok := outputs[seed]; ok && prev != e.out.String() {
+			t.Errorf("seed %s: two runs differ", seed)
+		}
+		outputs[seed] = e.out.String()
+	}
+	if outputs["5"] == outputs["6"] {
+		t.Error("seeds 5 and 6 give the same trace")
+	}
+}
+
+// Bad input is refused before anything runs, with a message naming the flag.
+func TestRunBadInput(t *testing.T) {
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--set", "shedd=0.5"}, `oncall: --set shedd=0.5: unknown control "shedd"; did you mean shed? (controls: min_instances, autoscaling, target_utilization, ttl_s, shed, feature)`},
+		{[]string{"--set", "shed=1.5"}, "oncall: --set shed=1.5: shed = 1.5 is out of range: it takes 0 to 1"},
+		{[]string{"--set", "min_instances=2.5"}, "oncall: --set min_instances=2.5: min_instances = 2.5 is out of range: it takes a whole number from 1 to 40"},
+		{[]string{"--set", "feature=maybe"}, `oncall: --set feature=maybe: feature = "maybe": it takes true or false`},
+		{[]string{"--set", "rollback=1"}, "oncall: --set rollback=1: rollback is an action, not a setting: it takes no value"},
+		{[]string{"--set", "shed"}, `oncall: --set shed: "shed": write a setting as name=value, e.g. shed=0.5 (controls: min_instances, autoscaling, target_utilization, ttl_s, shed, feature)`},
+		{[]string{"--seed=-1"}, `oncall: --seed "-1": it takes a whole number from 0 to 4294967295`},
+		{[]string{"--minutes", "20000"}, "oncall: --minutes 20000 is out of range: it takes 1 to 10080"},
+	}
+	for _, tc := range cases {
+		e := newTestEnv(t)
+		args := append([]string{"run"}, tc.args...)
+		if code := e.run(args...); code != 2 {
+			t.Errorf("%v: exit %d, want 2", tc.args, code)
+		}
+		if got := strings.TrimSpace(e.err.String()); got != tc.want {
+			t.Errorf("%v:\n got %s\nwant %s", tc.args, got, tc.want)
+		}
+		if e.out.Len() != 0 {
+			t.Errorf("%v: something ran: %q", tc.args, e.out.String())
+		}
+	}
+}
+
+// Every subcommand has --help with examples.
+func TestHelpHasExamples(t *testing.T) {
+	e := newTestEnv(t)
+	for _, cmd := range subcommands(t) {
+		if code := e.run(cmd, "--help"); code != 0 {
+			t.Errorf("%s --help: exit %d", cmd, code)
+		}
+		if !strings.Contains(e.out.String(), "Examples:") || !strings.Contains(e.out.String(), "oncall "+cmd) {
+			t.Errorf("%s --help has no example:\n%s", cmd, e.out.String())
+		}
+	}
+}
+
+// subcommands lists the CLI's subcommands from `oncall --help`.
+func subcommands(t *testing.T) []string {
+	e := newTestEnv(t)
+	e.run("--help")
+	var cmds []string
+	in := false
+	for _, line := range strings.Split(e.out.String(), "\n") {
+		if strings.HasPrefix(line, "Commands:") {
+			in = true
+			continue
+		}
+		if in {
+			f := strings.Fields(line)
+			if len(f) == 0 {
+				break
+			}
+			cmds = append(cmds, f[0])
+		}
+	}
+	if len(cmds) == 0 {
+		t.Fatal("no subcommands in oncall --help")
+	}
+	return cmds
+}
