@@ -1,0 +1,27 @@
+// Package policy loads and runs policies: files of rules written in the expr
+// language (github.com/expr-lang/expr) that answer incidents without a human.
+//
+// A rule has a name, a condition that must type-check to bool, one or more
+// typed actions and an optional cooldown:
+//
+//	rule "roll back a bad build when paged"
+//	  when paging && bad_traffic > 0 && rollback_left == 0
+//	  do   rollback()
+//	  cooldown 10m
+//
+// Compile reads a file once, checks every rule against the metrics of the
+// model and reports every problem of the file at once, each with its
+// file:line:col. The compiled Program is shared by any number of runs; each
+// run takes its own Instance, an engine.Policy that sees each minute's row
+// and queues the actions of the rules that hold for the next minute.
+//
+// Evaluation is bounded at load: source size, nesting depth, node count and
+// an estimate of the work of nested predicates over ranges are all limited,
+// so that no rule can hang a run. Values that reach a control are checked:
+// a constant out of range is a load error, a computed one (NaN and ±Inf
+// included) stops the run with the rule, the minute and the values it saw.
+//
+// Test runs a policy on a scenario and a seed and compares the actions it
+// takes minute by minute with what a test expects, the way promtool tests
+// alert rules.
+package policy

@@ -1,0 +1,181 @@
+package policy
+
+import (
+	"github.com/oncall-sim/oncall/engine"
+)
+
+// Type is the expr type a variable or helper gives a rule.
+type Type int
+
+// The types rules see. Booleans stay bool and counts stay int, so that
+// `paging && serving < 12` reads as it would in Go.
+const (
+	Float Type = iota
+	Int
+	Bool
+	String
+)
+
+func (t Type) String() string {
+	switch t {
+	case Int:
+		return "int"
+	case Bool:
+		return "bool"
+	case String:
+		return "string"
+	}
+	return "float"
+}
+
+// Variable is a name a rule can read: a metric of the row, a control in
+// force, or the time of day.
+type Variable struct {
+	Name string
+	Type Type
+	Unit string
+	Doc  string
+	get  func(*engine.Row) float64 // nil for time, which is text
+}
+
+// Variables returns every variable a rule can read, metrics first in
+// canonical order, then the time of day.
+func Variables() []Variable {
+	specs := engine.MetricSpecs()
+	vs := make([]Variable, 0, len(specs)+3)
+	for _, s := range specs {
+		t := Float
+		switch s.Kind {
+		case engine.Integer:
+			t = Int
+		case engine.Boolean:
+			t = Bool
+		}
+		vs = append(vs, Variable{Name: s.Name, Type: t, Unit: s.Unit, Doc: s.Doc, get: s.Get})
+	}
+	return append(vs,
+		Variable{Name: "time", Type: String, Doc: `time of day as "HH:MM"; compare as text, e.g. time >= "09:30"`},
+		Variable{Name: "clock", Type: Int, Unit: "min", Doc: "minute of the day, 0 (00:00) to 1439 (23:59)",
+			get: func(r *engine.Row) float64 { return float64(r.Clock) }},
+		Variable{Name: "hour", Type: Int, Unit: "h", Doc: "hour of the day, 0 to 23",
+			get: func(r *engine.Row) float64 { return float64(r.Clock / 60) }},
+	)
+}
+
+// Helper is a function a condition (or an action's argument) can call.
+type Helper struct {
+	Name      string
+	Signature string
+	Result    Type // Float for the windowed helpers, the metric's own type for ago
+	Doc       string
+}
+
+// MaxWindow is the longest look-back of a helper, in minutes: a day.
+const MaxWindow = 1440
+
+// Never is what since() gives for a rule that has not fired yet: more
+// minutes than any run has.
+const Never = 1_000_000
+
+// Helpers returns the helper functions, in the order the docs list them.
+func Helpers() []Helper {
+	return []Helper{
+		{"ago", `ago("metric", n)`, Float, "the metric's value n minutes ago (0 to 1440), in the metric's own type; before the run's first minute, the first minute's value"},
+		{"mean_over", `mean_over("metric", n)`, Float, "mean of the metric over the last n minutes, this one included (1 to 1440; fewer at the start of a run); bool metrics count as 0 and 1"},
+		{"max_over", `max_over("metric", n)`, Float, "highest value of the metric over the last n minutes, this one included"},
+		{"min_over", `min_over("metric", n)`, Float, "lowest value of the metric over the last n minutes, this one included"},
+		{"rising", `rising("metric", n)`, Bool, "the metric is higher now than n minutes ago"},
+		{"falling", `falling("metric", n)`, Bool, "the metric is lower now than n minutes ago"},
+		{"since", `since("rule name")`, Int, "minutes since that rule of the file last fired (1 the minute after); 1000000 when it has not fired yet"},
+	}
+}
+
+// ActionFunc is one typed action a rule's do clause can call.
+type ActionFunc struct {
+	Name    string
+	Control engine.Control
+	Arg     Type // the argument's type; meaningless when NoArg
+	NoArg   bool
+	Doc     string
+}
+
+// Actions returns the action functions, one per control and one each for
+// the warm-up and the rollback, in the order of MODEL.md.
+func Actions() []ActionFunc {
+	return []ActionFunc{
+		{"set_min_instances", engine.MinInstances, Int, false, "set the fleet floor, a whole number from 1 to 40"},
+		{"set_autoscaling", engine.Autoscaling, Bool, false, "turn target tracking on (true) or off (false)"},
+		{"set_target", engine.TargetUtilization, Float, false, "set the autoscaler's target utilization, 0.10 to 0.95"},
+		{"set_ttl", engine.TTL, Float, false, "set the cache TTL, 0 to 3600 s"},
+		{"warmup", engine.Warmup, 0, true, "start the cache warm-up job (6 minutes; pressing it again restarts it)"},
+		{"set_shed", engine.Shed, Float, false, "set the share of low-priority traffic to reject, 0 to 1"},
+		{"set_feature", engine.Feature, Bool, false, "turn the heavy feature on (true) or off (false)"},
+		{"rollback", engine.Rollback, 0, true, "redeploy the last good build (5 minutes; pressing it again restarts it)"},
+	}
+}
+
+// disabledBuiltins are expr builtins a policy may not call: they read the
+// wall clock (a run must not) or build values without bound.
+func disabledBuiltins() []string { return []string{"now", "date", "timezone", "duration", "repeat"} }
+
+func isDisabledBuiltin(name string) bool {
+	switch name {
+	case "now", "date", "timezone", "duration", "repeat":
+		return true
+	}
+	return false
+}
+
+// isKnownName reports whether name is a variable, helper or action.
+func isKnownName(name string) bool {
+	for _, n := range allNames() {
+		if n == name {
+			return true
+		}
+	}
+	return false
+}
+
+// allNames lists every name a rule may use, for suggestions.
+func allNames() []string {
+	var names []string
+	for _, v := range Variables() {
+		names = append(names, v.Name)
+	}
+	for _, h := range Helpers() {
+		names = append(names, h.Name)
+	}
+	for _, a := range Actions() {
+		names = append(names, a.Name)
+	}
+	return names
+}
+
+func lookupVariable(name string) (Variable, bool) {
+	for _, v := range Variables() {
+		if v.Name == name {
+			return v, true
+		}
+	}
+	return Variable{}, false
+}
+
+func lookupAction(name string) (ActionFunc, bool) {
+	for _, a := range Actions() {
+		if a.Name == name {
+			return a, true
+		}
+	}
+	return ActionFunc{}, false
+}
+
+func lookupHelper(name string) (Helper, bool) {
+	for _, h := range Helpers() {
+		if h.Name == name {
+			return h, true
+		}
+	}
+	return Helper{}, false
+}
+
+func engineSpecs() []engine.MetricSpec { return engine.MetricSpecs() }
