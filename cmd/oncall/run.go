@@ -19,6 +19,7 @@ type RunCmd struct {
 	Noise    bool     `default:"true" negatable:"" help:"Traffic noise; --no-noise (or --noise=false) gives requests = demand."`
 	Format   string   `short:"f" enum:"table,csv,json" default:"table" help:"Trace format: table, csv or json."`
 	Output   string   `short:"o" help:"Write the trace to FILE instead of standard output." placeholder:"FILE"`
+	Plot     string   `help:"Also draw the main metrics over the run as an SVG chart in FILE." placeholder:"FILE.svg"`
 }
 
 // Help shows examples under the flags.
@@ -27,7 +28,8 @@ func (RunCmd) Help() string {
   oncall run                                   free play, a random seed
   oncall run bad-deploy --seed 7               a built-in scenario, a chosen seed
   oncall run --no-noise --minutes 1 -f json    minute 0 of free play, without noise
-  oncall run --set autoscaling=false --set min_instances=14 -f csv -o trace.csv`
+  oncall run --set autoscaling=false --set min_instances=14 -f csv -o trace.csv
+  oncall run bad-deploy --seed 7 --plot shift.svg   the trace, and a chart of it`
 }
 
 // Run implements the subcommand.
@@ -80,6 +82,11 @@ func (c *RunCmd) Run(env *Env) error {
 	if err != nil {
 		return failure("writing the trace: %v", err)
 	}
+	if c.Plot != "" {
+		if err := writePlotFile(env, c.Plot, trace, setup.Constants.Workers); err != nil {
+			return err
+		}
+	}
 	if runErr != nil {
 		return failure("%s, seed %d: the run stopped at %v (the trace above holds the minutes before)", setup.ID, seed, runErr)
 	}
@@ -128,7 +135,7 @@ func writeTable(w io.Writer, t engine.Trace) error {
 	for _, c := range tableColumns {
 		fmt.Fprint(tw, c.head, "\t")
 	}
-	fmt.Fprintln(tw, "  what happened\t")
+	fmt.Fprintln(tw, "  what happened")
 	for i := range t.Rows {
 		r := &t.Rows[i]
 		for _, c := range tableColumns {
@@ -139,9 +146,11 @@ func writeTable(w io.Writer, t engine.Trace) error {
 			what = strings.TrimPrefix(what+"; fired "+f, "; ")
 		}
 		if r.Paging {
-			what = strings.TrimPrefix("[PAGE] "+what, "")
+			what = strings.TrimSpace("[PAGE] " + what)
 		}
-		fmt.Fprint(tw, "  ", what, "\t\n")
+		// The last cell has no closing tab, so it is left as written rather
+		// than aligned right with the numbers.
+		fmt.Fprint(tw, "  ", what, "\n")
 	}
 	if err := tw.Flush(); err != nil {
 		return err
