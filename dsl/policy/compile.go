@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"sort"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -166,6 +167,12 @@ func Compile(filename string, src []byte) (*Program, error) {
 		}
 	}
 	if len(c.errs) > 0 {
+		// Structure problems are found before expression ones; the
+		// author reads them in the file's order.
+		sort.SliceStable(c.errs, func(i, j int) bool {
+			a, b := c.errs[i].Pos, c.errs[j].Pos
+			return a.Line < b.Line || a.Line == b.Line && a.Col < b.Col
+		})
 		return nil, c.errs
 	}
 	p.vars = usedVars(p)
@@ -684,7 +691,7 @@ func startOf(n ast.Node) int {
 func firstNonSpace(s string) int {
 	i := 0
 	for _, r := range s {
-		if r != ' ' && r != '\t' && r != '\n' && r != '\r' && r != '[' {
+		if r != ' ' && r != '\t' && r != '\n' && r != '\r' {
 			return i
 		}
 		i++

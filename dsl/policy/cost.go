@@ -75,8 +75,11 @@ func (e *estimator) work(n ast.Node) float64 {
 		} else {
 			w = 1
 			for _, a := range x.Arguments {
-				// sorting, joining, summing a list walks it.
-				w += e.work(a) + e.size(a)*float64(b2i(isList(a)))
+				// Sorting, joining or summing a list walks it; len does not.
+				w += e.work(a)
+				if x.Name != "len" && isList(a) {
+					w += e.size(a)
+				}
 			}
 		}
 	case *ast.BinaryNode:
@@ -141,7 +144,7 @@ func (e *estimator) size(n ast.Node) float64 {
 			if !lok || !hok {
 				return unknownSize
 			}
-			return math.Min(unknownSize, math.Max(0, hi-lo+1))
+			return math.Max(0, hi-lo+1)
 		}
 		if x.Operator == "+" && isList(x.Left) {
 			return e.size(x.Left) + e.size(x.Right)
@@ -191,13 +194,6 @@ func intBound(n ast.Node, upper bool) (float64, bool) {
 		}
 	}
 	return 0, false
-}
-
-func b2i(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 // children returns the nodes directly below n.

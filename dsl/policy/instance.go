@@ -3,6 +3,7 @@ package policy
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 
 	"github.com/expr-lang/expr/file"
@@ -222,7 +223,7 @@ func (in *instance) actionError(ru *rule, a action, err error, msg string) error
 func (in *instance) diag(ru *rule, cl *clause, pos dsl.Pos, msg string) error {
 	var saw []string
 	for _, s := range in.seen(ru) {
-		saw = append(saw, s.Name+"="+fmt.Sprint(s.Value))
+		saw = append(saw, s.Name+"="+strconv.FormatFloat(s.Value, 'g', 6, 64))
 	}
 	if len(saw) > 0 {
 		msg += "; the rule saw " + strings.Join(saw, ", ")
