@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/oncall-sim/oncall/batch"
+	"github.com/oncall-sim/oncall/batch/batchtest"
 	"github.com/oncall-sim/oncall/engine"
 )
 
@@ -26,7 +27,7 @@ func seeds(n int) []uint32 {
 
 // The results do not depend on the number of workers.
 func TestManySameWithOneAndTwoWorkers(t *testing.T) {
-	run := batch.Run{Scenario: badDeploySource(), Policy: fiveRules()}
+	run := batch.Run{Scenario: batchtest.BadDeploy(), Policy: batchtest.FiveRules()}
 	ss := seeds(40)
 	one, err := run.Many(context.Background(), ss, batch.Options{Jobs: 1})
 	if err != nil {
@@ -60,7 +61,7 @@ func TestManySameWithOneAndTwoWorkers(t *testing.T) {
 
 func TestManyProgressInOrder(t *testing.T) {
 	var got []int
-	run := batch.Run{Scenario: badDeploySource(), Minutes: 5}
+	run := batch.Run{Scenario: batchtest.BadDeploy(), Minutes: 5}
 	_, err := run.Many(context.Background(), seeds(9), batch.Options{Jobs: 3, Progress: func(done, total int) {
 		if total != 9 {
 			t.Errorf("total %d, want 9", total)
@@ -78,7 +79,7 @@ func TestManyProgressInOrder(t *testing.T) {
 func TestManyCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	_, err := batch.Run{Scenario: badDeploySource()}.Many(ctx, seeds(100), batch.Options{})
+	_, err := batch.Run{Scenario: batchtest.BadDeploy()}.Many(ctx, seeds(100), batch.Options{})
 	if !errors.Is(err, context.Canceled) {
 		t.Errorf("err = %v, want context.Canceled", err)
 	}
@@ -126,8 +127,8 @@ func TestManyErrorsStayWithTheirSeed(t *testing.T) {
 
 func TestReportWriters(t *testing.T) {
 	ss := seeds(12)
-	a, _ := batch.Run{Scenario: badDeploySource(), Policy: fiveRules()}.Many(context.Background(), ss, batch.Options{})
-	b, _ := batch.Run{Scenario: badDeploySource(), Policy: idle()}.Many(context.Background(), ss, batch.Options{})
+	a, _ := batch.Run{Scenario: batchtest.BadDeploy(), Policy: batchtest.FiveRules()}.Many(context.Background(), ss, batch.Options{})
+	b, _ := batch.Run{Scenario: batchtest.BadDeploy(), Policy: batchtest.Idle()}.Many(context.Background(), ss, batch.Options{})
 	rep := batch.Report{Scenario: "go-bad-deploy", Policy: "five.rules", Vs: "idle.rules", Seeds: ss, Noise: true, A: a, B: b}
 
 	var out bytes.Buffer
@@ -197,7 +198,7 @@ func abs(x float64) float64 {
 // with the five-rule Go policy on every core: the engine's share of the batch
 // budget (2 s for 1,000 seeds on two cores).
 func BenchmarkManyGoScenario(b *testing.B) {
-	run := batch.Run{Scenario: badDeploySource(), Policy: fiveRules()}
+	run := batch.Run{Scenario: batchtest.BadDeploy(), Policy: batchtest.FiveRules()}
 	ss := seeds(1000)
 	for b.Loop() {
 		if _, err := run.Many(context.Background(), ss, batch.Options{}); err != nil {

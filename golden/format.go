@@ -1,0 +1,312 @@
+package golden
+
+import (
+	"encoding/json"
+	"encoding/xml"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/oncall-sim/oncall/engine"
+)
+
+// Formats are the formats a grading report is written in.
+var formats = []string{"text", "json", "junit", "gradescope"}
+
+// Formats returns the names of the report formats.
+func Formats() []string { return append([]string(nil), formats...) }
+
+// maxListed is how many failing seeds a criterion lists in text and test
+// outputs; JSON lists every seed.
+const maxListed = 5
+
+// WriteText writes the report as a table for people.
+func (r *Report) WriteText(w io.Writer) error {
+	fmt.Fprintf(w, "grade of %s against %s\n", r.Policy, r.Reference)
+	for i := range r.Scenarios {
+		s := &r.Scenarios[i]
+		title := s.Scenario
+		if s.Title != "" {
+			title += " — " + s.Title
+		}
+		fmt.Fprintf(w, "\n%s: %s / %s points, seeds %s\n", title, points(s.Score), points(s.MaxScore), s.Seeds)
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, "  \tcriterion\tseeds passed\tmean\treference mean\tpoints\t")
+		for j := range s.Criteria {
+			c := &s.Criteria[j]
+			mark := "pass"
+			if !c.Pass() {
+				mark = "FAIL"
+			}
+			fmt.Fprintf(tw, "  %s\t%s\t%d/%d\t%s\t%s\t%s / %s\t\n", mark, c.Text, c.Passed, len(c.Seeds),
+				c.format(c.Mean), c.format(c.ReferenceMean), points(c.Score), points(c.Weight))
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+		for j := range s.Criteria {
+			if lines := s.Criteria[j].failures(); lines != "" {
+				fmt.Fprintf(w, "  %s failed on:\n%s", s.Criteria[j].Text, indent(lines, "    "))
+			}
+		}
+		for _, e := range s.Errors {
+			fmt.Fprintf(w, "  seed %d stopped: %s\n", e.Seed, e.Error)
+		}
+	}
+	verdict := "PASSED"
+	if !r.Passed {
+		verdict = "FAILED"
+	}
+	_, err := fmt.Fprintf(w, "\ntotal %s / %s points (%s %%): %s (pass mark %s %%)\n",
+		points(r.Score), points(r.MaxScore), percent(r.Score, r.MaxScore), verdict, points(100*r.PassMark))
+	return err
+}
+
+func (c *CriterionResult) format(v float64) string {
+	return engine.FormatFixed(v, c.decimals+1)
+}
+
+// failures lists the seeds where the criterion failed, at most maxListed,
+// one a line: "seed 3: cost 41.2 > 38.1 (reference 30.48)".
+func (c *CriterionResult) failures() string {
+	var b strings.Builder
+	n := 0
+	for _, s := range c.Seeds {
+		if s.Pass {
+			continue
+		}
+		n++
+		if n > maxListed {
+			continue
+		}
+		if s.Error != "" {
+			fmt.Fprintf(&b, "seed %d: the run stopped: %s\n", s.Seed, s.Error)
+			continue
+		}
+		op := ">"
+		if c.Op == "at_least" {
+			op = "<"
+		}
+		fmt.Fprintf(&b, "seed %d: %s %s %s %s (bound %s, reference %s)\n", s.Seed, c.Metric, c.format(s.Value), op,
+			c.format(s.Bound), c.Bound, c.format(s.Reference))
+	}
+	if n > maxListed {
+		fmt.Fprintf(&b, "and %d more seeds\n", n-maxListed)
+	}
+	return b.String()
+}
+
+func indent(s, pad string) string {
+	lines := strings.SplitAfter(s, "\n")
+	var b strings.Builder
+	for _, l := range lines {
+		if l != "" {
+			b.WriteString(pad + l)
+		}
+	}
+	return b.String()
+}
+
+// points writes a score with at most two decimals.
+func points(v float64) string { return engine.FormatFixed(v, 2) }
+
+func percent(v, of float64) string {
+	if of == 0 {
+		return "100"
+	}
+	return engine.FormatFixed(100*v/of, 1)
+}
+
+// WriteJSON writes the whole report, every seed of every criterion, as
+// indented JSON.
+func (r *Report) WriteJSON(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(r)
+}
+
+// JUnit XML, as the Apache Ant schema (JUnit.xsd) has it: testsuites holds
+// one testsuite a scenario, with its required attributes (name, timestamp,
+// hostname, tests, failures, errors, time, and in an aggregate, package and
+// id), properties, system-out and system-err; one testcase a criterion with
+// name, classname and time, and a failure (type required) when it failed on
+// some seed.
+type junitSuites struct {
+	XMLName  xml.Name     `xml:"testsuites"`
+	Name     string       `xml:"name,attr"`
+	Tests    int          `xml:"tests,attr"`
+	Failures int          `xml:"failures,attr"`
+	Errors   int          `xml:"errors,attr"`
+	Time     string       `xml:"time,attr"`
+	Suites   []junitSuite `xml:"testsuite"`
+}
+
+type junitSuite struct {
+	Package    string          `xml:"package,attr"`
+	ID         int             `xml:"id,attr"`
+	Name       string          `xml:"name,attr"`
+	Timestamp  string          `xml:"timestamp,attr"`
+	Hostname   string          `xml:"hostname,attr"`
+	Tests      int             `xml:"tests,attr"`
+	Failures   int             `xml:"failures,attr"`
+	Errors     int             `xml:"errors,attr"`
+	Skipped    int             `xml:"skipped,attr"`
+	Time       string          `xml:"time,attr"`
+	Properties []junitProperty `xml:"properties>property"`
+	Cases      []junitCase     `xml:"testcase"`
+	SystemOut  string          `xml:"system-out"`
+	SystemErr  string          `xml:"system-err"`
+}
+
+type junitProperty struct {
+	Name  string `xml:"name,attr"`
+	Value string `xml:"value,attr"`
+}
+
+type junitCase struct {
+	Name      string        `xml:"name,attr"`
+	Classname string        `xml:"classname,attr"`
+	Time      string        `xml:"time,attr"`
+	Failure   *junitFailure `xml:"failure"`
+	Error     *junitFailure `xml:"error"`
+}
+
+type junitFailure struct {
+	Type    string `xml:"type,attr"`
+	Message string `xml:"message,attr"`
+	Text    string `xml:",chardata"`
+}
+
+// WriteJUnit writes the report as JUnit XML: a testsuite a scenario, a
+// testcase a criterion (failed unless it held on every seed), and a testcase
+// "runs" that errors when the policy stopped on some seed.
+func (r *Report) WriteJUnit(w io.Writer) error {
+	stamp := "1970-01-01T00:00:00"
+	if !r.Started.IsZero() {
+		stamp = r.Started.UTC().Format("2006-01-02T15:04:05")
+	}
+	doc := junitSuites{Name: "oncall grade " + r.Policy}
+	total := 0.0
+	for i := range r.Scenarios {
+		s := &r.Scenarios[i]
+		total += s.Seconds
+		suite := junitSuite{
+			Package: "oncall", ID: i, Name: s.Scenario, Timestamp: stamp, Hostname: "localhost",
+			Time: seconds(s.Seconds),
+			Properties: []junitProperty{
+				{"policy", r.Policy}, {"reference", r.Reference}, {"seeds", s.Seeds},
+				{"score", points(s.Score)}, {"max_score", points(s.MaxScore)},
+			},
+			SystemOut: fmt.Sprintf("%s: %s / %s points\n", s.Scenario, points(s.Score), points(s.MaxScore)),
+		}
+		per := s.Seconds / float64(max(1, len(s.Criteria)))
+		for j := range s.Criteria {
+			c := &s.Criteria[j]
+			tc := junitCase{Name: c.Text, Classname: "oncall." + s.Scenario, Time: seconds(per)}
+			if !c.Pass() {
+				tc.Failure = &junitFailure{
+					Type:    "criterion",
+					Message: fmt.Sprintf("%s held on %d of %d seeds (%s / %s points)", c.Text, c.Passed, len(c.Seeds), points(c.Score), points(c.Weight)),
+					Text:    c.failures(),
+				}
+				suite.Failures++
+			}
+			suite.Cases = append(suite.Cases, tc)
+		}
+		if len(s.Errors) > 0 {
+			var b strings.Builder
+			for _, e := range s.Errors {
+				fmt.Fprintf(&b, "seed %d: %s\n", e.Seed, e.Error)
+			}
+			suite.Cases = append(suite.Cases, junitCase{Name: "runs", Classname: "oncall." + s.Scenario, Time: "0",
+				Error: &junitFailure{Type: "run", Message: fmt.Sprintf("the policy stopped on %d of %d seeds", len(s.Errors), s.Runs), Text: b.String()}})
+			suite.Errors++
+			suite.SystemErr = b.String()
+		}
+		suite.Tests = len(suite.Cases)
+		doc.Tests += suite.Tests
+		doc.Failures += suite.Failures
+		doc.Errors += suite.Errors
+		doc.Suites = append(doc.Suites, suite)
+	}
+	doc.Time = seconds(total)
+	if _, err := io.WriteString(w, xml.Header); err != nil {
+		return err
+	}
+	enc := xml.NewEncoder(w)
+	enc.Indent("", "  ")
+	if err := enc.Encode(doc); err != nil {
+		return err
+	}
+	_, err := io.WriteString(w, "\n")
+	return err
+}
+
+func seconds(s float64) string { return strconv.FormatFloat(s, 'f', 3, 64) }
+
+// Gradescope's results.json: the total score, and a test a criterion with
+// its score, max_score, status, output and visibility.
+type gradescopeResults struct {
+	Score           float64          `json:"score"`
+	MaxScore        float64          `json:"max_score"`
+	ExecutionTime   float64          `json:"execution_time"`
+	Output          string           `json:"output"`
+	Visibility      string           `json:"visibility"`
+	StdoutVisibilty string           `json:"stdout_visibility"`
+	Tests           []gradescopeTest `json:"tests"`
+}
+
+type gradescopeTest struct {
+	Name       string  `json:"name"`
+	Number     string  `json:"number"`
+	Score      float64 `json:"score"`
+	MaxScore   float64 `json:"max_score"`
+	Status     string  `json:"status"`
+	Output     string  `json:"output"`
+	Visibility string  `json:"visibility"`
+}
+
+// Visibilities are the values Gradescope takes for a test's visibility.
+var visibilities = []string{"visible", "hidden", "after_due_date", "after_published"}
+
+// Visibilities returns the values Gradescope takes for visibility.
+func Visibilities() []string { return append([]string(nil), visibilities...) }
+
+// WriteGradescope writes the report as Gradescope's results.json, every test
+// with the given visibility ("visible" when empty).
+func (r *Report) WriteGradescope(w io.Writer, visibility string) error {
+	if visibility == "" {
+		visibility = "visible"
+	}
+	doc := gradescopeResults{Score: round2(r.Score), MaxScore: round2(r.MaxScore), Visibility: visibility, StdoutVisibilty: "hidden", Tests: []gradescopeTest{}}
+	var out strings.Builder
+	r.WriteText(&out)
+	doc.Output = out.String()
+	for i := range r.Scenarios {
+		s := &r.Scenarios[i]
+		doc.ExecutionTime += s.Seconds
+		for j := range s.Criteria {
+			c := &s.Criteria[j]
+			t := gradescopeTest{
+				Name: s.Scenario + ": " + c.Text, Number: fmt.Sprintf("%d.%d", i+1, j+1),
+				Score: round2(c.Score), MaxScore: round2(c.Weight), Status: "passed", Visibility: visibility,
+				Output: fmt.Sprintf("held on %d of %d seeds (%s); mean %s, reference mean %s\n", c.Passed, len(c.Seeds), s.Seeds,
+					c.format(c.Mean), c.format(c.ReferenceMean)),
+			}
+			if !c.Pass() {
+				t.Status = "failed"
+				t.Output += c.failures()
+			}
+			doc.Tests = append(doc.Tests, t)
+		}
+	}
+	doc.ExecutionTime = math.Round(doc.ExecutionTime)
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(doc)
+}
+
+func round2(v float64) float64 { return math.Round(v*100) / 100 }

@@ -1,0 +1,293 @@
+package golden_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"encoding/xml"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/oncall-sim/oncall/batch"
+	"github.com/oncall-sim/oncall/batch/batchtest"
+	"github.com/oncall-sim/oncall/dsl"
+	"github.com/oncall-sim/oncall/golden"
+)
+
+// goScenario is the Go bad deploy with criteria of the shape scenarios
+// declare.
+func goScenario() golden.Scenario {
+	return golden.Scenario{
+		ID: "go-bad-deploy", Title: "Bad deploy (Go)", Source: batchtest.BadDeploy(),
+		Criteria: []golden.Criterion{
+			{Metric: "budget_used", Op: "at_most", Bound: "reference + 0.01", Weight: 50, Pos: dsl.Pos{File: "go.lua", Line: 3, Col: 3}},
+			{Metric: "cost", Op: "at_most", Bound: "reference * 1.25", Weight: 25},
+			{Metric: "availability", Op: "at_least", Bound: "reference - 0.001", Weight: 25},
+		},
+	}
+}
+
+func goReferences(t testing.TB, seeds []uint32) *golden.ReferenceFile {
+	t.Helper()
+	ref, err := golden.RecordReference(context.Background(), "go-bad-deploy", "five rules (Go)",
+		batch.Run{Scenario: batchtest.BadDeploy(), Policy: batchtest.FiveRules()}, seeds, batch.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &golden.ReferenceFile{Format: golden.ReferenceFormat, References: []golden.Reference{ref}}
+}
+
+func grade(t testing.TB, refs *golden.ReferenceFile, pol batch.Policy, name string) *golden.Report {
+	t.Helper()
+	rep, err := golden.Grade(context.Background(), golden.GradeOptions{
+		Scenarios: []golden.Scenario{goScenario()}, Policy: pol, PolicyName: name,
+		References: refs, ReferenceName: "test references",
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rep
+}
+
+// The reference graded against itself scores full marks; a policy that
+// does nothing scores less; a harmful one least.
+func TestGradeOrdersPolicies(t *testing.T) {
+	refs := goReferences(t, []uint32{1, 2, 3, 4, 5, 6, 7, 8})
+	ref := grade(t, refs, batchtest.FiveRules(), "reference")
+	idle := grade(t, refs, batchtest.Idle(), "idle")
+	bad := grade(t, refs, batchtest.Harmful(), "harmful")
+	if ref.Score != ref.MaxScore || !ref.Passed || ref.MaxScore != 100 {
+		t.Errorf("reference against itself: %v / %v, passed %v", ref.Score, ref.MaxScore, ref.Passed)
+	}
+	if !(idle.Score < ref.Score) || idle.Passed {
+		t.Errorf("idle policy: %v / %v, passed %v; want less than the reference", idle.Score, idle.MaxScore, idle.Passed)
+	}
+	if !(bad.Score < idle.Score) || bad.Passed {
+		t.Errorf("harmful policy: %v, idle %v; want the harmful one lowest", bad.Score, idle.Score)
+	}
+}
+
+func TestGradeCriterionErrors(t *testing.T) {
+	refs := goReferences(t, []uint32{1})
+	cases := []struct {
+		c    golden.Criterion
+		want string
+	}{
+		{golden.Criterion{Metric: "budget_usd", Op: "at_most", Bound: "1", Weight: 1, Pos: dsl.Pos{File: "s.lua", Line: 9, Col: 5}},
+			`s.lua:9:5: grade budget_usd: unknown outcome "budget_usd"; did you mean budget_used?`},
+		{golden.Criterion{Metric: "cost", Op: "at_mots", Bound: "1", Weight: 1},
+			`scenario go-bad-deploy: grade cost: "at_mots" is not a comparison; did you mean at_most?`},
+		{golden.Criterion{Metric: "cost", Op: "at_most", Bound: "reference *", Weight: 1},
+			`grade cost: bound "reference *" does not compile`},
+		{golden.Criterion{Metric: "cost", Op: "at_most", Bound: "refrence * 2", Weight: 1},
+			`bound "refrence * 2" does not compile`},
+		{golden.Criterion{Metric: "cost", Op: "at_most", Bound: `"cheap"`, Weight: 1},
+			`does not compile`},
+		{golden.Criterion{Metric: "cost", Op: "at_most", Bound: "1", Weight: -2},
+			`weight = -2: a weight is a number of points, 0 or more`},
+		{golden.Criterion{Metric: "cost", Op: "at_most", Bound: "reference / 0", Weight: 1},
+			`must be a finite number`},
+	}
+	for _, c := range cases {
+		sc := goScenario()
+		sc.Criteria = []golden.Criterion{c.c}
+		_, err := golden.Grade(context.Background(), golden.GradeOptions{Scenarios: []golden.Scenario{sc}, Policy: batchtest.Idle(), References: refs})
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%+v: error %v, want it to contain %q", c.c, err, c.want)
+		}
+	}
+	sc := goScenario()
+	sc.ID = "go-bad-deplo"
+	_, err := golden.Grade(context.Background(), golden.GradeOptions{Scenarios: []golden.Scenario{sc}, Policy: batchtest.Idle(), References: refs, ReferenceName: "hidden.json"})
+	if err == nil || !strings.Contains(err.Error(), `hidden.json: no reference for scenario "go-bad-deplo"; did you mean go-bad-deploy?`) {
+		t.Errorf("missing reference: %v", err)
+	}
+}
+
+func TestGradePassMark(t *testing.T) {
+	refs := goReferences(t, []uint32{1, 2, 3})
+	for _, c := range []struct {
+		mark float64
+		pass bool
+	}{{0.2, true}, {0.99, false}, {0, false}} {
+		rep, err := golden.Grade(context.Background(), golden.GradeOptions{Scenarios: []golden.Scenario{goScenario()}, Policy: batchtest.Idle(), References: refs, PassMark: c.mark})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rep.Passed != c.pass {
+			t.Errorf("pass mark %v: score %v / %v, passed %v", c.mark, rep.Score, rep.MaxScore, rep.Passed)
+		}
+	}
+}
+
+func fixedClock() func() time.Time {
+	t := time.Date(2026, 11, 29, 21, 0, 0, 0, time.UTC)
+	return func() time.Time { t = t.Add(250 * time.Millisecond); return t }
+}
+
+// The JUnit report carries every attribute and element the Ant schema
+// (JUnit.xsd) requires.
+func TestGradeJUnit(t *testing.T) {
+	refs := goReferences(t, []uint32{1, 2, 3})
+	rep, err := golden.Grade(context.Background(), golden.GradeOptions{Scenarios: []golden.Scenario{goScenario()}, Policy: batchtest.Idle(),
+		PolicyName: "idle.rules", References: refs, ReferenceName: "refs", Clock: fixedClock()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := rep.WriteJUnit(&out); err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		XMLName xml.Name `xml:"testsuites"`
+		Suites  []struct {
+			Attrs      []xml.Attr `xml:",any,attr"`
+			Properties *struct {
+				Property []struct {
+					Name  *string `xml:"name,attr"`
+					Value *string `xml:"value,attr"`
+				} `xml:"property"`
+			} `xml:"properties"`
+			Cases []struct {
+				Attrs   []xml.Attr `xml:",any,attr"`
+				Failure *struct {
+					Type    *string `xml:"type,attr"`
+					Message string  `xml:"message,attr"`
+					Text    string  `xml:",chardata"`
+				} `xml:"failure"`
+			} `xml:"testcase"`
+			SystemOut *string `xml:"system-out"`
+			SystemErr *string `xml:"system-err"`
+		} `xml:"testsuite"`
+	}
+	if err := xml.Unmarshal(out.Bytes(), &doc); err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	if len(doc.Suites) != 1 {
+		t.Fatalf("%d testsuites, want 1", len(doc.Suites))
+	}
+	s := doc.Suites[0]
+	attrs := attrMap(s.Attrs)
+	for _, a := range []string{"name", "timestamp", "hostname", "tests", "failures", "errors", "time", "package", "id"} {
+		if attrs[a] == "" {
+			t.Errorf("testsuite lacks the required attribute %s", a)
+		}
+	}
+	if !regexp.MustCompile(`^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d$`).MatchString(attrs["timestamp"]) {
+		t.Errorf("timestamp %q is not ISO 8601 without a zone", attrs["timestamp"])
+	}
+	if attrs["tests"] != "3" || attrs["failures"] != "2" || attrs["name"] != "go-bad-deploy" {
+		t.Errorf("testsuite attributes %v", attrs)
+	}
+	if s.Properties == nil || s.SystemOut == nil || s.SystemErr == nil {
+		t.Error("testsuite lacks properties, system-out or system-err")
+	}
+	failures := 0
+	for _, c := range s.Cases {
+		a := attrMap(c.Attrs)
+		for _, name := range []string{"name", "classname", "time"} {
+			if a[name] == "" {
+				t.Errorf("testcase %v lacks %s", a, name)
+			}
+		}
+		if c.Failure != nil {
+			failures++
+			if c.Failure.Type == nil || *c.Failure.Type == "" || !strings.Contains(c.Failure.Text, "seed ") {
+				t.Errorf("failure without a type or the failing seeds: %+v", c.Failure)
+			}
+		}
+	}
+	if failures != 2 {
+		t.Errorf("%d failures, want 2 (budget and availability)", failures)
+	}
+}
+
+func attrMap(as []xml.Attr) map[string]string {
+	m := make(map[string]string)
+	for _, a := range as {
+		m[a.Name.Local] = a.Value
+	}
+	return m
+}
+
+// The Gradescope results carry score, max_score and per test name, score,
+// max_score, status, output and visibility.
+func TestGradeGradescope(t *testing.T) {
+	refs := goReferences(t, []uint32{1, 2, 3})
+	rep := grade(t, refs, batchtest.Idle(), "idle.rules")
+	var out bytes.Buffer
+	if err := rep.WriteGradescope(&out, "after_due_date"); err != nil {
+		t.Fatal(err)
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(out.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	score, ok1 := doc["score"].(float64)
+	max, ok2 := doc["max_score"].(float64)
+	if !ok1 || !ok2 || score != 25 || max != 100 {
+		t.Errorf("score %v / %v", doc["score"], doc["max_score"])
+	}
+	tests, _ := doc["tests"].([]any)
+	if len(tests) != 3 {
+		t.Fatalf("%d tests, want 3", len(tests))
+	}
+	sum := 0.0
+	for _, x := range tests {
+		tc := x.(map[string]any)
+		for _, k := range []string{"name", "output", "status", "visibility"} {
+			if s, ok := tc[k].(string); !ok || s == "" {
+				t.Errorf("test %v: %s missing or empty", tc["name"], k)
+			}
+		}
+		for _, k := range []string{"score", "max_score"} {
+			if _, ok := tc[k].(float64); !ok {
+				t.Errorf("test %v: %s is not a number", tc["name"], k)
+			}
+		}
+		if st := tc["status"]; st != "passed" && st != "failed" {
+			t.Errorf("status %v", st)
+		}
+		if tc["visibility"] != "after_due_date" {
+			t.Errorf("visibility %v", tc["visibility"])
+		}
+		sum += tc["score"].(float64)
+	}
+	if sum != score {
+		t.Errorf("tests sum to %v, total %v", sum, score)
+	}
+}
+
+func TestGradeTextAndJSON(t *testing.T) {
+	refs := goReferences(t, []uint32{1, 2, 3})
+	rep := grade(t, refs, batchtest.Idle(), "idle.rules")
+	var out bytes.Buffer
+	if err := rep.WriteText(&out); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"grade of idle.rules against test references",
+		"go-bad-deploy — Bad deploy (Go): 25 / 100 points, seeds 1-3",
+		"FAIL  budget_used at most reference + 0.01     0/3",
+		"pass  cost at most reference * 1.25            3/3",
+		"budget_used at most reference + 0.01 failed on:\n    seed 1: budget_used ",
+		"total 25 / 100 points (25 %): FAILED (pass mark 100 %)",
+	} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("text report lacks %q:\n%s", want, out.String())
+		}
+	}
+	out.Reset()
+	if err := rep.WriteJSON(&out); err != nil {
+		t.Fatal(err)
+	}
+	var doc golden.Report
+	if err := json.Unmarshal(out.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.Score != 25 || len(doc.Scenarios) != 1 || len(doc.Scenarios[0].Criteria[0].Seeds) != 3 {
+		t.Errorf("JSON report %+v", doc)
+	}
+}

@@ -1,0 +1,220 @@
+package golden
+
+import (
+	"bytes"
+	"context"
+	"embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"path"
+	"strings"
+
+	"github.com/oncall-sim/oncall/batch"
+	"github.com/oncall-sim/oncall/engine"
+)
+
+// ReferenceFormat names the format of a reference file; a file of another
+// format is refused rather than misread.
+const ReferenceFormat = "oncall-reference/1"
+
+// PublicSeeds is the public seed set of the references shipped with oncall.
+const PublicSeeds = "1-20"
+
+// ReferenceFile holds the reference outcomes of one or more scenarios.
+type ReferenceFile struct {
+	Format     string      `json:"format"`
+	References []Reference `json:"references"`
+}
+
+// Reference is the outcome of one scenario's reference policy over a seed
+// set, one run a seed, each outcome at full precision.
+type Reference struct {
+	Scenario string         `json:"scenario"` // scenario id
+	Policy   string         `json:"policy"`   // where the reference policy came from
+	Seeds    string         `json:"seeds"`    // the seed set, as batch.FormatSeeds writes it
+	Noise    bool           `json:"noise"`
+	Runs     []ReferenceRun `json:"runs"`
+}
+
+// ReferenceRun is the reference outcome of one seed.
+type ReferenceRun struct {
+	Seed    uint32         `json:"seed"`
+	Outcome engine.Outcome `json:"outcome"`
+}
+
+// SeedList returns the seeds of the reference's runs, in order.
+func (r *Reference) SeedList() []uint32 {
+	s := make([]uint32, len(r.Runs))
+	for i, run := range r.Runs {
+		s[i] = run.Seed
+	}
+	return s
+}
+
+// RecordReference runs a scenario's reference policy (run.Policy) over seeds
+// and returns its outcomes. Every run must finish: a reference with a
+// failed run would grade nobody fairly.
+func RecordReference(ctx context.Context, scenario, policy string, run batch.Run, seeds []uint32, o batch.Options) (Reference, error) {
+	results, err := run.Many(ctx, seeds, o)
+	if err != nil {
+		return Reference{}, err
+	}
+	if err := batch.FirstError(results); err != nil {
+		return Reference{}, fmt.Errorf("%s: the reference policy %s failed: %w", scenario, policy, err)
+	}
+	ref := Reference{Scenario: scenario, Policy: policy, Seeds: batch.FormatSeeds(seeds), Noise: !run.NoNoise}
+	for _, r := range results {
+		ref.Runs = append(ref.Runs, ReferenceRun{Seed: r.Seed, Outcome: r.Outcome})
+	}
+	return ref, nil
+}
+
+// Write writes the file as indented JSON, the format set.
+func (f *ReferenceFile) Write(w io.Writer) error {
+	out := *f
+	out.Format = ReferenceFormat
+	b, err := json.MarshalIndent(out, "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(b, '\n'))
+	return err
+}
+
+// ReadReferences reads and checks a reference file; name is used in errors.
+func ReadReferences(name string, data []byte) (*ReferenceFile, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	var f ReferenceFile
+	if err := dec.Decode(&f); err != nil {
+		return nil, fmt.Errorf("%s: %s", name, jsonError(data, err))
+	}
+	if err := f.check(); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return &f, nil
+}
+
+// jsonError places a JSON error at its line and column where it can.
+func jsonError(data []byte, err error) string {
+	var off int64 = -1
+	var syn *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &syn):
+		off = syn.Offset
+	case errors.As(err, &typ):
+		off = typ.Offset
+	}
+	if off < 0 || off > int64(len(data)) {
+		return err.Error() + " (write a file recorded by `oncall golden record`)"
+	}
+	line := 1 + bytes.Count(data[:off], []byte("\n"))
+	col := int(off) - bytes.LastIndexByte(data[:off], '\n')
+	return fmt.Sprintf("line %d, column %d: %v", line, col, err)
+}
+
+func (f *ReferenceFile) check() error {
+	if f.Format != ReferenceFormat {
+		return fmt.Errorf("format %q: this oncall reads %q (record the file again with `oncall golden record`)", f.Format, ReferenceFormat)
+	}
+	if len(f.References) == 0 {
+		return errors.New("references: the file holds no reference")
+	}
+	seen := make(map[string]bool)
+	for i, r := range f.References {
+		at := fmt.Sprintf("references[%d] (%s)", i, r.Scenario)
+		if r.Scenario == "" {
+			return fmt.Errorf("references[%d].scenario: missing", i)
+		}
+		if seen[r.Scenario] {
+			return fmt.Errorf("%s: scenario %s appears twice; keep one reference per scenario", at, r.Scenario)
+		}
+		seen[r.Scenario] = true
+		if len(r.Runs) == 0 {
+			return fmt.Errorf("%s.runs: no runs", at)
+		}
+		seeds := make(map[uint32]bool)
+		for j, run := range r.Runs {
+			if seeds[run.Seed] {
+				return fmt.Errorf("%s.runs[%d]: seed %d appears twice", at, j, run.Seed)
+			}
+			seeds[run.Seed] = true
+			if run.Outcome.Minutes < 1 {
+				return fmt.Errorf("%s.runs[%d] (seed %d).outcome.minutes = %d: a reference run lasts at least a minute", at, j, run.Seed, run.Outcome.Minutes)
+			}
+		}
+		if got := batch.FormatSeeds(r.SeedList()); r.Seeds != got {
+			return fmt.Errorf("%s.seeds = %q but the runs hold seeds %s", at, r.Seeds, got)
+		}
+	}
+	return nil
+}
+
+// Lookup finds the reference of a scenario; the error lists the scenarios
+// the file holds and suggests the nearest.
+func (f *ReferenceFile) Lookup(scenario string) (*Reference, error) {
+	for i := range f.References {
+		if f.References[i].Scenario == scenario {
+			return &f.References[i], nil
+		}
+	}
+	names := f.Scenarios()
+	hint := ""
+	if n := engine.Nearest(scenario, names); n != "" {
+		hint = "; did you mean " + n + "?"
+	}
+	return nil, fmt.Errorf("no reference for scenario %q%s (the file holds: %s)", scenario, hint, strings.Join(names, ", "))
+}
+
+// Scenarios lists the scenarios the file holds references for, in order.
+func (f *ReferenceFile) Scenarios() []string {
+	names := make([]string, len(f.References))
+	for i, r := range f.References {
+		names[i] = r.Scenario
+	}
+	return names
+}
+
+//go:embed testdata/reference
+var publicFS embed.FS
+
+// PublicReferenceDir is where the public references live, under the
+// package's directory; one file a scenario, <scenario>.json.
+const PublicReferenceDir = "testdata/reference"
+
+// PublicReferences returns the public references shipped with oncall, one
+// file a scenario merged into one, in the order of the file names.
+func PublicReferences() (*ReferenceFile, error) {
+	return mergeReferences(publicFS, PublicReferenceDir)
+}
+
+func mergeReferences(fsys fs.FS, dir string) (*ReferenceFile, error) {
+	entries, err := fs.ReadDir(fsys, dir)
+	if err != nil {
+		return nil, err
+	}
+	all := &ReferenceFile{Format: ReferenceFormat}
+	for _, e := range entries {
+		if e.IsDir() || !strings.HasSuffix(e.Name(), ".json") {
+			continue
+		}
+		p := path.Join(dir, e.Name())
+		data, err := fs.ReadFile(fsys, p)
+		if err != nil {
+			return nil, err
+		}
+		f, err := ReadReferences("golden/"+p, data)
+		if err != nil {
+			return nil, err
+		}
+		all.References = append(all.References, f.References...)
+	}
+	if len(all.References) == 0 {
+		return nil, fmt.Errorf("golden/%s holds no reference: record them with GOLDIE_UPDATE=1 go test ./golden/", dir)
+	}
+	return all, all.check()
+}
