@@ -41,7 +41,7 @@ type rule struct {
 	pos      dsl.Pos
 	cond     *vm.Program
 	when     *clause
-	seen     []string // the variables and helper values the condition reads, for the trace
+	seen     []seenRef // the variables and helper values the condition reads, for the trace
 	actions  []action
 	cooldown int
 }
@@ -80,8 +80,9 @@ const (
 // call is replaced at load by a name no rule can write, whose value is
 // computed in Go once a minute: helpers then cost a map lookup in expr.
 type slot struct {
-	key  string
-	kind slotKind
+	key   string // "#0", "#1", ...: short to hash, and no rule can write it
+	label string // the call as written, e.g. mean_over("db_util",5), for the trace
+	kind  slotKind
 	typ  Type
 	get  func(*engine.Row) float64
 	n    int // window or look-back, minutes
@@ -362,7 +363,7 @@ func (v *callChecker) helperSlot(call *ast.CallNode, name string) (string, bool)
 	if name == "since" {
 		for i, r := range c.rules {
 			if r.name == str.Value {
-				return c.slot(slot{key: `since(` + strconv.Quote(str.Value) + `)`, kind: slotSince, typ: Int, rule: i}), true
+				return c.slot(slot{label: `since(` + strconv.Quote(str.Value) + `)`, kind: slotSince, typ: Int, rule: i}), true
 			}
 		}
 		var names []string
@@ -401,17 +402,20 @@ func (v *callChecker) helperSlot(call *ast.CallNode, name string) (string, bool)
 	case "falling":
 		s.kind, s.typ = slotFalling, Bool
 	}
-	s.key = name + "(" + strconv.Quote(str.Value) + "," + strconv.Itoa(n.Value) + ")"
+	s.label = name + "(" + strconv.Quote(str.Value) + "," + strconv.Itoa(n.Value) + ")"
 	return c.slot(s), true
 }
 
 // slot registers s once and returns its key.
 func (c *compiler) slot(s slot) string {
-	if _, ok := c.slotIdx[s.key]; !ok {
-		c.slotIdx[s.key] = len(c.slots)
+	i, ok := c.slotIdx[s.label]
+	if !ok {
+		i = len(c.slots)
+		s.key = "#" + strconv.Itoa(i)
+		c.slotIdx[s.label] = i
 		c.slots = append(c.slots, s)
 	}
-	return s.key
+	return c.slots[i].key
 }
 
 // compileRule type-checks and compiles a parsed rule.
@@ -421,6 +425,13 @@ func (c *compiler) compileRule(pr parsedRule, cfg *conf.Config) *rule {
 	ok := pr.when != nil
 	if pr.when != nil {
 		r.cond, r.seen = c.compileCond(rs, pr.when, cfg)
+		for i := range r.seen {
+			for _, sl := range c.slots {
+				if sl.key == r.seen[i].key {
+					r.seen[i].label = sl.label
+				}
+			}
+		}
 		ok = r.cond != nil
 	}
 	for _, d := range pr.do {
@@ -445,7 +456,7 @@ func (c *compiler) compileRule(pr parsedRule, cfg *conf.Config) *rule {
 
 // compileCond checks that a condition is a bool, bounds its work and
 // compiles it.
-func (c *compiler) compileCond(rs *ruleSrc, tree *exprparser.Tree, cfg *conf.Config) (*vm.Program, []string) {
+func (c *compiler) compileCond(rs *ruleSrc, tree *exprparser.Tree, cfg *conf.Config) (*vm.Program, []seenRef) {
 	cl := rs.when
 	t, err := checker.Check(tree, cfg)
 	if err != nil {
@@ -755,9 +766,9 @@ func (f *readsEnv) Visit(node *ast.Node) {
 
 // seenNames lists the variables and helper values a condition reads, in
 // the order they appear; time is left out (every row shows it).
-func seenNames(n ast.Node, cfg *conf.Config) []string {
+func seenNames(n ast.Node, cfg *conf.Config) []seenRef {
 	env := cfg.EnvObject.(map[string]any)
-	var names []string
+	var names []seenRef
 	seen := map[string]bool{}
 	ast.Walk(&n, visitFunc(func(node *ast.Node) {
 		id, ok := (*node).(*ast.IdentifierNode)
@@ -766,11 +777,15 @@ func seenNames(n ast.Node, cfg *conf.Config) []string {
 		}
 		if _, ok := env[id.Value]; ok {
 			seen[id.Value] = true
-			names = append(names, id.Value)
+			names = append(names, seenRef{key: id.Value, label: id.Value})
 		}
 	}))
 	return names
 }
+
+// seenRef is a name a condition reads: its key in the environment and the
+// label the trace shows.
+type seenRef struct{ key, label string }
 
 type visitFunc func(*ast.Node)
 

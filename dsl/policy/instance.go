@@ -172,9 +172,9 @@ func (in *instance) seen(ru *rule) []engine.Seen {
 		return nil
 	}
 	out := make([]engine.Seen, 0, len(ru.seen))
-	for _, name := range ru.seen {
-		if v, ok := asFloat(in.env[name]); ok {
-			out = append(out, engine.Seen{Name: name, Value: v})
+	for _, ref := range ru.seen {
+		if v, ok := asFloat(in.env[ref.key]); ok {
+			out = append(out, engine.Seen{Name: ref.label, Value: v})
 		}
 	}
 	return out

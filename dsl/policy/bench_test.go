@@ -1,0 +1,145 @@
+package policy
+
+import (
+	"testing"
+
+	"github.com/oncall-sim/oncall/engine"
+)
+
+// fiveRules is the five-rule policy of the benchmarks; goFiveRules does the
+// same in Go.
+const fiveRules = `
+rule "scale up on latency"
+  when p99_ms > 800 && booting == 0 && min_instances < 30
+  do   set_min_instances(min_instances + 2)
+  cooldown 5m
+
+rule "shed when saturated"
+  when utilization > 0.9 && shed < 1
+  do   set_shed(1)
+
+rule "stop shedding"
+  when utilization < 0.6 && shed > 0
+  do   set_shed(0)
+
+rule "degrade when the database is hot"
+  when mean_over("db_util", 5) > 0.85 && feature
+  do   set_feature(false)
+
+rule "roll back when paged"
+  when paging && bad_traffic > 0 && rollback_left == 0
+  do   rollback()
+`
+
+// goFiveRules is fiveRules written in Go, the baseline of the budget.
+type goFiveRules struct{ lastScale int }
+
+func (g *goFiveRules) Decide(rows []engine.Row) ([]engine.Firing, error) {
+	r := &rows[len(rows)-1]
+	var fs []engine.Firing
+	fire := func(name string, a engine.Action) {
+		a.By = name
+		fs = append(fs, engine.Firing{Rule: name, Actions: []engine.Action{a}})
+	}
+	if r.P99MS > 800 && r.Booting == 0 && r.Controls.MinInstances < 30 && (g.lastScale < 0 || r.Minute-g.lastScale >= 5) {
+		fire("scale up on latency", engine.Action{Control: engine.MinInstances, Value: float64(r.Controls.MinInstances + 2)})
+		g.lastScale = r.Minute
+	}
+	if r.Utilization > 0.9 && r.Controls.Shed < 1 {
+		fire("shed when saturated", engine.Action{Control: engine.Shed, Value: 1})
+	}
+	if r.Utilization < 0.6 && r.Controls.Shed > 0 {
+		fire("stop shedding", engine.Action{Control: engine.Shed, Value: 0})
+	}
+	from := max(0, len(rows)-5)
+	var sum float64
+	for i := from; i < len(rows); i++ {
+		sum += rows[i].DBUtil
+	}
+	if sum/float64(len(rows)-from) > 0.85 && r.Controls.Feature {
+		fire("degrade when the database is hot", engine.Action{Control: engine.Feature, Value: 0})
+	}
+	if r.Paging && r.BadTraffic > 0 && r.RollbackLeft == 0 {
+		fire("roll back when paged", engine.Action{Control: engine.Rollback})
+	}
+	return fs, nil
+}
+
+// stressSetup is a day of free play under a load that makes the rules fire
+// now and then.
+func stressSetup() engine.Setup {
+	s := engine.FreePlay()
+	s.Controls.MinInstances = 8
+	return s
+}
+
+// BenchmarkPolicyFiveRules measures a whole run with the five rules as expr
+// and as Go, and reports the cost of a minute; the difference is what the
+// rule language adds (DESIGN.md budgets it, with a Lua scenario, at 1 µs).
+func BenchmarkPolicyFiveRules(b *testing.B) {
+	p, err := Compile("bench.rules", []byte(fiveRules))
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		pol  func() engine.Policy
+	}{
+		{"none", func() engine.Policy { return nil }},
+		{"go", func() engine.Policy { return &goFiveRules{lastScale: -1} }},
+		{"expr", p.Instance},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			setup := stressSetup()
+			b.ReportAllocs()
+			for b.Loop() {
+				sim, err := engine.New(engine.Options{Setup: setup, Policy: tc.pol(), Seed: 7, Noise: true})
+				if err != nil {
+					b.Fatal(err)
+				}
+				if err := sim.Run(0); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*setup.Minutes), "ns/minute")
+		})
+	}
+}
+
+// BenchmarkDecide measures Decide alone on a recorded day: the five rules'
+// cost per minute, without the model's.
+func BenchmarkDecide(b *testing.B) {
+	p, err := Compile("bench.rules", []byte(fiveRules))
+	if err != nil {
+		b.Fatal(err)
+	}
+	sim, err := engine.New(engine.Options{Setup: stressSetup(), Seed: 7, Noise: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := sim.Run(0); err != nil {
+		b.Fatal(err)
+	}
+	rows := sim.Rows()
+	for _, tc := range []struct {
+		name string
+		pol  func() engine.Policy
+	}{
+		{"go", func() engine.Policy { return &goFiveRules{lastScale: -1} }},
+		{"expr", p.Instance},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			pol := tc.pol()
+			i := 0
+			for b.Loop() {
+				if _, err := pol.Decide(rows[:i+1]); err != nil {
+					b.Fatal(err)
+				}
+				if i++; i == len(rows) {
+					i, pol = 0, tc.pol()
+				}
+			}
+		})
+	}
+}
