@@ -1,0 +1,271 @@
+package scenario
+
+import (
+	"context"
+	"reflect"
+	"fmt"
+	"runtime/metrics"
+	"time"
+
+	lua "github.com/yuin/gopher-lua"
+)
+
+// meter enforces a run's time and memory budgets. gopher-lua calls Done on
+// its context before every instruction, which is the only hook it has, so
+// meter is that context: Done counts instructions, watches the strings in
+// the running function's registers (the only way a script grows memory
+// exponentially is concatenation, whose operands sit there) and, every few
+// instructions, the process's allocations, measuring the state's reachable
+// memory when they grew enough to matter.
+type meter struct {
+	context.Context // never done itself: meter is the cancellation
+
+	L       *lua.LState
+	opts    Options
+	maxStr  int // longest string, and sum of strings in one frame's registers
+	roots   func(visit func(lua.LValue))
+	stop    chan struct{}
+	err     error
+	sample  []metrics.Sample
+	lastWalkAlloc uint64
+
+	n       uint64        // instructions in this call
+	started bool          // the clock of this call is running
+	since   time.Time     // when it started
+	spent   time.Duration // Lua time of the run before this call
+}
+
+// memCheckEvery is how many instructions pass between two reads of the
+// process's allocation counter (a read costs about 0.3 µs).
+const memCheckEvery = 64
+
+// timeCheckEvery is how many instructions pass between two reads of the clock.
+const timeCheckEvery = 1024
+
+func newMeter(L *lua.LState, opts Options) *meter {
+	m := &meter{
+		Context: context.Background(), L: L, opts: opts,
+		maxStr: int(opts.MemoryBudget / 64), stop: make(chan struct{}),
+		sample: []metrics.Sample{{Name: "/gc/heap/allocs:bytes"}},
+	}
+	m.lastWalkAlloc = m.allocated()
+	return m
+}
+
+// enter starts the count of one call into Lua.
+func (m *meter) enter() {
+	m.n = 0
+	m.started = false
+}
+
+// leave adds the call's time to the run's.
+func (m *meter) leave() {
+	if m.started {
+		m.spent += time.Since(m.since)
+		m.started = false
+	}
+}
+
+// Done implements context.Context; gopher-lua calls it before each instruction.
+func (m *meter) Done() <-chan struct{} {
+	if m.err != nil {
+		return m.stop
+	}
+	m.n++
+	m.checkRegisters()
+	if m.n%memCheckEvery == 0 {
+		m.checkMemory()
+	}
+	if m.n%timeCheckEvery == 0 {
+		m.checkTime()
+	}
+	return m.stop
+}
+
+// Err implements context.Context: the message gopher-lua raises once Done is closed.
+func (m *meter) Err() error { return m.err }
+
+func (m *meter) fail(err error) {
+	if m.err == nil {
+		m.err = err
+		close(m.stop)
+	}
+}
+
+// checkRegisters bounds the strings of the running function: their total
+// length, so that no concatenation of them can exceed the limit of one string.
+func (m *meter) checkRegisters() {
+	total := 0
+	for i, top := 1, m.L.GetTop(); i <= top; i++ {
+		switch v := m.L.Get(i).(type) {
+		case lua.LString:
+			total += len(v)
+		case *lua.LTable:
+			// One assignment to a far index grows a table's array to it
+			// (gopher-lua fills the gap), so tables at hand are measured too.
+			if slots := tableSlots(v); slots*16 > m.opts.MemoryBudget {
+				m.fail(fmt.Errorf("a table of %d slots is over the memory budget of %s: is an index far too large?", slots, bytesText(m.opts.MemoryBudget)))
+				return
+			}
+		}
+	}
+	if total > m.maxStr {
+		m.fail(fmt.Errorf("the strings of this function reach %s, over the limit of %s for one string (1/64 of the memory budget): is a string growing in a loop?", bytesText(int64(total)), bytesText(int64(m.maxStr))))
+	}
+}
+
+// tableSlots counts the slots a table holds, its array's capacity included
+// (which gopher-lua does not export).
+func tableSlots(t *lua.LTable) int64 {
+	v := reflect.ValueOf(t).Elem()
+	return int64(v.FieldByIndex(arrayField).Cap() + v.FieldByIndex(dictField).Len() + v.FieldByIndex(strdictField).Len())
+}
+
+// The fields of lua.LTable that tableSlots reads; fieldIndex panics at load
+// if a new gopher-lua renames them, which a test would show at once.
+var (
+	arrayField   = fieldIndex("array")
+	dictField    = fieldIndex("dict")
+	strdictField = fieldIndex("strdict")
+)
+
+func fieldIndex(name string) []int {
+	f, ok := reflect.TypeOf(lua.LTable{}).FieldByName(name)
+	if !ok {
+		panic("lua.LTable has no field " + name)
+	}
+	return f.Index
+}
+
+func (m *meter) allocated() uint64 {
+	metrics.Read(m.sample)
+	if m.sample[0].Value.Kind() != metrics.KindUint64 {
+		return 0
+	}
+	return m.sample[0].Value.Uint64()
+}
+
+// checkMemory measures the state when the process has allocated a sixteenth
+// of the budget since the last measure; garbage is not counted, only what
+// the state can still reach.
+func (m *meter) checkMemory() {
+	a := m.allocated()
+	if a-m.lastWalkAlloc < uint64(m.opts.MemoryBudget/16) {
+		return
+	}
+	m.lastWalkAlloc = a
+	if used := m.measure(); used > m.opts.MemoryBudget {
+		m.fail(fmt.Errorf("the scenario holds more than its memory budget of %s: is a table or string growing without end?", bytesText(m.opts.MemoryBudget)))
+	}
+}
+
+func (m *meter) checkTime() {
+	now := time.Now()
+	if !m.started {
+		m.started, m.since = true, now
+		return
+	}
+	if m.spent+now.Sub(m.since) > m.opts.TimeBudget {
+		m.fail(fmt.Errorf("the scenario ran over its time budget of %v: is there an endless loop?", m.opts.TimeBudget))
+	}
+}
+
+// guardString checks a string a library function is about to build.
+func (m *meter) guardString(fn string, n int64) {
+	if n > int64(m.maxStr) {
+		m.L.RaiseError("%s: the result would be %s, over the limit of %s for one string (1/64 of the memory budget)", fn, bytesText(n), bytesText(int64(m.maxStr)))
+	}
+}
+
+// measure estimates the bytes the state can reach, stopping early once over
+// the budget: the globals, the locals of every frame and the script's
+// callbacks kept on the Go side.
+func (m *meter) measure() int64 {
+	w := walker{seen: map[any]bool{}, limit: m.opts.MemoryBudget}
+	w.value(m.L.G.Global)
+	w.value(m.L.G.Registry)
+	for level := 0; ; level++ {
+		dbg, ok := m.L.GetStack(level)
+		if !ok {
+			break
+		}
+		for i := 1; ; i++ {
+			name, v := m.L.GetLocal(dbg, i)
+			if name == "" {
+				break
+			}
+			w.value(v)
+		}
+	}
+	for i, top := 1, m.L.GetTop(); i <= top; i++ {
+		w.value(m.L.Get(i))
+	}
+	if m.roots != nil {
+		m.roots(w.value)
+	}
+	return w.size
+}
+
+// walker sums approximate sizes of Lua values: a string its bytes, a table
+// its slots, a function its upvalues. It keeps its own work list, so a chain
+// of nested tables cannot exhaust the Go stack.
+type walker struct {
+	seen  map[any]bool
+	todo  []lua.LValue
+	size  int64
+	limit int64
+}
+
+func (w *walker) value(v lua.LValue) {
+	w.todo = append(w.todo[:0], v)
+	for len(w.todo) > 0 && w.size <= w.limit {
+		v := w.todo[len(w.todo)-1]
+		w.todo = w.todo[:len(w.todo)-1]
+		w.one(v)
+	}
+}
+
+func (w *walker) one(v lua.LValue) {
+	switch v := v.(type) {
+	case lua.LString:
+		w.size += int64(len(v)) + 16
+	case *lua.LTable:
+		if w.seen[v] {
+			return
+		}
+		w.seen[v] = true
+		w.size += 64 + 24*tableSlots(v)
+		v.ForEach(func(k, val lua.LValue) {
+			w.todo = append(w.todo, k, val)
+		})
+		if v.Metatable != nil {
+			w.todo = append(w.todo, v.Metatable)
+		}
+	case *lua.LFunction:
+		if w.seen[v] {
+			return
+		}
+		w.seen[v] = true
+		w.size += 64
+		for _, uv := range v.Upvalues {
+			w.size += 16
+			if uv != nil {
+				w.todo = append(w.todo, uv.Value())
+			}
+		}
+	case *lua.LUserData:
+		w.size += 32
+	}
+}
+
+func bytesText(n int64) string {
+	switch {
+	case n >= 1<<30:
+		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d bytes", n)
+}

@@ -1,0 +1,190 @@
+package scenario
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	lua "github.com/yuin/gopher-lua"
+	"github.com/yuin/gopher-lua/parse"
+
+	"github.com/oncall-sim/oncall/dsl"
+	"github.com/oncall-sim/oncall/engine"
+)
+
+// Options bound what one run of a scenario may spend. Zero values take the
+// defaults: 2 s of Lua time and 64 MiB of memory per run.
+type Options struct {
+	TimeBudget   time.Duration // Lua execution time of one run, load included
+	MemoryBudget int64         // bytes the Lua state may hold; one string may hold 1/64 of it
+}
+
+// Default budgets.
+const (
+	DefaultTimeBudget   = 2 * time.Second
+	DefaultMemoryBudget = 64 << 20
+)
+
+func (o Options) withDefaults() Options {
+	if o.TimeBudget <= 0 {
+		o.TimeBudget = DefaultTimeBudget
+	}
+	if o.MemoryBudget <= 0 {
+		o.MemoryBudget = DefaultMemoryBudget
+	}
+	return o
+}
+
+// Program is a compiled scenario file. It is immutable and safe for
+// concurrent use: compile once, then call Instance for each run.
+type Program struct {
+	file  string
+	src   string
+	proto *lua.FunctionProto
+	opts  Options
+	decl  *declaration // from the load with seed 0
+	page  *pageRule    // nil: the rule of MODEL.md
+}
+
+// Compile checks a scenario file: its syntax, its declaration, its grading
+// criteria and page rule, and a dry run of the whole scenario on seed 0, so
+// that an error in a callback shows before anyone plays. The error is a
+// dsl.List with every problem found.
+func Compile(filename string, src []byte, opts Options) (*Program, error) {
+	opts = opts.withDefaults()
+	text := string(src)
+	p := &Program{file: filename, src: text, opts: opts}
+	chunk, err := parse.Parse(strings.NewReader(text), filename)
+	if err != nil {
+		return nil, dsl.List{syntaxDiagnostic(filename, text, err)}
+	}
+	proto, err := lua.Compile(chunk, filename)
+	if err != nil {
+		return nil, dsl.List{syntaxDiagnostic(filename, text, err)}
+	}
+	p.proto = proto
+	r, diags := p.load(0)
+	if len(diags) > 0 {
+		return nil, diags
+	}
+	p.decl = r.decl
+	if r.decl.pageSrc != "" {
+		pr, d := compilePage(filename, text, r.decl.pageSrc, r.decl.pagePos)
+		if d != nil {
+			return nil, dsl.List{*d}
+		}
+		p.page = pr
+	}
+	if err := p.dryRun(r); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// dryRun runs the loaded scenario for its whole duration on seed 0.
+func (p *Program) dryRun(r *run) error {
+	setup := r.decl.setup
+	setup.Page = p.pageFor()
+	sim, err := engine.New(engine.Options{Setup: setup, Scenario: r, Seed: 0, Noise: true})
+	if err != nil {
+		return dsl.List{{Pos: dsl.Pos{File: p.file, Line: r.decl.pos.Line}, Context: "scenario{}", Message: err.Error(), Snippet: dsl.LineOf(p.src, r.decl.pos.Line)}}
+	}
+	if err := sim.Run(0); err != nil {
+		return asList(p.file, p.src, err, "", 0)
+	}
+	return nil
+}
+
+// pageFor returns a fresh page rule for one run, or nil for MODEL.md's.
+func (p *Program) pageFor() engine.PageRule {
+	if p.page == nil {
+		return nil
+	}
+	return p.page.instance()
+}
+
+// ID returns the scenario's id.
+func (p *Program) ID() string { return p.decl.setup.ID }
+
+// File returns the name the program was compiled from.
+func (p *Program) File() string { return p.file }
+
+// Title returns the scenario's title by language; "en" is always there.
+func (p *Program) Title() engine.Text { return p.decl.title }
+
+// Briefing returns what the player reads before the shift, by language.
+func (p *Program) Briefing() engine.Text { return p.decl.briefing }
+
+// Setup returns the starting setup as declared (seed 0's, should the
+// declaration draw from the scenario stream).
+func (p *Program) Setup() engine.Setup {
+	s := p.decl.setup
+	s.Page = p.pageFor()
+	return s
+}
+
+// PageRule returns the page rule's expression, or "" for MODEL.md's.
+func (p *Program) PageRule() string { return p.decl.pageSrc }
+
+// Grading returns the criteria of grade{...}, in file order.
+func (p *Program) Grading() []Criterion { return append([]Criterion(nil), p.decl.grading...) }
+
+// Instance prepares one run: a fresh Lua state whose scenario stream is
+// seeded with engine.ScenarioSeed(seed), the scenario ready for the engine,
+// and the setup the script declared for this seed.
+func (p *Program) Instance(seed uint32) (engine.Scenario, engine.Setup, error) {
+	r, diags := p.load(seed)
+	if len(diags) > 0 {
+		return nil, engine.Setup{}, diags
+	}
+	setup := r.decl.setup
+	setup.Page = p.pageFor()
+	return r, setup, nil
+}
+
+// load runs the file's main chunk in a fresh state.
+func (p *Program) load(seed uint32) (*run, dsl.List) {
+	r := newRun(p, seed)
+	fn := r.L.NewFunctionFromProto(p.proto)
+	r.L.Push(fn)
+	err := r.call(0, 0)
+	if err != nil {
+		r.diags = append(r.diags, asList(p.file, p.src, err, "", r.errLine)...)
+		return nil, r.diags
+	}
+	r.finishLoad()
+	if len(r.diags) > 0 {
+		return nil, r.diags
+	}
+	return r, nil
+}
+
+// syntaxDiagnostic turns a parse or compile error into a diagnostic.
+func syntaxDiagnostic(file, src string, err error) dsl.Diagnostic {
+	d := dsl.Diagnostic{Pos: dsl.Pos{File: file}}
+	switch e := err.(type) {
+	case *parse.Error:
+		d.Pos.Line, d.Pos.Col = e.Pos.Line, e.Pos.Column
+		msg := strings.TrimSpace(e.Message)
+		if e.Token != "" {
+			msg = fmt.Sprintf("%s near %q", msg, e.Token)
+		}
+		if e.Pos.Line == parse.EOF {
+			d.Pos.Line, d.Pos.Col = lastLine(src), 0
+			msg = strings.TrimSpace(e.Message) + " at the end of the file (a missing `end` or `}`?)"
+		}
+		d.Message = "syntax error: " + msg
+	case *lua.CompileError:
+		d.Pos.Line = e.Line
+		d.Message = e.Message
+	default:
+		d.Message = err.Error()
+	}
+	d.Snippet = dsl.LineOf(src, d.Pos.Line)
+	return d
+}
+
+func lastLine(src string) int {
+	n := strings.Count(strings.TrimRight(src, "\n"), "\n") + 1
+	return n
+}

@@ -1,0 +1,293 @@
+package scenario
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	lua "github.com/yuin/gopher-lua"
+
+	"github.com/oncall-sim/oncall/dsl"
+	"github.com/oncall-sim/oncall/engine"
+)
+
+// phase says what the script is doing, which decides what it may call.
+type phase int
+
+const (
+	phaseLoad    phase = iota // the main chunk: declarations
+	phaseEvents               // an at() callback at the start of minute `minute`
+	phaseSurge                // surge(t)
+	phaseObserve              // on_minute(row) after minute `minute`
+)
+
+// run is one run of a scenario: its Lua state and what the script scheduled.
+// It implements engine.Scenario.
+type run struct {
+	p     *Program
+	L     *lua.LState
+	m     *meter
+	rng   *engine.Rand
+	phase phase
+	diags dsl.List // problems found while loading
+
+	decl     *declaration
+	schedule map[int][]*lua.LFunction // at() callbacks by minute of the run
+	minute   int                      // the minute being computed or just observed
+	pending  []engine.Event           // events for the coming minute
+	surge    *lua.LFunction
+	onMinute *lua.LFunction
+	row      *lua.LTable // reused for on_minute
+	rowNames []lua.LString
+	errfunc  *lua.LFunction
+	errLine  int // where the last uncaught error was raised
+}
+
+func newRun(p *Program, seed uint32) *run {
+	r := &run{p: p, rng: engine.NewRand(engine.ScenarioSeed(seed)), schedule: map[int][]*lua.LFunction{}}
+	r.L, r.m = newSandbox(p.opts, r.rng)
+	r.m.roots = r.roots
+	r.register()
+	strictGlobals(r.L)
+	r.errfunc = r.L.NewFunction(r.whereError)
+	return r
+}
+
+// whereError runs where an uncaught error was raised, before the stack
+// unwinds, and notes the line of the script it came from: an error raised
+// with a table carries no position of its own.
+func (r *run) whereError(L *lua.LState) int {
+	for level := 0; ; level++ {
+		dbg, ok := L.GetStack(level)
+		if !ok {
+			break
+		}
+		if _, err := L.GetInfo("Sl", dbg, lua.LNil); err == nil && dbg.Source == r.p.file && dbg.CurrentLine > 0 {
+			r.errLine = dbg.CurrentLine
+			break
+		}
+	}
+	L.Push(L.Get(1))
+	return 1
+}
+
+// roots shows the meter what the Go side keeps of the script.
+func (r *run) roots(visit func(lua.LValue)) {
+	for _, fns := range r.schedule {
+		for _, fn := range fns {
+			visit(fn)
+		}
+	}
+}
+
+// call runs the function and arguments on the stack under the budgets.
+func (r *run) call(nargs, nret int) error {
+	r.m.enter()
+	defer r.m.leave()
+	r.errLine = 0
+	return r.L.PCall(nargs, nret, r.errfunc)
+}
+
+// finishLoad checks what the main chunk declared and picks up its hooks.
+func (r *run) finishLoad() {
+	if r.decl == nil {
+		r.diags = append(r.diags, dsl.Diagnostic{Pos: dsl.Pos{File: r.p.file, Line: 1}, Message: "the file never calls scenario{...}: every scenario declares at least its id and title, e.g. scenario{ id = \"my-drill\", title = { en = \"My drill\" } }", Snippet: dsl.LineOf(r.p.src, 1)})
+		return
+	}
+	for m := range r.schedule {
+		if m >= r.decl.setup.Minutes {
+			r.diags = append(r.diags, r.p.diagAt(r.decl.atPos[m], "", fmt.Sprintf("at(%s): minute %d is after the end of the run (%d minutes)", r.decl.atText[m], m, r.decl.setup.Minutes)))
+		}
+	}
+	g := r.L.G.Global
+	var err error
+	if r.surge, err = hook(g, "surge"); err != nil {
+		r.diags = append(r.diags, r.fileDiag(err.Error()))
+	}
+	if r.onMinute, err = hook(g, "on_minute"); err != nil {
+		r.diags = append(r.diags, r.fileDiag(err.Error()))
+	}
+	if r.onMinute != nil {
+		r.row = r.L.NewTable()
+		for _, s := range engine.MetricSpecs() {
+			r.rowNames = append(r.rowNames, lua.LString(s.Name))
+		}
+	}
+	r.diags = append(r.diags, r.decl.diags...)
+}
+
+func (r *run) fileDiag(msg string) dsl.Diagnostic {
+	return dsl.Diagnostic{Pos: dsl.Pos{File: r.p.file}, Message: msg}
+}
+
+// hook reads an optional global function.
+func hook(g *lua.LTable, name string) (*lua.LFunction, error) {
+	switch v := g.RawGetString(name).(type) {
+	case *lua.LNilType:
+		return nil, nil
+	case *lua.LFunction:
+		return v, nil
+	default:
+		return nil, fmt.Errorf("%s is a %s: define it as a function, e.g. function %s(t) ... end", name, v.Type(), name)
+	}
+}
+
+// Events implements engine.Scenario: what on_minute scheduled after the last
+// minute, then the at() callbacks of minute m, in the order they were set.
+func (r *run) Events(m int) ([]engine.Event, error) {
+	fns := r.schedule[m]
+	if len(fns) == 0 {
+		evs := r.pending
+		r.pending = nil
+		return evs, nil
+	}
+	delete(r.schedule, m)
+	r.phase, r.minute = phaseEvents, m
+	defer func() { r.phase = phaseLoad }()
+	for _, fn := range fns {
+		r.L.Push(fn)
+		if err := r.call(0, 0); err != nil {
+			return nil, r.runtimeError(err, "at()")
+		}
+	}
+	evs := r.pending
+	r.pending = nil
+	return evs, nil
+}
+
+// Surge implements engine.Scenario.
+func (r *run) Surge(m int) (float64, error) {
+	if r.surge == nil {
+		return 1, nil
+	}
+	r.phase, r.minute = phaseSurge, m
+	r.L.Push(r.surge)
+	r.L.Push(lua.LNumber(m))
+	err := r.call(1, 1)
+	r.phase = phaseLoad
+	if err != nil {
+		return 0, r.runtimeError(err, "surge()")
+	}
+	v := r.L.Get(-1)
+	r.L.Pop(1)
+	n, ok := v.(lua.LNumber)
+	if !ok || math.IsNaN(float64(n)) || math.IsInf(float64(n), 0) || n < 0 {
+		return 0, r.hookDiag(r.surge, fmt.Sprintf("surge(%d) returned %s: it must return a number ≥ 0, the demand multiplier (1 for none)", m, luaText(v)))
+	}
+	return float64(n), nil
+}
+
+// Observe implements engine.Scenario: on_minute sees the row; what it
+// schedules happens at the start of the next minute.
+func (r *run) Observe(row *engine.Row) error {
+	if r.onMinute == nil {
+		return nil
+	}
+	specs := engine.MetricSpecs()
+	for i := range specs {
+		s := &specs[i]
+		v := s.Get(row)
+		if s.Kind == engine.Boolean {
+			r.row.RawSet(r.rowNames[i], lua.LBool(v == 1))
+		} else {
+			r.row.RawSet(r.rowNames[i], lua.LNumber(v))
+		}
+	}
+	r.row.RawSetString("time", lua.LString(row.Time()))
+	r.phase, r.minute = phaseObserve, row.Minute
+	r.L.Push(r.onMinute)
+	r.L.Push(r.row)
+	err := r.call(1, 0)
+	r.phase = phaseLoad
+	if err != nil {
+		return r.runtimeError(err, "on_minute()")
+	}
+	return nil
+}
+
+// runtimeError turns an error of a callback into a diagnostic with the line.
+func (r *run) runtimeError(err error, context string) error {
+	l := asList(r.p.file, r.p.src, err, context, r.errLine)
+	return l[0]
+}
+
+// hookDiag names the line where a hook is defined.
+func (r *run) hookDiag(fn *lua.LFunction, msg string) error {
+	d := dsl.Diagnostic{Pos: dsl.Pos{File: r.p.file}, Message: msg}
+	if fn.Proto != nil {
+		d.Pos.Line = fn.Proto.LineDefined
+		d.Snippet = dsl.LineOf(r.p.src, d.Pos.Line)
+	}
+	return d
+}
+
+// asList turns an error from the Lua state into diagnostics.
+func asList(file, src string, err error, context string, line int) dsl.List {
+	var l dsl.List
+	if errors.As(err, &l) {
+		return l
+	}
+	var d dsl.Diagnostic
+	if errors.As(err, &d) {
+		return dsl.List{d}
+	}
+	var api *lua.ApiError
+	if !errors.As(err, &api) {
+		return dsl.List{{Pos: dsl.Pos{File: file}, Context: context, Message: err.Error()}}
+	}
+	var msg string
+	switch obj := api.Object.(type) {
+	case lua.LString:
+		var at int
+		at, msg = splitWhere(file, string(obj))
+		if at > 0 {
+			line = at
+		}
+	default:
+		msg = fmt.Sprintf("error() was given a %s, not a message: pass a string, e.g. error(\"what went wrong\")", obj.Type())
+		if ud, ok := obj.(*lua.LUserData); ok {
+			if d, ok := ud.Value.(dsl.Diagnostic); ok {
+				return dsl.List{d}
+			}
+		}
+	}
+	return dsl.List{{Pos: dsl.Pos{File: file, Line: line}, Context: context, Message: msg, Snippet: dsl.LineOf(src, line)}}
+}
+
+// splitWhere takes the "file:line:" prefixes off a Lua error message and
+// returns the innermost line.
+func splitWhere(file, msg string) (int, string) {
+	line := 0
+	for {
+		rest, ok := strings.CutPrefix(msg, file+":")
+		if !ok {
+			return line, msg
+		}
+		i := 0
+		for i < len(rest) && rest[i] >= '0' && rest[i] <= '9' {
+			i++
+		}
+		if i == 0 || i == len(rest) || rest[i] != ':' {
+			return line, msg
+		}
+		if line == 0 {
+			line, _ = strconv.Atoi(rest[:i])
+		}
+		msg = strings.TrimSpace(rest[i+1:])
+	}
+}
+
+// luaText shows a Lua value in a message.
+func luaText(v lua.LValue) string {
+	switch v := v.(type) {
+	case lua.LString:
+		return strconv.Quote(string(v))
+	case *lua.LNilType:
+		return "nil"
+	case lua.LNumber, lua.LBool:
+		return v.String()
+	}
+	return "a " + v.Type().String()
+}

@@ -1,0 +1,343 @@
+package scenario
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	lua "github.com/yuin/gopher-lua"
+
+	"github.com/oncall-sim/oncall/engine"
+)
+
+// Limits of the Lua state beyond the budgets: Lua frames (deep recursion ends
+// with "stack overflow"), stack slots, and the work a pattern may do.
+const (
+	callStackSize   = 200
+	registrySize    = 1024
+	registryMaxSize = 128 * 1024
+	patternSteps    = 1e7
+)
+
+// forbidden explains why a global that Lua usually has is missing.
+var forbidden = map[string]string{
+	"io":             "scenarios have no file, process or network access",
+	"os":             "scenarios have no file, process or network access; the time of day is clock(\"HH:MM\") and now()",
+	"debug":          "scenarios cannot inspect the interpreter",
+	"coroutine":      "scenarios run their callbacks to the end, without coroutines",
+	"package":        "a scenario is one file and cannot load code",
+	"require":        "a scenario is one file and cannot load code",
+	"module":         "a scenario is one file and cannot load code",
+	"load":           "a scenario is one file and cannot load code",
+	"loadstring":     "a scenario is one file and cannot load code",
+	"loadfile":       "a scenario is one file and cannot load code",
+	"dofile":         "a scenario is one file and cannot load code",
+	"collectgarbage": "memory is managed for you, within the run's memory budget",
+	"print":          "use say{en = \"...\"} to put a line on the player's timeline",
+	"getfenv":        "scenarios cannot change environments",
+	"setfenv":        "scenarios cannot change environments",
+	"newproxy":       "scenarios cannot create userdata",
+	"_printregs":     "scenarios cannot inspect the interpreter",
+}
+
+// newSandbox returns a Lua state with only what scenarios need open, its
+// meter installed as the state's context, and math.random drawing from rng.
+func newSandbox(opts Options, rng *engine.Rand) (*lua.LState, *meter) {
+	L := lua.NewState(lua.Options{
+		SkipOpenLibs:    true,
+		CallStackSize:   callStackSize,
+		RegistrySize:    registrySize,
+		RegistryMaxSize: registryMaxSize,
+	})
+	for _, lib := range []struct {
+		name string
+		open lua.LGFunction
+	}{{lua.BaseLibName, lua.OpenBase}, {lua.TabLibName, lua.OpenTable}, {lua.StringLibName, lua.OpenString}, {lua.MathLibName, lua.OpenMath}} {
+		L.Push(L.NewFunction(lib.open))
+		L.Push(lua.LString(lib.name))
+		L.Call(1, 0)
+	}
+	g := L.G.Global
+	for name := range forbidden {
+		g.RawSetString(name, lua.LNil)
+	}
+	g.RawSetString("_GOPHER_LUA_VERSION", lua.LNil)
+	m := newMeter(L, opts)
+	guardStrings(L, m)
+	guardTable(L, m)
+	guardMath(L, rng)
+	L.SetContext(m)
+	return L, m
+}
+
+// strictGlobals makes reading an undefined global an error that names it and
+// suggests the nearest defined name, and explains the missing libraries.
+func strictGlobals(L *lua.LState) {
+	mt := L.NewTable()
+	mt.RawSetString("__index", L.NewFunction(func(L *lua.LState) int {
+		name, ok := L.Get(2).(lua.LString)
+		if !ok {
+			return 0
+		}
+		if why, bad := forbidden[string(name)]; bad {
+			L.RaiseError("%s is not available in a scenario: %s", name, why)
+		}
+		var names []string
+		L.G.Global.ForEach(func(k, _ lua.LValue) {
+			if s, ok := k.(lua.LString); ok {
+				names = append(names, string(s))
+			}
+		})
+		L.RaiseError("unknown name %s%s", name, suggest(string(name), names))
+		return 0
+	}))
+	L.SetMetatable(L.G.Global, mt)
+}
+
+// suggest renders "; did you mean X?" for the nearest candidate, or "".
+func suggest(name string, candidates []string) string {
+	if n := engine.Nearest(name, candidates); n != "" {
+		return "; did you mean " + n + "?"
+	}
+	return ""
+}
+
+// guardStrings replaces the string functions that could build a huge string
+// or backtrack for ages with versions that check first. The string
+// metatable's __index is the same table, so method calls are guarded too.
+func guardStrings(L *lua.LState, m *meter) {
+	mod := L.G.Global.RawGetString("string").(*lua.LTable)
+	for _, name := range []string{"dump", "gfind"} {
+		mod.RawSetString(name, lua.LNil)
+	}
+	orig := func(name string) *lua.LFunction { return mod.RawGetString(name).(*lua.LFunction) }
+	rep, format, find, match, gmatch, gsub := orig("rep"), orig("format"), orig("find"), orig("match"), orig("gmatch"), orig("gsub")
+	call := func(L *lua.LState, fn *lua.LFunction) int {
+		top := L.GetTop()
+		L.Insert(fn, 1)
+		L.Call(top, lua.MultRet)
+		return L.GetTop()
+	}
+	mod.RawSetString("rep", L.NewFunction(func(L *lua.LState) int {
+		s, n := L.CheckString(1), L.CheckNumber(2)
+		if n > 0 {
+			m.guardString("string.rep", int64(math.Min(float64(n)*float64(len(s)), math.MaxInt64/2)))
+		}
+		return call(L, rep)
+	}))
+	mod.RawSetString("format", L.NewFunction(func(L *lua.LState) int {
+		f := L.CheckString(1)
+		bound, err := formatBound(f)
+		if err != nil {
+			L.RaiseError("string.format: %v", err)
+		}
+		for i := 2; i <= L.GetTop(); i++ {
+			bound += int64(len(L.Get(i).String()))
+		}
+		m.guardString("string.format", bound)
+		return call(L, format)
+	}))
+	for _, p := range []struct {
+		name string
+		fn   *lua.LFunction
+	}{{"find", find}, {"match", match}, {"gmatch", gmatch}} {
+		p := p
+		mod.RawSetString(p.name, L.NewFunction(func(L *lua.LState) int {
+			s, pat := L.CheckString(1), L.CheckString(2)
+			plain := p.name == "find" && lua.LVAsBool(L.Get(4))
+			if !plain {
+				guardPattern(L, m, "string."+p.name, s, pat, p.name == "gmatch")
+			}
+			return call(L, p.fn)
+		}))
+	}
+	mod.RawSetString("gsub", L.NewFunction(func(L *lua.LState) int {
+		s, pat := L.CheckString(1), L.CheckString(2)
+		guardPattern(L, m, "string.gsub", s, pat, true)
+		switch repl := L.Get(3).(type) {
+		case lua.LString:
+			per := int64(len(repl)) + int64(strings.Count(string(repl), "%"))*int64(len(s))
+			m.guardString("string.gsub", int64(len(s))+int64(len(s)+1)*per)
+		case *lua.LTable:
+			L.Replace(3, countingRepl(L, m, func(L *lua.LState, key lua.LValue) lua.LValue { return L.GetTable(repl, key) }))
+		case *lua.LFunction:
+			L.Replace(3, countingCall(L, m, len(s), repl))
+		}
+		return call(L, gsub)
+	}))
+}
+
+// countingRepl wraps a gsub replacement table as a function that counts the
+// bytes it hands back.
+func countingRepl(L *lua.LState, m *meter, get func(*lua.LState, lua.LValue) lua.LValue) *lua.LFunction {
+	total := int64(0)
+	return L.NewFunction(func(L *lua.LState) int {
+		v := get(L, L.Get(1))
+		if s, ok := v.(lua.LString); ok {
+			total += int64(len(s))
+			m.guardString("string.gsub", total)
+		}
+		L.Push(v)
+		return 1
+	})
+}
+
+// countingCall wraps a gsub replacement function the same way.
+func countingCall(L *lua.LState, m *meter, base int, fn *lua.LFunction) *lua.LFunction {
+	total := int64(base)
+	return L.NewFunction(func(L *lua.LState) int {
+		top := L.GetTop()
+		L.Insert(fn, 1)
+		L.Call(top, 1)
+		if s, ok := L.Get(-1).(lua.LString); ok {
+			total += int64(len(s))
+			m.guardString("string.gsub", total)
+		}
+		return 1
+	})
+}
+
+// guardPattern refuses a pattern whose backtracking on the subject could take
+// more than patternSteps steps: each repetition (*, +, -, ?, %b, a back
+// reference) may try every position of the subject, for each start.
+func guardPattern(L *lua.LState, m *meter, fn, s, pat string, all bool) {
+	q := patternRepeats(pat)
+	n := float64(len(s) + 1)
+	if math.Pow(n, float64(q+1)) > patternSteps {
+		L.RaiseError("%s: a pattern with %d repetitions on a subject of %d characters could take too long (more than %g steps): shorten the subject or simplify the pattern", fn, q, len(s), float64(patternSteps))
+	}
+	if all {
+		// Every match is kept at once, about 100 bytes each.
+		m.guardString(fn, int64(len(s)+1)*100)
+	}
+}
+
+// patternRepeats counts the items of a Lua pattern that can backtrack.
+func patternRepeats(p string) int {
+	q := 0
+	for i := 0; i < len(p); i++ {
+		switch p[i] {
+		case '%':
+			i++
+			if i < len(p) && (p[i] == 'b' || (p[i] >= '1' && p[i] <= '9')) {
+				q++
+				if p[i] == 'b' {
+					i += 2
+				}
+			}
+		case '[':
+			i++
+			if i < len(p) && p[i] == '^' {
+				i++
+			}
+			if i < len(p) && p[i] == ']' {
+				i++
+			}
+			for i < len(p) && p[i] != ']' {
+				if p[i] == '%' {
+					i++
+				}
+				i++
+			}
+		case '*', '+', '-', '?':
+			if i > 0 {
+				q++
+			}
+		}
+	}
+	return q
+}
+
+// formatBound checks a format string the way Lua 5.1 does (width and
+// precision at most 99) and returns a bound on its output before the
+// arguments' own text.
+func formatBound(f string) (int64, error) {
+	bound := int64(len(f))
+	for i := 0; i < len(f); i++ {
+		if f[i] != '%' {
+			continue
+		}
+		i++
+		if i < len(f) && f[i] == '%' {
+			continue
+		}
+		for i < len(f) && strings.IndexByte("-+ #0", f[i]) >= 0 {
+			i++
+		}
+		digits := 0
+		for i < len(f) && f[i] >= '0' && f[i] <= '9' {
+			i++
+			digits++
+		}
+		if i < len(f) && f[i] == '.' {
+			i++
+			prec := 0
+			for i < len(f) && f[i] >= '0' && f[i] <= '9' {
+				i++
+				prec++
+			}
+			digits = max(digits, prec)
+		}
+		if digits > 2 {
+			return 0, fmt.Errorf("invalid format %q (width or precision too long: at most 99)", f)
+		}
+		bound += 100 + 330 // the widest field and the longest number text
+	}
+	return bound, nil
+}
+
+// guardTable bounds table.concat, whose result can be as long as the table.
+func guardTable(L *lua.LState, m *meter) {
+	mod := L.G.Global.RawGetString("table").(*lua.LTable)
+	concat := mod.RawGetString("concat").(*lua.LFunction)
+	mod.RawSetString("getn", lua.LNil)
+	mod.RawSetString("concat", L.NewFunction(func(L *lua.LState) int {
+		t := L.CheckTable(1)
+		sep := L.OptString(2, "")
+		i, j := L.OptInt(3, 1), L.OptInt(4, t.Len())
+		total := int64(0)
+		for k := i; k <= j; k++ {
+			v := t.RawGetInt(k)
+			if v.Type() != lua.LTString && v.Type() != lua.LTNumber {
+				break
+			}
+			total += int64(len(v.String()) + len(sep))
+			m.guardString("table.concat", total)
+		}
+		top := L.GetTop()
+		L.Insert(concat, 1)
+		L.Call(top, 1)
+		return 1
+	}))
+}
+
+// guardMath makes math.random draw from the scenario stream, so that the
+// same seed gives the same draws, and removes math.randomseed.
+func guardMath(L *lua.LState, rng *engine.Rand) {
+	mod := L.G.Global.RawGetString("math").(*lua.LTable)
+	mod.RawSetString("randomseed", L.NewFunction(func(L *lua.LState) int {
+		L.RaiseError("math.randomseed is not available: the scenario stream is seeded by the run's seed")
+		return 0
+	}))
+	mod.RawSetString("random", L.NewFunction(func(L *lua.LState) int {
+		u := rng.Float64()
+		switch L.GetTop() {
+		case 0:
+			L.Push(lua.LNumber(u))
+			return 1
+		case 1:
+			hi := L.CheckInt(1)
+			if hi < 1 {
+				L.ArgError(1, "interval is empty")
+			}
+			L.Push(lua.LNumber(1 + math.Floor(u*float64(hi))))
+			return 1
+		}
+		lo, hi := L.CheckInt(1), L.CheckInt(2)
+		if lo > hi {
+			L.ArgError(2, "interval is empty")
+		}
+		L.Push(lua.LNumber(float64(lo) + math.Floor(u*float64(hi-lo+1))))
+		return 1
+	}))
+}

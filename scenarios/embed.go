@@ -1,0 +1,18 @@
+// Package scenarios holds the built-in scenarios as Lua files, embedded in
+// the binary, and the annotation file that gives authors completion in an
+// editor with the Lua language server.
+package scenarios
+
+import "embed"
+
+// Files holds every built-in scenario (*.lua), the annotations included.
+//
+//go:embed *.lua
+var Files embed.FS
+
+// Names are the built-in scenarios, in the order the product lists them.
+var Names = []string{"free-play", "bad-deploy", "surge", "cache-flush"}
+
+// Annotations is the name of the language server's annotation file, which
+// is not a scenario.
+const Annotations = "oncall.d.lua"
