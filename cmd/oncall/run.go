@@ -20,6 +20,7 @@ type RunCmd struct {
 	Format   string   `short:"f" enum:"table,csv,json" default:"table" help:"Trace format: table, csv or json."`
 	Output   string   `short:"o" help:"Write the trace to FILE instead of standard output." placeholder:"FILE"`
 	Plot     string   `help:"Also draw the main metrics over the run as an SVG chart in FILE." placeholder:"FILE.svg"`
+	Policy   string   `short:"p" help:"Answer the shift with the rules of FILE (a policy; see docs/policies.md); fired rules show in the trace." placeholder:"FILE.rules"`
 }
 
 // Help shows examples under the flags.
@@ -29,7 +30,8 @@ func (RunCmd) Help() string {
   oncall run bad-deploy --seed 7               a built-in scenario, a chosen seed
   oncall run --no-noise --minutes 1 -f json    minute 0 of free play, without noise
   oncall run --set autoscaling=false --set min_instances=14 -f csv -o trace.csv
-  oncall run bad-deploy --seed 7 --plot shift.svg   the trace, and a chart of it`
+  oncall run bad-deploy --seed 7 --plot shift.svg   the trace, and a chart of it
+  oncall run bad-deploy --seed 7 --policy scripts/bad-deploy.rules   automated by a policy`
 }
 
 // Run implements the subcommand.
@@ -39,6 +41,10 @@ func (c *RunCmd) Run(env *Env) error {
 		return err
 	}
 	seed, err := parseSeed(c.Seed, env)
+	if err != nil {
+		return err
+	}
+	pol, err := loadPolicy(env, c.Policy)
 	if err != nil {
 		return err
 	}
@@ -55,7 +61,7 @@ func (c *RunCmd) Run(env *Env) error {
 		}
 		setup.Minutes = c.Minutes
 	}
-	sim, err := engine.New(engine.Options{Setup: setup, Scenario: inst, Seed: seed, Noise: c.Noise})
+	sim, err := engine.New(engine.Options{Setup: setup, Scenario: inst, Policy: pol, Seed: seed, Noise: c.Noise})
 	if err != nil {
 		return usageError("%v", err)
 	}
