@@ -57,7 +57,7 @@ func parseItem(item string) (lo, hi uint32, err error) {
 		return 0, 0, err
 	}
 	if hi < lo {
-		return 0, 0, fmt.Errorf("%q runs backwards: write %d-%d", item, hi, lo)
+		return 0, 0, fmt.Errorf("the range %q runs backwards: write %d-%d", item, hi, lo)
 	}
 	return lo, hi, nil
 }

@@ -1,0 +1,130 @@
+package main
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const floorPolicy = `rule "raise the floor at the peak"
+  when utilization > 0.62 && min_instances < 14
+  do   set_min_instances(14)
+`
+
+const shedPolicy = `rule "shed when busy"
+  when utilization > 0.45
+  do   set_shed(0.5)
+`
+
+// Every run's outcome goes to stdout in seed order; the summary to stderr.
+func TestBatchCSV(t *testing.T) {
+	e := newTestEnv(t)
+	pol := tempFile(t, "floor.rules", floorPolicy)
+	if code := e.run("batch", "free-play", "--policy", pol, "--seeds", "3,1-2", "--jobs", "2"); code != 0 {
+		t.Fatalf("exit %d: %s", code, e.err.String())
+	}
+	recs, err := csv.NewReader(strings.NewReader(e.out.String())).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(recs) != 4 || recs[0][0] != "seed" || recs[0][1] != "budget_used" || recs[1][0] != "3" || recs[2][0] != "1" || recs[3][0] != "2" {
+		t.Fatalf("CSV %v", recs)
+	}
+	for _, want := range []string{"free-play · 3 seeds (3,1-2) · noise on", "policy " + pol, "budget_used", "mean", "p90", "worst"} {
+		if !strings.Contains(e.err.String(), want) {
+			t.Errorf("summary lacks %q:\n%s", want, e.err.String())
+		}
+	}
+	if strings.Contains(e.err.String(), "\r") {
+		t.Error("a progress bar was drawn though stderr is not a terminal")
+	}
+}
+
+// The output is the same with one worker and with two.
+func TestBatchJobsDoNotMatter(t *testing.T) {
+	e := newTestEnv(t)
+	pol := tempFile(t, "floor.rules", floorPolicy)
+	var outs []string
+	for _, jobs := range []string{"1", "2"} {
+		if code := e.run("batch", "free-play", "-p", pol, "--seeds", "1-6", "-j", jobs, "-f", "json"); code != 0 {
+			t.Fatalf("exit %d: %s", code, e.err.String())
+		}
+		outs = append(outs, e.out.String())
+	}
+	if outs[0] != outs[1] {
+		t.Error("--jobs 1 and --jobs 2 give different output")
+	}
+}
+
+// --vs runs the second policy on the same seeds; -o sends the runs to a file
+// and the summary to stdout.
+func TestBatchVsToFile(t *testing.T) {
+	e := newTestEnv(t)
+	a := tempFile(t, "floor.rules", floorPolicy)
+	b := tempFile(t, "shed.rules", shedPolicy)
+	out := filepath.Join(t.TempDir(), "runs.json")
+	if code := e.run("batch", "free-play", "-p", a, "--vs", b, "--seeds", "1-5", "-f", "json", "-o", out); code != 0 {
+		t.Fatalf("exit %d: %s", code, e.err.String())
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Vs   string `json:"vs"`
+		Runs []struct {
+			Seed uint32             `json:"seed"`
+			Diff map[string]float64 `json:"a_minus_b"`
+		} `json:"runs"`
+		Differences []struct {
+			Figure string `json:"figure"`
+		} `json:"differences"`
+	}
+	if err := json.Unmarshal(data, &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.Vs != b || len(doc.Runs) != 5 || doc.Runs[4].Seed != 5 || doc.Runs[0].Diff["shed_share"] >= 0 || len(doc.Differences) == 0 {
+		t.Errorf("JSON %+v", doc)
+	}
+	for _, want := range []string{"difference a − b per seed", "paired t interval", "shed_share", "a better"} {
+		if !strings.Contains(e.out.String(), want) {
+			t.Errorf("summary lacks %q:\n%s", want, e.out.String())
+		}
+	}
+}
+
+func TestBatchProgressOnTerminal(t *testing.T) {
+	e := newTestEnv(t)
+	e.IsTerminal = func(any) bool { return true }
+	if code := e.run("batch", "free-play", "--seeds", "1-4", "-o", filepath.Join(t.TempDir(), "x.csv")); code != 0 {
+		t.Fatalf("exit %d: %s", code, e.err.String())
+	}
+	if !strings.Contains(e.err.String(), "\r[################################] 100 % 4/4 runs") {
+		t.Errorf("no progress bar on a terminal: %q", e.err.String())
+	}
+}
+
+func TestBatchUsageErrors(t *testing.T) {
+	e := newTestEnv(t)
+	bad := tempFile(t, "bad.rules", "rule \"x\"\n  when utilisation > 0.5\n  do set_shed(0.5)\n")
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"batch", "free-play", "--seeds", "1-"}, `oncall: --seeds "1-": a range takes a seed on each side of the dash; write seeds as 1-1000, 1,5,9 or 1-10,20-30`},
+		{[]string{"batch", "free-play", "--seeds", "5-1"}, `--seeds the range "5-1" runs backwards: write 1-5`},
+		{[]string{"batch", "free-play", "--jobs=-1"}, "--jobs -1"},
+		{[]string{"batch", "free-play", "--policy", "missing.rules"}, "--policy missing.rules:"},
+		{[]string{"batch", "free-play", "--vs", bad}, "--vs " + bad + " does not load:\n" + bad + ":2:8"},
+		{[]string{"batch", "free-play", "--set", "shed=2"}, "--set shed=2: shed = 2 is out of range"},
+		{[]string{"batch", "free-play", "-f", "xml"}, "--format"},
+	}
+	for _, c := range cases {
+		if code := e.run(c.args...); code != 2 || !strings.Contains(e.err.String(), c.want) {
+			t.Errorf("%v: exit %d, stderr %q; want 2 and %q", c.args, code, e.err.String(), c.want)
+		}
+	}
+}
