@@ -135,35 +135,21 @@ func T(lang, key string, args ...any) string {
 	return Fill(msg, values)
 }
 
-// Fill replaces the placeholders of a message with values (see T).
+// Fill replaces the placeholders of a message with values (see T). It reads
+// the message left to right as format.js's fill does: "{{" and "}}" are
+// literal braces, "{name}" (letters, digits, '_') a placeholder, and any
+// other character itself.
 func Fill(msg string, values map[string]string) string {
 	var b strings.Builder
-	for i := 0; i < len(msg); i++ {
-		ch := msg[i]
-		switch {
-		case ch == '{' && i+1 < len(msg) && msg[i+1] == '{':
-			b.WriteByte('{')
-			i++
-		case ch == '}' && i+1 < len(msg) && msg[i+1] == '}':
-			b.WriteByte('}')
-			i++
-		case ch == '{':
-			end := strings.IndexByte(msg[i+1:], '}')
-			if end < 0 {
-				b.WriteString(msg[i:])
-				return b.String()
-			}
-			name := msg[i+1 : i+1+end]
-			if v, ok := values[name]; ok && isName(name) {
-				b.WriteString(v)
-			} else {
-				b.WriteString(msg[i : i+2+end])
-			}
-			i += end + 1
-		default:
-			b.WriteByte(ch)
+	scan(msg, func(lit string, name string) {
+		if name == "" {
+			b.WriteString(lit)
+		} else if v, ok := values[name]; ok {
+			b.WriteString(v)
+		} else {
+			b.WriteString(lit)
 		}
-	}
+	})
 	return b.String()
 }
 
@@ -171,29 +157,55 @@ func Fill(msg string, values map[string]string) string {
 // without repeats.
 func Placeholders(msg string) []string {
 	seen := map[string]bool{}
-	for i := 0; i < len(msg); i++ {
-		if msg[i] != '{' {
-			continue
-		}
-		if i+1 < len(msg) && msg[i+1] == '{' {
-			i++
-			continue
-		}
-		end := strings.IndexByte(msg[i+1:], '}')
-		if end < 0 {
-			break
-		}
-		if name := msg[i+1 : i+1+end]; isName(name) {
+	scan(msg, func(_, name string) {
+		if name != "" {
 			seen[name] = true
 		}
-		i += end + 1
-	}
+	})
 	names := make([]string, 0, len(seen))
 	for n := range seen {
 		names = append(names, n)
 	}
 	sort.Strings(names)
 	return names
+}
+
+// scan cuts msg into literal text and placeholders, calling emit with the
+// text to write as it is and, for a placeholder, its name.
+func scan(msg string, emit func(lit, name string)) {
+	start := 0 // of the pending literal text
+	flush := func(end int) {
+		if end > start {
+			emit(msg[start:end], "")
+		}
+	}
+	for i := 0; i < len(msg); {
+		switch {
+		case strings.HasPrefix(msg[i:], "{{"):
+			flush(i)
+			emit("{", "")
+			i += 2
+			start = i
+		case strings.HasPrefix(msg[i:], "}}"):
+			flush(i)
+			emit("}", "")
+			i += 2
+			start = i
+		case msg[i] == '{':
+			end := strings.IndexByte(msg[i+1:], '}')
+			if end >= 0 && isName(msg[i+1:i+1+end]) {
+				flush(i)
+				emit(msg[i:i+2+end], msg[i+1:i+1+end])
+				i += end + 2
+				start = i
+				continue
+			}
+			i++
+		default:
+			i++
+		}
+	}
+	flush(len(msg))
 }
 
 // isName reports whether s can name a placeholder: letters, digits and '_'.

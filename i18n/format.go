@@ -1,6 +1,7 @@
 package i18n
 
 import (
+	_ "embed"
 	"encoding/json"
 	"math"
 	"strconv"
@@ -184,3 +185,12 @@ func Minutes(lang string, n int) string {
 	f := FormatOf(canonical(lang))
 	return f.apply(f.Minutes, float64(n), 0)
 }
+
+// formatJS is format.js, the same formats in JavaScript for the web page.
+//
+//go:embed format.js
+var formatJS []byte
+
+// FormatJS returns format.js, an ES module that formats numbers and fills
+// placeholders exactly as this package does, for the web console to serve.
+func FormatJS() []byte { return append([]byte(nil), formatJS...) }

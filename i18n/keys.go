@@ -197,14 +197,12 @@ func ControlValue(lang string, c engine.Control, v float64) string {
 	}
 }
 
-// shortDecimals is the number of decimals v needs (at most 4), so that 0.6
-// reads "0.6" and 60 reads "60".
+// shortDecimals is the number of decimals v needs, at most 4, so that 0.6
+// reads "0.6", 60 reads "60" and 0.333·100 reads "33.3", not the float's
+// "33.300000000000004".
 func shortDecimals(v float64) int {
-	s := strconv.FormatFloat(math.Abs(v), 'f', -1, 64)
-	if i := strings.IndexByte(s, '.'); i >= 0 {
-		return min(len(s)-i-1, 4)
-	}
-	return 0
+	s := strings.TrimRight(strconv.FormatFloat(math.Abs(v), 'f', 4, 64), "0")
+	return len(s) - 1 - strings.IndexByte(s, '.')
 }
 
 // DerivedKeys returns every key that the engine's tables call for, in the

@@ -1,0 +1,174 @@
+package i18n
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/oncall-sim/oncall/engine"
+)
+
+func TestT(t *testing.T) {
+	if got := T("fr", "event.launch.autoscaler", "n", 3); got != "La mise à l’échelle automatique a lancé des instances\u00a0: 3" {
+		t.Errorf("T(fr) = %q", got)
+	}
+	if got := T("de", "event.page"); got != "Page fired" {
+		t.Errorf("an unknown language should read English, got %q", got)
+	}
+	if got := T("bs", "no.such.key"); got != "no.such.key" {
+		t.Errorf("a missing key should come back as it is, got %q", got)
+	}
+	if got := T("en", "event.action.rule.set", "rule", "cool down", "control", "Load shedding"); got != "Rule “cool down” set Load shedding to {value}" {
+		t.Errorf("a placeholder without a value should stay, got %q", got)
+	}
+	for _, tc := range []struct{ msg, want string }{
+		{"{n} of {m}", "1 of {m}"},
+		{"{{n}} is {n}", "{n} is 1"},
+		{"{x{n}}", "{x1}"},
+		{"{a b}", "{a b}"},
+		{"open {n", "open {n"},
+		{"}} {{", "} {"},
+	} {
+		if got := Fill(tc.msg, map[string]string{"n": "1"}); got != tc.want {
+			t.Errorf("Fill(%q) = %q, want %q", tc.msg, got, tc.want)
+		}
+	}
+	if got := strings.Join(Placeholders("{b} {a} {{c}} {b}"), ","); got != "a,b" {
+		t.Errorf("Placeholders = %q", got)
+	}
+}
+
+func TestCatalogIsACopy(t *testing.T) {
+	m := Catalog("bs")
+	m["event.page"] = "changed"
+	if Catalog("bs")["event.page"] == "changed" {
+		t.Fatal("Catalog handed out the package's own map")
+	}
+	if len(Catalog("bs")) != len(Catalog("en")) || len(Keys()) != len(Catalog("en")) {
+		t.Error("every language has every key")
+	}
+}
+
+func TestPayload(t *testing.T) {
+	var p struct {
+		Lang, Dir, Name string
+		Format          Format
+		Messages        map[string]string
+	}
+	if err := json.Unmarshal(Payload("UR"), &p); err != nil {
+		t.Fatal(err)
+	}
+	if p.Lang != "ur" || p.Dir != "rtl" || p.Name != "اردو" || p.Format.Decimal != "." || p.Messages["event.page"] != "پیج بج گیا" {
+		t.Errorf("Payload(ur) = %+v", p)
+	}
+	if err := json.Unmarshal(Payload("klingon"), &p); err != nil || p.Lang != "en" {
+		t.Errorf("an unknown language gets English, got %q (%v)", p.Lang, err)
+	}
+	var f Format
+	if err := json.Unmarshal(FormatJSON("fr"), &f); err != nil || f != FormatOf("fr") {
+		t.Errorf("FormatJSON(fr) = %+v (%v)", f, err)
+	}
+	if len(FormatJS()) == 0 {
+		t.Error("format.js is not embedded")
+	}
+}
+
+func TestEventText(t *testing.T) {
+	for _, tc := range []struct {
+		lang string
+		e    engine.Event
+		want string
+	}{
+		{"en", engine.Event{Kind: engine.EventLaunch, By: "autoscaler", Value: 4}, "Autoscaler launched instances: 4"},
+		{"en", engine.Event{Kind: engine.EventRemove, By: "min_instances", Value: -2}, "Instances removed down to the floor: 2"},
+		{"en", engine.Event{Kind: engine.EventAction, By: "player", Name: "shed", Value: 0.5}, "You set Load shedding to 50 %"},
+		{"fr", engine.Event{Kind: engine.EventAction, By: "player", Name: "target_utilization", Value: 0.65}, "Vous avez réglé «\u00a0Utilisation cible\u00a0» sur 65 %"},
+		{"bs", engine.Event{Kind: engine.EventAction, By: "player", Name: "rollback"}, "Pritisnuli ste „Vraćanje builda“"},
+		{"es", engine.Event{Kind: engine.EventAction, By: "roll back when paged", Name: "feature", Value: 0}, "La regla «roll back when paged» ha cambiado «Recomendaciones» a apagado"},
+		{"en", engine.Event{Kind: engine.EventAction, By: "scenario", Name: "ttl_s", Value: 90}, "The scenario set Cache TTL to 90 s"},
+		{"id", engine.Event{Kind: engine.EventDeploy, Name: "bad", Value: 2}, "Build buruk mulai diluncurkan (selama 2 mnt)"},
+		{"en", engine.Event{Kind: engine.EventDeploy, Name: "good"}, "A good build is deployed: no traffic left on a bad build"},
+		{"en", engine.Event{Kind: engine.EventSetConstant, Name: "boot_delay", Value: 8}, "boot_delay is now 8"},
+		{"en", engine.Event{Kind: engine.EventSetControl, Name: "warmup"}, "Someone else pressed Cache warm-up"},
+		{"fr", engine.Event{Kind: engine.EventSay, Text: engine.Text{"en": "Build 4.2.0 is rolling out.", "fr": "La version 4.2.0 se déploie."}}, "La version 4.2.0 se déploie."},
+		{"ur", engine.Event{Kind: engine.EventSay, Text: engine.Text{"en": "Build 4.2.0 is rolling out."}}, "Build 4.2.0 is rolling out."},
+		{"ur", engine.Event{Kind: engine.EventPage}, "پیج بج گیا"},
+		{"en", engine.Event{Kind: engine.EventRollbackDone}, "Rollback done: traffic on the last good build"},
+	} {
+		if got := EventText(tc.lang, tc.e); got != tc.want {
+			t.Errorf("EventText(%s, %v) = %q, want %q", tc.lang, tc.e, got, tc.want)
+		}
+	}
+}
+
+// TestEveryEventRenders renders every key of EventKeys in every language
+// from an event that selects it, so that no message keeps a placeholder
+// unfilled.
+func TestEveryEventRenders(t *testing.T) {
+	events := []engine.Event{
+		{Kind: engine.EventDeploy, Name: "bad", Value: 3}, {Kind: engine.EventDeploy, Name: "good"},
+		{Kind: engine.EventFlush}, {Kind: engine.EventSetConstant, Name: "db_capacity", Value: 2000},
+		{Kind: engine.EventSetControl, Name: "shed", Value: 1}, {Kind: engine.EventSetControl, Name: "rollback"},
+		{Kind: engine.EventSay, Text: engine.Text{"en": "hello"}},
+		{Kind: engine.EventLaunch, By: "autoscaler", Value: 2}, {Kind: engine.EventLaunch, By: "min_instances", Value: 2},
+		{Kind: engine.EventRemove, By: "autoscaler", Value: 2}, {Kind: engine.EventRemove, By: "min_instances", Value: 2},
+		{Kind: engine.EventRollbackDone}, {Kind: engine.EventPage}, {Kind: engine.EventResolve},
+	}
+	for _, by := range []string{"player", "scenario", "a rule"} {
+		events = append(events, engine.Event{Kind: engine.EventAction, By: by, Name: "min_instances", Value: 12},
+			engine.Event{Kind: engine.EventAction, By: by, Name: "warmup"})
+	}
+	covered := map[string]bool{}
+	for _, e := range events {
+		covered[EventKey(e)] = true
+		for _, lang := range Codes() {
+			if got := EventText(lang, e); strings.ContainsAny(got, "{}") || got == "" || got == EventKey(e) {
+				t.Errorf("EventText(%s, %v) = %q", lang, e, got)
+			}
+		}
+	}
+	for _, k := range EventKeys() {
+		if !covered[k] {
+			t.Errorf("no event of this test selects %q", k)
+		}
+	}
+}
+
+func TestControlValue(t *testing.T) {
+	for _, tc := range []struct {
+		lang string
+		c    engine.Control
+		v    float64
+		want string
+	}{
+		{"en", engine.Autoscaling, 1, "on"},
+		{"ur", engine.Feature, 0, "بند"},
+		{"fr", engine.TargetUtilization, 0.6, "60 %"},
+		{"bs", engine.Shed, 0.333, "33,3 %"},
+		{"en", engine.TTL, 90, "90 s"},
+		{"en", engine.MinInstances, 12, "12"},
+		{"en", engine.Rollback, 0, ""},
+	} {
+		if got := ControlValue(tc.lang, tc.c, tc.v); got != tc.want {
+			t.Errorf("ControlValue(%s, %s, %v) = %q, want %q", tc.lang, tc.c, tc.v, got, tc.want)
+		}
+	}
+}
+
+func BenchmarkT(b *testing.B) {
+	for b.Loop() {
+		T("fr", "event.action.rule.set", "rule", "cool down", "control", "Délestage", "value", "50 %")
+	}
+}
+
+func BenchmarkPayload(b *testing.B) {
+	for b.Loop() {
+		Payload("ur")
+	}
+}
+
+func BenchmarkNumber(b *testing.B) {
+	for b.Loop() {
+		Number("fr", 1234567.891, 2)
+	}
+}
