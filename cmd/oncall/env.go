@@ -8,9 +8,11 @@ import (
 
 // CLI is the command line: one field per subcommand, each in a file of its own.
 type CLI struct {
-	Run   RunCmd   `cmd:"" help:"Run a scenario and print its per-minute trace and outcome."`
-	Model ModelCmd `cmd:"" help:"Print every relation of the model with its source."`
-	Batch BatchCmd `cmd:"" help:"Run a scenario over many seeds on every core: the distribution of outcomes, two policies compared."`
+	Run       RunCmd       `cmd:"" help:"Run a scenario and print its per-minute trace and outcome."`
+	Model     ModelCmd     `cmd:"" help:"Print every relation of the model with its source."`
+	Check     CheckCmd     `cmd:"" help:"Check scenario (.lua) and policy (.rules) files: every problem, not only the first."`
+	Scenarios ScenariosCmd `cmd:"" help:"List the built-in scenarios and the .lua scenarios of a folder."`
+	Batch     BatchCmd     `cmd:"" help:"Run a scenario over many seeds on every core: the distribution of outcomes, two policies compared."`
 }
 
 // Env is what a subcommand may touch of the process: its streams, the seed

@@ -1,6 +1,12 @@
 package main
 
 import (
+	"errors"
+	"path/filepath"
+	"strings"
+
+	"github.com/oncall-sim/oncall/dsl"
+	"github.com/oncall-sim/oncall/dsl/scenario"
 	"github.com/oncall-sim/oncall/engine"
 )
 
@@ -10,17 +16,43 @@ type scenarioSource interface {
 	Instance(seed uint32) (engine.Scenario, engine.Setup, error)
 }
 
-// freePlay is free play written in Go: the defaults, no events.
-type freePlay struct{}
-
-func (freePlay) Instance(uint32) (engine.Scenario, engine.Setup, error) {
-	return engine.NoScenario{}, engine.FreePlay(), nil
+// isScenarioPath tells a file from a built-in name: a path has a folder or
+// ends in .lua.
+func isScenarioPath(name string) bool {
+	return strings.HasSuffix(name, ".lua") || strings.ContainsAny(name, `/\`) || filepath.Ext(name) != ""
 }
 
-// resolveScenario finds a scenario by built-in name or path.
-func resolveScenario(env *Env, name string) (scenarioSource, error) {
-	if name == "" || name == "free-play" {
-		return freePlay{}, nil
+// resolveScenario finds a scenario by built-in name or compiles a .lua file.
+// A file that does not load is a usage error showing every diagnostic.
+func resolveScenario(env *Env, name string) (*scenario.Program, error) {
+	if name == "" {
+		name = "free-play"
 	}
-	return nil, usageError("unknown scenario %q: the built-in scenarios are: free-play", name)
+	if !isScenarioPath(name) {
+		p, err := scenario.Builtin(name, scenario.Options{})
+		if err != nil {
+			return nil, usageError("%v", err)
+		}
+		return p, nil
+	}
+	src, err := env.ReadFile(name)
+	if err != nil {
+		return nil, usageError("scenario %s: %v", name, err)
+	}
+	p, err := scenario.Compile(name, src, scenario.Options{})
+	if err != nil {
+		return nil, usageError("scenario %s does not load:\n%s", name, renderErr(err))
+	}
+	return p, nil
 }
+
+// renderErr renders diagnostics with their snippets, any other error as text.
+func renderErr(err error) string {
+	var l dsl.List
+	if errors.As(err, &l) {
+		return l.Render()
+	}
+	return err.Error()
+}
+
+var _ scenarioSource = (*scenario.Program)(nil)

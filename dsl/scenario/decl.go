@@ -45,8 +45,19 @@ func (p *Program) diagAt(pos dsl.Pos, context, msg string) dsl.Diagnostic {
 // Tables carry no positions at run time, so this reads the text; when the
 // table was built some other way it falls back to the line of the call.
 func fieldPos(file, src string, from int, keys ...string) dsl.Pos {
+	pos, _ := findField(file, src, from, keys...)
+	return pos
+}
+
+// keyPos is fieldPos at the last key's name rather than its value.
+func keyPos(file, src string, from int, keys ...string) dsl.Pos {
+	_, pos := findField(file, src, from, keys...)
+	return pos
+}
+
+func findField(file, src string, from int, keys ...string) (value, key dsl.Pos) {
 	lines := strings.Split(src, "\n")
-	line, col := from, 0
+	line, col, keyCol := from, 0, 0
 	for _, k := range keys {
 		re := regexp.MustCompile(`(^|[^.\w])(` + regexp.QuoteMeta(k) + `)\s*=\s*`)
 		found := false
@@ -57,15 +68,16 @@ func fieldPos(file, src string, from int, keys ...string) dsl.Pos {
 			}
 			if loc := re.FindStringSubmatchIndex(text[off:]); loc != nil && !strings.HasPrefix(text[off+loc[1]:], "=") {
 				line, col = l, len([]rune(text[:off+loc[1]]))+1
+				keyCol = len([]rune(text[:off+loc[4]])) + 1
 				found = true
 				break
 			}
 		}
 		if !found {
-			return dsl.Pos{File: file, Line: from}
+			return dsl.Pos{File: file, Line: from}, dsl.Pos{File: file, Line: from}
 		}
 	}
-	return dsl.Pos{File: file, Line: line, Col: col}
+	return dsl.Pos{File: file, Line: line, Col: col}, dsl.Pos{File: file, Line: line, Col: keyCol}
 }
 
 // prefixRunes returns the first n runes of s.
@@ -167,22 +179,26 @@ func (r *run) declare(L *lua.LState) int {
 				d.pageSrc, d.pagePos = string(s), pos
 			}
 		default:
-			bad(fieldPos(r.p.file, r.p.src, line, key), "unknown field %s%s (fields: %s)", key, suggest(key, scenarioFields), strings.Join(scenarioFields, ", "))
+			bad(keyPos(r.p.file, r.p.src, line, key), "unknown field %s%s (fields: %s)", key, suggest(key, scenarioFields), strings.Join(scenarioFields, ", "))
 			continue
 		}
 		if err != nil {
 			bad(pos, "%s %v", key, err)
 		}
 	}
-	if d.setup.ID == "" {
+	if d.setup.ID == "" && t.RawGetString("id") == lua.LNil {
 		bad(d.pos, "id is missing: name the scenario, e.g. id = \"my-drill\" (lower-case letters, digits and -)")
 	}
-	if d.title["en"] == "" {
-		bad(d.pos, "title is missing its English text: title = { en = \"...\" } (other languages: %s)", strings.Join(languages[1:], ", "))
+	if t.RawGetString("title") == lua.LNil {
+		bad(d.pos, "title is missing: title = { en = \"...\" } (other languages: %s)", strings.Join(languages[1:], ", "))
 	}
-	if d.briefing["en"] == "" {
-		bad(d.pos, "briefing is missing its English text: briefing = { en = \"what the player faces\" }")
+	if t.RawGetString("briefing") == lua.LNil {
+		bad(d.pos, "briefing is missing: briefing = { en = \"what the player faces\" }")
 	}
+	sort.SliceStable(d.diags, func(i, j int) bool {
+		a, b := d.diags[i].Pos, d.diags[j].Pos
+		return a.Line < b.Line || (a.Line == b.Line && a.Col < b.Col)
+	})
 	if len(d.diags) == 0 {
 		if err := d.setup.Validate(); err != nil {
 			for _, msg := range strings.Split(err.Error(), "\n") {
@@ -214,7 +230,7 @@ func (r *run) setConstants(d *declaration, v lua.LValue, line int, bad func(dsl.
 		pos := fieldPos(r.p.file, r.p.src, line, "constants", kv.key)
 		spec, err := engine.LookupConstant(kv.key)
 		if err != nil {
-			bad(pos, "%v", err)
+			bad(keyPos(r.p.file, r.p.src, line, "constants", kv.key), "%v", err)
 			continue
 		}
 		n, err := number(kv.value)
@@ -238,6 +254,9 @@ func (r *run) setControls(d *declaration, v lua.LValue, line int, bad func(dsl.P
 		pos := fieldPos(r.p.file, r.p.src, line, "controls", kv.key)
 		c, val, err := controlValue(kv.key, kv.value)
 		if err != nil {
+			if _, unknown := engine.LookupControl(kv.key); unknown != nil {
+				pos = keyPos(r.p.file, r.p.src, line, "controls", kv.key)
+			}
 			bad(pos, "%v", err)
 			continue
 		}

@@ -2,8 +2,8 @@ package scenario
 
 import (
 	"context"
-	"reflect"
 	"fmt"
+	"reflect"
 	"runtime/metrics"
 	"time"
 
@@ -20,13 +20,13 @@ import (
 type meter struct {
 	context.Context // never done itself: meter is the cancellation
 
-	L       *lua.LState
-	opts    Options
-	maxStr  int // longest string, and sum of strings in one frame's registers
-	roots   func(visit func(lua.LValue))
-	stop    chan struct{}
-	err     error
-	sample  []metrics.Sample
+	L             *lua.LState
+	opts          Options
+	maxStr        int // longest string, and sum of strings in one frame's registers
+	roots         func(visit func(lua.LValue))
+	stop          chan struct{}
+	err           error
+	sample        []metrics.Sample
 	lastWalkAlloc uint64
 
 	n       uint64        // instructions in this call
