@@ -1,0 +1,64 @@
+package scripts_test
+
+import (
+	"testing"
+
+	"github.com/oncall-sim/oncall/dsl/policy"
+	"github.com/oncall-sim/oncall/dsl/scenario"
+	"github.com/oncall-sim/oncall/scripts"
+)
+
+// TestPoliciesMinuteByMinute tests the shipped policies the way promtool
+// tests alert rules: on a scenario and a seed, these rules fire at these
+// minutes with these actions, and no others.
+func TestPoliciesMinuteByMinute(t *testing.T) {
+	for _, tc := range []struct {
+		file, scenario string
+		seed           uint32
+		from, to       int
+		want           []policy.Expect
+	}{
+		{"bad-deploy.rules", "bad-deploy", 7, 0, 0, []policy.Expect{
+			// The build starts at 09:10 (minute 10); its first third already
+			// fails 5 % of requests, and the rollback is pressed at once.
+			{Minute: 10, Rule: "roll back a build that raises errors", Actions: "rollback()"},
+		}},
+		{"examples/rollback-on-page.rules", "bad-deploy", 7, 0, 0, []policy.Expect{
+			// Waiting for the page costs six minutes of a bad build.
+			{Minute: 16, Rule: "roll back when paged", Actions: "rollback()"},
+		}},
+		{"cache-flush.rules", "cache-flush", 7, 0, 70, []policy.Expect{
+			{Minute: 60, Rule: "degrade while the cache is cold", Actions: "set_feature(false)"},
+			{Minute: 60, Rule: "longer TTL while the cache refills", Actions: "set_ttl(300)"},
+			{Minute: 61, Rule: "warm the cache when the database has room", Actions: "warmup()"},
+			{Minute: 69, Rule: "restore the feature and the TTL", Actions: "set_feature(true), set_ttl(90)"},
+		}},
+		{"free-play.rules", "free-play", 7, 0, 0, nil}, // a quiet day: nothing fires
+	} {
+		t.Run(tc.file, func(t *testing.T) {
+			src, err := scripts.Files.ReadFile(tc.file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p, err := policy.Compile(tc.file, src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sc, err := scenario.Builtin(tc.scenario, scenario.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			inst, setup, err := sc.Instance(tc.seed)
+			if err != nil {
+				t.Fatal(err)
+			}
+			err = p.Check(policy.Test{
+				Name: tc.file + " on " + tc.scenario, Scenario: inst, Setup: setup, Seed: tc.seed, Noise: true,
+				From: tc.from, To: tc.to, Want: tc.want,
+			})
+			if err != nil {
+				t.Error(err)
+			}
+		})
+	}
+}
