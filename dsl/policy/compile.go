@@ -83,10 +83,10 @@ type slot struct {
 	key   string // "#0", "#1", ...: short to hash, and no rule can write it
 	label string // the call as written, e.g. mean_over("db_util",5), for the trace
 	kind  slotKind
-	typ  Type
-	get  func(*engine.Row) float64
-	n    int // window or look-back, minutes
-	rule int // since(): index of the rule
+	typ   Type
+	get   func(*engine.Row) float64
+	n     int // window or look-back, minutes
+	rule  int // since(): index of the rule
 }
 
 // Rules returns the rule names in file order.
