@@ -132,7 +132,7 @@ func TestNamedKeysAreUsed(t *testing.T) {
 			return err
 		}
 		if d.IsDir() {
-			if name := d.Name(); strings.HasPrefix(name, ".") || name == "testdata" || path == filepath.Join(root, "i18n") {
+			if name := d.Name(); path != root && strings.HasPrefix(name, ".") || name == "testdata" || path == filepath.Join(root, "i18n") {
 				return filepath.SkipDir
 			}
 			return nil
