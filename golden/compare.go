@@ -4,8 +4,11 @@ import (
 	"bytes"
 	"encoding/csv"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
+
+	"github.com/oncall-sim/oncall/engine"
 )
 
 // TraceDiff is the first difference between a golden trace and a new one,
@@ -205,4 +208,42 @@ func outcomeOrder(b []byte) []string {
 		}
 	}
 	return names
+}
+
+// CompareReferences compares two reference files: the same scenarios and
+// seeds, and every outcome figure equal to within the relative Tolerance (a
+// file recorded on another machine may differ in the last bits). It names
+// the first scenario, seed and figure that differ.
+func CompareReferences(want, got []byte) error {
+	w, err := ReadReferences("the golden reference", want)
+	if err != nil {
+		return err
+	}
+	g, err := ReadReferences("the new reference", got)
+	if err != nil {
+		return err
+	}
+	if a, b := strings.Join(w.Scenarios(), ","), strings.Join(g.Scenarios(), ","); a != b {
+		return fmt.Errorf("scenarios: golden %s, now %s", a, b)
+	}
+	for i := range w.References {
+		rw, rg := &w.References[i], &g.References[i]
+		if rw.Seeds != rg.Seeds || rw.Noise != rg.Noise || rw.Policy != rg.Policy {
+			return fmt.Errorf("%s: golden seeds %s (noise %v, policy %s), now seeds %s (noise %v, policy %s)",
+				rw.Scenario, rw.Seeds, rw.Noise, rw.Policy, rg.Seeds, rg.Noise, rg.Policy)
+		}
+		for j := range rw.Runs {
+			ow, og := &rw.Runs[j].Outcome, &rg.Runs[j].Outcome
+			if ow.Minutes != og.Minutes {
+				return fmt.Errorf("%s, seed %d: golden %d minutes, now %d", rw.Scenario, rw.Runs[j].Seed, ow.Minutes, og.Minutes)
+			}
+			for _, s := range engine.OutcomeSpecs() {
+				a, b := s.Get(ow), s.Get(og)
+				if math.Abs(a-b) > Tolerance*math.Max(1, math.Abs(a)) {
+					return fmt.Errorf("%s, seed %d, outcome %s: golden %v, now %v", rw.Scenario, rw.Runs[j].Seed, s.Name, a, b)
+				}
+			}
+		}
+	}
+	return nil
 }

@@ -12,8 +12,8 @@ import (
 // Policies of the golden traces: no automation, and the scenario's
 // reference policy.
 const (
-	NoPolicy        = "none"
-	ReferencePolicy = "reference"
+	PolicyNone      = "none"
+	PolicyReference = "reference"
 )
 
 // TraceSeeds are the seeds every built-in scenario has golden traces for.
@@ -23,15 +23,16 @@ var traceSeeds = []uint32{1, 2, 3}
 func TraceSeeds() []uint32 { return append([]uint32(nil), traceSeeds...) }
 
 // MaxTraceMinutes caps the minutes of a golden trace, so that a whole day of
-// free play (1,440 rows, some 400 KB a file) does not bloat the repository;
-// the first four hours of a day pin every relation just as well.
-const MaxTraceMinutes = 240
+// free play (1,440 rows, some 270 KB a file) does not bloat the repository;
+// its first six hours (the morning climb and the noon peak) pin every
+// relation just as well. Every other built-in scenario fits whole.
+const MaxTraceMinutes = 360
 
 // Case names one golden trace: a scenario, a seed and a policy.
 type Case struct {
 	Scenario string
 	Seed     uint32
-	Policy   string // NoPolicy or ReferencePolicy
+	Policy   string // PolicyNone or PolicyReference
 }
 
 // Label names the case in messages: "bad-deploy, seed 2, policy reference".
