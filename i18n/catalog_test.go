@@ -159,7 +159,7 @@ func TestNamedKeysAreUsed(t *testing.T) {
 	consts := map[string]string{KeyIntro: "KeyIntro", KeyModelTitle: "KeyModelTitle", KeyModelIntro: "KeyModelIntro",
 		KeyModelApproximations: "KeyModelApproximations", KeyModelSources: "KeyModelSources",
 		KeyModelRandomness: "KeyModelRandomness", KeyModelDisclaimer: "KeyModelDisclaimer",
-		KeySwitchOn: "KeySwitchOn", KeySwitchOff: "KeySwitchOff"}
+		KeySwitchOn: "KeySwitchOn", KeySwitchOff: "KeySwitchOff", KeyUnitQueries: "KeyUnitQueries", KeyUnitDays: "KeyUnitDays"}
 	for _, k := range NamedKeys() {
 		c, ok := consts[k]
 		if !ok {
@@ -173,8 +173,10 @@ func TestNamedKeysAreUsed(t *testing.T) {
 }
 
 // usedInside reports the named keys this package itself uses: the switch
-// words, in ControlValue.
-func usedInside(key string) bool { return key == KeySwitchOn || key == KeySwitchOff }
+// words in ControlValue, the units in ConstantValue.
+func usedInside(key string) bool {
+	return key == KeySwitchOn || key == KeySwitchOff || key == KeyUnitQueries || key == KeyUnitDays
+}
 
 func sortedKeys(m map[string]string) []string {
 	keys := make([]string, 0, len(m))

@@ -19,13 +19,16 @@
 //	control.<name>.label, control.<name>.help   engine.ControlSpecs
 //	metric.<name>.label (.unit if a word)       engine.MetricSpecs
 //	outcome.<name>.label (.unit if a word)      engine.OutcomeSpecs
+//	constant.<name>.label                       engine.ConstantSpecs (a scenario may change them)
 //	relation.<id>                               engine.Relations (English: Relation.Text)
 //	source.<n>                                  engine.Sources that are prose (the assumptions)
 //	approximation.<i>                           engine.Approximations, numbered from 1
 //	event.<kind>[.<variant>]                    engine.EventKinds; see EventKey
 //
 // plus a few named keys (NamedKeys): the product's first paragraph, the
-// model page's headings and notes, the words for a switch that is on or off.
+// model page's headings and notes, the words for a switch that is on or off,
+// two units written after a number. EventText renders an engine event in a
+// language from these keys, ControlValue and ConstantValue a value.
 //
 // # Placeholders
 //

@@ -20,15 +20,17 @@ const (
 	KeyModelDisclaimer     = "model.disclaimer"     // "Educational model — not for operational decisions…"
 	KeySwitchOn            = "switch.on"            // a switch control that is on
 	KeySwitchOff           = "switch.off"           // a switch control that is off
+	KeyUnitQueries         = "unit.queries_per_s"   // database queries a second after a number: "{n} queries/s"
+	KeyUnitDays            = "unit.days"            // days after a number: "{n} days"
 )
 
 // NamedKeys lists the named keys above.
 func NamedKeys() []string {
 	return []string{KeyIntro, KeyModelTitle, KeyModelIntro, KeyModelApproximations, KeyModelSources,
-		KeyModelRandomness, KeyModelDisclaimer, KeySwitchOn, KeySwitchOff}
+		KeyModelRandomness, KeyModelDisclaimer, KeySwitchOn, KeySwitchOff, KeyUnitQueries, KeyUnitDays}
 }
 
-// ControlLabel and the functions below name the keys derived from the
+// ControlLabelKey and the functions below name the keys derived from the
 // engine's tables, so that the command line, the web server and the tests
 // spell them one way.
 
@@ -50,6 +52,10 @@ func OutcomeLabelKey(name string) string { return "outcome." + name + ".label" }
 
 // OutcomeUnitKey is the key of an outcome figure's unit when it is a word.
 func OutcomeUnitKey(name string) string { return "outcome." + name + ".unit" }
+
+// ConstantLabelKey is the key of a constant's name (engine.ConstantSpecs),
+// which a scenario may change during a shift.
+func ConstantLabelKey(name string) string { return "constant." + name + ".label" }
 
 // RelationKey is the key of a relation's explanation (engine.Relation.Text).
 func RelationKey(id string) string { return "relation." + id }
@@ -116,7 +122,7 @@ func EventKeys() []string {
 //	              who: player, scenario, or rule (any other By: a policy rule's name)
 //	launch        event.launch.autoscaler | .min_instances      {n}
 //	remove        event.remove.autoscaler | .min_instances      {n}
-//	set_constant  event.set_constant                            {constant} {value}
+//	set_constant  event.set_constant                            {constant} {value}: its label, ConstantValue
 //	say           event.say                                     {text}
 //	others        event.<kind>
 func EventKey(e engine.Event) string {
@@ -161,7 +167,6 @@ func EventText(lang string, e engine.Event) string {
 		"rollout", Minutes(lang, int(math.Round(e.Value))),
 		"rule", e.By,
 		"text", e.Text.In(canonical(lang)),
-		"constant", e.Name,
 	}
 	switch e.Kind {
 	case engine.EventSetControl, engine.EventAction:
@@ -171,7 +176,11 @@ func EventText(lang string, e engine.Event) string {
 			args = append(args, "control", e.Name, "value", Number(lang, e.Value, shortDecimals(e.Value)))
 		}
 	case engine.EventSetConstant:
-		args = append(args, "value", Number(lang, e.Value, shortDecimals(e.Value)))
+		if c, err := engine.LookupConstant(e.Name); err == nil {
+			args = append(args, "constant", T(lang, ConstantLabelKey(e.Name)), "value", ConstantValue(lang, c, e.Value))
+		} else {
+			args = append(args, "constant", e.Name, "value", Number(lang, e.Value, shortDecimals(e.Value)))
+		}
 	}
 	return T(lang, EventKey(e), args...)
 }
@@ -197,6 +206,30 @@ func ControlValue(lang string, c engine.Control, v float64) string {
 	}
 }
 
+// ConstantValue writes a constant's value with its unit as lang writes it:
+// "8 min", "2.000 upita/s", "0,40 $/h", "99,9 %".
+func ConstantValue(lang string, c engine.ConstantSpec, v float64) string {
+	d := shortDecimals(v)
+	switch c.Unit {
+	case "share":
+		return Percent(lang, v, min(shortDecimals(v*100), 3))
+	case "share/min":
+		return Percent(lang, v, min(shortDecimals(v*100), 3)) + "/min"
+	case "$/h":
+		return MoneyPerHour(lang, v)
+	case "min":
+		f := FormatOf(canonical(lang))
+		return f.apply(f.Minutes, v, d)
+	case "queries/s":
+		return T(lang, KeyUnitQueries, "n", Number(lang, v, d))
+	case "days":
+		return T(lang, KeyUnitDays, "n", Number(lang, v, d))
+	case "ms", "s", "req/s":
+		return Number(lang, v, d) + " " + c.Unit
+	}
+	return Number(lang, v, d)
+}
+
 // shortDecimals is the number of decimals v needs, at most 4, so that 0.6
 // reads "0.6", 60 reads "60" and 0.333·100 reads "33.3", not the float's
 // "33.300000000000004".
@@ -206,7 +239,7 @@ func shortDecimals(v float64) int {
 }
 
 // DerivedKeys returns every key that the engine's tables call for, in the
-// order of the tables: controls, metrics, outcomes, relations, sources,
+// order of the tables: controls, metrics, outcomes, constants, relations, sources,
 // approximations, events.
 func DerivedKeys() []string {
 	var keys []string
@@ -224,6 +257,9 @@ func DerivedKeys() []string {
 		if WordUnit(s.Unit) {
 			keys = append(keys, OutcomeUnitKey(s.Name))
 		}
+	}
+	for _, s := range engine.ConstantSpecs() {
+		keys = append(keys, ConstantLabelKey(s.Name))
 	}
 	for _, r := range engine.Relations() {
 		keys = append(keys, RelationKey(r.ID))
