@@ -1,0 +1,57 @@
+package policy
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/oncall-sim/oncall/dsl"
+	"github.com/oncall-sim/oncall/engine"
+)
+
+// FuzzCompile feeds arbitrary files to Compile: it must never panic; it
+// either loads the file or returns a dsl.List whose every diagnostic names
+// the file; a file that loads must run 20 minutes of free play without
+// panicking (it may stop with an error).
+func FuzzCompile(f *testing.F) {
+	for _, tc := range brokenAtLoad {
+		f.Add(tc.src)
+	}
+	for _, tc := range brokenAtRun {
+		f.Add(tc.src)
+	}
+	f.Add(fiveRules)
+	f.Add(rollbackPolicy)
+	files, _ := filepath.Glob("../../scripts/*.rules")
+	more, _ := filepath.Glob("../../scripts/examples/*.rules")
+	for _, name := range append(files, more...) {
+		if src, err := os.ReadFile(name); err == nil {
+			f.Add(string(src))
+		}
+	}
+	f.Add("rule \"x\"\n when let a = [1,2]; a[minute % 3] > 0\n do set_shed(0.5)\n")
+	f.Add("rule \"x\"\n when 1..3 | all(# > 0)\n do warmup()\n")
+	f.Fuzz(func(t *testing.T, src string) {
+		p, err := Compile("fuzz.rules", []byte(src))
+		if err != nil {
+			var list dsl.List
+			if !errors.As(err, &list) || len(list) == 0 {
+				t.Fatalf("error is not a non-empty dsl.List: %#v", err)
+			}
+			for _, d := range list {
+				if d.Pos.File != "fuzz.rules" || d.Message == "" {
+					t.Fatalf("diagnostic without file or message: %#v", d)
+				}
+			}
+			return
+		}
+		setup := engine.FreePlay()
+		setup.Minutes = 20
+		sim, err := engine.New(engine.Options{Setup: setup, Policy: p.Instance(), Seed: 1, Noise: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_ = sim.Run(0)
+	})
+}
