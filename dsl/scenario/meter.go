@@ -28,7 +28,9 @@ type meter struct {
 	err           error
 	sample        []metrics.Sample
 	lastWalkAlloc uint64
+	walkEvery     uint64 // allocations between two measures
 
+	total   uint64        // instructions of the run
 	n       uint64        // instructions in this call
 	started bool          // the clock of this call is running
 	since   time.Time     // when it started
@@ -49,6 +51,7 @@ func newMeter(L *lua.LState, opts Options) *meter {
 		sample: []metrics.Sample{{Name: "/gc/heap/allocs:bytes"}},
 	}
 	m.lastWalkAlloc = m.allocated()
+	m.walkEvery = uint64(opts.MemoryBudget / 16)
 	return m
 }
 
@@ -58,8 +61,12 @@ func (m *meter) enter() {
 	m.started = false
 }
 
-// leave adds the call's time to the run's.
-func (m *meter) leave() {
+// leave adds the call's time to the run's; after loading, it also measures
+// memory, for a few instructions can fill large tables.
+func (m *meter) leave(load bool) {
+	if load && m.err == nil {
+		m.checkMemory()
+	}
 	if m.started {
 		m.spent += time.Since(m.since)
 		m.started = false
@@ -72,8 +79,9 @@ func (m *meter) Done() <-chan struct{} {
 		return m.stop
 	}
 	m.n++
+	m.total++
 	m.checkRegisters()
-	if m.n%memCheckEvery == 0 {
+	if m.total%memCheckEvery == 0 {
 		m.checkMemory()
 	}
 	if m.n%timeCheckEvery == 0 {
@@ -103,8 +111,8 @@ func (m *meter) checkRegisters() {
 		case *lua.LTable:
 			// One assignment to a far index grows a table's array to it
 			// (gopher-lua fills the gap), so tables at hand are measured too.
-			if slots := tableSlots(v); slots*16 > m.opts.MemoryBudget {
-				m.fail(fmt.Errorf("a table of %d slots is over the memory budget of %s: is an index far too large?", slots, bytesText(m.opts.MemoryBudget)))
+			if size := tableBytes(v); size > m.opts.MemoryBudget {
+				m.fail(fmt.Errorf("a table of %s is over the memory budget of %s: is a table growing without end?", bytesText(size), bytesText(m.opts.MemoryBudget)))
 				return
 			}
 		}
@@ -114,11 +122,12 @@ func (m *meter) checkRegisters() {
 	}
 }
 
-// tableSlots counts the slots a table holds, its array's capacity included
-// (which gopher-lua does not export).
-func tableSlots(t *lua.LTable) int64 {
+// tableBytes estimates the memory of a table itself: 16 bytes a slot of its
+// array, capacity included (which gopher-lua does not export), and about
+// 100 a hash entry (the map entry and gopher-lua's key index).
+func tableBytes(t *lua.LTable) int64 {
 	v := reflect.ValueOf(t).Elem()
-	return int64(v.FieldByIndex(arrayField).Cap() + v.FieldByIndex(dictField).Len() + v.FieldByIndex(strdictField).Len())
+	return 64 + 16*int64(v.FieldByIndex(arrayField).Cap()) + 100*int64(v.FieldByIndex(dictField).Len()+v.FieldByIndex(strdictField).Len())
 }
 
 // The fields of lua.LTable that tableSlots reads; fieldIndex panics at load
@@ -150,13 +159,18 @@ func (m *meter) allocated() uint64 {
 // the state can still reach.
 func (m *meter) checkMemory() {
 	a := m.allocated()
-	if a-m.lastWalkAlloc < uint64(m.opts.MemoryBudget/16) {
+	if a-m.lastWalkAlloc < m.walkEvery {
 		return
 	}
-	m.lastWalkAlloc = a
-	if used := m.measure(); used > m.opts.MemoryBudget {
+	used := m.measure()
+	m.lastWalkAlloc = m.allocated() // what the measure itself allocated does not count
+	if used > m.opts.MemoryBudget {
 		m.fail(fmt.Errorf("the scenario holds more than its memory budget of %s: is a table or string growing without end?", bytesText(m.opts.MemoryBudget)))
 	}
+	// A measure costs time in proportion to what it walks: wait for the
+	// state to have had the chance to grow by half before the next, so that
+	// measuring stays linear in what the script allocates.
+	m.walkEvery = uint64(max(m.opts.MemoryBudget/16, used/2))
 }
 
 func (m *meter) checkTime() {
@@ -234,9 +248,14 @@ func (w *walker) one(v lua.LValue) {
 			return
 		}
 		w.seen[v] = true
-		w.size += 64 + 24*tableSlots(v)
+		w.size += tableBytes(v)
 		v.ForEach(func(k, val lua.LValue) {
-			w.todo = append(w.todo, k, val)
+			for _, x := range [2]lua.LValue{k, val} {
+				switch x.(type) {
+				case lua.LString, *lua.LTable, *lua.LFunction, *lua.LUserData:
+					w.todo = append(w.todo, x)
+				}
+			}
 		})
 		if v.Metatable != nil {
 			w.todo = append(w.todo, v.Metatable)

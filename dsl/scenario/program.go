@@ -64,17 +64,17 @@ func Compile(filename string, src []byte, opts Options) (*Program, error) {
 	}
 	p.proto = proto
 	r, diags := p.load(0)
+	if r != nil && r.decl != nil && r.decl.pageSrc != "" {
+		pr, d := compilePage(filename, text, r.decl.pageSrc, r.decl.pagePos)
+		if d != nil {
+			diags = append(diags, *d)
+		}
+		p.page = pr
+	}
 	if len(diags) > 0 {
 		return nil, diags
 	}
 	p.decl = r.decl
-	if r.decl.pageSrc != "" {
-		pr, d := compilePage(filename, text, r.decl.pageSrc, r.decl.pagePos)
-		if d != nil {
-			return nil, dsl.List{*d}
-		}
-		p.page = pr
-	}
 	if err := p.dryRun(r); err != nil {
 		return nil, err
 	}
@@ -147,14 +147,20 @@ func (p *Program) load(seed uint32) (*run, dsl.List) {
 	r := newRun(p, seed)
 	fn := r.L.NewFunctionFromProto(p.proto)
 	r.L.Push(fn)
+	r.loading = true
 	err := r.call(0, 0)
+	r.loading = false
+	if err == nil && r.m.err != nil {
+		// The memory measure after loading found the budget spent.
+		return nil, dsl.List{{Pos: dsl.Pos{File: p.file}, Message: "once loaded, " + r.m.err.Error()}}
+	}
 	if err != nil {
 		r.diags = append(r.diags, asList(p.file, p.src, err, "", r.errLine)...)
 		return nil, r.diags
 	}
 	r.finishLoad()
 	if len(r.diags) > 0 {
-		return nil, r.diags
+		return r, r.diags
 	}
 	return r, nil
 }
@@ -166,14 +172,17 @@ func syntaxDiagnostic(file, src string, err error) dsl.Diagnostic {
 	case *parse.Error:
 		d.Pos.Line, d.Pos.Col = e.Pos.Line, e.Pos.Column
 		msg := strings.TrimSpace(e.Message)
-		if e.Token != "" {
+		if !strings.HasPrefix(msg, "syntax error") {
+			msg = "syntax error: " + msg
+		}
+		switch {
+		case e.Pos.Line == parse.EOF:
+			d.Pos.Line, d.Pos.Col = lastLine(src), 0
+			msg += " at the end of the file (a missing `end`, `)` or `}`?)"
+		case e.Token != "":
 			msg = fmt.Sprintf("%s near %q", msg, e.Token)
 		}
-		if e.Pos.Line == parse.EOF {
-			d.Pos.Line, d.Pos.Col = lastLine(src), 0
-			msg = strings.TrimSpace(e.Message) + " at the end of the file (a missing `end` or `}`?)"
-		}
-		d.Message = "syntax error: " + msg
+		d.Message = msg
 	case *lua.CompileError:
 		d.Pos.Line = e.Line
 		d.Message = e.Message

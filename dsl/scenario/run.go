@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -42,7 +43,8 @@ type run struct {
 	row      *lua.LTable // reused for on_minute
 	rowNames []lua.LString
 	errfunc  *lua.LFunction
-	errLine  int // where the last uncaught error was raised
+	loading  bool // the main chunk is running
+	errLine  int  // where the last uncaught error was raised
 }
 
 func newRun(p *Program, seed uint32) *run {
@@ -85,7 +87,7 @@ func (r *run) roots(visit func(lua.LValue)) {
 // call runs the function and arguments on the stack under the budgets.
 func (r *run) call(nargs, nret int) error {
 	r.m.enter()
-	defer r.m.leave()
+	defer r.m.leave(r.loading)
 	r.errLine = 0
 	return r.L.PCall(nargs, nret, r.errfunc)
 }
@@ -111,11 +113,26 @@ func (r *run) finishLoad() {
 	}
 	if r.onMinute != nil {
 		r.row = r.L.NewTable()
+		names := []string{"time"}
 		for _, s := range engine.MetricSpecs() {
 			r.rowNames = append(r.rowNames, lua.LString(s.Name))
+			names = append(names, s.Name)
 		}
+		// A misspelt metric is an error that names it, not a nil that fails
+		// later in a comparison.
+		mt := r.L.NewTable()
+		mt.RawSetString("__index", r.L.NewFunction(func(L *lua.LState) int {
+			key := lua.LVAsString(L.Get(2))
+			L.RaiseError("row.%s: unknown metric%s (metrics: the columns of a trace, e.g. burn_1h, error_rate, db_util)", key, suggest(key, names))
+			return 0
+		}))
+		r.row.Metatable = mt
 	}
 	r.diags = append(r.diags, r.decl.diags...)
+	sort.SliceStable(r.diags, func(i, j int) bool {
+		a, b := r.diags[i].Pos, r.diags[j].Pos
+		return a.Line < b.Line || (a.Line == b.Line && a.Col < b.Col)
+	})
 }
 
 func (r *run) fileDiag(msg string) dsl.Diagnostic {
@@ -244,6 +261,9 @@ func asList(file, src string, err error, context string, line int) dsl.List {
 		at, msg = splitWhere(file, string(obj))
 		if at > 0 {
 			line = at
+		}
+		if msg == "stack overflow" || strings.Contains(msg, "registry overflow") {
+			msg += ": too many nested calls or values at once (a function that calls itself without end?)"
 		}
 	default:
 		msg = fmt.Sprintf("error() was given a %s, not a message: pass a string, e.g. error(\"what went wrong\")", obj.Type())

@@ -19,6 +19,19 @@ const (
 	patternSteps    = 1e7
 )
 
+// maxArrayIndex bounds the array part of Lua tables. gopher-lua fills the
+// gap when a script assigns t[n] past the end of a table's array, up to its
+// MaxArrayIndex (2^26): one assignment could allocate a gigabyte and take a
+// minute inside a single instruction, where no budget can act. Keys past
+// this index go to the hash part instead, which Lua allows; only # of a
+// sequence longer than 262,144 misreads, far beyond any memory budget of
+// a scenario.
+const maxArrayIndex = 1 << 18
+
+// init lowers gopher-lua's MaxArrayIndex for the whole process (it is a
+// setting of the library, read by every state).
+func init() { lua.MaxArrayIndex = maxArrayIndex }
+
 // forbidden explains why a global that Lua usually has is missing.
 var forbidden = map[string]string{
 	"io":             "scenarios have no file, process or network access",
@@ -107,9 +120,11 @@ func suggest(name string, candidates []string) string {
 // metatable's __index is the same table, so method calls are guarded too.
 func guardStrings(L *lua.LState, m *meter) {
 	mod := L.G.Global.RawGetString("string").(*lua.LTable)
-	for _, name := range []string{"dump", "gfind"} {
-		mod.RawSetString(name, lua.LNil)
-	}
+	mod.RawSetString("gfind", lua.LNil)
+	mod.RawSetString("dump", L.NewFunction(func(L *lua.LState) int {
+		L.RaiseError("string.dump is not available: a scenario cannot load code")
+		return 0
+	}))
 	orig := func(name string) *lua.LFunction { return mod.RawGetString(name).(*lua.LFunction) }
 	rep, format, find, match, gmatch, gsub := orig("rep"), orig("format"), orig("find"), orig("match"), orig("gmatch"), orig("gsub")
 	call := func(L *lua.LState, fn *lua.LFunction) int {
