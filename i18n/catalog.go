@@ -23,6 +23,7 @@ var bundle = sync.OnceValue(load)
 
 type catalogue struct {
 	messages map[string]map[string]string // lang → key → text
+	payloads map[string][]byte            // lang → Payload, built once
 	err      error                        // the first file that did not load
 }
 
@@ -46,6 +47,10 @@ func load() *catalogue {
 			}
 		}
 		c.messages[code] = m
+	}
+	c.payloads = map[string][]byte{}
+	for _, code := range Codes() {
+		c.payloads[code] = c.payload(code)
 	}
 	return c
 }
@@ -71,6 +76,10 @@ func Check() error { return bundle().err }
 
 // canonical returns the code of lang, or the default for an unknown one.
 func canonical(lang string) string {
+	switch lang { // the common case, a code as the catalogue spells it
+	case "en", "bs", "id", "es", "ur", "fr":
+		return lang
+	}
 	if l, ok := Lookup(lang); ok {
 		return l.Code
 	}
@@ -128,11 +137,26 @@ func T(lang, key string, args ...any) string {
 	if !strings.ContainsAny(msg, "{}") {
 		return msg
 	}
-	values := make(map[string]string, len(args)/2)
-	for i := 0; i+1 < len(args); i += 2 {
-		values[fmt.Sprint(args[i])] = fmt.Sprint(args[i+1])
+	var b strings.Builder
+	scan(msg, func(lit, name string) {
+		for i := 0; name != "" && i+1 < len(args); i += 2 {
+			if text(args[i]) == name {
+				b.WriteString(text(args[i+1]))
+				return
+			}
+		}
+		b.WriteString(lit)
+	})
+	return b.String()
+}
+
+// text writes a placeholder's name or value; strings, the usual case, as
+// they are.
+func text(v any) string {
+	if s, ok := v.(string); ok {
+		return s
 	}
-	return Fill(msg, values)
+	return fmt.Sprint(v)
 }
 
 // Fill replaces the placeholders of a message with values (see T). It reads
@@ -222,12 +246,21 @@ func isName(s string) bool {
 }
 
 // Payload returns the JSON the web page loads for lang:
-// {"lang", "dir", "name", "format": {...}, "messages": {key: text}}.
-// An unknown language gets English.
+// {"lang", "dir", "name", "format": {...}, "messages": {key: text}}, the
+// messages being Catalog(lang). An unknown language gets English.
 func Payload(lang string) []byte {
-	l, ok := Lookup(lang)
-	if !ok {
-		l, _ = Lookup(Default)
+	return append([]byte(nil), bundle().payloads[canonical(lang)]...)
+}
+
+// payload builds Payload(code) from the loaded messages.
+func (c *catalogue) payload(code string) []byte {
+	l, _ := Lookup(code)
+	msgs := make(map[string]string, len(c.messages[Default]))
+	for k, v := range c.messages[Default] {
+		msgs[k] = v
+	}
+	for k, v := range c.messages[code] {
+		msgs[k] = v
 	}
 	p := struct {
 		Lang     string            `json:"lang"`
@@ -235,7 +268,7 @@ func Payload(lang string) []byte {
 		Name     string            `json:"name"`
 		Format   Format            `json:"format"`
 		Messages map[string]string `json:"messages"`
-	}{l.Code, l.Dir, l.Name, FormatOf(l.Code), Catalog(l.Code)}
+	}{l.Code, l.Dir, l.Name, FormatOf(l.Code), msgs}
 	b, err := json.Marshal(p)
 	if err != nil { // strings only: cannot fail
 		return []byte("{}")

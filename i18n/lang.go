@@ -21,8 +21,8 @@ const Default = "en"
 
 // languages is a function rather than a variable so that no caller can change
 // the list under another.
-func languages() []Language {
-	return []Language{
+func languages() [6]Language {
+	return [...]Language{
 		{"en", "English", "English", "ltr"},
 		{"bs", "Bosanski", "Bosnian", "ltr"},
 		{"id", "Bahasa Indonesia", "Indonesian", "ltr"},
@@ -34,7 +34,10 @@ func languages() []Language {
 
 // Languages returns the six languages, English first, then in the order of
 // the seeds.
-func Languages() []Language { return languages() }
+func Languages() []Language {
+	ls := languages()
+	return ls[:]
+}
 
 // Codes returns the language codes in the order of Languages.
 func Codes() []string {
