@@ -12,7 +12,9 @@ type CLI struct {
 	Model     ModelCmd     `cmd:"" help:"Print every relation of the model with its source."`
 	Check     CheckCmd     `cmd:"" help:"Check scenario (.lua) and policy (.rules) files: every problem, not only the first."`
 	Scenarios ScenariosCmd `cmd:"" help:"List the built-in scenarios and the .lua scenarios of a folder."`
-	Batch     BatchCmd     `cmd:"" help:"Run a scenario over many seeds on every core: the distribution of outcomes, two policies compared."`
+	Batch     BatchCmd     `cmd:"" help:"Run a scenario over many seeds on every core."`
+	Grade     GradeCmd     `cmd:"" help:"Grade a policy against golden reference outcomes."`
+	Golden    GoldenCmd    `cmd:"" help:"Record reference outcomes for grading (instructors)."`
 }
 
 // Env is what a subcommand may touch of the process: its streams, the seed

@@ -1,0 +1,149 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/oncall-sim/oncall/batch"
+	"github.com/oncall-sim/oncall/dsl/policy"
+	"github.com/oncall-sim/oncall/dsl/scenario"
+	"github.com/oncall-sim/oncall/golden"
+)
+
+// GoldenCmd holds the instructors' commands on reference outcomes.
+type GoldenCmd struct {
+	Record GoldenRecordCmd `cmd:"" help:"Record reference outcomes over seeds of your own."`
+}
+
+// Help shows examples under the subcommands.
+func (GoldenCmd) Help() string {
+	return `Examples:
+  oncall golden record --seeds 100-130 -o hidden.json      every graded built-in scenario
+  oncall grade --policy student.rules --reference hidden.json`
+}
+
+// GoldenRecordCmd records reference outcomes.
+type GoldenRecordCmd struct {
+	Scenario []string `short:"s" help:"A scenario to record, built-in name or .lua file; repeatable (default: every built-in scenario with grading criteria)." placeholder:"NAME"`
+	Policy   string   `short:"p" help:"The reference policy file (default: the scenario's built-in reference policy); only with one --scenario." placeholder:"FILE"`
+	Seeds    string   `required:"" help:"Seeds to record: 100-130, 1,5,9 or 1-10,20-30." placeholder:"SET"`
+	Output   string   `short:"o" required:"" help:"The reference file to write." placeholder:"FILE"`
+	Jobs     int      `short:"j" help:"Runs at once (default: one per core)." placeholder:"N"`
+	Noise    bool     `default:"true" negatable:"" help:"Traffic noise (grading runs with the setting recorded here)."`
+}
+
+// Help shows examples under the flags.
+func (GoldenRecordCmd) Help() string {
+	return `Runs each scenario's reference policy on every seed and writes the outcomes
+to one file, to grade against with oncall grade --reference FILE. Keep a
+hidden seed set out of the students' reach, so that nobody tunes a policy to
+the public seeds (` + golden.PublicSeeds + `). Record again whenever a scenario or a
+reference policy changes.
+
+Examples:
+  oncall golden record --seeds 100-130 -o hidden.json
+  oncall golden record -s bad-deploy -s surge --seeds 500-599 -o week3.json
+  oncall golden record -s my-incident.lua -p my-incident.rules --seeds 1-50 -o mine.json
+  oncall grade --policy student.rules --reference hidden.json`
+}
+
+// Run implements the subcommand.
+func (c *GoldenRecordCmd) Run(env *Env) error {
+	seeds, err := batch.ParseSeeds(c.Seeds)
+	if err != nil {
+		return usageError("--seeds %v", err)
+	}
+	if c.Jobs < 0 {
+		return usageError("--jobs %d: it takes the number of runs at once, 1 or more (0 or absent: one per core)", c.Jobs)
+	}
+	if c.Policy != "" && len(c.Scenario) != 1 {
+		return usageError("--policy %s: name the one scenario it answers with --scenario", c.Policy)
+	}
+	progs, err := c.scenarios(env)
+	if err != nil {
+		return err
+	}
+	file := &golden.ReferenceFile{Format: golden.ReferenceFormat}
+	ctx, stop := interruptible(env)
+	defer stop()
+	for _, p := range progs {
+		pol, label, err := c.policy(env, p.ID())
+		if err != nil {
+			return err
+		}
+		bar := newProgress(env, len(seeds))
+		run := batch.Run{Scenario: p, Policy: pol, NoNoise: !c.Noise}
+		ref, err := golden.RecordReference(ctx, p.ID(), label, run, seeds, batch.Options{Jobs: c.Jobs, Progress: bar.pass(0)})
+		bar.done()
+		if err != nil {
+			if ctx.Err() != nil {
+				return failure("interrupted: nothing written")
+			}
+			return failure("%v", err)
+		}
+		file.References = append(file.References, ref)
+	}
+	out, closeOut, err := env.output(c.Output)
+	if err != nil {
+		return err
+	}
+	err = file.Write(out)
+	if cerr := closeOut(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return failure("-o %s: %v", c.Output, err)
+	}
+	for _, r := range file.References {
+		fmt.Fprintf(env.Stderr, "oncall: %s: %d seeds (%s) with %s\n", r.Scenario, len(r.Runs), r.Seeds, r.Policy)
+	}
+	fmt.Fprintf(env.Stderr, "oncall: wrote %s; grade with oncall grade --policy FILE --reference %s\n", c.Output, c.Output)
+	return nil
+}
+
+// scenarios resolves --scenario, or takes every built-in scenario that has
+// grading criteria.
+func (c *GoldenRecordCmd) scenarios(env *Env) ([]*scenario.Program, error) {
+	if len(c.Scenario) == 0 {
+		all, err := scenario.Builtins(scenario.Options{})
+		if err != nil {
+			return nil, failure("the built-in scenarios: %v", err)
+		}
+		var graded []*scenario.Program
+		for _, p := range all {
+			if len(p.Grading()) > 0 {
+				graded = append(graded, p)
+			}
+		}
+		return graded, nil
+	}
+	var progs []*scenario.Program
+	seen := make(map[string]bool)
+	for _, name := range c.Scenario {
+		p, err := resolveScenario(env, name)
+		if err != nil {
+			return nil, err
+		}
+		if len(p.Grading()) == 0 {
+			return nil, usageError("--scenario %s has no grading criteria (no grade { ... } block): there is nothing to grade against", name)
+		}
+		if seen[p.ID()] {
+			return nil, usageError("--scenario %s: scenario %s is named twice", name, p.ID())
+		}
+		seen[p.ID()] = true
+		progs = append(progs, p)
+	}
+	return progs, nil
+}
+
+// policy loads --policy, or the built-in reference policy of the scenario.
+func (c *GoldenRecordCmd) policy(env *Env, id string) (*policy.Program, string, error) {
+	if c.Policy != "" {
+		p, err := readPolicyFile(env, "--policy", c.Policy)
+		return p, c.Policy, err
+	}
+	p, name, err := golden.ReferencePolicy(id)
+	if err != nil {
+		return nil, name, usageError("%v: give one with --policy FILE", err)
+	}
+	return p, name, nil
+}

@@ -1,0 +1,169 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/oncall-sim/oncall/golden"
+)
+
+// GradeCmd grades a policy against reference outcomes.
+type GradeCmd struct {
+	Policy     string  `short:"p" required:"" help:"The policy file to grade." placeholder:"FILE"`
+	Scenario   string  `help:"Grade one scenario only: a built-in name or a .lua file (default: every scenario the references hold)." placeholder:"NAME"`
+	Reference  string  `help:"Reference outcomes recorded by 'oncall golden record' (default: the public references built into oncall)." placeholder:"FILE"`
+	Format     string  `short:"f" enum:"text,json,junit,gradescope" default:"text" help:"Report format: text, json, junit (JUnit XML) or gradescope (results.json)."`
+	Output     string  `short:"o" help:"Write the report to FILE instead of standard output." placeholder:"FILE"`
+	PassMark   float64 `default:"100" help:"Percent of the maximum score needed to pass (default 100: every criterion on every seed)." placeholder:"PCT"`
+	Visibility string  `enum:"visible,hidden,after_due_date,after_published" default:"visible" help:"Visibility of the tests in Gradescope's results.json."`
+	Jobs       int     `short:"j" help:"Runs at once (default: one per core)." placeholder:"N"`
+}
+
+// Help shows examples under the flags.
+func (GradeCmd) Help() string {
+	return `The policy runs on every seed of the references, for each scenario; each
+grading criterion of the scenario (its grade { ... } block) is checked against
+the reference outcome of the same seed. A criterion scores its weight times
+the share of seeds it held on; the policy passes when its total reaches the
+pass mark. Exit code 0: passed; 1: not passed; 2: bad usage or a file that
+does not load.
+
+Examples:
+  oncall grade --policy mine.rules                       every graded scenario, public seeds
+  oncall grade -p bot.rules --scenario bad-deploy        one scenario
+  oncall grade -p student.rules --reference hidden.json -f gradescope -o /autograder/results/results.json
+  oncall grade -p student.rules -f junit -o report.xml --pass-mark 70`
+}
+
+// Run implements the subcommand.
+func (c *GradeCmd) Run(env *Env) error {
+	if !(c.PassMark > 0 && c.PassMark <= 100) {
+		return usageError("--pass-mark %v is out of range: it takes a percentage above 0, up to 100", c.PassMark)
+	}
+	if c.Jobs < 0 {
+		return usageError("--jobs %d: it takes the number of runs at once, 1 or more (0 or absent: one per core)", c.Jobs)
+	}
+	pol, err := readPolicyFile(env, "--policy", c.Policy)
+	if err != nil {
+		return err
+	}
+	refs, refName, err := c.references(env)
+	if err != nil {
+		return err
+	}
+	scenarios, err := c.scenarios(env, refs, refName)
+	if err != nil {
+		return err
+	}
+	ctx, stop := interruptible(env)
+	defer stop()
+	// One bar over every run of every scenario: each scenario's runs start
+	// where the previous one's end.
+	total, offsets := 0, make(map[string]int)
+	for _, s := range scenarios {
+		r, _ := refs.Lookup(s.ID)
+		offsets[s.ID] = total
+		total += len(r.Runs)
+	}
+	bar := newProgress(env, total)
+	rep, err := golden.Grade(ctx, golden.GradeOptions{
+		Scenarios: scenarios, Policy: pol, PolicyName: c.Policy,
+		References: refs, ReferenceName: refName,
+		PassMark: c.PassMark / 100, Jobs: c.Jobs, Clock: time.Now,
+		Progress: func(id string, done, _ int) {
+			if bar.w != nil {
+				bar.draw(offsets[id] + done)
+			}
+		},
+	})
+	bar.done()
+	if err != nil {
+		if ctx.Err() != nil {
+			return failure("interrupted: no grade")
+		}
+		return usageError("%v", err)
+	}
+	if err := c.write(env, rep); err != nil {
+		return err
+	}
+	if !rep.Passed {
+		return failure("%s did not pass: %s / %s points, pass mark %v %%", c.Policy,
+			trimFloat(rep.Score), trimFloat(rep.MaxScore), c.PassMark)
+	}
+	return nil
+}
+
+func trimFloat(v float64) string { return strings.TrimSuffix(fmt.Sprintf("%.2f", v), ".00") }
+
+// references reads --reference, or the public references built in.
+func (c *GradeCmd) references(env *Env) (*golden.ReferenceFile, string, error) {
+	if c.Reference == "" {
+		refs, err := golden.PublicReferences()
+		if err != nil {
+			return nil, "", failure("the built-in references: %v", err)
+		}
+		return refs, "the public references (seeds " + golden.PublicSeeds + ")", nil
+	}
+	data, err := env.ReadFile(c.Reference)
+	if err != nil {
+		return nil, "", usageError("--reference %s: %v", c.Reference, err)
+	}
+	refs, err := golden.ReadReferences(c.Reference, data)
+	if err != nil {
+		return nil, "", usageError("--reference %v", err)
+	}
+	return refs, c.Reference, nil
+}
+
+// scenarios picks the scenarios to grade: --scenario, or every scenario the
+// references hold, each resolved by its id among the built-in ones.
+func (c *GradeCmd) scenarios(env *Env, refs *golden.ReferenceFile, refName string) ([]golden.Scenario, error) {
+	names := refs.Scenarios()
+	if c.Scenario != "" {
+		names = []string{c.Scenario}
+	}
+	var out []golden.Scenario
+	for _, name := range names {
+		p, err := resolveScenario(env, name)
+		if err != nil {
+			if c.Scenario == "" {
+				return nil, usageError("%s holds scenario %s, which is not built in: name its .lua file with --scenario", refName, name)
+			}
+			return nil, err
+		}
+		if len(p.Grading()) == 0 {
+			return nil, usageError("scenario %s has no grading criteria (no grade { ... } block): it cannot be graded", p.ID())
+		}
+		if _, err := refs.Lookup(p.ID()); err != nil {
+			return nil, usageError("--scenario %s: %s: %v; record one with oncall golden record --scenario %s", name, refName, err, name)
+		}
+		out = append(out, golden.Graded(p))
+	}
+	return out, nil
+}
+
+// write sends the report in the chosen format to -o or stdout.
+func (c *GradeCmd) write(env *Env, rep *golden.Report) error {
+	out, closeOut, err := env.output(c.Output)
+	if err != nil {
+		return err
+	}
+	switch c.Format {
+	case "json":
+		err = rep.WriteJSON(out)
+	case "junit":
+		err = rep.WriteJUnit(out)
+	case "gradescope":
+		err = rep.WriteGradescope(out, c.Visibility)
+	default:
+		err = rep.WriteText(out)
+	}
+	if cerr := closeOut(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return failure("writing the report: %v", err)
+	}
+	return nil
+}

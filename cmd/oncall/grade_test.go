@@ -1,0 +1,161 @@
+package main
+
+import (
+	"encoding/json"
+	"encoding/xml"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const (
+	refBadDeploy = "../../scripts/bad-deploy.rules"
+	harmful      = "../../golden/testdata/policies/harmful.rules"
+)
+
+// The reference policy of bad-deploy passes on bad-deploy with full marks.
+func TestGradeReferencePasses(t *testing.T) {
+	e := newTestEnv(t)
+	if code := e.run("grade", "--policy", refBadDeploy, "--scenario", "bad-deploy"); code != 0 {
+		t.Fatalf("exit %d: %s\n%s", code, e.err.String(), e.out.String())
+	}
+	for _, want := range []string{
+		"grade of " + refBadDeploy + " against the public references (seeds 1-20)",
+		"bad-deploy — Bad deploy: 10 / 10 points, seeds 1-20",
+		"pass  budget_used at most reference + 0.005",
+		"total 10 / 10 points (100 %): PASSED",
+	} {
+		if !strings.Contains(e.out.String(), want) {
+			t.Errorf("report lacks %q:\n%s", want, e.out.String())
+		}
+	}
+}
+
+// A harmful policy fails: exit code 1, the report written all the same.
+func TestGradeHarmfulFails(t *testing.T) {
+	e := newTestEnv(t)
+	out := filepath.Join(t.TempDir(), "results.json")
+	if code := e.run("grade", "-p", harmful, "-f", "gradescope", "-o", out, "--visibility", "after_due_date"); code != 1 {
+		t.Fatalf("exit %d, want 1: %s", code, e.err.String())
+	}
+	if !strings.Contains(e.err.String(), "oncall: "+harmful+" did not pass: 7 / 31 points, pass mark 100 %") {
+		t.Errorf("stderr %q", e.err.String())
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var res struct {
+		Score    *float64 `json:"score"`
+		MaxScore *float64 `json:"max_score"`
+		Tests    []struct {
+			Name       string   `json:"name"`
+			Score      *float64 `json:"score"`
+			MaxScore   *float64 `json:"max_score"`
+			Status     string   `json:"status"`
+			Output     string   `json:"output"`
+			Visibility string   `json:"visibility"`
+		} `json:"tests"`
+	}
+	if err := json.Unmarshal(data, &res); err != nil {
+		t.Fatal(err)
+	}
+	if res.Score == nil || res.MaxScore == nil || *res.Score != 7 || *res.MaxScore != 31 || len(res.Tests) != 11 {
+		t.Fatalf("results.json %s", data)
+	}
+	for _, tc := range res.Tests {
+		if tc.Name == "" || tc.Score == nil || tc.MaxScore == nil || tc.Output == "" || (tc.Status != "passed" && tc.Status != "failed") || tc.Visibility != "after_due_date" {
+			t.Errorf("test %+v", tc)
+		}
+	}
+}
+
+func TestGradeJUnitFile(t *testing.T) {
+	e := newTestEnv(t)
+	out := filepath.Join(t.TempDir(), "report.xml")
+	if code := e.run("grade", "-p", refBadDeploy, "-f", "junit", "-o", out, "--pass-mark", "50"); code != 0 {
+		t.Fatalf("exit %d: %s", code, e.err.String())
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Tests  int `xml:"tests,attr"`
+		Suites []struct {
+			Name  string `xml:"name,attr"`
+			Stamp string `xml:"timestamp,attr"`
+			Cases []struct {
+				Name    string    `xml:"name,attr"`
+				Failure *struct{} `xml:"failure"`
+			} `xml:"testcase"`
+		} `xml:"testsuite"`
+	}
+	if err := xml.Unmarshal(data, &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.Tests != 11 || len(doc.Suites) != 4 || doc.Suites[0].Name != "bad-deploy" || doc.Suites[0].Stamp == "1970-01-01T00:00:00" {
+		t.Errorf("JUnit %s", data)
+	}
+}
+
+// An instructor records a hidden seed set and grades against it.
+func TestGoldenRecordThenGrade(t *testing.T) {
+	e := newTestEnv(t)
+	hidden := filepath.Join(t.TempDir(), "hidden.json")
+	if code := e.run("golden", "record", "-s", "bad-deploy", "--seeds", "100-104", "-o", hidden); code != 0 {
+		t.Fatalf("exit %d: %s", code, e.err.String())
+	}
+	if !strings.Contains(e.err.String(), "bad-deploy: 5 seeds (100-104) with scripts/bad-deploy.rules") {
+		t.Errorf("stderr %q", e.err.String())
+	}
+	if code := e.run("grade", "-p", refBadDeploy, "--reference", hidden, "-f", "json"); code != 0 {
+		t.Fatalf("exit %d: %s", code, e.err.String())
+	}
+	var rep struct {
+		Reference string `json:"reference"`
+		Score     float64
+		MaxScore  float64 `json:"max_score"`
+		Scenarios []struct {
+			Scenario string `json:"scenario"`
+			Seeds    string `json:"seeds"`
+		} `json:"scenarios"`
+	}
+	if err := json.Unmarshal(e.out.Bytes(), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if rep.Reference != hidden || len(rep.Scenarios) != 1 || rep.Scenarios[0].Seeds != "100-104" || rep.Score != 10 || rep.MaxScore != 10 {
+		t.Errorf("report %+v", rep)
+	}
+	if code := e.run("grade", "-p", refBadDeploy, "--reference", hidden, "--scenario", "surge"); code != 2 ||
+		!strings.Contains(e.err.String(), `no reference for scenario "surge"`) || !strings.Contains(e.err.String(), "the file holds: bad-deploy") {
+		t.Errorf("a scenario the file lacks: exit %d, %q", code, e.err.String())
+	}
+}
+
+func TestGradeUsageErrors(t *testing.T) {
+	e := newTestEnv(t)
+	broken := tempFile(t, "broken.json", "{\n  \"format\": \"oncall-reference/1\",\n  \"references\": [ 3 ]\n}\n")
+	old := tempFile(t, "old.json", `{"format": "oncall-reference/0", "references": []}`)
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"grade"}, "--policy"},
+		{[]string{"grade", "-p", refBadDeploy, "--pass-mark", "0"}, "--pass-mark 0 is out of range"},
+		{[]string{"grade", "-p", refBadDeploy, "--scenario", "bad-deplo"}, `unknown scenario "bad-deplo"; did you mean bad-deploy?`},
+		{[]string{"grade", "-p", refBadDeploy, "--reference", "nowhere.json"}, "--reference nowhere.json:"},
+		{[]string{"grade", "-p", refBadDeploy, "--reference", broken}, "--reference " + broken + ": line 3, column"},
+		{[]string{"grade", "-p", refBadDeploy, "--reference", old}, `format "oncall-reference/0": this oncall reads "oncall-reference/1"`},
+		{[]string{"grade", "-p", refBadDeploy, "-f", "html"}, "--format"},
+		{[]string{"golden", "record", "--seeds", "1-3", "-o", "x.json", "-p", refBadDeploy}, "--policy " + refBadDeploy + ": name the one scenario it answers with --scenario"},
+		{[]string{"golden", "record", "--seeds", "3-1", "-o", "x.json"}, `--seeds the range "3-1" runs backwards`},
+		{[]string{"golden", "record", "-s", "bad-deploy", "-s", "bad-deploy", "--seeds", "1", "-o", "x.json"}, "named twice"},
+	}
+	for _, c := range cases {
+		if code := e.run(c.args...); code != 2 || !strings.Contains(e.err.String(), c.want) {
+			t.Errorf("%v: exit %d, stderr %q; want 2 and %q", c.args, code, e.err.String(), c.want)
+		}
+	}
+}

@@ -1,0 +1,73 @@
+package golden_test
+
+import (
+	"context"
+	"os"
+	"testing"
+
+	"github.com/oncall-sim/oncall/batch"
+	"github.com/oncall-sim/oncall/dsl/policy"
+	"github.com/oncall-sim/oncall/golden"
+	"github.com/oncall-sim/oncall/golden/goldentest"
+)
+
+func publicGrade(t *testing.T, scs []golden.Scenario, pol batch.Policy, name string) *golden.Report {
+	t.Helper()
+	refs, err := golden.PublicReferences()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := golden.Grade(context.Background(), golden.GradeOptions{Scenarios: scs, Policy: pol, PolicyName: name, References: refs, ReferenceName: "public"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rep
+}
+
+// On the built-in scenarios and the public references: each reference
+// policy scores full marks on its own scenario; over all of them, no policy
+// scores less than the references, and the harmful policy of testdata less
+// than no policy, and no more on any one scenario.
+func TestGradeBuiltins(t *testing.T) {
+	if goldentest.Updating() {
+		t.Skip("the references are being rewritten")
+	}
+	var all []golden.Scenario
+	for _, p := range builtins(t) {
+		if len(p.Grading()) == 0 {
+			continue
+		}
+		sc := golden.Graded(p)
+		all = append(all, sc)
+		pol, name, err := golden.ReferencePolicy(p.ID())
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep := publicGrade(t, []golden.Scenario{sc}, pol, name)
+		if rep.Score != rep.MaxScore || !rep.Passed {
+			t.Errorf("%s against its own reference: %v / %v", name, rep.Score, rep.MaxScore)
+		}
+	}
+	src, err := os.ReadFile("testdata/policies/harmful.rules")
+	if err != nil {
+		t.Fatal(err)
+	}
+	harmful, err := policy.Compile("testdata/policies/harmful.rules", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	none := publicGrade(t, all, nil, "no policy")
+	bad := publicGrade(t, all, harmful, "harmful.rules")
+	if !(none.Score < none.MaxScore) || none.Passed {
+		t.Errorf("no policy scores %v / %v: as much as the references", none.Score, none.MaxScore)
+	}
+	if !(bad.Score < none.Score) || bad.Passed {
+		t.Errorf("the harmful policy scores %v, no policy %v: want the harmful one lowest", bad.Score, none.Score)
+	}
+	for i := range all {
+		if bad.Scenarios[i].Score > none.Scenarios[i].Score {
+			t.Errorf("%s: the harmful policy scores %v, more than no policy (%v)", all[i].ID, bad.Scenarios[i].Score, none.Scenarios[i].Score)
+		}
+	}
+	t.Logf("max %v · no policy %v · harmful %v", none.MaxScore, none.Score, bad.Score)
+}
