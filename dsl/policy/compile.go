@@ -29,10 +29,14 @@ type Program struct {
 	file  string
 	src   string
 	rules []*rule
-	vars  []usedVar      // the variables some rule reads, refreshed each minute
 	slots []slot         // the helper calls of every rule, computed each minute
 	env   map[string]any // every name a rule can read, with its zero value
 	times []any          // "HH:MM" of each minute of the day, boxed once, when a rule reads time
+
+	envVars  []envVar       // the names the rules read, refreshed each minute
+	index    map[string]int // envVars by name
+	base     int            // the machine variable of envVars[0]
+	needsMap bool           // some program reads the map environment too
 }
 
 // rule is one compiled rule.
@@ -54,13 +58,6 @@ type action struct {
 	pos      dsl.Pos
 	clause   *clause
 	argStart int // rune offset of the argument in the clause, for run-time messages
-}
-
-// usedVar is a variable read by some rule.
-type usedVar struct {
-	name string
-	typ  Type
-	get  func(*engine.Row) float64
 }
 
 // slotKind says which helper a slot computes.
@@ -176,13 +173,7 @@ func Compile(filename string, src []byte) (*Program, error) {
 		})
 		return nil, c.errs
 	}
-	p.vars = usedVars(p)
-	if _, ok := p.env["time"]; ok && usesTime(p) {
-		p.times = make([]any, 1440)
-		for m := range p.times {
-			p.times[m] = engine.ClockString(m)
-		}
-	}
+	p.bindVariables()
 	return p, nil
 }
 
@@ -790,42 +781,6 @@ type seenRef struct{ key, label string }
 type visitFunc func(*ast.Node)
 
 func (f visitFunc) Visit(n *ast.Node) { f(n) }
-
-// usedVars lists the variables any rule reads (conditions and action
-// arguments), so that only those are refreshed each minute.
-func usedVars(p *Program) []usedVar {
-	used := map[string]bool{}
-	for _, r := range p.rules {
-		for _, prog := range r.programs() {
-			for _, k := range prog.Constants {
-				if s, ok := k.(string); ok {
-					used[s] = true
-				}
-			}
-		}
-	}
-	var out []usedVar
-	for _, v := range Variables() {
-		if used[v.Name] && v.get != nil {
-			out = append(out, usedVar{name: v.Name, typ: v.Type, get: v.get})
-		}
-	}
-	return out
-}
-
-// usesTime reports whether some rule reads time.
-func usesTime(p *Program) bool {
-	for _, r := range p.rules {
-		for _, prog := range r.programs() {
-			for _, k := range prog.Constants {
-				if s, ok := k.(string); ok && s == "time" {
-					return true
-				}
-			}
-		}
-	}
-	return false
-}
 
 // programs returns the rule's compiled expressions.
 func (r *rule) programs() []*vm.Program {

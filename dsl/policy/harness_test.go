@@ -155,3 +155,25 @@ rule "scale on latency"
 		t.Error("another seed gave the same trace")
 	}
 }
+
+// TestEnvMapStillWorks: a rule that reads the environment as a whole
+// ($env) sees the same values as one that reads the names.
+func TestEnvMapStillWorks(t *testing.T) {
+	byName, err := Compile("a.rules", []byte(rule1(`utilization > 0.53 && mean_over("p99_ms", 3) > 341.5`, "set_target(0.6)")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	byMap, err := Compile("b.rules", []byte(rule1(`$env["utilization"] > 0.53 && mean_over("p99_ms", 3) > 341.5`, "set_target(0.6)")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !byMap.needsMap || byName.needsMap {
+		t.Fatalf("needsMap: %v for $env, %v for names", byMap.needsMap, byName.needsMap)
+	}
+	test := Test{Setup: shortSetup(120), Seed: 5, Noise: true}
+	a, _ := byName.Run(test)
+	b, _ := byMap.Run(test)
+	if len(a.Got) == 0 || len(Diff(a.Got, b.Got)) > 0 {
+		t.Errorf("by name %v, by map %v", a.Got, b.Got)
+	}
+}

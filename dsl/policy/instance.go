@@ -13,31 +13,37 @@ import (
 	"github.com/oncall-sim/oncall/engine"
 )
 
-// Instance returns a fresh engine.Policy for one run: its own copy of the
-// variables, its own expr machine, no rule fired yet.
+// Instance returns a fresh engine.Policy for one run: its own expr machine
+// holding the values the rules read, no rule fired yet.
 func (p *Program) Instance() engine.Policy {
-	env := make(map[string]any, len(p.env))
-	for k, v := range p.env {
-		env[k] = v
+	in := &instance{p: p, last: make([]int, len(p.rules)), fire: make([]bool, len(p.rules))}
+	for i := range in.last {
+		in.last[i] = -1
 	}
-	last := make([]int, len(p.rules))
-	for i := range last {
-		last[i] = -1
+	in.vm.Variables = make([]any, p.base+len(p.envVars))
+	for i, v := range p.envVars {
+		in.vm.Variables[p.base+i] = zero(v.typ)
 	}
-	prev := make([]float64, len(p.vars))
-	for i := range prev {
-		prev[i] = math.NaN() // never equal: the first minute writes every variable
+	in.prev = make([]float64, len(p.envVars))
+	for i := range in.prev {
+		in.prev[i] = math.NaN() // never equal: the first minute writes every value
 	}
-	return &instance{p: p, env: env, last: last, prev: prev, fire: make([]bool, len(p.rules))}
+	if p.needsMap {
+		in.env = make(map[string]any, len(p.env))
+		for k, v := range p.env {
+			in.env[k] = v
+		}
+	}
+	return in
 }
 
 // instance is one run's state of a policy.
 type instance struct {
 	p    *Program
-	env  map[string]any
 	vm   vm.VM
-	last []int     // minute each rule last fired; -1 when never
-	prev []float64 // last value written of each used variable
+	env  map[string]any // only when a program reads the map environment
+	last []int          // minute each rule last fired; -1 when never
+	prev []float64      // last value written of each row variable
 	fire []bool
 }
 
@@ -50,7 +56,7 @@ func (in *instance) Decide(rows []engine.Row) ([]engine.Firing, error) {
 	}
 	r := &rows[len(rows)-1]
 	in.refresh(rows)
-	any := false
+	anyHolds := false
 	for i, ru := range in.p.rules {
 		in.fire[i] = false
 		if ru.cooldown > 0 && in.last[i] >= 0 && r.Minute-in.last[i] < ru.cooldown {
@@ -65,9 +71,9 @@ func (in *instance) Decide(rows []engine.Row) ([]engine.Firing, error) {
 			return nil, in.runError(ru, ru.when, nil, fmt.Sprintf("the condition gave %s, not true or false", describeValue(out)))
 		}
 		in.fire[i] = holds
-		any = any || holds
+		anyHolds = anyHolds || holds
 	}
-	if !any {
+	if !anyHolds {
 		return nil, nil
 	}
 	var firings []engine.Firing
@@ -96,25 +102,32 @@ func (in *instance) Decide(rows []engine.Row) ([]engine.Firing, error) {
 	return firings, nil
 }
 
-// refresh writes the row's variables and the helpers' values into the
-// environment. A variable whose value has not changed is not written again,
-// which spares boxing it.
+// refresh writes the row's variables and the helpers' values where the
+// rules read them. A variable whose value has not changed is not written
+// again, which spares boxing it.
 func (in *instance) refresh(rows []engine.Row) {
 	r := &rows[len(rows)-1]
-	for i, v := range in.p.vars {
-		x := v.get(r)
-		if x == in.prev[i] {
-			continue
+	vars := in.vm.Variables[in.p.base:]
+	for i := range in.p.envVars {
+		v := &in.p.envVars[i]
+		var x any
+		switch {
+		case v.slot >= 0:
+			x = in.slotValue(&in.p.slots[v.slot], rows)
+		case v.get == nil: // time
+			x = in.p.times[r.Clock%1440]
+		default:
+			f := v.get(r)
+			if f == in.prev[i] {
+				continue
+			}
+			in.prev[i] = f
+			x = box(v.typ, f)
 		}
-		in.prev[i] = x
-		in.env[v.name] = box(v.typ, x)
-	}
-	if in.p.times != nil {
-		in.env["time"] = in.p.times[r.Clock%1440]
-	}
-	for i := range in.p.slots {
-		s := &in.p.slots[i]
-		in.env[s.key] = in.slotValue(s, rows)
+		vars[i] = x
+		if in.env != nil {
+			in.env[v.name] = x
+		}
 	}
 }
 
@@ -166,6 +179,14 @@ func box(t Type, x float64) any {
 	return x
 }
 
+// value returns what a rule reads under a name, or nil.
+func (in *instance) value(key string) any {
+	if i, ok := in.p.index[key]; ok {
+		return in.vm.Variables[in.p.base+i]
+	}
+	return nil
+}
+
 // seen records the values a fired rule's condition read.
 func (in *instance) seen(ru *rule) []engine.Seen {
 	if len(ru.seen) == 0 {
@@ -173,7 +194,7 @@ func (in *instance) seen(ru *rule) []engine.Seen {
 	}
 	out := make([]engine.Seen, 0, len(ru.seen))
 	for _, ref := range ru.seen {
-		if v, ok := asFloat(in.env[ref.key]); ok {
+		if v, ok := asFloat(in.value(ref.key)); ok {
 			out = append(out, engine.Seen{Name: ref.label, Value: v})
 		}
 	}
@@ -205,7 +226,7 @@ func (in *instance) runError(ru *rule, cl *clause, err error, msg string) error 
 	} else if err != nil {
 		msg = err.Error()
 	}
-	return in.diag(ru, cl, pos, msg)
+	return in.diag(ru, pos, msg)
 }
 
 // actionError is a run-time error of an action's argument.
@@ -217,10 +238,10 @@ func (in *instance) actionError(ru *rule, a action, err error, msg string) error
 	} else if err != nil {
 		msg = err.Error()
 	}
-	return in.diag(ru, a.clause, pos, msg)
+	return in.diag(ru, pos, msg)
 }
 
-func (in *instance) diag(ru *rule, cl *clause, pos dsl.Pos, msg string) error {
+func (in *instance) diag(ru *rule, pos dsl.Pos, msg string) error {
 	var saw []string
 	for _, s := range in.seen(ru) {
 		saw = append(saw, s.Name+"="+strconv.FormatFloat(s.Value, 'g', 6, 64))

@@ -1,0 +1,119 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/oncall-sim/oncall/dsl/policy"
+	"github.com/oncall-sim/oncall/dsl/scenario"
+	"github.com/oncall-sim/oncall/engine"
+	"github.com/oncall-sim/oncall/scripts"
+	"github.com/oncall-sim/oncall/web"
+)
+
+// PlayCmd serves the web console.
+type PlayCmd struct {
+	Addr      string `default:"127.0.0.1:8080" help:"Address to listen on (loopback by default; the console has no accounts, so keep it off public networks)." placeholder:"HOST:PORT"`
+	Scenarios string `help:"Also offer the .lua scenarios of this folder." placeholder:"DIR"`
+}
+
+// Help shows examples under the flags.
+func (PlayCmd) Help() string {
+	return `Examples:
+  oncall play                            the console on http://127.0.0.1:8080/
+  oncall play --addr 127.0.0.1:9000      another port
+  oncall play --scenarios ./my-scenarios the built-in scenarios and those of a folder
+
+Stop it with Ctrl-C. A shift in progress survives a restart: the page keeps
+its scenario, seed and decisions and the server replays them.`
+}
+
+// Run implements the subcommand.
+func (c *PlayCmd) Run(env *Env) error {
+	progs, err := scenario.Builtins(scenario.Options{})
+	if err != nil {
+		return failure("the built-in scenarios do not load: %v", err)
+	}
+	if c.Scenarios != "" {
+		local, err := scenario.LoadDir(c.Scenarios, scenario.Options{})
+		if err != nil && local == nil {
+			return usageError("--scenarios %s: %v", c.Scenarios, err)
+		}
+		if err != nil {
+			fmt.Fprintf(env.Stderr, "oncall: some scenarios of %s do not load and are left out:\n%s\n", c.Scenarios, renderErr(err))
+		}
+		progs = append(progs, local...)
+	}
+	scs := make([]web.Scenario, len(progs))
+	for i, p := range progs {
+		scs[i] = p
+	}
+	pols, err := scriptPolicies()
+	if err != nil {
+		return failure("the policies of scripts/ do not load: %v", err)
+	}
+	srv, err := web.New(web.Options{
+		Scenarios: scs, Policies: pols, Compile: compilePolicy,
+		Log: func(format string, args ...any) { fmt.Fprintf(env.Stderr, format+"\n", args...) },
+	})
+	if err != nil {
+		if strings.Contains(err.Error(), "two scenarios") {
+			return usageError("--scenarios %s: %v", c.Scenarios, err)
+		}
+		return failure("%v", err)
+	}
+	ln, err := net.Listen("tcp", c.Addr)
+	if err != nil {
+		return usageError("--addr %s: %v", c.Addr, err)
+	}
+	hs := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second, WriteTimeout: 60 * time.Second, IdleTimeout: 2 * time.Minute}
+	served := make(chan error, 1)
+	go func() { served <- hs.Serve(ln) }()
+	fmt.Fprintf(env.Stdout, "oncall: the console is at http://%s/ (Ctrl-C to stop)\n", ln.Addr())
+	select {
+	case err := <-served:
+		return failure("the server stopped: %v", err)
+	case <-env.Interrupt:
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := hs.Shutdown(ctx); err != nil && !errors.Is(err, context.DeadlineExceeded) {
+		return failure("stopping the server: %v", err)
+	}
+	fmt.Fprintln(env.Stdout, "oncall: stopped")
+	return nil
+}
+
+// scriptPolicies lists the policies of scripts/, named by their path
+// without .rules: "bad-deploy" (a scenario's reference), "examples/...".
+func scriptPolicies() ([]web.PolicySource, error) {
+	var out []web.PolicySource
+	err := fs.WalkDir(scripts.Files, ".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".rules") {
+			return err
+		}
+		b, err := scripts.Files.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		out = append(out, web.PolicySource{Name: strings.TrimSuffix(path, ".rules"), Source: string(b)})
+		return nil
+	})
+	return out, err
+}
+
+// compilePolicy compiles a policy for the console; its errors are the
+// diagnostics `oncall check` prints.
+func compilePolicy(filename, src string) (func() engine.Policy, error) {
+	p, err := policy.Compile(filename, []byte(src))
+	if err != nil {
+		return nil, err
+	}
+	return p.Instance, nil
+}

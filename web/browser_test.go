@@ -1,0 +1,292 @@
+package web
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+)
+
+// The browser tests drive a real Chromium against the console served from
+// httptest on 127.0.0.1. Without a Chromium they skip, saying how to install
+// one; with CI=true a missing browser fails the run.
+
+func chromiumPath() string {
+	if p := os.Getenv("CHROMIUM"); p != "" {
+		return p
+	}
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	return ""
+}
+
+// browser starts a headless Chromium for one test and returns a tab.
+func browser(t *testing.T) context.Context {
+	t.Helper()
+	path := chromiumPath()
+	if path == "" {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("no Chromium found and CI=true: install one with apt-get install -y chromium (or set CHROMIUM to its path)")
+		}
+		t.Skip("no Chromium found: install one with apt-get install -y chromium (or set CHROMIUM to its path) to run the browser tests")
+	}
+	if testing.Short() {
+		t.Skip("browser tests skipped in -short mode")
+	}
+	opts := []chromedp.ExecAllocatorOption{
+		chromedp.ExecPath(path), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
+		chromedp.NoDefaultBrowserCheck, chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(1280, 1000),
+		chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true), chromedp.Flag("disable-extensions", true),
+	}
+	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancel := chromedp.NewContext(actx)
+	t.Cleanup(func() { cancel(); cancelA() })
+	ctx, cancelT := context.WithTimeout(ctx, 60*time.Second)
+	t.Cleanup(cancelT)
+	if err := chromedp.Do(ctx); err != nil {
+		t.Fatalf("starting Chromium at %s: %v", path, err)
+	}
+	return ctx
+}
+
+// swapHandler lets a test replace the server behind one address: a restart.
+type swapHandler struct{ h atomic.Pointer[http.Handler] }
+
+func (s *swapHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	(*s.h.Load()).ServeHTTP(w, r)
+}
+func (s *swapHandler) set(h http.Handler) { s.h.Store(&h) }
+
+// serve starts a console on 127.0.0.1 and returns its URL and a restart.
+func serve(t *testing.T, o Options) (string, func() *testServer) {
+	t.Helper()
+	ts := newTestServer(t, o)
+	var sw swapHandler
+	sw.set(ts.h)
+	srv := httptest.NewServer(&sw)
+	t.Cleanup(srv.Close)
+	t.Cleanup(func() {
+		if ts.panics.Load() != 0 {
+			t.Error("a handler panicked")
+		}
+	})
+	restart := func() *testServer {
+		ts = newTestServer(t, o)
+		sw.set(ts.h)
+		return ts
+	}
+	return srv.URL, restart
+}
+
+type step = chromedp.Action[chromedp.Void]
+
+func run(t *testing.T, ctx context.Context, actions ...step) {
+	t.Helper()
+	if err := chromedp.Do(ctx, actions...); err != nil {
+		msg, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`document.getElementById("message").textContent`))
+		t.Fatalf("%v (page message: %q)", err, msg)
+	}
+}
+
+// eval evaluates a JavaScript expression in the page.
+func eval[T any](t *testing.T, ctx context.Context, expr string) T {
+	t.Helper()
+	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](expr))
+	if err != nil {
+		t.Fatalf("%s: %v", expr, err)
+	}
+	return v
+}
+
+// text reads an element's text as a person sees it.
+func text(t *testing.T, ctx context.Context, id string) string {
+	t.Helper()
+	return eval[string](t, ctx, `document.getElementById("`+id+`").textContent`)
+}
+
+// wait polls a JavaScript condition until it holds.
+func wait(expr string) step {
+	return chromedp.Poll[chromedp.Void](expr, chromedp.WithPollingTimeout(20*time.Second), chromedp.WithPollingInterval(20*time.Millisecond))
+}
+
+func click(id string) step       { return chromedp.Click(chromedp.CSS("#" + id)) }
+func setValue(id, v string) step { return chromedp.SetValue(chromedp.CSS("#"+id), v) }
+
+// submit presses Enter in a field, as a person with a keyboard does.
+func submit(id string) step                                      { return chromedp.SendKeys(chromedp.CSS("#"+id), kb.Enter) }
+func evalInt(t *testing.T, ctx context.Context, expr string) int { return eval[int](t, ctx, expr) }
+
+func startShift(scenario, seed string) step {
+	return chromedp.Steps(
+		wait(`!document.getElementById("start").hidden && document.getElementById("scenario").options.length > 0`),
+		setValue("scenario", scenario),
+		setValue("seed", seed),
+		click("startbtn"),
+		wait(`!document.getElementById("shift").hidden && window.oncall.shift() && window.oncall.shift().id`),
+	)
+}
+
+// pausedAtPage waits for the page to fire and the clock to stop on it.
+var pausedAtPage = wait(`!document.getElementById("alert").hidden && document.getElementById("alert").textContent.includes("PAGE") && document.getElementById("playbtn").getAttribute("aria-pressed") === "false"`)
+
+const lastRow = `window.oncall.shift().rows.at(-1)`
+
+func noMessage(t *testing.T, ctx context.Context) {
+	t.Helper()
+	hidden := eval[bool](t, ctx, `document.getElementById("message").hidden`)
+	msg := text(t, ctx, "message")
+	if !hidden && msg != "" {
+		t.Errorf("the page shows an error: %s", msg)
+	}
+}
+
+// TestBrowserBadDeploy: start the bad deploy, advance to the page, press
+// rollback, see bad traffic go to 0. The screenshot of the page firing is
+// saved under the temp directory for a person to look at.
+func TestBrowserBadDeploy(t *testing.T) {
+	ctx := browser(t)
+	url, _ := serve(t, Options{})
+	run(t, ctx, chromedp.Navigate(url+"/?lang=en"), startShift("bad-deploy", "7"),
+		setValue("speed", "20"),
+		click("playbtn"),
+		wait(`!document.getElementById("alert").hidden && document.getElementById("alert").textContent.includes("PAGE")`),
+		// "Pause when paged" stops the clock at the page.
+		wait(`document.getElementById("playbtn").getAttribute("aria-pressed") === "false"`),
+	)
+	paged := evalInt(t, ctx, `window.oncall.shift().rows.length`)
+	if got := evalInt(t, ctx, lastRow+`.bad_traffic`); got != 1 {
+		t.Fatalf("at the page bad_traffic = %d, want 1", got)
+	}
+	shot, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if dir := os.Getenv("ONCALL_SCREENSHOTS"); dir != "" {
+		os.WriteFile(dir+"/console-bad-deploy.png", shot, 0o644)
+	}
+	run(t, ctx,
+		click("ctl-rollback"),
+		wait(`document.getElementById("pend-rollback").textContent !== ""`),
+		click("playbtn"),
+		wait(`window.oncall.shift().rows.length > `+itoa(paged+6)),
+		click("playbtn"),
+	)
+	bad := eval[float64](t, ctx, lastRow+`.bad_traffic`)
+	tile := text(t, ctx, "val-bad_traffic")
+	if bad != 0 || !strings.HasPrefix(tile, "0.0") {
+		t.Errorf("after the rollback bad_traffic = %v, tile %q", bad, tile)
+	}
+	timeline := text(t, ctx, "timeline")
+	for _, want := range []string{"You pressed Rollback", "Rollback done", "Page fired", "Build 4.2.0 is rolling out."} {
+		if !strings.Contains(timeline, want) {
+			t.Errorf("timeline lacks %q:\n%s", want, timeline)
+		}
+	}
+	noMessage(t, ctx)
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
+
+// TestBrowserControl: change a control and see the metric move.
+func TestBrowserControl(t *testing.T) {
+	ctx := browser(t)
+	url, _ := serve(t, Options{})
+	run(t, ctx, chromedp.Navigate(url+"/?lang=en"), startShift("free-play", "11"),
+		click("step1"), wait(`window.oncall.shift().rows.length === 1`),
+	)
+	tile := text(t, ctx, "val-shed_traffic")
+	if tile != "0.0 %" {
+		t.Fatalf("shed tile before: %q", tile)
+	}
+	run(t, ctx,
+		setValue("ctl-shed", "1"),
+		submit("ctl-shed"),
+		wait(`window.oncall.shift().decisions.length === 1`),
+		click("step1"), wait(`window.oncall.shift().rows.length === 2`),
+	)
+	tile = text(t, ctx, "val-shed_traffic")
+	if tile != "30.0 %" {
+		t.Errorf("shed tile after shed = 1: %q, want 30.0 %%", tile)
+	}
+	// A bad value is refused with the server's message, and nothing changes.
+	run(t, ctx,
+		setValue("ctl-min_instances", "99"),
+		submit("ctl-min_instances"),
+		wait(`!document.getElementById("message").hidden`),
+	)
+	msg := text(t, ctx, "message")
+	if !strings.Contains(msg, "min_instances = 99 is out of range") {
+		t.Errorf("message %q", msg)
+	}
+}
+
+// TestBrowserShareLink: a second browser opens the share link and gets the
+// same trace, row for row.
+func TestBrowserShareLink(t *testing.T) {
+	ctx := browser(t)
+	url, _ := serve(t, Options{})
+	run(t, ctx, chromedp.Navigate(url+"/?lang=en"), startShift("bad-deploy", "12345"),
+		setValue("speed", "60"), click("playbtn"), pausedAtPage,
+		click("ctl-feature"), wait(`window.oncall.shift().decisions.length === 1`),
+		click("ctl-rollback"), wait(`window.oncall.shift().decisions.length === 2`),
+	)
+	paged := evalInt(t, ctx, `window.oncall.shift().rows.length`)
+	run(t, ctx, click("step1"), click("step1"),
+		wait(`document.getElementById("share").value.includes("m=`+itoa(paged+2)+`&")`))
+	link := eval[string](t, ctx, `document.getElementById("share").value`)
+	rows := eval[string](t, ctx, `window.oncall.rows()`)
+	if !strings.Contains(link, "d=") || !strings.Contains(link, "seed=12345") {
+		t.Fatalf("share link %q", link)
+	}
+	other, cancel := chromedp.NewContext(ctx) // a new tab
+	defer cancel()
+	run(t, other, chromedp.Navigate(link), wait(`window.oncall.shift() && window.oncall.shift().rows.length > 0`))
+	rows2 := eval[string](t, other, `window.oncall.rows()`)
+	if rows != rows2 || len(rows) < 1000 {
+		t.Fatalf("the share link %s gives another trace (%d and %d bytes):\n%.3000s\n%.3000s", link, len(rows), len(rows2), rows, rows2)
+	}
+	noMessage(t, other)
+}
+
+// TestBrowserRestart: the server restarts mid-shift and the player carries on.
+func TestBrowserRestart(t *testing.T) {
+	ctx := browser(t)
+	url, restart := serve(t, Options{})
+	run(t, ctx, chromedp.Navigate(url+"/?lang=en"), startShift("bad-deploy", "42"),
+		setValue("speed", "60"), click("playbtn"), pausedAtPage,
+		setValue("ctl-min_instances", "16"),
+		submit("ctl-min_instances"),
+		wait(`window.oncall.shift().decisions.length === 1`),
+	)
+	before := eval[string](t, ctx, `window.oncall.rows()`)
+	n := evalInt(t, ctx, `window.oncall.shift().rows.length`)
+	fresh := restart()
+	if fresh.Sessions() != 0 {
+		t.Fatal("the new server has sessions")
+	}
+	run(t, ctx, click("step1"), wait(`window.oncall.shift().rows.length === `+itoa(n+1)))
+	if fresh.Sessions() != 1 {
+		t.Errorf("the page did not rebuild its session: %d", fresh.Sessions())
+	}
+	after := eval[string](t, ctx, `window.oncall.rows()`)
+	if !strings.HasPrefix(after, strings.TrimSuffix(before, "]")) {
+		t.Error("the rows before the restart changed")
+	}
+	if got := evalInt(t, ctx, lastRow+`.min_instances`); got != 16 {
+		t.Errorf("the decision made before the restart was lost: min_instances = %d", got)
+	}
+	noMessage(t, ctx)
+}

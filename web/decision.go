@@ -1,0 +1,155 @@
+package web
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/oncall-sim/oncall/engine"
+)
+
+// Decision is one decision of the player, as the page records it: the minute
+// where it takes effect (the number of minutes played when it was made), the
+// control's canonical name, and the value (0 or 1 for a switch, 0 for an
+// action). A shift is rebuilt from its scenario, seed and decisions.
+type Decision struct {
+	Minute  int    `json:"minute"`
+	Control string `json:"control"`
+	Value   Value  `json:"value"`
+}
+
+// Value is a control's value in JSON: a number, or true/false for a switch.
+type Value float64
+
+// UnmarshalJSON accepts a number, true or false.
+func (v *Value) UnmarshalJSON(b []byte) error {
+	b = bytes.TrimSpace(b)
+	switch string(b) {
+	case "true":
+		*v = 1
+		return nil
+	case "false":
+		*v = 0
+		return nil
+	case "null":
+		return fmt.Errorf("a value is a number, true or false, not null")
+	}
+	var f float64
+	if err := json.Unmarshal(b, &f); err != nil {
+		return fmt.Errorf("a value is a number, true or false, not %s", clip(string(b), 20))
+	}
+	*v = Value(f)
+	return nil
+}
+
+// maxDecisions bounds the decisions a shift may carry: ten a minute for a
+// whole day is more than a person makes.
+const maxDecisions = 10000
+
+// action checks a decision against the controls and returns it as the engine
+// takes it. The error names the control and its range.
+func (d Decision) action(by string) (engine.Action, error) {
+	c, err := engine.LookupControl(d.Control)
+	if err != nil {
+		return engine.Action{}, err
+	}
+	v := float64(d.Value)
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return engine.Action{}, fmt.Errorf("%s: the value must be a finite number", d.Control)
+	}
+	spec := c.Spec()
+	if spec.Kind == engine.KindAction {
+		v = 0
+	}
+	if err := spec.Check(v); err != nil {
+		return engine.Action{}, err
+	}
+	return engine.Action{Control: c, Value: v, By: by}, nil
+}
+
+// ParseDecisions reads the compact form a link carries:
+// "12:rollback,30:shed=0.5,31:feature=false", minute:control[=value], in the
+// order they were made.
+func ParseDecisions(text string) ([]Decision, error) {
+	text = strings.TrimSpace(text)
+	if text == "" {
+		return nil, nil
+	}
+	items := strings.Split(text, ",")
+	if len(items) > maxDecisions {
+		return nil, fmt.Errorf("%d decisions: a shift carries at most %d", len(items), maxDecisions)
+	}
+	out := make([]Decision, 0, len(items))
+	for i, item := range items {
+		d, err := parseDecision(item)
+		if err != nil {
+			return nil, fmt.Errorf("decision %d %q: %v", i+1, clip(item, 40), err)
+		}
+		out = append(out, d)
+	}
+	return out, nil
+}
+
+func parseDecision(item string) (Decision, error) {
+	minute, rest, ok := strings.Cut(strings.TrimSpace(item), ":")
+	if !ok {
+		return Decision{}, fmt.Errorf("write a decision as minute:control or minute:control=value, e.g. 12:rollback or 30:shed=0.5")
+	}
+	m, err := strconv.Atoi(minute)
+	if err != nil || m < 0 || m > engine.MaxMinutes {
+		return Decision{}, fmt.Errorf("minute %q: it takes a whole number from 0 to %d", clip(minute, 12), engine.MaxMinutes)
+	}
+	name, value, hasValue := strings.Cut(rest, "=")
+	c, err := engine.LookupControl(name)
+	if err != nil {
+		return Decision{}, err
+	}
+	spec := c.Spec()
+	d := Decision{Minute: m, Control: spec.Name}
+	if spec.Kind == engine.KindAction {
+		if hasValue {
+			return Decision{}, fmt.Errorf("%s is an action: it takes no value", spec.Name)
+		}
+		return d, nil
+	}
+	if !hasValue {
+		return Decision{}, fmt.Errorf("%s needs a value: %s", spec.Name, spec.Range())
+	}
+	v, err := spec.Parse(value)
+	if err != nil {
+		return Decision{}, err
+	}
+	d.Value = Value(v)
+	return d, nil
+}
+
+// FormatDecisions writes decisions in the compact form ParseDecisions reads.
+func FormatDecisions(ds []Decision) string {
+	parts := make([]string, len(ds))
+	for i, d := range ds {
+		s := strconv.Itoa(d.Minute) + ":" + d.Control
+		if c, err := engine.LookupControl(d.Control); err == nil {
+			switch c.Spec().Kind {
+			case engine.KindAction:
+			case engine.KindBool:
+				s += "=" + strconv.FormatBool(d.Value == 1)
+			default:
+				s += "=" + strconv.FormatFloat(float64(d.Value), 'g', -1, 64)
+			}
+		}
+		parts[i] = s
+	}
+	return strings.Join(parts, ",")
+}
+
+// clip shortens a piece of user input quoted in a message.
+func clip(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n]) + "…"
+}

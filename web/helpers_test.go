@@ -1,0 +1,184 @@
+package web
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/oncall-sim/oncall/engine"
+)
+
+// badDeploy is the seed scenario "Bad deploy" written in Go for the tests:
+// 09:00, two hours, 20 % of the budget, a bad build at 09:10 over 2 minutes.
+type badDeploy struct{}
+
+func (badDeploy) ID() string { return "bad-deploy" }
+func (badDeploy) Title() engine.Text {
+	return engine.Text{"en": "Bad deploy"}
+}
+func (badDeploy) Briefing() engine.Text {
+	return engine.Text{"en": "A new build ships at 09:10. Only 20 % of the error budget is left."}
+}
+func (badDeploy) Instance(uint32) (engine.Scenario, engine.Setup, error) {
+	s := engine.FreePlay()
+	s.ID, s.Start, s.Minutes, s.BudgetLeft = "bad-deploy", 9*60, 120, 0.2
+	return deployAt{minute: 10, rollout: 2}, s, nil
+}
+
+type deployAt struct{ minute, rollout int }
+
+func (d deployAt) Events(m int) ([]engine.Event, error) {
+	if m != d.minute {
+		return nil, nil
+	}
+	return []engine.Event{
+		{Kind: engine.EventDeploy, Name: "bad", Value: float64(d.rollout)},
+		{Kind: engine.EventSay, Text: engine.Text{"en": "Build 4.2.0 is rolling out."}},
+	}, nil
+}
+func (deployAt) Surge(int) (float64, error) { return 1, nil }
+func (deployAt) Observe(*engine.Row) error  { return nil }
+
+// rollbackWhenPaged is a policy written in Go: roll back once, when paged
+// with bad traffic live.
+type rollbackWhenPaged struct{ done bool }
+
+func (p *rollbackWhenPaged) Decide(rows []engine.Row) ([]engine.Firing, error) {
+	r := rows[len(rows)-1]
+	if p.done || !r.Paging || r.BadTraffic == 0 {
+		return nil, nil
+	}
+	p.done = true
+	return []engine.Firing{{Rule: "roll back when paged", Seen: []engine.Seen{{Name: "bad_traffic", Value: r.BadTraffic}},
+		Actions: []engine.Action{{Control: engine.Rollback}}}}, nil
+}
+
+// testCompiler knows one policy by its source text, "rollback", and refuses
+// anything else with a diagnostic as the CLI prints it.
+func testCompiler(filename, src string) (func() engine.Policy, error) {
+	if strings.TrimSpace(src) != "rollback" {
+		return nil, &diagError{filename + ":1:1: unknown rule syntax; did you mean rule \"name\" when ... do ...?"}
+	}
+	return func() engine.Policy { return &rollbackWhenPaged{} }, nil
+}
+
+type diagError struct{ msg string }
+
+func (e *diagError) Error() string { return e.msg }
+
+// testUI reads the English UI strings the page uses.
+func testUI(t testing.TB) []byte {
+	b, err := os.ReadFile("../i18n/catalog/ui.en.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// testServer is a console with the test scenarios and policy, and a count
+// of the panics it caught, which every test expects to stay at zero.
+type testServer struct {
+	*Server
+	h      http.Handler
+	panics *atomic.Int32
+}
+
+func newTestServer(t testing.TB, o Options) *testServer {
+	t.Helper()
+	var panics atomic.Int32
+	if o.Scenarios == nil {
+		o.Scenarios = []Scenario{badDeploy{}}
+	}
+	if o.Compile == nil {
+		o.Compile = testCompiler
+		o.Policies = []PolicySource{{Name: "bad-deploy", Source: "rollback"}}
+	}
+	o.Log = func(format string, args ...any) { panics.Add(1); t.Logf(format, args...) }
+	s, err := New(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &testServer{Server: s, h: s.Handler(), panics: &panics}
+}
+
+// do sends one request to the handler and returns the recorded answer.
+func (ts *testServer) do(method, path, body string) *httptest.ResponseRecorder {
+	var r io.Reader
+	if body != "" {
+		r = strings.NewReader(body)
+	}
+	req := httptest.NewRequest(method, path, r)
+	rec := httptest.NewRecorder()
+	ts.h.ServeHTTP(rec, req)
+	return rec
+}
+
+// doJSON sends a request and decodes a 2xx answer into out.
+func (ts *testServer) doJSON(t testing.TB, method, path string, body any, out any) {
+	t.Helper()
+	var text string
+	if body != nil {
+		b, err := json.Marshal(body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		text = string(b)
+	}
+	rec := ts.do(method, path, text)
+	if rec.Code/100 != 2 {
+		t.Fatalf("%s %s: status %d: %s", method, path, rec.Code, rec.Body)
+	}
+	if out != nil {
+		if err := json.NewDecoder(bytes.NewReader(rec.Body.Bytes())).Decode(out); err != nil {
+			t.Fatalf("%s %s: %v in %s", method, path, err, rec.Body)
+		}
+	}
+}
+
+// state is a shift as the API answers it, rows kept as raw JSON to compare.
+type state struct {
+	ID       string            `json:"id"`
+	Minute   int               `json:"minute"`
+	Duration int               `json:"duration"`
+	Done     bool              `json:"done"`
+	Rows     []json.RawMessage `json:"rows"`
+	Outcome  *engine.Outcome   `json:"outcome"`
+}
+
+type stepAnswerT struct {
+	Minute  int               `json:"minute"`
+	Rows    []json.RawMessage `json:"rows"`
+	Done    bool              `json:"done"`
+	Outcome *engine.Outcome   `json:"outcome"`
+}
+
+func field(t testing.TB, row json.RawMessage, name string) float64 {
+	t.Helper()
+	var m map[string]any
+	if err := json.Unmarshal(row, &m); err != nil {
+		t.Fatal(err)
+	}
+	switch v := m[name].(type) {
+	case float64:
+		return v
+	case bool:
+		if v {
+			return 1
+		}
+		return 0
+	}
+	t.Fatalf("row has no number %q: %s", name, row)
+	return 0
+}
+
+func httptestRecorder(h http.Handler, method, path string) *httptest.ResponseRecorder {
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest(method, path, nil))
+	return rec
+}

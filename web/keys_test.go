@@ -1,0 +1,90 @@
+package web
+
+import (
+	"encoding/json"
+	"os"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/oncall-sim/oncall/i18n"
+)
+
+// keyPattern finds the catalogue keys the page names literally: in t("..."),
+// data-i18n="..." and the key lists of the script.
+var keyPattern = regexp.MustCompile(`"((?:ui|switch|unit|model|metric|control|outcome|event|constant)\.[a-z0-9_.]*[a-z0-9_])"`)
+
+func staticKeys(t *testing.T) map[string]bool {
+	t.Helper()
+	used := map[string]bool{}
+	entries, err := staticFiles.ReadDir("static")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		b, err := staticFiles.ReadFile("static/" + e.Name())
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range keyPattern.FindAllStringSubmatch(string(b), -1) {
+			used[m[1]] = true
+		}
+	}
+	return used
+}
+
+// TestUIKeys: every ui.* key of ui.en.json is used by the page, and every
+// key the page names exists in the catalogue.
+func TestUIKeys(t *testing.T) {
+	b, err := os.ReadFile("../i18n/catalog/ui.en.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ui map[string]string
+	if err := json.Unmarshal(b, &ui); err != nil {
+		t.Fatal(err)
+	}
+	used := staticKeys(t)
+	var unused, missing []string
+	for k := range ui {
+		if !used[k] {
+			unused = append(unused, k)
+		}
+	}
+	for k := range used {
+		if _, ok := ui[k]; !ok && !i18n.Has(k) {
+			missing = append(missing, k)
+		}
+	}
+	sort.Strings(unused)
+	sort.Strings(missing)
+	if len(unused) > 0 {
+		t.Errorf("ui.en.json has keys the page never uses: %s", strings.Join(unused, ", "))
+	}
+	if len(missing) > 0 {
+		t.Errorf("the page uses keys the catalogue lacks: %s", strings.Join(missing, ", "))
+	}
+	if len(used) < 50 {
+		t.Errorf("found only %d keys in the page: is the scan broken?", len(used))
+	}
+}
+
+// TestPageSize: what one page view loads — the page, its script, style and
+// number formats, the metadata and one language — is at most 150 KB.
+func TestPageSize(t *testing.T) {
+	ts := newTestServer(t, Options{})
+	total := 0
+	for _, path := range []string{"/", "/static/app.js", "/static/chart.js", "/static/format.js", "/static/app.css", "/api/meta", "/api/i18n/en", "/api/i18n/ur"} {
+		rec := ts.do("GET", path, "")
+		if rec.Code != 200 {
+			t.Fatalf("GET %s: %d", path, rec.Code)
+		}
+		t.Logf("%-20s %6d bytes", path, rec.Body.Len())
+		total += rec.Body.Len()
+	}
+	t.Logf("total %d bytes (%.1f KB)", total, float64(total)/1024)
+	if total > 150*1024 {
+		t.Errorf("one page view loads %d bytes, more than 150 KB", total)
+	}
+}

@@ -1,0 +1,316 @@
+package web
+
+import (
+	"embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log"
+	"net/http"
+	"runtime/debug"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/oncall-sim/oncall/engine"
+	"github.com/oncall-sim/oncall/i18n"
+)
+
+//go:embed static
+var staticFiles embed.FS
+
+// Limits of the server, kept small enough that one client cannot tie it up.
+const (
+	DefaultMaxSessions = 1000
+	DefaultIdle        = 30 * time.Minute
+	maxBody            = 64 << 10 // a request body; a pasted policy fits
+	maxStep            = 60       // minutes one step request may advance
+)
+
+// Options configure the console.
+type Options struct {
+	// Scenarios offered, in order. Free play is added when none has its id.
+	Scenarios []Scenario
+	// Policies offered on autopilot (the files of scripts/), and the
+	// compiler of a policy's source; with no compiler there is no autopilot.
+	Policies []PolicySource
+	Compile  Compiler
+	// MaxSessions bounds the shifts held at once (DefaultMaxSessions);
+	// Idle is how long an unused one is kept (DefaultIdle).
+	MaxSessions int
+	Idle        time.Duration
+	// Now reads the clock, for idle expiry only (time.Now).
+	Now func() time.Time
+	// Log receives panics caught by the server (log.Printf).
+	Log func(format string, args ...any)
+}
+
+// PolicySource is a policy file the console offers on autopilot.
+type PolicySource struct {
+	Name   string // the file's name without .rules, e.g. "bad-deploy"
+	Source string
+}
+
+// Compiler compiles a policy's source; the error is what `oncall check`
+// prints. The function it returns gives a fresh policy for each run.
+type Compiler func(filename, src string) (func() engine.Policy, error)
+
+// Server is the console. Create it with New; it is safe for concurrent use.
+type Server struct {
+	opts        Options
+	scenarios   map[string]Scenario
+	order       []string
+	maxSessions int
+	idle        time.Duration
+	now         func() time.Time
+	logf        func(format string, args ...any)
+	static      fs.FS
+
+	mu       sync.Mutex
+	sessions map[string]*session
+}
+
+// New prepares a console.
+func New(o Options) (*Server, error) {
+	s := &Server{
+		opts: o, scenarios: map[string]Scenario{},
+		maxSessions: o.MaxSessions, idle: o.Idle, now: o.Now, logf: o.Log,
+		sessions: map[string]*session{},
+	}
+	if s.maxSessions <= 0 {
+		s.maxSessions = DefaultMaxSessions
+	}
+	if s.idle <= 0 {
+		s.idle = DefaultIdle
+	}
+	if s.now == nil {
+		s.now = time.Now
+	}
+	if s.logf == nil {
+		s.logf = log.Printf
+	}
+	for _, sc := range o.Scenarios {
+		if _, dup := s.scenarios[sc.ID()]; dup {
+			return nil, fmt.Errorf("two scenarios have the id %q: rename one", sc.ID())
+		}
+		s.scenarios[sc.ID()] = sc
+		s.order = append(s.order, sc.ID())
+	}
+	if _, ok := s.scenarios["free-play"]; !ok {
+		s.scenarios["free-play"] = FreePlay{}
+		s.order = append(s.order, "free-play")
+	}
+	if err := i18n.Check(); err != nil {
+		return nil, fmt.Errorf("the catalogue does not load: %v", err)
+	}
+	sub, err := fs.Sub(staticFiles, "static")
+	if err != nil {
+		return nil, err
+	}
+	s.static = sub
+	return s, nil
+}
+
+// Handler returns the console's HTTP handler.
+func (s *Server) Handler() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("/", s.page)
+	mux.HandleFunc("/static/", s.file)
+	mux.HandleFunc("/api/", s.api)
+	return s.guard(mux)
+}
+
+// guard sets the security headers of a page that loads nothing from
+// elsewhere and turns a panic into a 500 rather than a dropped connection.
+func (s *Server) guard(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h := w.Header()
+		h.Set("Content-Security-Policy", "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
+		h.Set("X-Content-Type-Options", "nosniff")
+		h.Set("Referrer-Policy", "no-referrer")
+		h.Set("X-Frame-Options", "DENY")
+		h.Set("Cross-Origin-Opener-Policy", "same-origin")
+		h.Set("Cross-Origin-Resource-Policy", "same-origin")
+		if strings.Contains(r.URL.Path, "..") {
+			writeJSON(w, http.StatusBadRequest, errorBody{fmt.Sprintf("%s: a path with .. points outside the console", clip(r.URL.Path, 60))})
+			return
+		}
+		defer func() {
+			if v := recover(); v != nil {
+				if v == http.ErrAbortHandler {
+					panic(v)
+				}
+				s.logf("web: panic serving %s %s: %v\n%s", r.Method, r.URL.Path, v, debug.Stack())
+				writeJSON(w, http.StatusInternalServerError, errorBody{"internal error: the server hit a bug; the page can rebuild the shift from its link"})
+			}
+		}()
+		next.ServeHTTP(w, r)
+	})
+}
+
+type errorBody struct {
+	Error string `json:"error"`
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		status, b = http.StatusInternalServerError, []byte(`{"error":"internal error: the answer could not be written"}`)
+	}
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	w.Write(b)
+}
+
+// fail answers with the error's status (400 unless it says otherwise).
+func fail(w http.ResponseWriter, err error) {
+	var he *httpError
+	if errors.As(err, &he) {
+		writeJSON(w, he.status, errorBody{he.msg})
+		return
+	}
+	writeJSON(w, http.StatusBadRequest, errorBody{err.Error()})
+}
+
+// allow answers 405 unless the request uses one of the methods.
+func allow(w http.ResponseWriter, r *http.Request, methods ...string) bool {
+	for _, m := range methods {
+		if r.Method == m || (m == http.MethodGet && r.Method == http.MethodHead) {
+			return true
+		}
+	}
+	w.Header().Set("Allow", strings.Join(methods, ", "))
+	writeJSON(w, http.StatusMethodNotAllowed, errorBody{fmt.Sprintf("%s %s: this address takes %s", r.Method, r.URL.Path, strings.Join(methods, " or "))})
+	return false
+}
+
+// page serves the console's one page at "/".
+func (s *Server) page(w http.ResponseWriter, r *http.Request) {
+	if r.URL.Path != "/" {
+		writeJSON(w, http.StatusNotFound, errorBody{fmt.Sprintf("%s: no such page; the console is at /", clip(r.URL.Path, 60))})
+		return
+	}
+	if !allow(w, r, http.MethodGet) {
+		return
+	}
+	s.serveFile(w, r, "index.html")
+}
+
+// file serves an embedded file under /static/.
+func (s *Server) file(w http.ResponseWriter, r *http.Request) {
+	if !allow(w, r, http.MethodGet) {
+		return
+	}
+	name := strings.TrimPrefix(r.URL.Path, "/static/")
+	if name == "format.js" {
+		// The number formats live with the catalogue, which tests them
+		// against its Go twin; the page loads them from here.
+		serveBytes(w, r, contentTypes[".js"], i18n.FormatJS())
+		return
+	}
+	if !fs.ValidPath(name) || name == "." || name == "index.html" {
+		writeJSON(w, http.StatusNotFound, errorBody{fmt.Sprintf("%s: no such file", clip(r.URL.Path, 60))})
+		return
+	}
+	s.serveFile(w, r, name)
+}
+
+var contentTypes = map[string]string{
+	".html": "text/html; charset=utf-8",
+	".js":   "text/javascript; charset=utf-8",
+	".css":  "text/css; charset=utf-8",
+	".svg":  "image/svg+xml",
+}
+
+func (s *Server) serveFile(w http.ResponseWriter, r *http.Request, name string) {
+	b, err := fs.ReadFile(s.static, name)
+	if err != nil {
+		writeJSON(w, http.StatusNotFound, errorBody{fmt.Sprintf("/static/%s: no such file", clip(name, 60))})
+		return
+	}
+	ct, ok := contentTypes[name[strings.LastIndexByte(name, '.'):]]
+	if !ok {
+		ct = "application/octet-stream"
+	}
+	serveBytes(w, r, ct, b)
+}
+
+func serveBytes(w http.ResponseWriter, r *http.Request, contentType string, b []byte) {
+	w.Header().Set("Content-Type", contentType)
+	w.Header().Set("Cache-Control", "no-cache")
+	w.WriteHeader(http.StatusOK)
+	if r.Method != http.MethodHead {
+		w.Write(b)
+	}
+}
+
+// scenario finds a scenario by id; a misspelt id gets a suggestion.
+func (s *Server) scenario(id string) (Scenario, error) {
+	if sc, ok := s.scenarios[id]; ok {
+		return sc, nil
+	}
+	hint := ""
+	if n := engine.Nearest(id, s.order); n != "" {
+		hint = "; did you mean " + n + "?"
+	}
+	if id == "" {
+		return nil, badRequest("scenario is missing: give one of %s", strings.Join(s.order, ", "))
+	}
+	return nil, badRequest("unknown scenario %q%s (the console has %s)", clip(id, 60), hint, strings.Join(s.order, ", "))
+}
+
+// policyNames lists the policies offered, sorted.
+func (s *Server) policyNames() []string {
+	names := make([]string, len(s.opts.Policies))
+	for i, p := range s.opts.Policies {
+		names[i] = p.Name
+	}
+	sort.Strings(names)
+	return names
+}
+
+// policy compiles an autopilot's policy: one of the list by name, or a
+// pasted source. A broken policy is a 422 whose message is the diagnostics.
+func (s *Server) policy(a *Autopilot) (engine.Policy, error) {
+	if s.opts.Compile == nil {
+		return nil, badRequest("this console has no autopilot (it was started without a policy compiler)")
+	}
+	switch {
+	case a.Policy != "" && a.Source != "":
+		return nil, badRequest("autopilot: give policy (a name) or source (a policy's text), not both")
+	case a.Source != "":
+		f, err := s.opts.Compile("pasted.rules", a.Source)
+		if err != nil {
+			return nil, &httpError{http.StatusUnprocessableEntity, rendered(err)}
+		}
+		return f(), nil
+	case a.Policy != "":
+		for _, p := range s.opts.Policies {
+			if p.Name == a.Policy {
+				f, err := s.opts.Compile(p.Name+".rules", p.Source)
+				if err != nil {
+					return nil, &httpError{http.StatusUnprocessableEntity, rendered(err)}
+				}
+				return f(), nil
+			}
+		}
+		hint := ""
+		if n := engine.Nearest(a.Policy, s.policyNames()); n != "" {
+			hint = "; did you mean " + n + "?"
+		}
+		return nil, badRequest("unknown policy %q%s (the console has %s)", clip(a.Policy, 60), hint, strings.Join(s.policyNames(), ", "))
+	}
+	return nil, badRequest("autopilot: give policy (a name) or source (a policy's text)")
+}
+
+// rendered writes a policy's diagnostics as `oncall check` prints them:
+// file:line:col, the line and a caret.
+func rendered(err error) string {
+	if r, ok := err.(interface{ Render() string }); ok {
+		return r.Render()
+	}
+	return err.Error()
+}

@@ -1,0 +1,665 @@
+// The console's script: it asks the server for rows and draws them. The
+// server holds nothing the page cannot rebuild: a shift is its scenario,
+// seed and decisions, kept in the link and in local storage.
+import { lineChart, esc } from "./chart.js";
+import * as F from "./format.js";
+
+const $ = id => document.getElementById(id);
+const S = { meta: null, lang: "en", msgs: {}, en: {}, fmt: {}, shift: null, running: false, timer: 0, drawn: 0, model: null };
+
+// ---- words and numbers ----------------------------------------------------
+
+function t(key, vars) {
+  const s = S.msgs[key] ?? S.en[key] ?? key;
+  return vars ? F.fill(s, vars) : s;
+}
+
+// Numbers are written by format.js, the twin of the catalogue's Go formats.
+const num = (v, d) => (v == null || Number.isNaN(v) ? "–" : F.number(S.fmt, v, d));
+const pct = (v, d = 1) => F.percent(S.fmt, v, d);
+
+// shortDecimals is the number of decimals v needs, at most 4 (as i18n's).
+function shortDecimals(v) {
+  const s = Math.abs(v).toFixed(4).replace(/0+$/, "");
+  return s.length - 1 - s.indexOf(".");
+}
+
+// value formats a metric's value by its unit.
+function value(unit, v, decimals) {
+  switch (unit) {
+    case "share": return pct(v, v !== 0 && Math.abs(v) < 0.01 ? 2 : 1);
+    case "×": return F.burn(S.fmt, v);
+    case "$/h": return F.moneyPerHour(S.fmt, v);
+    case "$": return F.money(S.fmt, v);
+    case "ms": return t("ui.unit.ms", { n: num(v, 0) });
+    case "s": return t("ui.unit.s", { n: num(v, 0) });
+    case "req/s": return t("ui.unit.rps", { n: num(v, 0) });
+    case "queries/s": return t("unit.queries_per_s", { n: num(v, 0) });
+    case "min": return F.minutes(S.fmt, v);
+    case "instances": case "requests": return num(v, 0);
+  }
+  return num(v, Math.min(decimals ?? 2, 2));
+}
+
+// axis formats a chart's axis label: short, the unit is in the caption.
+function axis(unit, v) {
+  switch (unit) {
+    case "share": return pct(v, 0);
+    case "×": return F.burn(S.fmt, v).replace(/\s*×/, "");
+    case "$/h": return num(v, 2);
+  }
+  return num(v, 0);
+}
+
+function metricSpec(name) { return S.meta.metrics.find(m => m.name === name) || S.meta.outcomes.find(m => m.name === name); }
+function metricValue(name, v) { const m = metricSpec(name); return m.kind === "bool" ? (v ? t("switch.on") : t("switch.off")) : value(m.unit, v, m.decimals); }
+
+// controlValue writes a control's value as i18n.ControlValue does.
+function controlValue(c, v) {
+  if (c.kind === "action") return "";
+  if (c.kind === "bool") return v ? t("switch.on") : t("switch.off");
+  if (c.name === "target_utilization" || c.name === "shed") return pct(v, Math.min(shortDecimals(v * 100), 2));
+  if (c.unit === "s") return num(v, shortDecimals(v)) + " s";
+  return num(v, shortDecimals(v));
+}
+
+// constantValue writes a scenario's change of a constant, as i18n.ConstantValue.
+function constantValue(name, v) {
+  const c = S.meta.constants.find(x => x.name === name);
+  const d = shortDecimals(v);
+  switch (c && c.unit) {
+    case "share": return pct(v, Math.min(shortDecimals(v * 100), 3));
+    case "share/min": return pct(v, Math.min(shortDecimals(v * 100), 3)) + "/min";
+    case "$/h": return F.moneyPerHour(S.fmt, v);
+    case "min": return S.fmt.minutes.replace("{n}", num(v, d));
+    case "queries/s": return t("unit.queries_per_s", { n: num(v, d) });
+    case "days": return t("unit.days", { n: num(v, d) });
+    case "ms": case "s": case "req/s": return num(v, d) + " " + c.unit;
+  }
+  return num(v, d);
+}
+const label = name => t("metric." + name + ".label");
+const ctlLabel = name => t("control." + name + ".label");
+const text = tx => (tx ? tx[S.lang] || tx.en || "" : "");
+
+// ---- the server ------------------------------------------------------------
+
+async function api(method, path, body) {
+  const opts = { method, headers: {} };
+  if (body !== undefined) { opts.body = JSON.stringify(body); opts.headers["Content-Type"] = "application/json"; }
+  let res;
+  try { res = await fetch(path, opts); } catch (e) { throw { status: 0, message: t("ui.error.network") }; }
+  const data = await res.json().catch(() => ({}));
+  if (!res.ok) throw { status: res.status, message: data.error || t("ui.error.status", { n: res.status }) };
+  return data;
+}
+
+// serial runs the calls of one shift one after the other, so that the order
+// of decisions and steps is the order the player made them.
+let chain = Promise.resolve();
+function serial(fn) { const p = chain.then(fn); chain = p.catch(() => {}); return p; }
+
+function shiftBody(minute) {
+  const sh = S.shift;
+  return { scenario: sh.scenario, seed: sh.seed, noise: sh.noise, minute, decisions: sh.decisions, autopilot: sh.autopilot || undefined };
+}
+
+// withSession calls fn with the session's id; when the session is gone (a
+// restart, an idle expiry) it rebuilds it from the decisions and retries.
+async function withSession(fn) {
+  try { return await fn(S.shift.id); } catch (e) {
+    if (e.status !== 404) throw e;
+    await rebuild(S.shift.rows.length);
+    return await fn(S.shift.id);
+  }
+}
+
+async function rebuild(minute) {
+  const st = await api("POST", "/api/sessions", shiftBody(minute));
+  adopt(st);
+}
+
+function adopt(st) {
+  const sh = S.shift;
+  Object.assign(sh, { id: st.id, start: st.start, duration: st.duration, initial: st.initial, rows: st.rows, done: st.done, outcome: st.outcome || null });
+  S.drawn = 0;
+  $("timeline").textContent = "";
+}
+
+// ---- messages --------------------------------------------------------------
+
+function say(msg) { const m = $("message"); m.textContent = msg; m.hidden = !msg; }
+function oops(e) { say(e && e.message ? e.message : String(e)); }
+
+// ---- language --------------------------------------------------------------
+
+async function setLang(lang) {
+  const known = S.meta.languages.map(l => l.code);
+  if (!known.includes(lang)) lang = known.includes(S.meta.lang) ? S.meta.lang : "en";
+  const p = await api("GET", "/api/i18n/" + lang);
+  if (!S.en.__loaded) {
+    S.en = lang === "en" ? p.messages : (await api("GET", "/api/i18n/en")).messages;
+    S.en.__loaded = "1";
+  }
+  S.lang = lang; S.msgs = p.messages; S.fmt = p.format || {};
+  document.documentElement.lang = lang;
+  document.documentElement.dir = p.dir || "ltr";
+  try { localStorage.setItem("oncall.lang", lang); } catch (e) { /* private mode */ }
+  translate();
+}
+
+function translate() {
+  for (const el of document.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
+  $("foot").textContent = t("model.disclaimer");
+  for (const el of document.querySelectorAll("[data-i18n-label]")) el.setAttribute("aria-label", t(el.dataset.i18nLabel));
+  const sel = $("lang");
+  sel.textContent = "";
+  for (const l of S.meta.languages) sel.add(new Option(l.name, l.code, false, l.code === S.lang));
+  fillScenarios();
+  fillPilots();
+  if (S.shift) { drawControls(); S.drawn = 0; $("timeline").textContent = ""; draw(); }
+  if (!$("model").hidden) drawModel();
+  updateLink();
+}
+
+// ---- start -----------------------------------------------------------------
+
+function randomSeed() { return crypto.getRandomValues(new Uint32Array(1))[0]; }
+
+function fillScenarios() {
+  const sel = $("scenario"), cur = sel.value;
+  sel.textContent = "";
+  for (const s of S.meta.scenarios) sel.add(new Option(text(s.title), s.id));
+  if (cur) sel.value = cur;
+  brief();
+}
+
+function brief() {
+  const s = S.meta.scenarios.find(x => x.id === $("scenario").value);
+  if (s) $("briefing").innerHTML = `<h3>${esc(text(s.title))}</h3><p>${esc(text(s.briefing))}</p>`;
+}
+
+function fillPilots() {
+  $("pilotbox").hidden = !S.meta.autopilot;
+  const sel = $("pilot"), cur = sel.value;
+  sel.textContent = "";
+  sel.add(new Option(t("ui.pilot.none"), ""));
+  for (const p of S.meta.policies) sel.add(new Option(p, p));
+  sel.add(new Option(t("ui.pilot.pasted"), "__pasted"));
+  sel.value = cur || "";
+}
+
+function showView(name) {
+  for (const v of ["start", "shift", "model", "results"]) $(v).hidden = v !== name;
+}
+
+function showStart() {
+  stop();
+  S.shift = null;
+  showView("start");
+  $("seed").value = randomSeed();
+  const saved = loadSaved();
+  $("resume").hidden = !saved;
+  updateLink();
+}
+
+async function startShift(ev) {
+  ev.preventDefault();
+  say("");
+  const seed = $("seed").value.trim();
+  if (!/^\d{1,10}$/.test(seed) || +seed > 4294967295) { say(t("ui.error.seed")); $("seed").focus(); return; }
+  let autopilot;
+  const p = $("pilot").value;
+  if (p === "__pasted") autopilot = { source: $("pilotsrc").value, until: -1 };
+  else if (p) autopilot = { policy: p, until: -1 };
+  await open({ scenario: $("scenario").value, seed: +seed, noise: $("noise").checked, decisions: [], autopilot }, 0);
+}
+
+// open builds a shift on the server to minute m and shows it.
+async function open(sh, m) {
+  stop();
+  $("diagnostics").hidden = true;
+  S.shift = Object.assign({ rows: [], decisions: [] }, sh);
+  try {
+    await serial(() => rebuild(m));
+  } catch (e) {
+    if (sh.autopilot && e.status === 422) { showView("start"); $("diagnostics").textContent = e.message; $("diagnostics").hidden = false; }
+    oops(e);
+    if (!$("shift").hidden || !S.shift.id) { S.shift = null; showView("start"); }
+    return;
+  }
+  showView("shift");
+  drawControls();
+  draw();
+  save();
+  $("main").focus();
+}
+
+// ---- running ---------------------------------------------------------------
+
+function speed() { return +$("speed").value || 1; }
+
+function play() {
+  if (!S.shift || S.shift.done) return;
+  S.running = true;
+  $("playbtn").textContent = t("ui.run.pause");
+  $("playbtn").setAttribute("aria-pressed", "true");
+  loop();
+}
+
+function stop() {
+  S.running = false;
+  clearTimeout(S.timer);
+  const b = $("playbtn");
+  b.textContent = t("ui.run.play");
+  b.setAttribute("aria-pressed", "false");
+}
+
+async function loop() {
+  if (!S.running) return;
+  const sp = speed(), per = Math.max(1, Math.round(sp / 20));
+  const began = performance.now();
+  try { await serial(() => advance(per)); } catch (e) { oops(e); stop(); return; }
+  if (S.running && !S.shift.done) S.timer = setTimeout(loop, Math.max(0, (1000 * per) / sp - (performance.now() - began)));
+}
+
+async function advance(n) {
+  const sh = S.shift;
+  if (!sh || sh.done) return;
+  n = Math.min(n, sh.duration - sh.rows.length);
+  const ans = await withSession(id => api("POST", `/api/sessions/${id}/step`, { minutes: n }));
+  if (ans.rows.length && ans.rows[0].minute !== sh.rows.length) { await rebuild(ans.minute); }
+  else sh.rows.push(...ans.rows);
+  sh.done = ans.done;
+  sh.outcome = ans.outcome || null;
+  say("");
+  const paged = ans.rows.some(r => r.events.some(e => e.kind === "page"));
+  if (paged && $("autopause").checked) stop();
+  if (sh.done) stop();
+  draw();
+  save();
+}
+
+async function decideCtl(name, v) {
+  say("");
+  try {
+    const d = await serial(() => withSession(id => api("POST", `/api/sessions/${id}/decide`, { control: name, value: v })));
+    S.shift.decisions.push(d);
+    save();
+    drawPending();
+  } catch (e) { oops(e); }
+}
+
+async function takeover() {
+  const sh = S.shift;
+  if (!sh || !sh.autopilot || sh.autopilot.until >= 0) return;
+  try {
+    const ans = await serial(() => withSession(id => api("POST", `/api/sessions/${id}/takeover`, {})));
+    sh.autopilot.until = ans.until;
+    save();
+    drawControls();
+    draw();
+  } catch (e) { oops(e); }
+}
+
+// ---- storage and link ------------------------------------------------------
+
+function compact(ds) {
+  return ds.map(d => {
+    const c = S.meta.controls.find(x => x.name === d.control);
+    return d.minute + ":" + d.control + (c.kind === "action" ? "" : "=" + (c.kind === "bool" ? (d.value ? "true" : "false") : d.value));
+  }).join(",");
+}
+
+function parseCompact(s) {
+  if (!s) return [];
+  return s.split(",").map(item => {
+    const [m, rest] = item.split(":");
+    const [control, v] = (rest || "").split("=");
+    return { minute: +m, control, value: v === undefined ? 0 : v === "true" ? 1 : v === "false" ? 0 : +v };
+  });
+}
+
+function linkParams() {
+  const q = new URLSearchParams();
+  const sh = S.shift;
+  if (sh) {
+    q.set("scenario", sh.scenario); q.set("seed", sh.seed);
+    if (!sh.noise) q.set("noise", "false");
+    if (sh.autopilot && sh.autopilot.policy) { q.set("pilot", sh.autopilot.policy); if (sh.autopilot.until >= 0) q.set("until", sh.autopilot.until); }
+    if (sh.decisions.length) q.set("d", compact(sh.decisions));
+    q.set("m", sh.rows.length);
+  } else if (!$("model").hidden) q.set("view", "model");
+  if (S.gameday) q.set("gameday", S.gameday);
+  q.set("lang", S.lang);
+  return q;
+}
+
+function updateLink() {
+  const q = linkParams();
+  const url = location.origin + location.pathname + "?" + q.toString();
+  $("share").value = url;
+  $("seedshow").textContent = S.shift ? S.shift.seed : "–";
+  history.replaceState(null, "", "?" + q.toString());
+}
+
+function save() {
+  updateLink();
+  const sh = S.shift;
+  if (!sh) return;
+  try {
+    localStorage.setItem("oncall.shift", JSON.stringify({ scenario: sh.scenario, seed: sh.seed, noise: sh.noise, decisions: sh.decisions, autopilot: sh.autopilot, minute: sh.rows.length, done: sh.done }));
+  } catch (e) { /* storage full or off: the link still holds the shift */ }
+}
+
+function loadSaved() {
+  try { const s = JSON.parse(localStorage.getItem("oncall.shift")); return s && !s.done ? s : null; } catch (e) { return null; }
+}
+
+// ---- drawing ---------------------------------------------------------------
+
+const TILES = ["requests", "shed_traffic", "serving", "booting", "utilization", "p99_ms", "error_rate", "burn_1h",
+  "budget_left", "hit_rate", "cache_age_s", "db_util", "bad_traffic", "recommendations", "cost_per_hour", "cost"];
+
+function level(name, v) {
+  switch (name) {
+    case "error_rate": return v >= 0.01 ? "bad" : v >= 0.001 ? "warn" : "";
+    case "burn_1h": return v >= 14.4 ? "bad" : v >= 6 ? "warn" : "";
+    case "budget_left": return v <= 0.05 ? "bad" : v <= 0.2 ? "warn" : "";
+    case "p99_ms": return v >= 1000 ? "bad" : v >= 500 ? "warn" : "";
+    case "db_util": case "utilization": return v >= 0.95 ? "bad" : v >= 0.85 ? "warn" : "";
+    case "bad_traffic": return v > 0 ? "bad" : "";
+    case "shed_traffic": return v > 0 ? "warn" : "";
+  }
+  return "";
+}
+
+function clockAt(m) {
+  const [h, mm] = S.shift.start.split(":").map(Number);
+  const x = (h * 60 + mm + m) % 1440;
+  return String(Math.floor(x / 60)).padStart(2, "0") + ":" + String(x % 60).padStart(2, "0");
+}
+
+function draw() {
+  const sh = S.shift;
+  if (!sh) return;
+  const last = sh.rows[sh.rows.length - 1];
+  $("clock").textContent = last ? last.time : clockAt(0);
+  $("progress").textContent = t("ui.run.progress", { m: num(sh.rows.length, 0), n: num(sh.duration, 0) });
+  $("playbtn").disabled = sh.done; $("step1").disabled = sh.done;
+  const tiles = $("tiles");
+  if (!tiles.children.length) {
+    tiles.innerHTML = TILES.map(n => `<div class="tile" id="tile-${n}"><dt>${esc(label(n))}</dt><dd id="val-${n}">–</dd></div>`).join("");
+  }
+  for (const n of TILES) {
+    const el = $("tile-" + n);
+    el.querySelector("dt").textContent = label(n);
+    $("val-" + n).textContent = last ? metricValue(n, last[n]) : "–";
+    el.className = "tile " + (last ? level(n, last[n]) : "");
+  }
+  drawPage(last);
+  drawCharts();
+  drawTimeline();
+  drawPending();
+  drawPilot();
+  drawEnd();
+}
+
+function drawPage(last) {
+  const a = $("alert");
+  const paging = last && last.paging;
+  document.body.classList.toggle("paging", !!paging);
+  if (paging) {
+    a.className = "alert";
+    const html = `<span class="big">${esc(t("ui.page.title"))}</span>${esc(t("ui.page.text", { b1: num(last.burn_1h, 1), b5: num(last.burn_5m, 1) }))}`;
+    if (a.hidden || a.dataset.state !== "page") { a.innerHTML = html; a.dataset.state = "page"; }
+    a.hidden = false;
+    document.title = "🔔 " + t("ui.page.title") + " · " + t("ui.title");
+  } else if (last && S.shift.rows.some(r => r.paging)) {
+    if (a.dataset.state !== "resolved") { a.className = "alert resolved"; a.textContent = t("ui.page.resolved"); a.dataset.state = "resolved"; }
+    a.hidden = false;
+    document.title = t("ui.title");
+  } else { a.hidden = true; a.dataset.state = ""; document.title = t("ui.title"); }
+}
+
+const COLORS = ["#0b57d0", "#b3261e", "#0a7d5a", "#8a4fbf", "#c25e00"];
+
+function chartDefs() {
+  const cap = r => (r.service_ms > 0 ? (r.serving * 16 * 1000) / r.service_ms : 0);
+  return [
+    { key: "ui.chart.traffic", unit: "req/s", lines: [["requests", r => r.requests, label("requests")], ["capacity", cap, t("ui.chart.capacity")]] },
+    { key: "ui.chart.p99", unit: "ms", lines: [["p99_ms", r => r.p99_ms, label("p99_ms")]], thresholds: [500] },
+    { key: "ui.chart.burn", unit: "×", lines: [["burn_5m", r => r.burn_5m, label("burn_5m")], ["burn_1h", r => r.burn_1h, label("burn_1h")]], thresholds: [14.4] },
+    { key: "ui.chart.budget", unit: "share", lines: [["budget_left", r => r.budget_left, label("budget_left")]], min: null },
+    { key: "ui.chart.cache", unit: "share", lines: [["hit_rate", r => r.hit_rate, label("hit_rate")], ["db_util", r => r.db_util, label("db_util")]], max: 1 },
+    { key: "ui.chart.fleet", unit: "instances", lines: [["serving", r => r.serving, label("serving")], ["booting", r => r.booting, label("booting")], ["min_instances", r => r.min_instances, label("min_instances")]] },
+    { key: "ui.chart.cost", unit: "$/h", lines: [["cost_per_hour", r => r.cost_per_hour, label("cost_per_hour")]] },
+  ];
+}
+
+function marks(rows) {
+  const out = [];
+  for (const r of rows) {
+    for (const e of r.events) {
+      let cls = null;
+      if (e.kind === "page") cls = "page";
+      else if (e.kind === "action") cls = e.by === "player" ? "player" : "rule";
+      else if (["deploy", "flush_cache", "say", "set_constant", "set_control", "rollback_done"].includes(e.kind)) cls = "scenario";
+      if (cls) out.push({ minute: r.minute, cls, title: r.time + " " + eventText(e) });
+    }
+  }
+  return out;
+}
+
+function drawCharts() {
+  const sh = S.shift, box = $("charts");
+  const ref = sh.reference;
+  const defs = chartDefs();
+  if (box.children.length !== defs.length) box.innerHTML = defs.map((d, i) => `<figure class="chart" id="chart-${i}"></figure>`).join("");
+  const mk = marks(sh.rows);
+  defs.forEach((d, i) => {
+    const series = [];
+    const legend = [];
+    d.lines.forEach(([name, get, lab], j) => {
+      series.push({ values: sh.rows.map(get), color: COLORS[j] });
+      legend.push(`<span><i class="k${j}"></i>${esc(lab)}</span>`);
+      if (ref) series.push({ values: ref.map(get), color: COLORS[j], ref: true });
+    });
+    if (ref) legend.push(`<span><i class="refkey"></i>${esc(t("ui.debrief.refline"))}</span>`);
+    let lo = 0;
+    if (d.min === null) { lo = Math.min(0, ...series.flatMap(s => s.values)); }
+    const svg = lineChart({
+      series, duration: sh.duration, min: lo, max: d.max, marks: mk, now: sh.rows.length,
+      thresholds: (d.thresholds || []).map(v => ({ value: v, title: value(d.unit, v) })),
+      fmtY: v => axis(d.unit, v), fmtX: m => clockAt(m), label: t(d.key),
+    });
+    $("chart-" + i).innerHTML = `<figcaption>${esc(t(d.key))}</figcaption>${svg}<div class="legend">${legend.join("")}</div>`;
+  });
+}
+
+// eventKey and eventText render an event as i18n.EventKey and EventText do.
+function eventKey(e) {
+  const c = S.meta.controls.find(x => x.name === e.name);
+  const sp = c && c.kind === "action" ? "press" : "set";
+  switch (e.kind) {
+    case "deploy": return "event.deploy." + (e.name === "bad" ? "bad" : "good");
+    case "set_control": return "event.set_control." + sp;
+    case "action": return "event.action." + (e.by === "player" || e.by === "scenario" ? e.by : "rule") + "." + sp;
+    case "launch": case "remove": return "event." + e.kind + "." + (e.by === "autoscaler" ? "autoscaler" : "min_instances");
+  }
+  return "event." + e.kind;
+}
+
+function eventText(e) {
+  const v = e.value || 0;
+  const args = { n: num(Math.abs(v), 0), rollout: F.minutes(S.fmt, Math.round(v)), rule: e.by || "", text: text(e.text) };
+  const c = S.meta.controls.find(x => x.name === e.name);
+  if (e.kind === "set_control" || e.kind === "action") Object.assign(args, c ? { control: ctlLabel(e.name), value: controlValue(c, v) } : { control: e.name, value: num(v, shortDecimals(v)) });
+  if (e.kind === "set_constant") Object.assign(args, { constant: t("constant." + e.name + ".label"), value: constantValue(e.name, v) });
+  return t(eventKey(e), args);
+}
+
+function firedText(f) {
+  const seen = (f.seen || []).map(s => s.name + " = " + num(s.value, Math.abs(s.value) < 10 ? 3 : 1)).join(", ");
+  return t("ui.event.fired", { rule: f.rule, seen: seen || "–", actions: (f.actions || []).join(", ") || "–" });
+}
+
+function drawTimeline() {
+  const sh = S.shift, ol = $("timeline");
+  for (; S.drawn < sh.rows.length; S.drawn++) {
+    const r = sh.rows[S.drawn];
+    const items = r.events.map(e => [e.kind === "page" ? "page" : e.kind === "action" ? (e.by === "player" ? "player" : "rule") : "", eventText(e)]);
+    for (const f of r.fired || []) items.push(["rule", firedText(f)]);
+    for (const [cls, msg] of items) {
+      const li = document.createElement("li");
+      li.className = cls;
+      li.innerHTML = `<time>${esc(r.time)}</time><span>${esc(msg)}</span>`;
+      ol.prepend(li);
+    }
+  }
+}
+
+function drawControls() {
+  const box = $("controls"), sh = S.shift;
+  const locked = sh && sh.autopilot && sh.autopilot.until < 0;
+  box.innerHTML = S.meta.controls.map(c => {
+    const id = "ctl-" + c.name, help = `<p class="help" id="help-${c.name}">${esc(t("control." + c.name + ".help"))}</p><p class="pending" id="pend-${c.name}" aria-live="polite"></p>`;
+    const dis = locked ? " disabled" : "";
+    if (c.kind === "action") {
+      return `<div class="ctl"><span>${esc(ctlLabel(c.name))}</span><button type="button" id="${id}" class="${c.name === "rollback" ? "danger" : ""}" data-ctl="${c.name}" aria-describedby="help-${c.name}"${dis}>${esc(t(c.name === "rollback" ? "ui.controls.rollback" : "ui.controls.warmup"))}</button>${help}</div>`;
+    }
+    if (c.kind === "bool") {
+      return `<div class="ctl"><label for="${id}">${esc(ctlLabel(c.name))}</label><input type="checkbox" id="${id}" data-ctl="${c.name}" aria-describedby="help-${c.name}"${dis}>${help}</div>`;
+    }
+    const step = c.kind === "int" || c.name === "ttl_s" ? 1 : 0.05;
+    return `<div class="ctl"><label for="${id}">${esc(ctlLabel(c.name))}</label><form class="set" data-ctl="${c.name}" novalidate><input type="number" id="${id}" min="${c.min}" max="${c.max}" step="${step}" aria-describedby="help-${c.name}"${dis}><button type="submit"${dis}>${esc(t("ui.controls.set"))}</button></form>${help}</div>`;
+  }).join("");
+  syncControls(true);
+}
+
+// syncControls shows the controls in force, except in a field being edited.
+function syncControls(all) {
+  const sh = S.shift;
+  if (!sh) return;
+  const last = sh.rows[sh.rows.length - 1];
+  for (const c of S.meta.controls) {
+    if (c.kind === "action") continue;
+    const el = $("ctl-" + c.name);
+    const v = last ? last[c.name] : sh.initial[c.name];
+    if (c.kind === "bool") el.checked = !!v;
+    else if (all || document.activeElement !== el) el.value = v;
+  }
+}
+
+function drawPending() {
+  const sh = S.shift;
+  if (!sh) return;
+  syncControls(false);
+  const now = sh.rows.length;
+  for (const c of S.meta.controls) {
+    const p = $("pend-" + c.name);
+    const d = sh.decisions.filter(x => x.minute === now && x.control === c.name).pop();
+    p.textContent = d && !sh.done ? t(c.kind === "action" ? "ui.controls.pending_action" : "ui.controls.pending", { value: controlValue(c, d.value), time: clockAt(now) }) : "";
+  }
+}
+
+function drawPilot() {
+  const sh = S.shift, a = sh.autopilot;
+  $("pilotbar").hidden = !a;
+  if (!a) return;
+  $("pilotname").textContent = a.until < 0 ? t("ui.pilot.on", { name: a.policy || t("ui.pilot.pasted") }) : t("ui.pilot.off", { time: clockAt(a.until) });
+  $("takeover").hidden = a.until >= 0 || sh.done;
+}
+
+function drawEnd() {
+  const sh = S.shift;
+  $("end").hidden = !sh.done;
+  if (!sh.done || !sh.outcome) return;
+  const q = new URLSearchParams({ scenario: sh.scenario, seed: sh.seed, noise: sh.noise ? "true" : "false", minute: sh.rows.length, d: compact(sh.decisions) });
+  if (sh.autopilot && sh.autopilot.policy) { q.set("policy", sh.autopilot.policy); q.set("until", sh.autopilot.until); }
+  $("csv").href = "/api/trace?" + q + "&format=csv";
+  $("json").href = "/api/trace?" + q + "&format=json";
+  $("csv").setAttribute("download", `oncall-${sh.scenario}-${sh.seed}.csv`);
+  $("json").setAttribute("download", `oncall-${sh.scenario}-${sh.seed}.json`);
+  $("outcome").innerHTML = `<caption class="visually-hidden">${esc(t("ui.end.heading"))}</caption>` + S.meta.outcomes.map(o =>
+    `<tr><th scope="row">${esc(t("outcome." + o.name + ".label"))}</th><td class="num">${esc(value(o.unit, sh.outcome[o.name], o.decimals))}</td></tr>`).join("");
+}
+
+// ---- the model page --------------------------------------------------------
+
+async function showModel() {
+  stop();
+  S.shift = null;
+  showView("model");
+  if (!S.model) S.model = await api("GET", "/api/model");
+  drawModel();
+  updateLink();
+}
+
+function drawModel() {
+  const m = S.model;
+  if (!m) return;
+  $("model-title").textContent = t("model.title");
+  $("model-intro").textContent = t("model.intro");
+  $("model-approximations").textContent = t("model.approximations");
+  $("model-sources").textContent = t("model.sources");
+  $("model-randomness").textContent = t("model.randomness");
+  $("relations").innerHTML = `<thead><tr><th scope="col">${esc(t("ui.model.formula"))}</th><th scope="col">${esc(t("ui.model.meaning"))}</th><th scope="col">${esc(t("ui.model.source"))}</th></tr></thead><tbody>` +
+    m.relations.map(r => `<tr><td><code>${esc(r.formula)}</code></td><td>${esc(t("relation." + r.id))}</td><td>${r.sources.map(n => `<a href="#source-${n}">[${n}]</a>`).join(" ")}</td></tr>`).join("") + "</tbody>";
+  $("approximations").innerHTML = m.approximations.map((a, i) => `<li>${esc(t("approximation." + (i + 1)))}</li>`).join("");
+  $("sources").innerHTML = m.sources.map(s => `<li id="source-${s.n}" value="${s.n}">${esc(S.msgs["source." + s.n] ?? s.text)}</li>`).join("");
+}
+
+// ---- wiring ----------------------------------------------------------------
+
+function wire() {
+  $("startform").addEventListener("submit", startShift);
+  $("scenario").addEventListener("change", brief);
+  $("newseed").addEventListener("click", () => { $("seed").value = randomSeed(); });
+  $("resume").addEventListener("click", () => { const s = loadSaved(); if (s) open(s, s.minute); });
+  $("playbtn").addEventListener("click", () => (S.running ? stop() : play()));
+  $("step1").addEventListener("click", () => { stop(); serial(() => advance(1)).catch(oops); });
+  $("speed").addEventListener("change", () => { if (S.running) { clearTimeout(S.timer); loop(); } });
+  $("takeover").addEventListener("click", takeover);
+  $("again").addEventListener("click", showStart);
+  $("copy").addEventListener("click", async () => {
+    try { await navigator.clipboard.writeText($("share").value); say(t("ui.share.copied")); } catch (e) { $("share").select(); }
+  });
+  $("lang").addEventListener("change", e => setLang(e.target.value).catch(oops));
+  $("nav-play").addEventListener("click", e => { e.preventDefault(); showStart(); });
+  $("nav-model").addEventListener("click", e => { e.preventDefault(); showModel().catch(oops); });
+  $("pilot").addEventListener("change", () => { $("pilotsrc").disabled = $("pilot").value !== "__pasted"; });
+  const box = $("controls");
+  box.addEventListener("submit", e => {
+    e.preventDefault();
+    const name = e.target.dataset.ctl, el = $("ctl-" + name);
+    const v = el.value.trim() === "" ? NaN : Number(el.value);
+    if (!isFinite(v)) { say(t("ui.error.number", { control: ctlLabel(name) })); return; }
+    decideCtl(name, v);
+  });
+  box.addEventListener("change", e => { if (e.target.type === "checkbox") decideCtl(e.target.dataset.ctl, e.target.checked ? 1 : 0); });
+  box.addEventListener("click", e => { const b = e.target.closest("button[data-ctl]"); if (b) decideCtl(b.dataset.ctl, 0); });
+}
+
+async function boot() {
+  wire();
+  try {
+    S.meta = await api("GET", "/api/meta");
+    const q = new URLSearchParams(location.search);
+    let lang = q.get("lang");
+    try { lang = lang || localStorage.getItem("oncall.lang"); } catch (e) { /* storage off */ }
+    await setLang(lang || S.meta.lang);
+    $("pilotsrc").disabled = true;
+    if (q.get("view") === "model") return await showModel();
+    if (q.get("gameday") && window.oncallGameday) return await window.oncallGameday(q);
+    if (q.get("scenario")) {
+      const a = q.get("pilot") ? { policy: q.get("pilot"), until: q.has("until") ? +q.get("until") : -1 } : undefined;
+      return await open({ scenario: q.get("scenario"), seed: +q.get("seed"), noise: q.get("noise") !== "false", decisions: parseCompact(q.get("d")), autopilot: a }, +(q.get("m") || 0));
+    }
+    showStart();
+  } catch (e) { oops(e); showView("start"); }
+}
+
+// For the browser tests and the curious: the shift as the page holds it.
+window.oncall = { rows: () => JSON.stringify(S.shift ? S.shift.rows : []), shift: () => S.shift };
+boot();
