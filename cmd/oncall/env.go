@@ -15,6 +15,7 @@ type CLI struct {
 	Batch     BatchCmd     `cmd:"" help:"Run a scenario over many seeds on every core."`
 	Grade     GradeCmd     `cmd:"" help:"Grade a policy against golden reference outcomes."`
 	Golden    GoldenCmd    `cmd:"" help:"Record reference outcomes for grading (instructors)."`
+	Play      PlayCmd      `cmd:"" help:"Serve the web console on a loopback address and print its URL."`
 }
 
 // Env is what a subcommand may touch of the process: its streams, the seed
