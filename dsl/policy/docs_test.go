@@ -1,0 +1,32 @@
+package policy
+
+import (
+	"os"
+	"strings"
+	"testing"
+)
+
+// TestDocsListEveryName: docs/policies.md lists every variable, helper and
+// action a rule can use.
+func TestDocsListEveryName(t *testing.T) {
+	b, err := os.ReadFile("../../docs/policies.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := string(b)
+	for _, v := range Variables() {
+		if !strings.Contains(doc, "| `"+v.Name+"` | "+v.Type.String()+" |") {
+			t.Errorf("docs/policies.md does not list variable %s (%s)", v.Name, v.Type)
+		}
+	}
+	for _, h := range Helpers() {
+		if !strings.Contains(doc, "`"+h.Signature+"`") {
+			t.Errorf("docs/policies.md does not list helper %s", h.Signature)
+		}
+	}
+	for _, a := range Actions() {
+		if !strings.Contains(doc, "`"+a.Name+"(") {
+			t.Errorf("docs/policies.md does not list action %s", a.Name)
+		}
+	}
+}
