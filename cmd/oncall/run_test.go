@@ -131,11 +131,14 @@ func subcommands(t *testing.T) []string {
 			continue
 		}
 		if in {
-			f := strings.Fields(line)
-			if len(f) == 0 {
+			if strings.TrimSpace(line) == "" {
 				break
 			}
-			cmds = append(cmds, f[0])
+			// A command's line starts with two spaces; its wrapped
+			// description continues further in.
+			if strings.HasPrefix(line, "  ") && line[2] != ' ' {
+				cmds = append(cmds, strings.Fields(line)[0])
+			}
 		}
 	}
 	if len(cmds) == 0 {
