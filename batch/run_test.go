@@ -13,6 +13,7 @@ import (
 	"github.com/oncall-sim/oncall/batch"
 	"github.com/oncall-sim/oncall/batch/batchtest"
 	"github.com/oncall-sim/oncall/engine"
+	"pgregory.net/rapid"
 )
 
 var errTest = errors.New("test error")
@@ -205,4 +206,31 @@ func BenchmarkManyGoScenario(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// A seed's outcome depends on the seed alone: not on the number of workers,
+// nor on which other seeds share the batch, nor on their order.
+func TestManyOutcomeDependsOnSeedOnly(t *testing.T) {
+	run := batch.Run{Scenario: batchtest.BadDeploy(), Policy: batchtest.FiveRules(), Minutes: 40}
+	alone := make(map[uint32]engine.Outcome)
+	for s := uint32(0); s < 30; s++ {
+		rs, err := run.Many(context.Background(), []uint32{s}, batch.Options{Jobs: 1})
+		if err != nil || rs[0].Err != nil {
+			t.Fatal(err, rs[0].Err)
+		}
+		alone[s] = rs[0].Outcome
+	}
+	rapid.Check(t, func(rt *rapid.T) {
+		ss := rapid.SliceOfNDistinct(rapid.Uint32Range(0, 29), 1, 30, rapid.ID).Draw(rt, "seeds")
+		jobs := rapid.IntRange(0, 5).Draw(rt, "jobs")
+		rs, err := run.Many(context.Background(), ss, batch.Options{Jobs: jobs})
+		if err != nil {
+			rt.Fatal(err)
+		}
+		for i, r := range rs {
+			if r.Seed != ss[i] || r.Outcome != alone[r.Seed] {
+				rt.Fatalf("seed %d (position %d, %d jobs): outcome differs from the seed run alone", ss[i], i, jobs)
+			}
+		}
+	})
 }
