@@ -141,7 +141,6 @@ func (r *run) declare(L *lua.LState) int {
 			bad(d.pos, "scenario{} takes named fields (%s), not a list", strings.Join(scenarioFields, ", "))
 			continue
 		}
-		pos := at(key)
 		var err error
 		switch key {
 		case "id":
@@ -176,14 +175,14 @@ func (r *run) declare(L *lua.LState) int {
 			if !ok || strings.TrimSpace(string(s)) == "" {
 				err = fmt.Errorf("takes an expression over the metrics as a string, e.g. page = \"burn_1h >= 14.4 && burn_5m >= 14.4\", not %s", luaText(v))
 			} else {
-				d.pageSrc, d.pagePos = string(s), pos
+				d.pageSrc, d.pagePos = string(s), at(key)
 			}
 		default:
 			bad(keyPos(r.p.file, r.p.src, line, key), "unknown field %s%s (fields: %s)", key, suggest(key, scenarioFields), strings.Join(scenarioFields, ", "))
 			continue
 		}
 		if err != nil {
-			bad(pos, "%s %v", key, err)
+			bad(at(key), "%s %v", key, err)
 		}
 	}
 	if d.setup.ID == "" && t.RawGetString("id") == lua.LNil {
@@ -227,7 +226,7 @@ func (r *run) setConstants(d *declaration, v lua.LValue, line int, bad func(dsl.
 		return
 	}
 	for _, kv := range sortedFields(t) {
-		pos := fieldPos(r.p.file, r.p.src, line, "constants", kv.key)
+		pos := func() dsl.Pos { return fieldPos(r.p.file, r.p.src, line, "constants", kv.key) }
 		spec, err := engine.LookupConstant(kv.key)
 		if err != nil {
 			bad(keyPos(r.p.file, r.p.src, line, "constants", kv.key), "%v", err)
@@ -235,11 +234,11 @@ func (r *run) setConstants(d *declaration, v lua.LValue, line int, bad func(dsl.
 		}
 		n, err := number(kv.value)
 		if err != nil {
-			bad(pos, "constant %s %v", kv.key, err)
+			bad(pos(), "constant %s %v", kv.key, err)
 			continue
 		}
 		if err := d.setup.Constants.Set(spec.Name, n); err != nil {
-			bad(pos, "%v", err)
+			bad(pos(), "%v", err)
 		}
 	}
 }
@@ -251,17 +250,17 @@ func (r *run) setControls(d *declaration, v lua.LValue, line int, bad func(dsl.P
 		return
 	}
 	for _, kv := range sortedFields(t) {
-		pos := fieldPos(r.p.file, r.p.src, line, "controls", kv.key)
+		pos := func() dsl.Pos { return fieldPos(r.p.file, r.p.src, line, "controls", kv.key) }
 		c, val, err := controlValue(kv.key, kv.value)
 		if err != nil {
 			if _, unknown := engine.LookupControl(kv.key); unknown != nil {
-				pos = keyPos(r.p.file, r.p.src, line, "controls", kv.key)
+				pos = func() dsl.Pos { return keyPos(r.p.file, r.p.src, line, "controls", kv.key) }
 			}
-			bad(pos, "%v", err)
+			bad(pos(), "%v", err)
 			continue
 		}
 		if err := d.setup.Controls.Set(c, val); err != nil {
-			bad(pos, "%v", err)
+			bad(pos(), "%v", err)
 		}
 	}
 }

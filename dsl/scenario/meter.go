@@ -12,17 +12,19 @@ import (
 
 // meter enforces a run's time and memory budgets. gopher-lua calls Done on
 // its context before every instruction, which is the only hook it has, so
-// meter is that context: Done counts instructions, watches the strings in
-// the running function's registers (the only way a script grows memory
-// exponentially is concatenation, whose operands sit there) and, every few
-// instructions, the process's allocations, measuring the state's reachable
-// memory when they grew enough to matter.
+// meter is that context: Done counts instructions; in a program that
+// concatenates, it watches the strings in the running function's registers
+// (concatenation, whose operands sit there, is the only way a script can
+// grow memory exponentially: the library functions that build strings are
+// guarded); every few instructions it reads the process's allocations, and
+// measures the state's reachable memory when they grew enough to matter.
 type meter struct {
 	context.Context // never done itself: meter is the cancellation
 
 	L             *lua.LState
 	opts          Options
-	maxStr        int // longest string, and sum of strings in one frame's registers
+	maxStr        int  // longest string, and sum of strings in one frame's registers
+	scan          bool // the program concatenates: watch the registers
 	roots         func(visit func(lua.LValue))
 	stop          chan struct{}
 	err           error
@@ -80,7 +82,9 @@ func (m *meter) Done() <-chan struct{} {
 	}
 	m.n++
 	m.total++
-	m.checkRegisters()
+	if m.scan {
+		m.checkRegisters()
+	}
 	if m.total%memCheckEvery == 0 {
 		m.checkMemory()
 	}
@@ -105,16 +109,8 @@ func (m *meter) fail(err error) {
 func (m *meter) checkRegisters() {
 	total := 0
 	for i, top := 1, m.L.GetTop(); i <= top; i++ {
-		switch v := m.L.Get(i).(type) {
-		case lua.LString:
-			total += len(v)
-		case *lua.LTable:
-			// One assignment to a far index grows a table's array to it
-			// (gopher-lua fills the gap), so tables at hand are measured too.
-			if size := tableBytes(v); size > m.opts.MemoryBudget {
-				m.fail(fmt.Errorf("a table of %s is over the memory budget of %s: is a table growing without end?", bytesText(size), bytesText(m.opts.MemoryBudget)))
-				return
-			}
+		if s, ok := m.L.Get(i).(lua.LString); ok {
+			total += len(s)
 		}
 	}
 	if total > m.maxStr {
@@ -287,4 +283,20 @@ func bytesText(n int64) string {
 		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
 	}
 	return fmt.Sprintf("%d bytes", n)
+}
+
+// concatenates reports whether a compiled chunk, or any function in it,
+// has a concatenation instruction.
+func concatenates(p *lua.FunctionProto) bool {
+	for _, inst := range p.Code {
+		if int(inst>>26) == lua.OP_CONCAT {
+			return true
+		}
+	}
+	for _, f := range p.FunctionPrototypes {
+		if concatenates(f) {
+			return true
+		}
+	}
+	return false
 }

@@ -41,6 +41,7 @@ type Program struct {
 	file  string
 	src   string
 	proto *lua.FunctionProto
+	cat   bool // the file concatenates strings
 	opts  Options
 	decl  *declaration // from the load with seed 0
 	page  *pageRule    // nil: the rule of MODEL.md
@@ -62,7 +63,7 @@ func Compile(filename string, src []byte, opts Options) (*Program, error) {
 	if err != nil {
 		return nil, dsl.List{syntaxDiagnostic(filename, text, err)}
 	}
-	p.proto = proto
+	p.proto, p.cat = proto, concatenates(proto)
 	r, diags := p.load(0)
 	if r != nil && r.decl != nil && r.decl.pageSrc != "" {
 		pr, d := compilePage(filename, text, r.decl.pageSrc, r.decl.pagePos)

@@ -50,7 +50,7 @@ type run struct {
 func newRun(p *Program, seed uint32) *run {
 	r := &run{p: p, rng: engine.NewRand(engine.ScenarioSeed(seed)), schedule: map[int][]*lua.LFunction{}}
 	r.L, r.m = newSandbox(p.opts, r.rng)
-	r.m.roots = r.roots
+	r.m.roots, r.m.scan = r.roots, p.cat
 	r.register()
 	strictGlobals(r.L)
 	r.errfunc = r.L.NewFunction(r.whereError)

@@ -1,0 +1,197 @@
+package scenario
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"pgregory.net/rapid"
+
+	"github.com/oncall-sim/oncall/engine"
+)
+
+// fataler is what runSource needs of a test: testing.TB or *rapid.T.
+type fataler interface {
+	Helper()
+	Fatal(args ...any)
+}
+
+// runSource compiles src and runs it on seed, noise on.
+func runSource(t fataler, src string, seed uint32) []engine.Row {
+	t.Helper()
+	p, err := Compile("test.lua", []byte(src), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, setup, err := p.Instance(seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sim, err := engine.New(engine.Options{Setup: setup, Scenario: sc, Seed: seed, Noise: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sim.Run(0); err != nil {
+		t.Fatal(err)
+	}
+	return sim.Rows()
+}
+
+const header = `scenario { id = "t", title = "T", briefing = "B", start = "09:00", duration = "1h" }
+`
+
+func TestEventsHappenAtTheirMinuteInOrder(t *testing.T) {
+	rows := runSource(t, header+`
+at("09:05", function()
+  set { boot_delay = 8, min_instances = 12, feature = false }
+  say { en = "hello", fr = "bonjour" }
+end)
+at(5, function() flush_cache() end)
+at("09:20", function()
+  deploy { build = "bad", rollout = 4 }
+  at(now() + 3, function() deploy { build = "good" } end)
+end)
+at("09:30", function() warmup() end)
+`, 1)
+	got := map[string]string{}
+	for _, r := range rows {
+		if len(r.Events) > 0 {
+			got[r.Time()] = engine.EventsText(r.Events)
+		}
+	}
+	want := map[string]string{
+		"09:05": `action min_instances=12 by scenario; launch 2 by min_instances; action feature=false by scenario; set_constant boot_delay=8; say "hello"; flush_cache`,
+		"09:20": "deploy bad build, rollout 4 min",
+		"09:23": "deploy good build, rollout 1 min",
+		"09:30": "action warmup() by scenario",
+	}
+	for k, w := range want {
+		if !strings.Contains(got[k], w) {
+			t.Errorf("%s: events %q, want %q", k, got[k], w)
+		}
+	}
+	if rows[5].Warm != 0 || rows[4].Warm == 0 {
+		t.Errorf("warm %v at 09:04, %v at 09:05: the flush empties the cache at its minute", rows[4].Warm, rows[5].Warm)
+	}
+	if rows[21].BadTraffic != 0.5 || rows[23].BadTraffic != 0 {
+		t.Errorf("bad traffic %v at 09:21, %v at 09:23", rows[21].BadTraffic, rows[23].BadTraffic)
+	}
+}
+
+func TestOnMinuteReactsToTheLastMinute(t *testing.T) {
+	rows := runSource(t, header+`
+local done = false
+function on_minute(row)
+  if not done and row.time == "09:10" and row.utilization < 1 and row.feature then
+    done = true
+    set { shed = 0.5 }
+  end
+end
+`, 1)
+	for _, r := range rows {
+		want := 0.0
+		if r.Minute >= 11 {
+			want = 0.5
+		}
+		if r.Controls.Shed != want {
+			t.Fatalf("%s: shed %v, want %v (set after seeing 09:10, in force from 09:11)", r.Time(), r.Controls.Shed, want)
+		}
+	}
+}
+
+func TestPageRuleFromTheScenario(t *testing.T) {
+	rows := runSource(t, `scenario { id = "p", title = "P", briefing = "B", duration = 30, page = "utilization > 0.1 && minute >= 20 && feature" }`, 1)
+	for _, r := range rows {
+		if r.Paging != (r.Minute >= 20) {
+			t.Fatalf("minute %d: paging %v", r.Minute, r.Paging)
+		}
+	}
+}
+
+func TestRandomDrawsFollowTheScenarioStream(t *testing.T) {
+	src := header + `
+local a, b, c, d, e = rng.uniform(2, 3), rng.exponential(5), rng.normal(10, 2), rng.poisson(4), math.random()
+at(1, function() say(string.format("%.17g %.17g %.17g %.17g %.17g %d", a, b, c, d, e, math.random(6))) end)
+`
+	say := func(seed uint32) string { return runSource(t, src, seed)[1].Events[0].Text["en"] }
+	r := engine.NewRand(engine.ScenarioSeed(9))
+	want := fmt.Sprintf("%.17g %.17g %.17g %.17g %.17g %d", r.Uniform(2, 3), r.Exponential(5), r.Normal(10, 2), r.Poisson(4), r.Float64(), 1+int(6*r.Float64()))
+	if got := say(9); got != want {
+		t.Errorf("draws %q, want %q", got, want)
+	}
+	if say(9) != say(9) || say(9) == say(10) {
+		t.Error("the same seed should draw the same, another seed otherwise")
+	}
+}
+
+// TestScenarioDrawsNeverShiftTheNoise: whatever a scenario draws, and when,
+// the same seed gives the same traffic noise.
+func TestScenarioDrawsNeverShiftTheNoise(t *testing.T) {
+	plain := map[uint32][]engine.Row{}
+	rapid.Check(t, func(t *rapid.T) {
+		seed := rapid.Uint32Range(0, 20).Draw(t, "seed")
+		atLoad := rapid.IntRange(0, 50).Draw(t, "draws at load")
+		perMinute := rapid.IntRange(0, 5).Draw(t, "draws a minute")
+		src := fmt.Sprintf(`scenario { id = "n", title = "N", briefing = "B", duration = 20 }
+for i = 1, %d do rng.normal(0, 1) end
+function surge(t)
+  for i = 1, %d do rng.poisson(3); math.random() end
+  return 1
+end
+function on_minute(row) rng.uniform(0, 1) end
+`, atLoad, perMinute)
+		if plain[seed] == nil {
+			plain[seed] = runSource(t, `scenario { id = "n", title = "N", briefing = "B", duration = 20 }`, seed)
+		}
+		rows := runSource(t, src, seed)
+		for i := range rows {
+			if rows[i].Requests != plain[seed][i].Requests {
+				t.Fatalf("minute %d: requests %v, %v without draws", i, rows[i].Requests, plain[seed][i].Requests)
+			}
+		}
+	})
+}
+
+func TestClockCountsFromTheStart(t *testing.T) {
+	rows := runSource(t, `scenario { id = "c", title = "C", briefing = "B", start = "23:00", duration = "3h" }
+at(1, function() say(clock("23:30") .. " " .. clock("00:15") .. " " .. clock("23:00")) end)
+`, 1)
+	if got := rows[1].Events[0].Text["en"]; got != "30 75 0" {
+		t.Errorf("clock = %q, want 30 75 0 (minutes from the start, across midnight)", got)
+	}
+}
+
+func TestDeclarationReadsEveryField(t *testing.T) {
+	p, err := Compile("d.lua", []byte(`scenario {
+  id = "d", title = { en = "D", fr = "Dé" }, briefing = "Brief",
+  start = "10:30", duration = "1h30m", budget_left = 0.5, warm = 0.25, instances = 12,
+  constants = { db_capacity = 3000, boot_delay = 5 },
+  controls = { min_instances = 8, autoscaling = false, ttl_s = 120, shed = 0.2, feature = false, target_utilization = 0.5 },
+}
+grade { { metric = "cost", at_most = 100 }, { metric = "availability", at_least = "reference - 0.001", weight = 3 } }
+`), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := p.Setup()
+	c := s.Controls
+	if s.ID != "d" || s.Start != 630 || s.Minutes != 90 || s.BudgetLeft != 0.5 || s.Warm != 0.25 || s.Instances != 12 ||
+		s.Constants.DBCapacity != 3000 || s.Constants.BootDelay != 5 ||
+		c.MinInstances != 8 || c.Autoscaling || c.TTL != 120 || c.Shed != 0.2 || c.Feature || c.TargetUtilization != 0.5 {
+		t.Errorf("setup = %+v", s)
+	}
+	if p.Title()["fr"] != "Dé" || p.Briefing()["en"] != "Brief" {
+		t.Errorf("title %v, briefing %v", p.Title(), p.Briefing())
+	}
+	g := p.Grading()
+	if len(g) != 2 || g[0] != (Criterion{Metric: "cost", Op: "at_most", Bound: "100", Weight: 1, Pos: g[0].Pos}) ||
+		g[1].Bound != "reference - 0.001" || g[1].Op != "at_least" || g[1].Weight != 3 || g[1].Pos.Line != 7 {
+		t.Errorf("grading = %+v", g)
+	}
+	if ok, err := g[1].Holds(0.9995, 0.9999); !ok || err != nil {
+		t.Errorf("availability 0.9995 against at_least reference - 0.001, reference 0.9999: %v, %v", ok, err)
+	}
+	if ok, _ := g[1].Holds(0.998, 0.9999); ok {
+		t.Error("availability 0.998 holds at_least 0.9989")
+	}
+}

@@ -1,0 +1,207 @@
+package scenario
+
+import (
+	"math"
+	"testing"
+
+	"github.com/oncall-sim/oncall/engine"
+)
+
+// goBadDeploy is bad-deploy.lua written in Go: the bad build and its message
+// at 09:10 (minute 10).
+type goBadDeploy struct{ say engine.Text }
+
+func (g goBadDeploy) Events(m int) ([]engine.Event, error) {
+	if m != 10 {
+		return nil, nil
+	}
+	return []engine.Event{{Kind: engine.EventDeploy, Name: "bad", Value: 3}, {Kind: engine.EventSay, Text: g.say}}, nil
+}
+func (goBadDeploy) Surge(int) (float64, error) { return 1, nil }
+func (goBadDeploy) Observe(*engine.Row) error  { return nil }
+
+// goSurge is surge.lua written in Go, drawing the same numbers in the same
+// order from the scenario stream.
+type goSurge struct{ from, size, ramp, hold, fade float64 }
+
+func newGoSurge(seed uint32) *goSurge {
+	r := engine.NewRand(engine.ScenarioSeed(seed))
+	g := &goSurge{from: 30 + math.Floor(r.Uniform(0, 180))}
+	g.size = r.Uniform(1.6, 3.0)
+	g.ramp = 5 + math.Floor(r.Uniform(0, 15))
+	g.hold = 30 + math.Floor(r.Uniform(0, 60))
+	g.fade = r.Uniform(20, 60)
+	return g
+}
+
+func (*goSurge) Events(int) ([]engine.Event, error) { return nil, nil }
+func (*goSurge) Observe(*engine.Row) error          { return nil }
+func (g *goSurge) Surge(m int) (float64, error) {
+	t := float64(m)
+	switch s := t - g.from; {
+	case t < g.from:
+		return 1, nil
+	case s < g.ramp:
+		return 1 + (g.size-1)*(s+1)/g.ramp, nil
+	case s < g.ramp+g.hold:
+		return g.size, nil
+	default:
+		return 1 + (g.size-1)*math.Exp(-(s-g.ramp-g.hold)/g.fade), nil
+	}
+}
+
+// twin gives the Go scenario for a seed.
+type twin func(p *Program, seed uint32) engine.Scenario
+
+var twins = map[string]twin{
+	"bad-deploy": func(p *Program, _ uint32) engine.Scenario {
+		return goBadDeploy{say: engine.Text{"en": "Build 4.2.0 is rolling out to the fleet."}}
+	},
+	"surge": func(_ *Program, seed uint32) engine.Scenario { return newGoSurge(seed) },
+}
+
+func runWith(tb testing.TB, setup engine.Setup, sc engine.Scenario, seed uint32) []engine.Row {
+	sim, err := engine.New(engine.Options{Setup: setup, Scenario: sc, Seed: seed, Noise: true})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if err := sim.Run(0); err != nil {
+		tb.Fatal(err)
+	}
+	return sim.Rows()
+}
+
+// TestGoTwinsMatchTheLuaScenarios keeps the benchmark honest: both sides
+// compute the same trace.
+func TestGoTwinsMatchTheLuaScenarios(t *testing.T) {
+	for name, mk := range twins {
+		p, err := Builtin(name, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, seed := range []uint32{1, 99} {
+			sc, setup, err := p.Instance(seed)
+			if err != nil {
+				t.Fatal(err)
+			}
+			lua, gosc := runWith(t, setup, sc, seed), runWith(t, setup, mk(p, seed), seed)
+			for i := range lua {
+				if lua[i].Requests != gosc[i].Requests || lua[i].ErrorRate != gosc[i].ErrorRate ||
+					engine.EventsText(lua[i].Events) != engine.EventsText(gosc[i].Events) {
+					t.Fatalf("%s seed %d minute %d: Lua and Go differ", name, seed, i)
+				}
+			}
+		}
+	}
+}
+
+// BenchmarkScenario sets each Lua built-in beside its Go twin. "go" and
+// "lua" time the run alone (the per-minute cost: compare ns/minute);
+// "lua+instance" adds preparing the run's Lua state, once per run.
+func BenchmarkScenario(b *testing.B) {
+	for _, name := range []string{"bad-deploy", "surge"} {
+		p, err := Builtin(name, Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		minutes := p.Setup().Minutes
+		perMinute := func(b *testing.B) {
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*minutes), "ns/minute")
+		}
+		b.Run(name+"/go", func(b *testing.B) {
+			setup := p.Setup()
+			var i uint32
+			for b.Loop() {
+				b.StopTimer()
+				sc := twins[name](p, i)
+				b.StartTimer()
+				runWith(b, setup, sc, i)
+				i++
+			}
+			perMinute(b)
+		})
+		b.Run(name+"/lua", func(b *testing.B) {
+			var i uint32
+			for b.Loop() {
+				b.StopTimer()
+				sc, setup, err := p.Instance(i)
+				if err != nil {
+					b.Fatal(err)
+				}
+				b.StartTimer()
+				runWith(b, setup, sc, i)
+				i++
+			}
+			perMinute(b)
+		})
+		b.Run(name+"/lua+instance", func(b *testing.B) {
+			var i uint32
+			for b.Loop() {
+				sc, setup, err := p.Instance(i)
+				if err != nil {
+					b.Fatal(err)
+				}
+				runWith(b, setup, sc, i)
+				i++
+			}
+			perMinute(b)
+		})
+	}
+}
+
+// BenchmarkScenarioCalls measures what the engine asks of a scenario each
+// minute (Events, Surge, Observe) alone, Lua beside Go: the difference of
+// their ns/minute is the per-minute cost of writing the scenario in Lua.
+func BenchmarkScenarioCalls(b *testing.B) {
+	for _, name := range []string{"bad-deploy", "surge"} {
+		p, err := Builtin(name, Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		setup := p.Setup()
+		rows := runWith(b, setup, twins[name](p, 1), 1)
+		for _, side := range []string{"go", "lua"} {
+			b.Run(name+"/"+side, func(b *testing.B) {
+				var seed uint32
+				for b.Loop() {
+					b.StopTimer()
+					var sc engine.Scenario = twins[name](p, seed)
+					if side == "lua" {
+						if sc, _, err = p.Instance(seed); err != nil {
+							b.Fatal(err)
+						}
+					}
+					seed++
+					b.StartTimer()
+					for m := range rows {
+						if _, err := sc.Events(m); err != nil {
+							b.Fatal(err)
+						}
+						if _, err := sc.Surge(m); err != nil {
+							b.Fatal(err)
+						}
+						if err := sc.Observe(&rows[m]); err != nil {
+							b.Fatal(err)
+						}
+					}
+				}
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(rows)), "ns/minute")
+			})
+		}
+	}
+}
+
+// BenchmarkInstance is the cost of preparing one run's Lua state.
+func BenchmarkInstance(b *testing.B) {
+	p, err := Builtin("bad-deploy", Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	var i uint32
+	for b.Loop() {
+		if _, _, err := p.Instance(i); err != nil {
+			b.Fatal(err)
+		}
+		i++
+	}
+}

@@ -1,0 +1,232 @@
+package scenario
+
+import (
+	"math"
+	"testing"
+
+	"github.com/oncall-sim/oncall/engine"
+	"github.com/oncall-sim/oncall/scenarios"
+)
+
+// runBuiltin runs a built-in scenario for its whole duration on a seed at the
+// default controls, with no policy.
+func runBuiltin(t *testing.T, name string, seed uint32) (*Program, []engine.Row) {
+	t.Helper()
+	p, err := Builtin(name, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, setup, err := p.Instance(seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sim, err := engine.New(engine.Options{Setup: setup, Scenario: sc, Seed: seed, Noise: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sim.Run(0); err != nil {
+		t.Fatal(err)
+	}
+	if got := len(sim.Rows()); got != setup.Minutes {
+		t.Fatalf("%s ran %d minutes, want %d", name, got, setup.Minutes)
+	}
+	return p, sim.Rows()
+}
+
+func TestBuiltinsLoadInOrderWithEveryLanguage(t *testing.T) {
+	progs, err := Builtins(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(progs) != len(scenarios.Names) {
+		t.Fatalf("%d built-ins, want %d", len(progs), len(scenarios.Names))
+	}
+	for i, p := range progs {
+		if p.ID() != scenarios.Names[i] {
+			t.Errorf("built-in %d is %s, want %s", i, p.ID(), scenarios.Names[i])
+		}
+		for _, lang := range languages {
+			if p.Title()[lang] == "" || p.Briefing()[lang] == "" {
+				t.Errorf("%s has no title or briefing in %s", p.ID(), lang)
+			}
+		}
+		if len(p.Grading()) == 0 {
+			t.Errorf("%s declares no grading", p.ID())
+		}
+		for _, c := range p.Grading() {
+			if _, err := engine.LookupOutcome(c.Metric); err != nil {
+				t.Errorf("%s: %v", p.ID(), err)
+			}
+			if _, err := c.Limit(1); err != nil {
+				t.Errorf("%s: %v", p.ID(), err)
+			}
+		}
+	}
+}
+
+func TestBuiltinUnknownNameSuggests(t *testing.T) {
+	_, err := Builtin("bad-deplyo", Options{})
+	want := `unknown scenario "bad-deplyo"; did you mean bad-deploy? (built-in scenarios: free-play, bad-deploy, surge, cache-flush; or give the path of a .lua file)`
+	if err == nil || err.Error() != want {
+		t.Errorf("Builtin = %v, want %s", err, want)
+	}
+}
+
+func TestFreePlayIsTheDefaults(t *testing.T) {
+	p, rows := runBuiltin(t, "free-play", 1)
+	want := engine.FreePlay()
+	if got := p.Setup(); got.Start != want.Start || got.Minutes != want.Minutes || got.BudgetLeft != want.BudgetLeft ||
+		got.Warm != want.Warm || got.Constants != want.Constants || got.Controls != want.Controls || got.Page != nil {
+		t.Errorf("setup = %+v, want the defaults %+v", got, want)
+	}
+	for _, r := range rows {
+		for _, ev := range r.Events {
+			switch ev.Kind {
+			case engine.EventDeploy, engine.EventFlush, engine.EventSetConstant, engine.EventSetControl, engine.EventSay:
+				t.Fatalf("minute %d: free play has a scenario event %v", r.Minute, ev)
+			}
+		}
+	}
+}
+
+func TestBadDeployPagesMinutesAfterTheBuildShips(t *testing.T) {
+	for _, seed := range []uint32{1, 2, 3, 42, 1000} {
+		p, rows := runBuiltin(t, "bad-deploy", seed)
+		if s := p.Setup(); s.BudgetLeft != 0.20 || engine.ClockString(s.Start) != "09:00" {
+			t.Fatalf("setup: budget_left %v, start %s", s.BudgetLeft, engine.ClockString(s.Start))
+		}
+		deploy, page := -1, -1
+		for _, r := range rows {
+			if r.Time() < "09:10" && r.BadTraffic != 0 {
+				t.Fatalf("seed %d: bad traffic %v at %s, before the deploy", seed, r.BadTraffic, r.Time())
+			}
+			if r.Time() == "09:10" && r.BadTraffic > 0 {
+				deploy = r.Minute
+			}
+			if r.Paging && page < 0 {
+				page = r.Minute
+			}
+		}
+		if deploy < 0 {
+			t.Fatalf("seed %d: no bad traffic at 09:10", seed)
+		}
+		if page < 0 || page-deploy < 2 || page-deploy > 10 {
+			t.Errorf("seed %d: the page fires %d minutes after the deploy, want a few (2 to 10)", seed, page-deploy)
+		}
+	}
+}
+
+// surgeCurve reads a surge instance's multipliers over the run.
+func surgeCurve(t *testing.T, p *Program, seed uint32) []float64 {
+	t.Helper()
+	sc, setup, err := p.Instance(seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	curve := make([]float64, setup.Minutes)
+	for m := range curve {
+		if curve[m], err = sc.Surge(m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return curve
+}
+
+// onsetAndPeak returns the first minute the surge lifts demand and its peak.
+func onsetAndPeak(curve []float64) (int, float64) {
+	onset, peak := -1, 0.0
+	for m, v := range curve {
+		if v > 1 && onset < 0 {
+			onset = m
+		}
+		peak = math.Max(peak, v)
+	}
+	return onset, peak
+}
+
+func TestSurgeTimeAndSizeComeFromTheSeed(t *testing.T) {
+	p, err := Builtin("surge", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Setup().Constants.BootDelay != 8 {
+		t.Errorf("boot_delay = %v, want 8", p.Setup().Constants.BootDelay)
+	}
+	onsets, peaks := map[int]bool{}, map[float64]bool{}
+	for seed := uint32(1); seed <= 20; seed++ {
+		a, b := surgeCurve(t, p, seed), surgeCurve(t, p, seed)
+		for m := range a {
+			if a[m] != b[m] {
+				t.Fatalf("seed %d: minute %d differs between two instances: %v, %v", seed, m, a[m], b[m])
+			}
+		}
+		onset, peak := onsetAndPeak(a)
+		clock := engine.ClockString(p.Setup().Start + onset)
+		if onset < 0 || clock < "07:30" || clock > "10:30" || peak < 1.6 || peak > 3 {
+			t.Errorf("seed %d: surge from %s up to ×%.2f, want a morning surge of ×1.6 to ×3", seed, clock, peak)
+		}
+		onsets[onset], peaks[peak] = true, true
+	}
+	if len(onsets) < 15 || len(peaks) < 15 {
+		t.Errorf("20 seeds gave %d onsets and %d sizes: the seed should decide both", len(onsets), len(peaks))
+	}
+	_, rows := runBuiltin(t, "surge", 5)
+	onset, _ := onsetAndPeak(surgeCurve(t, p, 5))
+	if rows[onset+30].Demand < 1.3*rows[onset-1].Demand {
+		t.Errorf("demand %.0f half an hour into the surge, %.0f before", rows[onset+30].Demand, rows[onset-1].Demand)
+	}
+}
+
+func TestCacheFlushEmptiesTheCacheAtNoon(t *testing.T) {
+	p, rows := runBuiltin(t, "cache-flush", 9)
+	if ttl := p.Setup().Controls.TTL; ttl != 90 {
+		t.Errorf("ttl_s = %v, want 90", ttl)
+	}
+	for _, r := range rows {
+		switch {
+		case r.Time() < "12:00" && math.Abs(r.HitRate-0.85) > 0.01:
+			t.Errorf("%s: hit rate %.4f, want about 0.85", r.Time(), r.HitRate)
+		case r.Time() == "12:00":
+			if r.HitRate != 0 {
+				t.Errorf("12:00: hit rate %v, want 0", r.HitRate)
+			}
+			if r.DBUtil < 0.9 {
+				t.Errorf("12:00: db_util %.3f, want the database near saturation", r.DBUtil)
+			}
+		}
+	}
+}
+
+func TestInstancesOfOneProgramRunConcurrently(t *testing.T) {
+	p, err := Builtin("surge", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := surgeCurve(t, p, 77)
+	done := make(chan []float64)
+	for range 4 {
+		go func() {
+			sc, setup, err := p.Instance(77)
+			if err != nil {
+				done <- nil
+				return
+			}
+			curve := make([]float64, setup.Minutes)
+			for m := range curve {
+				curve[m], _ = sc.Surge(m)
+			}
+			done <- curve
+		}()
+	}
+	for range 4 {
+		got := <-done
+		if len(got) != len(want) {
+			t.Fatal("an instance failed")
+		}
+		for m := range got {
+			if got[m] != want[m] {
+				t.Fatalf("minute %d: %v, want %v", m, got[m], want[m])
+			}
+		}
+	}
+}
