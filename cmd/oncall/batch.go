@@ -16,7 +16,7 @@ import (
 type BatchCmd struct {
 	Scenario string   `arg:"" help:"A built-in scenario's name or a .lua file."`
 	Policy   string   `short:"p" help:"Policy file run on every seed (none when absent)." placeholder:"FILE"`
-	Seeds    string   `default:"1-100" help:"Seeds to run: 1-1000, 1,5,9 or 1-10,20-30." placeholder:"SET"`
+	Seeds    string   `default:"1-100" help:"Seeds to run: 1-1000, 1,5,9 or 1-10,20-30 (default 1-100)." placeholder:"SET"`
 	Jobs     int      `short:"j" help:"Runs at once (default: one per core)." placeholder:"N"`
 	Vs       string   `help:"A second policy file run on the same seeds; the difference is reported seed by seed." placeholder:"OTHER.rules"`
 	Set      []string `short:"s" help:"Start every run with a control set to a value (name=value), repeatable." placeholder:"NAME=VALUE"`
