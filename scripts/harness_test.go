@@ -1,10 +1,12 @@
 package scripts_test
 
 import (
+	"bytes"
 	"testing"
 
 	"github.com/oncall-sim/oncall/dsl/policy"
 	"github.com/oncall-sim/oncall/dsl/scenario"
+	"github.com/oncall-sim/oncall/engine"
 	"github.com/oncall-sim/oncall/scripts"
 )
 
@@ -60,5 +62,56 @@ func TestPoliciesMinuteByMinute(t *testing.T) {
 				t.Error(err)
 			}
 		})
+	}
+}
+
+// TestSameTraceByteForByte: the same Lua scenario, seed and policy give the
+// same trace, byte for byte, run after run.
+func TestSameTraceByteForByte(t *testing.T) {
+	src, err := scripts.Reference("surge")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := policy.Compile("surge.rules", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, err := scenario.Builtin("surge", scenario.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := func(seed uint32) []byte {
+		inst, setup, err := sc.Instance(seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sim, err := engine.New(engine.Options{Setup: setup, Scenario: inst, Policy: p.Instance(), Seed: seed, Noise: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := sim.Run(0); err != nil {
+			t.Fatal(err)
+		}
+		var b bytes.Buffer
+		if err := engine.WriteCSV(&b, sim.Rows()); err != nil {
+			t.Fatal(err)
+		}
+		tr := engine.Trace{Scenario: setup.ID, Seed: seed, Noise: true, Start: engine.ClockString(setup.Start), Rows: sim.Rows(), Outcome: sim.Outcome()}
+		if err := engine.WriteJSON(&b, tr); err != nil {
+			t.Fatal(err)
+		}
+		return b.Bytes()
+	}
+	first := run(3)
+	if !bytes.Contains(first, []byte(`"rule": "scale out ahead of demand"`)) {
+		t.Fatal("the trace should record the policy's firings")
+	}
+	for range 3 {
+		if !bytes.Equal(first, run(3)) {
+			t.Fatal("the same scenario, seed and policy gave another trace")
+		}
+	}
+	if bytes.Equal(first, run(4)) {
+		t.Error("another seed gave the same trace")
 	}
 }

@@ -3,6 +3,7 @@ package policy
 import (
 	"testing"
 
+	"github.com/oncall-sim/oncall/dsl/scenario"
 	"github.com/oncall-sim/oncall/engine"
 )
 
@@ -140,6 +141,69 @@ func BenchmarkDecide(b *testing.B) {
 					i, pol = 0, tc.pol()
 				}
 			}
+		})
+	}
+}
+
+// goBadDeploy is scenarios/bad-deploy.lua written in Go: the same events at
+// the same minutes.
+type goBadDeploy struct{ engine.NoScenario }
+
+func (goBadDeploy) Events(m int) ([]engine.Event, error) {
+	if m == 10 {
+		return []engine.Event{
+			{Kind: engine.EventDeploy, Name: "bad", Value: 3},
+			{Kind: engine.EventSay, Text: engine.Text{"en": "Build 4.2.0 is rolling out to the fleet."}},
+		}, nil
+	}
+	return nil, nil
+}
+
+// BenchmarkLuaScenarioAndRules is the budget of DESIGN.md side by side: the
+// two-hour bad deploy with the five rules, once with the scenario in Lua and
+// the policy in expr, once with both in Go. The difference of ns/minute is
+// what the two languages add (budget: 1 µs).
+func BenchmarkLuaScenarioAndRules(b *testing.B) {
+	p, err := Compile("bench.rules", []byte(fiveRules))
+	if err != nil {
+		b.Fatal(err)
+	}
+	lua, err := scenario.Builtin("bad-deploy", scenario.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	_, setup, err := lua.Instance(1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		make func(seed uint32) (engine.Scenario, engine.Policy)
+	}{
+		{"go", func(uint32) (engine.Scenario, engine.Policy) { return goBadDeploy{}, &goFiveRules{lastScale: -1} }},
+		{"lua+expr", func(seed uint32) (engine.Scenario, engine.Policy) {
+			sc, _, err := lua.Instance(seed)
+			if err != nil {
+				b.Fatal(err)
+			}
+			return sc, p.Instance()
+		}},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			seed := uint32(0)
+			for b.Loop() {
+				seed++
+				sc, pol := tc.make(seed)
+				sim, err := engine.New(engine.Options{Setup: setup, Scenario: sc, Policy: pol, Seed: seed, Noise: true})
+				if err != nil {
+					b.Fatal(err)
+				}
+				if err := sim.Run(0); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*setup.Minutes), "ns/minute")
 		})
 	}
 }
