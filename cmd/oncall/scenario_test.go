@@ -1,0 +1,176 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/oncall-sim/oncall/engine"
+)
+
+const drill = `scenario {
+  id = "db-shrink",
+  title = { en = "The database shrinks", fr = "La base rétrécit" },
+  briefing = "At 08:20 the database loses a replica.",
+  start = "08:00",
+  duration = "45m",
+}
+
+at("08:20", function()
+  set { db_capacity = 1500 }
+  say { en = "A database replica is gone." }
+end)
+
+grade { { metric = "error_requests", at_most = "reference * 1.1 + 100" } }
+`
+
+// A scenario written at test time runs through the command unchanged.
+func TestRunScenarioFile(t *testing.T) {
+	e := newTestEnv(t)
+	path := tempFile(t, "drill.lua", drill)
+	if code := e.run("run", path, "--seed", "3", "--no-noise", "-f", "csv"); code != 0 {
+		t.Fatalf("exit %d: %s", code, e.err.String())
+	}
+	lines := strings.Split(strings.TrimSpace(e.out.String()), "\n")
+	if len(lines) != 46 {
+		t.Fatalf("%d lines, want a header and 45 minutes", len(lines))
+	}
+	if !strings.Contains(lines[21], "08:20") || !strings.Contains(lines[21], "db_capacity=1500") || !strings.Contains(lines[21], "A database replica is gone.") {
+		t.Errorf("minute 20: %s", lines[21])
+	}
+	if !strings.Contains(e.err.String(), "db-shrink, seed 3") {
+		t.Errorf("stderr: %s", e.err.String())
+	}
+}
+
+func TestRunBuiltinByName(t *testing.T) {
+	e := newTestEnv(t)
+	if code := e.run("run", "cache-flush", "--seed", "1", "--minutes", "70"); code != 0 {
+		t.Fatalf("exit %d: %s", code, e.err.String())
+	}
+	if !strings.Contains(e.out.String(), "cache-flush · seed 1") || !strings.Contains(e.out.String(), "flush_cache") {
+		t.Errorf("output:\n%s", e.out.String())
+	}
+}
+
+func TestRunScenarioErrors(t *testing.T) {
+	cases := []struct {
+		name, arg, src string
+		code           int
+		want           string
+	}{
+		{"misspelt built-in", "bad-deplyo", "", 2,
+			`oncall: unknown scenario "bad-deplyo"; did you mean bad-deploy? (built-in scenarios: free-play, bad-deploy, surge, cache-flush; or give the path of a .lua file)`},
+		{"missing file", "missing.lua", "", 2, "missing.lua: open"},
+		{"file that does not load", "broken.lua", "scenario { id = \"b\", title = \"B\", briefing = \"B\", budget_left = 3 }\n", 2,
+			"broken.lua:1:65: scenario{}: budget_left = 3 is out of range: it takes 0 to 1\n 1 | scenario { id = \"b\", title = \"B\", briefing = \"B\", budget_left = 3 }\n   |                                                                 ^"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			e := newTestEnv(t)
+			arg := c.arg
+			if c.src != "" {
+				arg = tempFile(t, c.arg, c.src)
+			}
+			if code := e.run("run", arg, "--seed", "1"); code != c.code {
+				t.Fatalf("exit %d, want %d: %s", code, c.code, e.err.String())
+			}
+			if !strings.Contains(e.err.String(), c.want) {
+				t.Errorf("stderr:\n%s\nwant:\n%s", e.err.String(), c.want)
+			}
+		})
+	}
+}
+
+func TestScenariosListsBuiltinsAndAFolder(t *testing.T) {
+	e := newTestEnv(t)
+	if code := e.run("scenarios", "--lang", "fr"); code != 0 {
+		t.Fatalf("exit %d: %s", code, e.err.String())
+	}
+	for _, want := range []string{"free-play", "Jeu libre", "bad-deploy", "Mauvais déploiement", "surge", "cache-flush", "11:00"} {
+		if !strings.Contains(e.out.String(), want) {
+			t.Errorf("no %q in:\n%s", want, e.out.String())
+		}
+	}
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "drill.lua"), []byte(drill), 0o644)
+	os.WriteFile(filepath.Join(dir, "broken.lua"), []byte("scenario {\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("not a scenario"), 0o644)
+	if code := e.run("scenarios", dir); code != 2 {
+		t.Fatalf("exit %d, want 2 for the broken file", code)
+	}
+	if !strings.Contains(e.out.String(), "db-shrink") || !strings.Contains(e.out.String(), "The database shrinks") || !strings.Contains(e.out.String(), "45m") {
+		t.Errorf("the folder's scenario is not listed:\n%s", e.out.String())
+	}
+	if !strings.Contains(e.err.String(), "broken.lua:1: syntax error at the end of the file") {
+		t.Errorf("stderr:\n%s", e.err.String())
+	}
+}
+
+func TestCheckPrintsEveryProblemOfEveryFile(t *testing.T) {
+	e := newTestEnv(t)
+	good := tempFile(t, "good.lua", drill)
+	if code := e.run("check", good); code != 0 {
+		t.Fatalf("exit %d: %s%s", code, e.out.String(), e.err.String())
+	}
+	if got := e.out.String(); got != good+": ok\n" {
+		t.Errorf("stdout %q", got)
+	}
+	bad := tempFile(t, "bad.lua", `scenario {
+  id = "x",
+  title = "X",
+  briefing = "B",
+  budget_left = -1,
+  controls = { autoscale = false },
+}
+`)
+	other := tempFile(t, "notes.txt", "hello")
+	if code := e.run("check", good, bad, other); code != 2 {
+		t.Fatalf("exit %d, want 2", code)
+	}
+	for _, want := range []string{
+		good + ": ok",
+		bad + ":5:17: scenario{}: budget_left = -1 is out of range: it takes 0 to 1",
+		bad + `:6:16: scenario{}: unknown control "autoscale"; did you mean autoscaling?`,
+		other + ": unknown kind of file: oncall checks scenarios (.lua) and policies (.rules)",
+	} {
+		if !strings.Contains(e.out.String(), want) {
+			t.Errorf("no %q in:\n%s", want, e.out.String())
+		}
+	}
+	if got := e.err.String(); got != "oncall: 3 problems in 2 of 3 files\n" {
+		t.Errorf("stderr %q", got)
+	}
+}
+
+// An error that only some seeds meet passes the dry run on seed 0 and stops
+// the run that meets it, with its line: exit 1, the minutes before printed.
+func TestRunStopsOnAScenarioErrorWithItsLine(t *testing.T) {
+	r0 := engine.NewRand(engine.ScenarioSeed(0)).Float64()
+	seed := uint32(1)
+	for engine.NewRand(engine.ScenarioSeed(seed)).Float64() <= r0 {
+		seed++
+	}
+	path := tempFile(t, "sensor.lua", fmt.Sprintf(`scenario { id = "sensor", title = "S", briefing = "B", duration = 30 }
+local x = rng.uniform(0, 1)
+at(12, function()
+  if x > %.17g then error("sensor offline") end
+end)
+`, r0))
+	e := newTestEnv(t)
+	if code := e.run("run", path, "--seed", "0", "-f", "csv"); code != 0 {
+		t.Fatalf("seed 0: exit %d: %s", code, e.err.String())
+	}
+	if code := e.run("run", path, "--seed", fmt.Sprint(seed), "-f", "csv"); code != 1 {
+		t.Fatalf("seed %d: exit %d, want 1: %s", seed, code, e.err.String())
+	}
+	want := "the run stopped at minute 12 (08:12): " + path + ":4: at(): sensor offline"
+	if !strings.Contains(e.err.String(), want) {
+		t.Errorf("stderr:\n%s\nwant %s", e.err.String(), want)
+	}
+	if n := strings.Count(e.out.String(), "\n"); n != 13 {
+		t.Errorf("%d CSV lines, want the header and minutes 0 to 11", n)
+	}
+}
