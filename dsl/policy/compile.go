@@ -499,7 +499,7 @@ func (c *compiler) compileAction(rs *ruleSrc, cl *clause, tree *exprparser.Tree,
 	if !c.bounded(rs, cl, argTree.Node) {
 		return a, false
 	}
-	constant := isConstant(argTree.Node, cfg)
+	constant := isConstant(argTree.Node)
 	prog := c.finish(rs, cl, argTree, cfg)
 	if prog == nil {
 		return a, false
@@ -732,27 +732,17 @@ func tooDeep(s string) (int, bool) {
 	return 0, true
 }
 
-// isConstant reports whether a checked expression reads nothing of the run.
-func isConstant(n ast.Node, cfg *conf.Config) bool {
-	f := &readsEnv{env: cfg.EnvObject.(map[string]any)}
-	ast.Walk(&n, f)
-	return !f.found
-}
-
-type readsEnv struct {
-	env   map[string]any
-	found bool
-}
-
-func (f *readsEnv) Visit(node *ast.Node) {
-	switch n := (*node).(type) {
-	case *ast.IdentifierNode:
-		f.found = true // a variable, a slot or a let name: not known at load
-	case *ast.CallNode, *ast.PointerNode:
-		f.found = true
-	default:
-		_ = n
-	}
+// isConstant reports whether a checked expression reads nothing of the
+// run: no name (a variable, a helper's slot or a let name) and no call.
+func isConstant(n ast.Node) bool {
+	found := false
+	ast.Walk(&n, visitFunc(func(node *ast.Node) {
+		switch (*node).(type) {
+		case *ast.IdentifierNode, *ast.CallNode, *ast.PointerNode:
+			found = true
+		}
+	}))
+	return !found
 }
 
 // seenNames lists the variables and helper values a condition reads, in

@@ -6,6 +6,8 @@ import (
 	"strconv"
 
 	"github.com/expr-lang/expr/ast"
+
+	"github.com/oncall-sim/oncall/engine"
 )
 
 // unknownSize is the size assumed for a list whose length is not known at
@@ -184,7 +186,7 @@ func intBound(n ast.Node, upper bool) (float64, bool) {
 			return -v, ok
 		}
 	case *ast.IdentifierNode:
-		for _, s := range engineSpecs() {
+		for _, s := range engine.MetricSpecs() {
 			if s.Name == x.Value && s.Max < 1e9 {
 				if upper {
 					return s.Max, true

@@ -177,5 +177,3 @@ func lookupHelper(name string) (Helper, bool) {
 	}
 	return Helper{}, false
 }
-
-func engineSpecs() []engine.MetricSpec { return engine.MetricSpecs() }

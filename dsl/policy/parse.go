@@ -189,12 +189,10 @@ func (p *parser) cooldownLine(r *ruleSrc, n, col int, line, rest string) {
 	r.cooldown, r.cdPos = mins, dsl.Pos{File: p.file, Line: n, Col: col}
 }
 
-// parseDuration reads 10m, 2h, 1h30m as minutes.
+// parseDuration reads 10m, 2h, 1h30m as minutes: hours, then minutes,
+// each at most once.
 func parseDuration(s string) (int, bool) {
-	if s == "" {
-		return 0, false
-	}
-	total, seen := 0, false
+	total, units := 0, "hm"
 	for s != "" {
 		i := 0
 		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
@@ -203,25 +201,19 @@ func parseDuration(s string) (int, bool) {
 		if i == 0 || i > 6 || i == len(s) {
 			return 0, false
 		}
+		u := strings.IndexByte(units, s[i])
+		if u < 0 {
+			return 0, false
+		}
 		v, _ := strconv.Atoi(s[:i])
-		switch s[i] {
-		case 'h':
-			if seen {
-				return 0, false
-			}
+		if units[u] == 'h' {
 			v *= 60
-		case 'm':
-		default:
-			return 0, false
 		}
-		seen = true
 		total += v
+		units = units[u+1:]
 		s = s[i+1:]
-		if s != "" && s[0] < '0' || s != "" && s[0] > '9' {
-			return 0, false
-		}
 	}
-	return total, true
+	return total, units != "hm"
 }
 
 // splitWord returns the line's first word (letters, digits, _) and the rest.
