@@ -88,7 +88,7 @@ func TestPublicReferences(t *testing.T) {
 			if err := f.Write(&out); err != nil {
 				t.Fatal(err)
 			}
-			g.AssertWith(t, p.ID()+" reference", "reference/"+p.ID(), out.Bytes(), golden.CompareReferences)
+			g.AssertEquivalent(t, p.ID()+" reference", "reference/"+p.ID(), out.Bytes(), golden.CompareReferences)
 		})
 	}
 }

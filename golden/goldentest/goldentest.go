@@ -97,6 +97,25 @@ func (g *Golden) AssertWith(t testing.TB, label, name string, got []byte, cmp Co
 	g.g.Assert(t, name, got)
 }
 
+// AssertEquivalent compares got with the golden file of name through cmp
+// alone: for files whose bytes may differ while their content agrees, such
+// as reference outcomes compared within a tolerance. With -update it
+// rewrites the file.
+func (g *Golden) AssertEquivalent(t testing.TB, label, name string, got []byte, cmp Compare) {
+	t.Helper()
+	if Updating() {
+		g.g.Assert(t, name, got)
+		return
+	}
+	if err := g.Check(t, name, got, cmp); err != nil {
+		if label != "" {
+			t.Errorf("%s: %v", label, err)
+		} else {
+			t.Error(err)
+		}
+	}
+}
+
 // ErrMissing is returned by Check when the golden file does not exist.
 var ErrMissing = errors.New("golden file missing")
 
