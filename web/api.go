@@ -428,7 +428,44 @@ func (s *Server) step(w http.ResponseWriter, r *http.Request, id string) {
 		o := sim.Outcome()
 		ans.Outcome = &o
 	}
-	writeJSON(w, http.StatusOK, ans)
+	writeStep(w, ans)
+}
+
+// writeStep writes a step's answer by hand: it is the request a playing
+// page sends every tick, and json.Marshal would parse again every row that
+// Row.MarshalJSON has just written.
+func writeStep(w http.ResponseWriter, ans stepAnswer) {
+	buf := make([]byte, 0, 1600*len(ans.Rows)+64)
+	buf = append(buf, `{"minute":`...)
+	buf = strconv.AppendInt(buf, int64(ans.Minute), 10)
+	buf = append(buf, `,"rows":[`...)
+	for i, r := range ans.Rows {
+		b, err := r.MarshalJSON()
+		if err != nil {
+			fail(w, &httpError{http.StatusInternalServerError, "writing a row: " + err.Error()})
+			return
+		}
+		if i > 0 {
+			buf = append(buf, ',')
+		}
+		buf = append(buf, b...)
+	}
+	buf = append(buf, `],"done":`...)
+	buf = strconv.AppendBool(buf, ans.Done)
+	if ans.Outcome != nil {
+		o, err := json.Marshal(ans.Outcome)
+		if err != nil {
+			fail(w, &httpError{http.StatusInternalServerError, "writing the outcome: " + err.Error()})
+			return
+		}
+		buf = append(buf, `,"outcome":`...)
+		buf = append(buf, o...)
+	}
+	buf = append(buf, '}')
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(http.StatusOK)
+	w.Write(buf)
 }
 
 // trace replays a shift from the query and answers its trace as CSV or
