@@ -173,7 +173,7 @@ func (r *Report) WriteCSV(w io.Writer) error {
 		line(b.Seed, "b", figure(&b.Outcome), b.Err)
 		line(a.Seed, "a-b", func(s engine.OutcomeSpec) string {
 			return engine.FormatFixed(s.Get(&a.Outcome)-s.Get(&b.Outcome), s.Decimals)
-		}, errors2(a.Err, b.Err))
+		}, firstErr(a.Err, b.Err))
 	}
 	cw.Flush()
 	return cw.Error()
@@ -183,7 +183,7 @@ func figure(o *engine.Outcome) func(engine.OutcomeSpec) string {
 	return func(s engine.OutcomeSpec) string { return engine.FormatFixed(s.Get(o), s.Decimals) }
 }
 
-func errors2(a, b error) error {
+func firstErr(a, b error) error {
 	if a != nil {
 		return a
 	}
@@ -258,7 +258,7 @@ func (r *Report) WriteJSON(w io.Writer) error {
 		for i, a := range r.A {
 			b := r.B[i]
 			runs[i] = pairJSON{Seed: a.Seed}
-			if err := errors2(a.Err, b.Err); err != nil {
+			if err := firstErr(a.Err, b.Err); err != nil {
 				runs[i].Error = err.Error()
 				continue
 			}
