@@ -13,12 +13,6 @@ import (
 	"github.com/oncall-sim/oncall/engine"
 )
 
-// Formats are the formats a grading report is written in.
-var formats = []string{"text", "json", "junit", "gradescope"}
-
-// Formats returns the names of the report formats.
-func Formats() []string { return append([]string(nil), formats...) }
-
 // maxListed is how many failing seeds a criterion lists in text and test
 // outputs; JSON lists every seed.
 const maxListed = 5
@@ -269,14 +263,9 @@ type gradescopeTest struct {
 	Visibility string  `json:"visibility"`
 }
 
-// Visibilities are the values Gradescope takes for a test's visibility.
-var visibilities = []string{"visible", "hidden", "after_due_date", "after_published"}
-
-// Visibilities returns the values Gradescope takes for visibility.
-func Visibilities() []string { return append([]string(nil), visibilities...) }
-
 // WriteGradescope writes the report as Gradescope's results.json, every test
-// with the given visibility ("visible" when empty).
+// with the given visibility: "visible" (when empty), "hidden",
+// "after_due_date" or "after_published".
 func (r *Report) WriteGradescope(w io.Writer, visibility string) error {
 	if visibility == "" {
 		visibility = "visible"
