@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -56,6 +57,9 @@ func checkFile(env *Env, name string) dsl.List {
 	}
 	switch strings.ToLower(filepath.Ext(name)) {
 	case ".lua":
+		if bytes.HasPrefix(src, []byte("---@meta")) {
+			return nil // annotations for the Lua language server, never run
+		}
 		return checkScenario(name, src)
 	case ".rules":
 		return checkPolicy(env, name, src)

@@ -41,7 +41,8 @@ func Builtin(name string, opts Options) (*Program, error) {
 	return Compile(file, src, opts)
 }
 
-// LoadDir compiles every .lua file of dir (not its subfolders), by name. It
+// LoadDir compiles every .lua file of dir (not its subfolders), by name,
+// but for annotation files (*.d.lua) of the Lua language server. It
 // returns the programs that compiled and, when some did not, a dsl.List of
 // their problems; an unreadable folder is an error of its own.
 func LoadDir(dir string, opts Options) ([]*Program, error) {
@@ -51,7 +52,7 @@ func LoadDir(dir string, opts Options) ([]*Program, error) {
 	}
 	var names []string
 	for _, e := range entries {
-		if !e.IsDir() && strings.HasSuffix(e.Name(), ".lua") && e.Name() != scenarios.Annotations {
+		if !e.IsDir() && strings.HasSuffix(e.Name(), ".lua") && e.Name() != scenarios.Annotations && !strings.HasSuffix(e.Name(), ".d.lua") {
 			names = append(names, e.Name())
 		}
 	}

@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/oncall-sim/oncall/engine"
@@ -227,6 +228,47 @@ func TestInstancesOfOneProgramRunConcurrently(t *testing.T) {
 			if got[m] != want[m] {
 				t.Fatalf("minute %d: %v, want %v", m, got[m], want[m])
 			}
+		}
+	}
+}
+
+// TestAnnotationsCoverTheAPI keeps the language server's annotations in step
+// with the engine and with what scenarios can call.
+func TestAnnotationsCoverTheAPI(t *testing.T) {
+	src, err := scenarios.Files.ReadFile(scenarios.Annotations)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(src)
+	var names []string
+	for _, s := range engine.ConstantSpecs() {
+		names = append(names, "---@field "+s.Name+"? ")
+	}
+	for _, s := range engine.ControlSpecs() {
+		if s.Kind == engine.KindAction {
+			names = append(names, "function "+s.Name+"()")
+		} else {
+			names = append(names, "---@field "+s.Name+"? ")
+		}
+	}
+	for _, s := range engine.MetricSpecs() {
+		names = append(names, "---@field "+s.Name+" ")
+	}
+	for _, s := range engine.OutcomeSpecs() {
+		names = append(names, `---| "`+s.Name+`"`)
+	}
+	for _, f := range scenarioFields {
+		names = append(names, "---@field "+f)
+	}
+	for _, f := range API {
+		names = append(names, f)
+	}
+	for _, f := range []string{"rng.uniform(", "rng.exponential(", "rng.normal(", "rng.poisson("} {
+		names = append(names, "function "+f)
+	}
+	for _, n := range names {
+		if !strings.Contains(text, n) {
+			t.Errorf("%s has no %q", scenarios.Annotations, n)
 		}
 	}
 }

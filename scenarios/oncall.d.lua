@@ -1,0 +1,222 @@
+---@meta oncall
+-- Annotations for the Lua language server (LuaLS): completion, hover text
+-- and type checks for oncall scenarios. This file is not a scenario and is
+-- never run; keep it beside your scenarios (with .luarc.json) or point your
+-- editor's Lua.workspace.library at it. Constants, controls, metrics and
+-- outcomes are written from the engine's own tables, and a test keeps them
+-- in step.
+
+---A text in the languages of the console; English is required, the others
+---fall back to it.
+---@class oncall.Text
+---@field en string English
+---@field bs? string Bosnian
+---@field id? string Indonesian
+---@field es? string Spanish
+---@field ur? string Urdu
+---@field fr? string French
+
+---@class oncall.Scenario
+---@field id string Lower-case letters, digits and -, e.g. "cache-flush".
+---@field title string|oncall.Text What the scenario is called.
+---@field briefing string|oncall.Text What the player reads before the shift: what they face, not the answer.
+---@field start? string Time of day of minute 0, "HH:MM" (default "08:00").
+---@field duration? string|integer "2h", "90m", "1h30m", "1d" or minutes, up to a week (default "24h").
+---@field budget_left? number Share of the month's error budget left at the start, 0 to 1 (default 1).
+---@field warm? number How full the cache is at the start, 0 to 1 (default 1).
+---@field instances? integer Instances serving at the start, 0 to 40 (default 0: min_instances).
+---@field constants? oncall.Constants Any constant of the model.
+---@field controls? oncall.Controls Any control's starting value (not a decision).
+---@field page? string The page rule: an expression over the metrics that is true or false, e.g. "burn_1h >= 14.4 && burn_5m >= 14.4" (default: MODEL.md's multiwindow rule).
+
+---One line of grade{}: an outcome held at most or at least to a bound.
+---@class oncall.Criterion
+---@field metric oncall.Outcome
+---@field at_most? number|string A number, or an expression over `reference` (the reference policy's outcome on the same seed), e.g. "reference * 1.25".
+---@field at_least? number|string Same, as a floor.
+---@field weight? number Above 0 (default 1).
+
+---@class oncall.Deploy
+---@field build "bad"|"good" A bad build adds errors and CPU; a good one ends a bad one.
+---@field rollout? number Minutes until the build serves all traffic, 1 or more (default 1).
+
+---Values for set{}: controls changed by someone else, constants changed by the world.
+---@class oncall.Set: oncall.Controls, oncall.Constants
+
+---@class oncall.Constants
+---@field workers? integer Workers per instance, count; 1 to 64 (default 16)
+---@field app_ms? number Application time per request, ms; 1 to 10000 (default 50)
+---@field feature_ms? number Extra CPU time of the heavy feature, ms; 0 to 10000 (default 20)
+---@field queries? number Database queries per request, count; 0 to 100 (default 2)
+---@field feature_queries? number Extra queries per request of the heavy feature, count; 0 to 100 (default 1)
+---@field db_capacity? number Database capacity, queries/s; 1 to 1e+07 (default 4000)
+---@field db_base_ms? number Query time of an idle database, ms; 0.01 to 1000 (default 5)
+---@field db_cap_ms? number Longest query time, ms; 0.01 to 60000 (default 250)
+---@field hot_objects? number Objects the cache serves, count; 1 to 1e+09 (default 20000)
+---@field refill_tau? number Cache refill time constant, min; 0.1 to 10000 (default 30)
+---@field warmup_rate? number Share of the cache the warm-up loads a minute, share/min; 0 to 1 (default 0.12)
+---@field warmup_minutes? integer How long a warm-up runs, min; 1 to 120 (default 6)
+---@field warmup_queries? number Database load of the warm-up job, queries/s; 0 to 1e+06 (default 600)
+---@field timeout_s? number Request timeout, s; 0.01 to 600 (default 2)
+---@field low_priority? number Share of traffic that shedding can reject, share; 0 to 1 (default 0.3)
+---@field bad_error_rate? number Error rate a bad build adds, share; 0 to 1 (default 0.05)
+---@field bad_cpu? number Extra CPU time of a bad build, share; 0 to 10 (default 0.25)
+---@field rollback_minutes? integer Minutes to prepare a rollback, min; 1 to 120 (default 5)
+---@field instance_price? number Price of an instance-hour, $/h; 0 to 1000 (default 0.4)
+---@field scale_in_share? number Most of the fleet one scale-in removes, share; 0 to 1 (default 0.2)
+---@field scale_in_quiet_minutes? integer Quiet minutes before a scale-in, min; 1 to 1440 (default 10)
+---@field max_instances? integer Fleet ceiling, count; 1 to 40 (default 40)
+---@field boot_delay? integer Minutes from launch to serving, min; 0 to 120 (default 3)
+---@field base_demand? number Demand before the daily swing, req/s; 0 to 1e+06 (default 1000)
+---@field daily_swing? number Amplitude of the daily swing of demand, share; 0 to 1 (default 0.25)
+---@field noise_cv? number Relative noise of a minute's request count, share; 0 to 0.5 (default 0.02)
+---@field slo? number Availability objective, share; 0.5 to 0.99999 (default 0.999)
+---@field slo_days? integer SLO period, days; 1 to 365 (default 30)
+
+---@class oncall.Controls
+---@field min_instances? integer Fleet floor. Raising it launches instances at once; they still need the boot delay before they serve. Takes a whole number from 1 to 40 (default 10).
+---@field autoscaling? boolean Target tracking on utilization. No new scale-out while any instance is booting. Off = the fleet is exactly the floor. Takes true or false (default true).
+---@field target_utilization? number Lower = more headroom and more cost. Measured utilization cannot exceed 100 %, so a saturated fleet grows only step by step. Takes 0.1 to 0.95 (default 0.6).
+---@field ttl_s? number Longer TTL = more hits, but answers are older (mean age ≈ TTL/2). Takes 0 to 3600 s (default 60).
+---@field shed? number Share of the 30 % low-priority traffic (prefetch, batch, crawlers) rejected at the load balancer with "try later". Takes 0 to 1 (default 0).
+---@field feature? boolean The heavy feature (recommendations): +20 ms CPU and +1 database query per request. Off = graceful degradation. Takes true or false (default true).
+
+---@class oncall.Row
+---@field time string Time of day, "HH:MM".
+---@field minute integer Minutes since the scenario started (min)
+---@field demand number λ(t), before noise (req/s)
+---@field requests number The minute's observed arrivals (req/s)
+---@field admitted number Requests after shedding (req/s)
+---@field shed_traffic number Share of all requests rejected at the load balancer (share)
+---@field serving integer Instances serving (instances)
+---@field booting integer Instances still booting (instances)
+---@field utilization number Busy workers / workers, capped at 1 (share)
+---@field service_ms number Mean service time S (ms)
+---@field p99_ms number Approximate 99th-percentile latency, capped at the timeout (ms)
+---@field timeouts number Share of admitted requests timing out (share)
+---@field failed number Share of admitted requests failing on overload (share)
+---@field error_rate number Share of admitted requests that fail, all causes (share)
+---@field burn number This minute's burn rate (×)
+---@field burn_5m number Burn rate over 5 minutes (×)
+---@field burn_30m number Burn rate over 30 minutes (×)
+---@field burn_1h number Burn rate over 1 hour (×)
+---@field burn_6h number Burn rate over 6 hours (×)
+---@field budget_left number Share of the month's error budget left; may go below 0 (share)
+---@field paging boolean The page rule holds this minute
+---@field hit_rate number Cache hit rate (share)
+---@field warm number How full the cache is (share)
+---@field cache_age_s number Mean age of a cached answer (s)
+---@field db_load number Offered database load (queries/s)
+---@field db_util number Database load / capacity, capped at 1 (share)
+---@field query_ms number Database query time (ms)
+---@field bad_traffic number Share of traffic on a bad build (share)
+---@field recommendations number Share of requests served with the heavy feature (share)
+---@field cost_per_hour number What the fleet costs now ($/h)
+---@field cost number Cost so far ($)
+---@field min_instances integer Fleet floor in force (instances)
+---@field autoscaling boolean Autoscaling in force
+---@field target_utilization number Autoscaler target in force (share)
+---@field ttl_s number Cache TTL in force (s)
+---@field shed number Share of low-priority traffic rejected (share)
+---@field feature boolean Heavy feature on
+---@field warmup_left integer Minutes left of a running warm-up, this one included (min)
+---@field rollback_left integer Minutes left of a rollback's preparation, this one included (min)
+
+---@alias oncall.Outcome
+---| "budget_used" # share of the month's error budget spent
+---| "budget_left" # share of the month's error budget left at the end
+---| "availability" # 1 − failed / admitted requests
+---| "requests" # requests that arrived
+---| "error_requests" # admitted requests that failed
+---| "shed_requests" # requests rejected at the load balancer
+---| "shed_share" # shed requests / requests
+---| "worst_p99_ms" # highest minute p99
+---| "mean_p99_ms" # mean of the minutes' p99
+---| "slow_minutes" # minutes with p99 above 500 ms
+---| "peak_error_rate" # highest minute error rate
+---| "cost" # what the fleet cost
+---| "mean_utilization" # mean utilization
+---| "mean_cache_age_s" # mean age of a cached answer
+---| "recommendations" # share of admitted requests served with the heavy feature
+---| "max_db_util" # highest minute database utilization
+---| "db_hot_minutes" # minutes with database utilization at 90 % or more
+---| "first_page" # minute the page first fired (−1: never)
+---| "paging_minutes" # minutes the page rule held
+---| "minutes_to_mitigate" # minutes from the first page to its resolve (or the end)
+
+---Declares the scenario. Call it once, first.
+---@param decl oncall.Scenario
+function scenario(decl) end
+
+---Declares how runs of this scenario are graded.
+---@param criteria oncall.Criterion[]
+function grade(criteria) end
+
+---Runs fn at the start of a minute: a time of day "HH:MM" (its first
+---occurrence from the start) or a minute of the run. Inside at() and
+---on_minute, at() schedules later minutes.
+---@param when string|integer
+---@param fn fun()
+function at(when, fn) end
+
+---The minute of the run at a time of day, counted from the start.
+---@param hhmm string "HH:MM"
+---@return integer
+function clock(hhmm) end
+
+---The minute being computed (in at()) or just computed (in on_minute); 0 while loading.
+---@return integer
+function now() end
+
+---Ships a build. Only inside at() or on_minute.
+---@param d oncall.Deploy
+function deploy(d) end
+
+---Empties the cache. Only inside at() or on_minute.
+function flush_cache() end
+
+---Changes controls (someone else's decision) and constants. Only inside at() or on_minute.
+---@param values oncall.Set
+function set(values) end
+
+---Puts a line on the player's timeline. Only inside at() or on_minute.
+---@param text string|oncall.Text
+function say(text) end
+
+---Someone else presses the cache warm-up. Only inside at() or on_minute.
+function warmup() end
+
+---Someone else presses rollback. Only inside at() or on_minute.
+function rollback() end
+
+---The scenario stream: the same seed draws the same numbers, and drawing
+---never shifts the traffic noise. math.random draws from it too.
+rng = {}
+
+---@param a number
+---@param b number
+---@return number # uniform on [a, b)
+function rng.uniform(a, b) end
+
+---@param mean number above 0
+---@return number
+function rng.exponential(mean) end
+
+---@param mu number
+---@param sigma number 0 or more
+---@return number
+function rng.normal(mu, sigma) end
+
+---@param lambda number 0 to 1e9
+---@return integer
+function rng.poisson(lambda) end
+
+---Define it to shape demand: the multiplier of minute t (1 for none).
+---@param t integer minute of the run
+---@return number multiplier, 0 or more
+function surge(t) end
+
+---Define it to react to each minute: what it schedules happens at the
+---start of the next minute.
+---@param row oncall.Row the minute just computed
+function on_minute(row) end
