@@ -300,6 +300,11 @@ func (v *callChecker) fail(n ast.Node, format string, args ...any) {
 }
 
 func (v *callChecker) Visit(node *ast.Node) {
+	if b, ok := (*node).(*ast.BuiltinNode); ok && isDisabledBuiltin(b.Name) {
+		// expr parses its predicates as builtins even when disabled.
+		v.fail(b, "%s() is not available in policies: it builds values step by step, which could grow without bound; use sum, count, all or any", b.Name)
+		return
+	}
 	call, ok := (*node).(*ast.CallNode)
 	if !ok {
 		return
@@ -324,7 +329,12 @@ func (v *callChecker) Visit(node *ast.Node) {
 		return
 	}
 	if isDisabledBuiltin(name) {
-		v.fail(call, "%s() is not available in policies: a rule must give the same result on every run, so it cannot read the wall clock or build unbounded values; use time, clock, hour or minute", name)
+		switch name {
+		case "now", "date", "timezone", "duration":
+			v.fail(call, "%s() is not available in policies: a rule must give the same result on every run, so it cannot read the wall clock; use time, clock, hour or minute", name)
+		default:
+			v.fail(call, "%s() is not available in policies: it builds text or lists from others, which a rule has no use for and which could grow without bound", name)
+		}
 		return
 	}
 	v.fail(call, "unknown function %s%s (helpers: %s; expr's builtins such as abs, min, max, all, any are also there)", name, didYouMean(name, helperNames()), strings.Join(helperNames(), ", "))
@@ -459,7 +469,7 @@ func (c *compiler) compileCond(rs *ruleSrc, tree *exprparser.Tree, cfg *conf.Con
 			"the condition must be true or false, but it is %s: compare it, e.g. when %s > 0.5", describe(t), clip(strings.TrimSpace(tree.Node.String())))
 		return nil, nil
 	}
-	if !c.bounded(rs, cl, tree.Node) {
+	if !c.bounded(rs, cl, tree.Node) || !c.noGrowth(rs, cl, tree.Node) {
 		return nil, nil
 	}
 	seen := seenNames(tree.Node, cfg)
@@ -496,7 +506,7 @@ func (c *compiler) compileAction(rs *ruleSrc, cl *clause, tree *exprparser.Tree,
 		c.errs.Add(c.src, c.pos(cl, a.argStart), quoteRule(rs.name), "%s takes %s, but this is %s%s", name, spec.Range(), describe(t), hint)
 		return a, false
 	}
-	if !c.bounded(rs, cl, argTree.Node) {
+	if !c.bounded(rs, cl, argTree.Node) || !c.noGrowth(rs, cl, argTree.Node) {
 		return a, false
 	}
 	constant := isConstant(argTree.Node)

@@ -226,3 +226,28 @@ func children(n ast.Node) []ast.Node {
 	}
 	return nil
 }
+
+// noGrowth refuses, in a checked expression, + on text or lists, or on
+// values whose type is only known at run time. With a let that feeds a value
+// to the next, each + doubles it, and expr's memory budget does not count
+// text; the work estimate, which counts steps, cannot see it either. (The
+// builtins that build text or lists, and reduce, are disabled.)
+func (c *compiler) noGrowth(rs *ruleSrc, cl *clause, n ast.Node) bool {
+	ok := true
+	ast.Walk(&n, visitFunc(func(node *ast.Node) {
+		x, isBin := (*node).(*ast.BinaryNode)
+		if !ok || !isBin || x.Operator != "+" {
+			return
+		}
+		t := x.Type()
+		switch {
+		case t == nil || t.Kind() == reflect.Interface:
+			c.errs.Add(c.src, c.pos(cl, startOf(x)), quoteRule(rs.name), "+ on values whose type is known only at run time (from a list of mixed values?): a rule adds numbers only, so that nothing it builds can grow without bound")
+			ok = false
+		case t.Kind() == reflect.String || t.Kind() == reflect.Slice || t.Kind() == reflect.Map:
+			c.errs.Add(c.src, c.pos(cl, startOf(x)), quoteRule(rs.name), "+ joins %s here: a rule adds numbers only, so that nothing it builds can grow without bound; compare text and lists as they are", describe(t))
+			ok = false
+		}
+	}))
+	return ok
+}

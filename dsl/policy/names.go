@@ -116,12 +116,24 @@ func Actions() []ActionFunc {
 
 // disabledBuiltins are expr builtins a policy may not call: they read the
 // wall clock (a run must not) or build values without bound.
-func disabledBuiltins() []string { return []string{"now", "date", "timezone", "duration", "repeat"} }
+//
+// Text and lists can only be as large as the file makes them: the builtins
+// that build text or lists from others (joining, formatting, encoding) are
+// out, and so is reduce, since a let or a reduce applying them to their own
+// result doubles it each time, beyond any memory.
+func disabledBuiltins() []string {
+	return []string{
+		"now", "date", "timezone", "duration", // the wall clock
+		"repeat", "replace", "join", "concat", "flatten", "string", "reduce", // text and lists built from others
+		"toJSON", "fromJSON", "toBase64", "fromBase64", "toPairs", "fromPairs",
+	}
+}
 
 func isDisabledBuiltin(name string) bool {
-	switch name {
-	case "now", "date", "timezone", "duration", "repeat":
-		return true
+	for _, b := range disabledBuiltins() {
+		if b == name {
+			return true
+		}
 	}
 	return false
 }
