@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 
@@ -193,5 +194,30 @@ grade { { metric = "cost", at_most = 100 }, { metric = "availability", at_least 
 	}
 	if ok, _ := g[1].Holds(0.998, 0.9999); ok {
 		t.Error("availability 0.998 holds at_least 0.9989")
+	}
+}
+
+// TestDocumentedExampleRuns keeps the example of docs/scenarios.md working.
+func TestDocumentedExampleRuns(t *testing.T) {
+	doc, err := os.ReadFile("../../docs/scenarios.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, ok := strings.Cut(string(doc), "```lua\n")
+	src, _, ok2 := strings.Cut(rest, "```")
+	if !ok || !ok2 {
+		t.Fatal("docs/scenarios.md has no lua example")
+	}
+	rows := runSource(t, src, 7)
+	var said []string
+	for _, r := range rows {
+		for _, ev := range r.Events {
+			if ev.Kind == engine.EventSay {
+				said = append(said, r.Time()+" "+ev.Text.In("fr"))
+			}
+		}
+	}
+	if len(said) != 2 || said[0] != "10:15 db-2 est sorti du pool." || !strings.HasSuffix(said[1], "db-2 is back.") {
+		t.Errorf("timeline: %q", said)
 	}
 }
