@@ -10,8 +10,8 @@ import "embed"
 //go:embed *.lua
 var Files embed.FS
 
-// Names are the built-in scenarios, in the order the product lists them.
-var Names = []string{"free-play", "bad-deploy", "surge", "cache-flush"}
+// Names returns the built-in scenarios, in the order the product lists them.
+func Names() []string { return []string{"free-play", "bad-deploy", "surge", "cache-flush"} }
 
 // Annotations is the name of the language server's annotation file, which
 // is not a scenario.

@@ -12,11 +12,14 @@ import (
 	"github.com/oncall-sim/oncall/engine"
 )
 
-// API lists the globals a scenario can use, for messages and documentation.
-var API = []string{
-	"scenario", "grade", "at", "clock", "now",
-	"deploy", "flush_cache", "set", "say", "warmup", "rollback",
-	"rng", "surge", "on_minute",
+// API returns the globals a scenario can use or define, for documentation
+// and editors; the Lua standard functions it keeps are not listed.
+func API() []string {
+	return []string{
+		"scenario", "grade", "at", "clock", "now",
+		"deploy", "flush_cache", "set", "say", "warmup", "rollback",
+		"rng", "surge", "on_minute",
+	}
 }
 
 // register installs the scenario functions in the state.

@@ -15,8 +15,8 @@ import (
 // Builtins compiles the embedded scenarios, in the order free-play,
 // bad-deploy, surge, cache-flush.
 func Builtins(opts Options) ([]*Program, error) {
-	progs := make([]*Program, 0, len(scenarios.Names))
-	for _, name := range scenarios.Names {
+	progs := make([]*Program, 0, len(scenarios.Names()))
+	for _, name := range scenarios.Names() {
 		p, err := Builtin(name, opts)
 		if err != nil {
 			return nil, err
@@ -30,9 +30,9 @@ func Builtins(opts Options) ([]*Program, error) {
 // error suggests the nearest one.
 func Builtin(name string, opts Options) (*Program, error) {
 	file := name + ".lua"
-	if !contains(scenarios.Names, name) {
+	if !contains(scenarios.Names(), name) {
 		return nil, fmt.Errorf("unknown scenario %q%s (built-in scenarios: %s; or give the path of a .lua file)",
-			name, suggest(name, scenarios.Names), strings.Join(scenarios.Names, ", "))
+			name, suggest(name, scenarios.Names()), strings.Join(scenarios.Names(), ", "))
 	}
 	src, err := scenarios.Files.ReadFile(file)
 	if err != nil {

@@ -39,12 +39,12 @@ func TestBuiltinsLoadInOrderWithEveryLanguage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(progs) != len(scenarios.Names) {
-		t.Fatalf("%d built-ins, want %d", len(progs), len(scenarios.Names))
+	if len(progs) != len(scenarios.Names()) {
+		t.Fatalf("%d built-ins, want %d", len(progs), len(scenarios.Names()))
 	}
 	for i, p := range progs {
-		if p.ID() != scenarios.Names[i] {
-			t.Errorf("built-in %d is %s, want %s", i, p.ID(), scenarios.Names[i])
+		if p.ID() != scenarios.Names()[i] {
+			t.Errorf("built-in %d is %s, want %s", i, p.ID(), scenarios.Names()[i])
 		}
 		for _, lang := range languages {
 			if p.Title()[lang] == "" || p.Briefing()[lang] == "" {
@@ -260,7 +260,7 @@ func TestAnnotationsCoverTheAPI(t *testing.T) {
 	for _, f := range scenarioFields {
 		names = append(names, "---@field "+f)
 	}
-	for _, f := range API {
+	for _, f := range API() {
 		names = append(names, f)
 	}
 	for _, f := range []string{"rng.uniform(", "rng.exponential(", "rng.normal(", "rng.poisson("} {

@@ -12,7 +12,7 @@ import (
 // FuzzCompile feeds arbitrary text to Compile: it never panics or hangs, and
 // a file that does not load gives diagnostics that name it.
 func FuzzCompile(f *testing.F) {
-	for _, name := range scenarios.Names {
+	for _, name := range scenarios.Names() {
 		src, err := scenarios.Files.ReadFile(name + ".lua")
 		if err != nil {
 			f.Fatal(err)
