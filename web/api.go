@@ -26,6 +26,12 @@ func (s *Server) api(w http.ResponseWriter, r *http.Request) {
 		s.model(w, r)
 	case len(parts) == 2 && parts[0] == "i18n":
 		s.messages(w, r, parts[1])
+	case len(parts) == 1 && parts[0] == "debrief":
+		if allow(w, r, http.MethodPost) {
+			s.debriefHandler(w, r)
+		}
+	case parts[0] == "gamedays":
+		s.gamedays(w, r, parts)
 	case len(parts) == 1 && parts[0] == "trace":
 		s.trace(w, r)
 	case len(parts) == 1 && parts[0] == "sessions":
@@ -47,7 +53,7 @@ func (s *Server) api(w http.ResponseWriter, r *http.Request) {
 			s.takeover(w, r, parts[1])
 		}
 	default:
-		writeJSON(w, http.StatusNotFound, errorBody{fmt.Sprintf("%s: no such endpoint (the API has meta, model, i18n/LANG, trace, sessions, sessions/ID, sessions/ID/decide, sessions/ID/step, sessions/ID/takeover)", clip(r.URL.Path, 60))})
+		writeJSON(w, http.StatusNotFound, errorBody{fmt.Sprintf("%s: no such endpoint (the API has meta, model, i18n/LANG, trace, debrief, gamedays, sessions and sessions/ID with /decide, /step, /takeover)", clip(r.URL.Path, 60))})
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/oncall-sim/oncall/dsl/scenario"
 	"github.com/oncall-sim/oncall/engine"
 )
 
@@ -29,6 +30,14 @@ func (badDeploy) Instance(uint32) (engine.Scenario, engine.Setup, error) {
 	s := engine.FreePlay()
 	s.ID, s.Start, s.Minutes, s.BudgetLeft = "bad-deploy", 9*60, 120, 0.2
 	return deployAt{minute: 10, rollout: 2}, s, nil
+}
+
+func (badDeploy) Grading() []scenario.Criterion {
+	return []scenario.Criterion{
+		{Metric: "budget_used", Op: "at_most", Bound: "reference + 0.005", Weight: 6},
+		{Metric: "cost", Op: "at_most", Bound: "reference * 1.5", Weight: 2},
+		{Metric: "availability", Op: "at_least", Bound: "0.99", Weight: 2},
+	}
 }
 
 type deployAt struct{ minute, rollout int }
@@ -182,3 +191,5 @@ func httptestRecorder(h http.Handler, method, path string) *httptest.ResponseRec
 	h.ServeHTTP(rec, httptest.NewRequest(method, path, nil))
 	return rec
 }
+
+func writeFile(path, content string) error { return os.WriteFile(path, []byte(content), 0o644) }

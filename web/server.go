@@ -45,6 +45,8 @@ type Options struct {
 	Now func() time.Time
 	// Log receives panics caught by the server (log.Printf).
 	Log func(format string, args ...any)
+	// Results keeps game days; nil keeps them in memory.
+	Results ResultStore
 }
 
 // PolicySource is a policy file the console offers on autopilot.
@@ -67,6 +69,7 @@ type Server struct {
 	now         func() time.Time
 	logf        func(format string, args ...any)
 	static      fs.FS
+	results     ResultStore
 
 	mu       sync.Mutex
 	sessions map[string]*session
@@ -77,7 +80,7 @@ func New(o Options) (*Server, error) {
 	s := &Server{
 		opts: o, scenarios: map[string]Scenario{},
 		maxSessions: o.MaxSessions, idle: o.Idle, now: o.Now, logf: o.Log,
-		sessions: map[string]*session{},
+		sessions: map[string]*session{}, results: o.Results,
 	}
 	if s.maxSessions <= 0 {
 		s.maxSessions = DefaultMaxSessions
@@ -87,6 +90,9 @@ func New(o Options) (*Server, error) {
 	}
 	if s.now == nil {
 		s.now = time.Now
+	}
+	if s.results == nil {
+		s.results = NewMemoryResults()
 	}
 	if s.logf == nil {
 		s.logf = log.Printf

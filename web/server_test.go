@@ -311,6 +311,8 @@ func TestBadRequests(t *testing.T) {
 	var done state
 	ts.doJSON(t, "POST", "/api/sessions", map[string]any{"scenario": "bad-deploy", "seed": 1, "minute": 120}, &done)
 	sid := "/api/sessions/" + st.ID
+	var gd GameDay
+	ts.doJSON(t, "POST", "/api/gamedays", map[string]any{"scenario": "bad-deploy", "seed": 1}, &gd)
 	big := `{"scenario":"` + strings.Repeat("x", maxBody) + `"}`
 	cases := []struct {
 		name, method, path, body string
@@ -368,6 +370,17 @@ func TestBadRequests(t *testing.T) {
 		{"trace bad format", "GET", "/api/trace?scenario=bad-deploy&seed=1&format=xml", ``, 400, "csv or json"},
 		{"trace bad decisions", "GET", "/api/trace?scenario=bad-deploy&seed=1&format=csv&d=5:shed", ``, 400, "shed needs a value"},
 		{"trace unknown parameter", "GET", "/api/trace?scenario=bad-deploy&seed=1&format=csv&x=1", ``, 400, "unknown parameter"},
+		{"debrief unknown scenario", "POST", "/api/debrief", `{"scenario":"bad","seed":1}`, 400, "unknown scenario"},
+		{"debrief bad decision", "POST", "/api/debrief", `{"scenario":"bad-deploy","seed":1,"decisions":[{"minute":500,"control":"rollback"}]}`, 400, "out of order"},
+		{"debrief wrong method", "GET", "/api/debrief", ``, 405, "takes POST"},
+		{"game day unknown scenario", "POST", "/api/gamedays", `{"scenario":"bad-deplyo","seed":1}`, 400, "did you mean bad-deploy?"},
+		{"game day bad seed", "POST", "/api/gamedays", `{"scenario":"bad-deploy","seed":-3}`, 400, "0 to 4294967295"},
+		{"game day unknown", "GET", "/api/gamedays/nope", ``, 404, "does not exist"},
+		{"result unknown game day", "POST", "/api/gamedays/nope/results", `{"name":"a"}`, 404, "does not exist"},
+		{"result without name", "POST", "/api/gamedays/" + gd.ID + "/results", `{"name":"  "}`, 400, "give a name"},
+		{"result long name", "POST", "/api/gamedays/" + gd.ID + "/results", `{"name":"` + strings.Repeat("n", 41) + `"}`, 400, "1 to 40 characters"},
+		{"result bad decision", "POST", "/api/gamedays/" + gd.ID + "/results", `{"name":"a","decisions":[{"minute":3,"control":"shed","value":7}]}`, 400, "shed = 7 is out of range"},
+		{"game day path", "GET", "/api/gamedays/x/y/z", ``, 404, "no such endpoint"},
 		{"trace minute beyond", "GET", "/api/trace?scenario=bad-deploy&seed=1&format=csv&minute=500", ``, 400, "lasts 120 minutes"},
 	}
 	for _, c := range cases {

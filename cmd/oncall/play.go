@@ -21,6 +21,7 @@ import (
 type PlayCmd struct {
 	Addr      string `default:"127.0.0.1:8080" help:"Address to listen on (loopback by default; the console has no accounts, so keep it off public networks)." placeholder:"HOST:PORT"`
 	Scenarios string `help:"Also offer the .lua scenarios of this folder." placeholder:"DIR"`
+	Data      string `help:"Keep game days and their results in this JSON file across restarts (default: in memory)." placeholder:"FILE"`
 }
 
 // Help shows examples under the flags.
@@ -29,6 +30,7 @@ func (PlayCmd) Help() string {
   oncall play                            the console on http://127.0.0.1:8080/
   oncall play --addr 127.0.0.1:9000      another port
   oncall play --scenarios ./my-scenarios the built-in scenarios and those of a folder
+  oncall play --data gameday.json        game-day results kept across restarts
 
 Stop it with Ctrl-C. A shift in progress survives a restart: the page keeps
 its scenario, seed and decisions and the server replays them.`
@@ -58,8 +60,14 @@ func (c *PlayCmd) Run(env *Env) error {
 	if err != nil {
 		return failure("the policies of scripts/ do not load: %v", err)
 	}
+	var results web.ResultStore
+	if c.Data != "" {
+		if results, err = web.OpenFileResults(c.Data); err != nil {
+			return usageError("--data %s: %v", c.Data, err)
+		}
+	}
 	srv, err := web.New(web.Options{
-		Scenarios: scs, Policies: pols, Compile: compilePolicy,
+		Scenarios: scs, Policies: pols, Compile: compilePolicy, Results: results,
 		Log: func(format string, args ...any) { fmt.Fprintf(env.Stderr, format+"\n", args...) },
 	})
 	if err != nil {

@@ -84,4 +84,8 @@ func TestPlayBadFlags(t *testing.T) {
 	if c := e.run("play", "--scenarios", t.TempDir()+"/missing"); c != 2 || !strings.Contains(e.err.String(), "--scenarios") {
 		t.Errorf("missing folder: %d %s", c, e.err.String())
 	}
+	bad := tempFile(t, "results.json", "not json")
+	if c := e.run("play", "--data", bad); c != 2 || !strings.Contains(e.err.String(), "--data") {
+		t.Errorf("bad --data: %d %s", c, e.err.String())
+	}
 }

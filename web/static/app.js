@@ -200,12 +200,27 @@ function showStart() {
   $("seed").value = randomSeed();
   const saved = loadSaved();
   $("resume").hidden = !saved;
+  const gd = S.gd;
+  $("gdjoin").hidden = !gd;
+  $("gdbox").hidden = !!gd;
+  for (const id of ["scenario", "seed", "newseed", "noise"]) $(id).disabled = !!gd;
+  if (gd) {
+    $("scenario").value = gd.scenario; $("seed").value = gd.seed; $("noise").checked = gd.noise; brief();
+    const s = S.meta.scenarios.find(x => x.id === gd.scenario);
+    $("gdtext").textContent = t("ui.gameday.join", { title: s ? text(s.title) : gd.scenario, seed: gd.seed });
+    try { $("gdname").value = localStorage.getItem("oncall.name") || ""; } catch (e) { /* storage off */ }
+  }
   updateLink();
 }
 
 async function startShift(ev) {
   ev.preventDefault();
   say("");
+  if (S.gd) {
+    const name = $("gdname").value.trim();
+    if (!name) { say(t("ui.gameday.noname")); $("gdname").focus(); return; }
+    try { localStorage.setItem("oncall.name", name); } catch (e) { /* storage off */ }
+  }
   const seed = $("seed").value.trim();
   if (!/^\d{1,10}$/.test(seed) || +seed > 4294967295) { say(t("ui.error.seed")); $("seed").focus(); return; }
   let autopilot;
@@ -233,6 +248,7 @@ async function open(sh, m) {
   draw();
   save();
   $("main").focus();
+  if (S.shift.done) await finish();
 }
 
 // ---- running ---------------------------------------------------------------
@@ -278,6 +294,28 @@ async function advance(n) {
   if (sh.done) stop();
   draw();
   save();
+  if (sh.done) await finish();
+}
+
+// finish asks for the debrief of a finished shift and, on a game day,
+// sends the decisions for the results page (the server replays them).
+async function finish() {
+  const sh = S.shift;
+  const body = shiftBody(sh.rows.length);
+  delete body.minute;
+  try {
+    sh.debrief = await api("POST", "/api/debrief", body);
+    const ser = sh.debrief.series;
+    if (ser) sh.reference = ser.requests.map((_, i) => Object.fromEntries(Object.keys(ser).map(k => [k, ser[k][i]])));
+  } catch (e) { oops(e); }
+  if (S.gameday && !sh.sent) {
+    try {
+      await api("POST", `/api/gamedays/${encodeURIComponent(S.gameday)}/results`, { name: localStorage.getItem("oncall.name") || "?", decisions: sh.decisions, autopilot: sh.autopilot || undefined });
+      sh.sent = true;
+      say(t("ui.gameday.sent"));
+    } catch (e) { oops(e); }
+  }
+  draw();
 }
 
 async function decideCtl(name, v) {
@@ -330,6 +368,7 @@ function linkParams() {
     if (sh.decisions.length) q.set("d", compact(sh.decisions));
     q.set("m", sh.rows.length);
   } else if (!$("model").hidden) q.set("view", "model");
+  else if (!$("results").hidden) q.set("view", "results");
   if (S.gameday) q.set("gameday", S.gameday);
   q.set("lang", S.lang);
   return q;
@@ -348,7 +387,7 @@ function save() {
   const sh = S.shift;
   if (!sh) return;
   try {
-    localStorage.setItem("oncall.shift", JSON.stringify({ scenario: sh.scenario, seed: sh.seed, noise: sh.noise, decisions: sh.decisions, autopilot: sh.autopilot, minute: sh.rows.length, done: sh.done }));
+    localStorage.setItem("oncall.shift", JSON.stringify({ scenario: sh.scenario, seed: sh.seed, noise: sh.noise, decisions: sh.decisions, autopilot: sh.autopilot, minute: sh.rows.length, done: sh.done, gameday: S.gameday }));
   } catch (e) { /* storage full or off: the link still holds the shift */ }
 }
 
@@ -581,8 +620,78 @@ function drawEnd() {
   $("json").href = "/api/trace?" + q + "&format=json";
   $("csv").setAttribute("download", `oncall-${sh.scenario}-${sh.seed}.csv`);
   $("json").setAttribute("download", `oncall-${sh.scenario}-${sh.seed}.json`);
+  drawDebrief();
   $("outcome").innerHTML = `<caption class="visually-hidden">${esc(t("ui.end.heading"))}</caption>` + S.meta.outcomes.map(o =>
     `<tr><th scope="row">${esc(t("outcome." + o.name + ".label"))}</th><td class="num">${esc(value(o.unit, sh.outcome[o.name], o.decimals))}</td></tr>`).join("");
+}
+
+function drawDebrief() {
+  const sh = S.shift, d = sh.debrief, box = $("debrief");
+  if (!d) { box.textContent = ""; return; }
+  const out = [];
+  if (d.criteria.length) {
+    out.push(`<p class="score">${esc(t("ui.debrief.score", { score: num(d.score, 0), max: num(d.max, 0) }))}</p>`);
+    out.push(`<table class="outcome"><thead><tr><th scope="col">${esc(t("ui.debrief.criterion"))}</th><th scope="col">${esc(t("ui.debrief.bound"))}</th><th scope="col">${esc(t("ui.debrief.you"))}</th><th scope="col">${esc(t("ui.debrief.reference"))}</th><th scope="col">${esc(t("ui.debrief.result"))}</th></tr></thead><tbody>`);
+    for (const c of d.criteria) {
+      const o = metricSpec(c.metric);
+      const f = v => value(o.unit, v, o.decimals);
+      out.push(`<tr><th scope="row">${esc(t("outcome." + c.metric + ".label"))}</th><td class="num" dir="ltr">${esc(t(c.op === "at_least" ? "ui.debrief.at_least" : "ui.debrief.at_most", { bound: f(c.limit) }))}</td>` +
+        `<td class="num" dir="ltr">${esc(f(c.value))}</td><td class="num" dir="ltr">${esc(d.reference ? f(c.reference) : "–")}</td>` +
+        `<td class="${c.pass ? "pass" : "failc"}">${esc(t(c.pass ? "ui.debrief.pass" : "ui.debrief.fail", { n: num(c.weight, 0) }))}</td></tr>`);
+    }
+    out.push("</tbody></table>");
+  } else out.push(`<p>${esc(t("ui.debrief.nocriteria"))}</p>`);
+  out.push(`<p>${esc(d.reference ? t("ui.debrief.refnote", { name: d.reference }) : t("ui.debrief.noreference"))}</p>`);
+  out.push(`<h4>${esc(t("ui.debrief.moments"))}</h4><ol class="moments">`);
+  for (const m of d.moments) {
+    const val = m.kind === "burn" ? F.burn(S.fmt, m.value) : m.kind === "cost" ? F.moneyPerHour(S.fmt, m.value) : F.minutes(S.fmt, m.value);
+    const key = m.kind === "burn" ? "ui.debrief.moment_burn" : m.kind === "cost" ? "ui.debrief.moment_cost" : "ui.debrief.moment_page";
+    const list = ds => ds.map(x => clockAt(x.minute) + " " + decisionText(x)).join(", ");
+    out.push(`<li><b>${esc(t(key, { value: val, time: clockAt(m.minute), end: clockAt(m.end) }))}</b><br>` +
+      esc(m.player.length ? t("ui.debrief.did", { list: list(m.player) }) : t("ui.debrief.didnothing")) + "<br>" +
+      esc(d.reference ? (m.reference.length ? t("ui.debrief.refdid", { list: list(m.reference) }) : t("ui.debrief.refnothing")) : "") + "</li>");
+  }
+  out.push("</ol>");
+  box.innerHTML = out.join("");
+}
+
+function decisionText(d) {
+  const c = S.meta.controls.find(x => x.name === d.control);
+  return ctlLabel(d.control) + (c && c.kind !== "action" ? " → " + controlValue(c, d.value) : "");
+}
+
+// ---- game days -------------------------------------------------------------
+
+async function createGameDay() {
+  say("");
+  const seed = $("seed").value.trim();
+  if (!/^\d{1,10}$/.test(seed) || +seed > 4294967295) { say(t("ui.error.seed")); return; }
+  try {
+    const g = await api("POST", "/api/gamedays", { scenario: $("scenario").value, seed: +seed, noise: $("noise").checked });
+    const base = location.origin + location.pathname + "?gameday=" + g.id;
+    $("gdlink").value = base + "&lang=" + S.lang;
+    $("gdresults").href = base + "&view=results&lang=" + S.lang;
+    $("gdlinks").hidden = false;
+    $("gdlink").focus(); $("gdlink").select();
+  } catch (e) { oops(e); }
+}
+
+async function showResults(id) {
+  stop();
+  S.shift = null; S.gameday = id;
+  showView("results");
+  clearTimeout(S.gdTimer);
+  const g = await api("GET", "/api/gamedays/" + encodeURIComponent(id));
+  const s = S.meta.scenarios.find(x => x.id === g.scenario);
+  $("gdinfo").textContent = t("ui.gameday.info", { title: s ? text(s.title) : g.scenario, seed: g.seed, n: num(g.results.length, 0) });
+  const cols = ["budget_used", "availability", "cost", "worst_p99_ms", "paging_minutes", "minutes_to_mitigate"];
+  if (!g.results.length) $("gdtable").innerHTML = `<tbody><tr><td>${esc(t("ui.gameday.none"))}</td></tr></tbody>`;
+  else $("gdtable").innerHTML = `<thead><tr><th scope="col">${esc(t("ui.gameday.participant"))}</th><th scope="col">${esc(t("ui.gameday.score"))}</th>` +
+    cols.map(c => `<th scope="col">${esc(t("outcome." + c + ".label"))}</th>`).join("") + "</tr></thead><tbody>" +
+    g.results.map(r => `<tr><th scope="row">${esc(r.name)}${r.autopilot ? " (" + esc(t("ui.pilot.on", { name: r.autopilot })) + ")" : ""}</th><td class="num" dir="ltr">${r.max ? esc(num(r.score, 0) + " / " + num(r.max, 0)) : "–"}</td>` +
+      cols.map(c => { const o = metricSpec(c); return `<td class="num" dir="ltr">${esc(value(o.unit, r.outcome[c], o.decimals))}</td>`; }).join("") + "</tr>").join("") + "</tbody>";
+  updateLink();
+  S.gdTimer = setTimeout(() => { if (!$("results").hidden) showResults(id).catch(oops); }, 5000);
 }
 
 // ---- the model page --------------------------------------------------------
@@ -616,7 +725,7 @@ function wire() {
   $("startform").addEventListener("submit", startShift);
   $("scenario").addEventListener("change", brief);
   $("newseed").addEventListener("click", () => { $("seed").value = randomSeed(); });
-  $("resume").addEventListener("click", () => { const s = loadSaved(); if (s) open(s, s.minute); });
+  $("resume").addEventListener("click", () => { const s = loadSaved(); if (s) { S.gameday = s.gameday || S.gameday; open(s, s.minute); } });
   $("playbtn").addEventListener("click", () => (S.running ? stop() : play()));
   $("step1").addEventListener("click", () => { stop(); serial(() => advance(1)).catch(oops); });
   $("speed").addEventListener("change", () => { if (S.running) { clearTimeout(S.timer); loop(); } });
@@ -628,6 +737,8 @@ function wire() {
   $("lang").addEventListener("change", e => setLang(e.target.value).catch(oops));
   $("nav-play").addEventListener("click", e => { e.preventDefault(); showStart(); });
   $("nav-model").addEventListener("click", e => { e.preventDefault(); showModel().catch(oops); });
+  $("gdcreate").addEventListener("click", createGameDay);
+  $("gdrefresh").addEventListener("click", () => showResults(S.gameday).catch(oops));
   $("pilot").addEventListener("change", () => { $("pilotsrc").disabled = $("pilot").value !== "__pasted"; });
   const box = $("controls");
   box.addEventListener("submit", e => {
@@ -651,7 +762,11 @@ async function boot() {
     await setLang(lang || S.meta.lang);
     $("pilotsrc").disabled = true;
     if (q.get("view") === "model") return await showModel();
-    if (q.get("gameday") && window.oncallGameday) return await window.oncallGameday(q);
+    if (q.get("gameday") && q.get("view") === "results") return await showResults(q.get("gameday"));
+    if (q.get("gameday")) {
+      S.gameday = q.get("gameday");
+      S.gd = await api("GET", "/api/gamedays/" + encodeURIComponent(S.gameday));
+    }
     if (q.get("scenario")) {
       const a = q.get("pilot") ? { policy: q.get("pilot"), until: q.has("until") ? +q.get("until") : -1 } : undefined;
       return await open({ scenario: q.get("scenario"), seed: +q.get("seed"), noise: q.get("noise") !== "false", decisions: parseCompact(q.get("d")), autopilot: a }, +(q.get("m") || 0));

@@ -1,0 +1,215 @@
+package web
+
+import (
+	"fmt"
+	"math"
+	"net/http"
+
+	"github.com/oncall-sim/oncall/dsl/scenario"
+	"github.com/oncall-sim/oncall/engine"
+)
+
+// graded is a scenario with grading criteria (dsl/scenario's programs).
+type graded interface {
+	Grading() []scenario.Criterion
+}
+
+// Debrief sets a finished shift beside the reference policy's run on the
+// same seed: the scenario's criteria with both values, the score, the
+// reference's series for the charts, and the three moments that cost most.
+type Debrief struct {
+	Criteria  []CriterionResult    `json:"criteria"`
+	Score     float64              `json:"score"`
+	Max       float64              `json:"max"`
+	Reference string               `json:"reference,omitempty"` // the policy's name; "" when the scenario has none
+	Series    map[string][]float64 `json:"series,omitempty"`    // the reference run, by metric, for the charts
+	RefOut    *engine.Outcome      `json:"reference_outcome,omitempty"`
+	Moments   []Moment             `json:"moments"`
+}
+
+// CriterionResult is one criterion of the scenario on this shift.
+type CriterionResult struct {
+	Metric    string  `json:"metric"`
+	Op        string  `json:"op"`
+	Bound     string  `json:"bound"`
+	Limit     float64 `json:"limit"`
+	Value     float64 `json:"value"`
+	Reference float64 `json:"reference"`
+	Pass      bool    `json:"pass"`
+	Weight    float64 `json:"weight"`
+}
+
+// Moment is one of the costliest moments of a shift, with what the player
+// decided then and what the reference policy did.
+type Moment struct {
+	Kind      string     `json:"kind"` // "burn", "cost" or "page"
+	Minute    int        `json:"minute"`
+	End       int        `json:"end"` // last minute of a page; = Minute otherwise
+	Value     float64    `json:"value"`
+	Player    []Decision `json:"player"`
+	Reference []Decision `json:"reference"`
+}
+
+// seriesNames are the metrics the page's charts draw.
+var seriesNames = []string{"requests", "service_ms", "serving", "booting", "min_instances", "p99_ms", "burn_5m", "burn_1h", "budget_left", "hit_rate", "db_util", "cost_per_hour"}
+
+// momentWindow is how far before a moment the debrief looks for decisions.
+const momentWindow = 10
+
+// debrief grades a finished shift against the reference policy on its seed.
+func (s *Server) debrief(sh Shift, sim *engine.Sim, sc Scenario) (*Debrief, error) {
+	d := &Debrief{Criteria: []CriterionResult{}, Moments: []Moment{}}
+	rows := sim.Rows()
+	var ref *engine.Sim
+	if s.hasPolicy(sh.Scenario) && s.opts.Compile != nil {
+		refShift := Shift{Scenario: sh.Scenario, Seed: sh.Seed, Noise: sh.Noise, Autopilot: &Autopilot{Policy: sh.Scenario, Until: -1}}
+		var err error
+		ref, _, _, err = s.build(refShift, len(rows))
+		if err != nil {
+			return nil, prefix("the reference policy: ", err)
+		}
+		d.Reference = sh.Scenario
+		d.Series = map[string][]float64{}
+		for _, name := range seriesNames {
+			spec, _ := engine.LookupMetric(name)
+			vs := make([]float64, len(ref.Rows()))
+			for i := range ref.Rows() {
+				vs[i] = spec.Get(&ref.Rows()[i])
+			}
+			d.Series[name] = vs
+		}
+		o := ref.Outcome()
+		d.RefOut = &o
+	}
+	out := sim.Outcome()
+	if g, ok := sc.(graded); ok {
+		for _, c := range g.Grading() {
+			spec, err := engine.LookupOutcome(c.Metric)
+			if err != nil {
+				return nil, &httpError{http.StatusUnprocessableEntity, fmt.Sprintf("%s: %v", c.Pos, err)}
+			}
+			r := CriterionResult{Metric: c.Metric, Op: c.Op, Bound: c.Bound, Weight: c.Weight, Value: spec.Get(&out)}
+			if d.RefOut != nil {
+				r.Reference = spec.Get(d.RefOut)
+			}
+			if r.Limit, err = c.Limit(r.Reference); err != nil {
+				return nil, &httpError{http.StatusUnprocessableEntity, err.Error()}
+			}
+			// The same slack as golden's grading, so that the reference
+			// passes against itself.
+			slack := 1e-9 * math.Max(1, math.Abs(r.Limit))
+			r.Pass = (c.Op == "at_least" && r.Value >= r.Limit-slack) || (c.Op != "at_least" && r.Value <= r.Limit+slack)
+			d.Max += c.Weight
+			if r.Pass {
+				d.Score += c.Weight
+			}
+			d.Criteria = append(d.Criteria, r)
+		}
+	}
+	var refRows []engine.Row
+	if ref != nil {
+		refRows = ref.Rows()
+	}
+	d.Moments = moments(rows, sh.Decisions, refRows)
+	return d, nil
+}
+
+func (s *Server) hasPolicy(name string) bool {
+	for _, p := range s.opts.Policies {
+		if p.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// moments finds the minute of the largest budget burn, the minute of the
+// highest cost per hour and the longest stretch of paging, each with the
+// decisions taken in the minutes before it.
+func moments(rows []engine.Row, ds []Decision, ref []engine.Row) []Moment {
+	if len(rows) == 0 {
+		return nil
+	}
+	burn, cost := 0, 0
+	pageFrom, pageLen, run := -1, 0, 0
+	for i := range rows {
+		if rows[i].Burn > rows[burn].Burn {
+			burn = i
+		}
+		if rows[i].CostPerHour > rows[cost].CostPerHour {
+			cost = i
+		}
+		if rows[i].Paging {
+			run++
+			if run > pageLen {
+				pageLen, pageFrom = run, i-run+1
+			}
+		} else {
+			run = 0
+		}
+	}
+	var out []Moment
+	add := func(kind string, from, to int, v float64) {
+		m := Moment{Kind: kind, Minute: from, End: to, Value: v, Player: []Decision{}, Reference: []Decision{}}
+		lo, hi := from-momentWindow, to
+		for _, d := range ds {
+			if d.Minute >= lo && d.Minute <= hi {
+				m.Player = append(m.Player, d)
+			}
+		}
+		for i := max(0, lo); i <= hi && i < len(ref); i++ {
+			for _, e := range ref[i].Events {
+				if e.Kind == engine.EventAction && e.By != "player" && e.By != "scenario" {
+					m.Reference = append(m.Reference, Decision{Minute: i, Control: e.Name, Value: Value(e.Value)})
+				}
+			}
+		}
+		out = append(out, m)
+	}
+	add("burn", burn, burn, rows[burn].Burn)
+	add("cost", cost, cost, rows[cost].CostPerHour)
+	if pageFrom >= 0 {
+		add("page", pageFrom, pageFrom+pageLen-1, float64(pageLen))
+	}
+	return out
+}
+
+// debriefHandler answers the debrief of a finished shift. It replays the
+// shift from the request, so that it needs no session.
+func (s *Server) debriefHandler(w http.ResponseWriter, r *http.Request) {
+	var req createRequest
+	if err := readJSON(w, r, &req); err != nil {
+		fail(w, err)
+		return
+	}
+	seed, err := parseSeed(req.Seed.String())
+	if err != nil {
+		fail(w, err)
+		return
+	}
+	sh := Shift{Scenario: req.Scenario, Seed: seed, Noise: req.Noise == nil || *req.Noise, Autopilot: req.Autopilot, Decisions: req.Decisions}
+	sim, sc, _, err := s.finished(sh)
+	if err != nil {
+		fail(w, err)
+		return
+	}
+	d, err := s.debrief(sh, sim, sc)
+	if err != nil {
+		fail(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, d)
+}
+
+// finished replays a whole shift.
+func (s *Server) finished(sh Shift) (*engine.Sim, Scenario, *pilot, error) {
+	sc, err := s.scenario(sh.Scenario)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	_, setup, err := sc.Instance(sh.Seed)
+	if err != nil {
+		return nil, nil, nil, &httpError{http.StatusUnprocessableEntity, err.Error()}
+	}
+	return s.build(sh, setup.Minutes)
+}

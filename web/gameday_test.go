@@ -1,0 +1,88 @@
+package web
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestDebrief(t *testing.T) {
+	ts := newTestServer(t, Options{})
+	var d Debrief
+	// A player who rolls back at minute 16, as the reference policy does
+	// when paged, and one who does nothing.
+	ts.doJSON(t, "POST", "/api/debrief", map[string]any{"scenario": "bad-deploy", "seed": 5, "decisions": []Decision{{Minute: 28, Control: "rollback"}}}, &d)
+	if d.Reference != "bad-deploy" || len(d.Series["budget_left"]) != 120 || d.RefOut == nil {
+		t.Fatalf("reference: %q, %d minutes", d.Reference, len(d.Series["budget_left"]))
+	}
+	if len(d.Criteria) != 3 || d.Max != 10 {
+		t.Fatalf("criteria %+v", d.Criteria)
+	}
+	var idle Debrief
+	ts.doJSON(t, "POST", "/api/debrief", map[string]any{"scenario": "bad-deploy", "seed": 5}, &idle)
+	if idle.Score >= d.Score || idle.Criteria[0].Pass {
+		t.Errorf("doing nothing scores %v, rolling back %v", idle.Score, d.Score)
+	}
+	if len(idle.Moments) != 3 || idle.Moments[2].Kind != "page" || idle.Moments[2].End <= idle.Moments[2].Minute {
+		t.Fatalf("moments %+v", idle.Moments)
+	}
+	if len(idle.Moments[2].Player) != 0 || len(idle.Moments[2].Reference) != 1 || idle.Moments[2].Reference[0].Control != "rollback" {
+		t.Errorf("the longest page should show no decision of the player and the reference's rollback: %+v", idle.Moments[2])
+	}
+	// Free play has no criteria and no reference here: the debrief says so.
+	var free Debrief
+	ts.doJSON(t, "POST", "/api/debrief", map[string]any{"scenario": "free-play", "seed": 1}, &free)
+	if free.Reference != "" || len(free.Criteria) != 0 || free.Max != 0 {
+		t.Errorf("free play debrief %+v", free)
+	}
+}
+
+func TestGameDay(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "results.json")
+	store, err := OpenFileResults(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := newTestServer(t, Options{Results: store})
+	var g GameDay
+	ts.doJSON(t, "POST", "/api/gamedays", map[string]any{"scenario": "bad-deploy", "seed": 77}, &g)
+	if g.ID == "" || g.Seed != 77 || len(g.Results) != 0 {
+		t.Fatalf("game day %+v", g)
+	}
+	ts.doJSON(t, "POST", "/api/gamedays/"+g.ID+"/results", map[string]any{"name": "Ana", "decisions": []Decision{{Minute: 20, Control: "rollback"}}}, &g)
+	ts.doJSON(t, "POST", "/api/gamedays/"+g.ID+"/results", map[string]any{"name": "Budi", "autopilot": map[string]any{"policy": "bad-deploy", "until": -1}}, &g)
+	if len(g.Results) != 2 || g.Results[0].Name != "Ana" || g.Results[1].Autopilot != "bad-deploy" || g.Results[0].Outcome.Minutes != 120 {
+		t.Fatalf("results %+v", g.Results)
+	}
+	// The server replays the shift: the outcome is the trace's, not the client's.
+	var d Debrief
+	ts.doJSON(t, "POST", "/api/debrief", map[string]any{"scenario": "bad-deploy", "seed": 77, "decisions": []Decision{{Minute: 20, Control: "rollback"}}}, &d)
+	if g.Results[0].Score != d.Score || g.Results[0].Max != 10 {
+		t.Errorf("score %v, debrief %v", g.Results[0].Score, d.Score)
+	}
+	// Another server on the same file (a restart) lists the same results.
+	again, err := OpenFileResults(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts2 := newTestServer(t, Options{Results: again})
+	var g2 GameDay
+	ts2.doJSON(t, "GET", "/api/gamedays/"+g.ID, nil, &g2)
+	a, _ := json.Marshal(g)
+	b, _ := json.Marshal(g2)
+	if string(a) != string(b) {
+		t.Errorf("after a restart:\n%s\n%s", a, b)
+	}
+	// A file that is not ours is refused with a message naming it.
+	bad := filepath.Join(t.TempDir(), "x.json")
+	if err := writeFile(bad, "{not json"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := OpenFileResults(bad); err == nil || !strings.Contains(err.Error(), bad) {
+		t.Errorf("bad file: %v", err)
+	}
+	if ts.panics.Load()+ts2.panics.Load() != 0 {
+		t.Fatal("a handler panicked")
+	}
+}
