@@ -48,16 +48,6 @@ func (r *run) register() {
 	rng.RawSetString("normal", L.NewFunction(r.normal))
 	rng.RawSetString("poisson", L.NewFunction(r.poisson))
 	g.RawSetString("rng", rng)
-	origError := g.RawGetString("error").(*lua.LFunction)
-	g.RawSetString("error", L.NewFunction(func(L *lua.LState) int {
-		// An error raised with a table has no position; note the line, for
-		// it may reach the top uncaught.
-		r.errLine = r.callerLine()
-		top := L.GetTop()
-		L.Insert(origError, 1)
-		L.Call(top, 0)
-		return 0
-	}))
 }
 
 // callerLine is the line of the Lua code that called the running Go function.
