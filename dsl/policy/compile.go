@@ -44,6 +44,7 @@ type rule struct {
 	name     string
 	pos      dsl.Pos
 	cond     *vm.Program
+	fast     fastCond // the condition in Go, when it is simple enough; see fast.go
 	when     *clause
 	seen     []seenRef // the variables and helper values the condition reads, for the trace
 	actions  []action
@@ -174,6 +175,9 @@ func Compile(filename string, src []byte) (*Program, error) {
 		return nil, c.errs
 	}
 	p.bindVariables()
+	for _, r := range p.rules {
+		r.fast = p.fast(r.cond.Node())
+	}
 	return p, nil
 }
 

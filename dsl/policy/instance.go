@@ -24,9 +24,10 @@ func (p *Program) Instance() engine.Policy {
 	for i, v := range p.envVars {
 		in.vm.Variables[p.base+i] = zero(v.typ)
 	}
-	in.prev = make([]float64, len(p.envVars))
-	for i := range in.prev {
-		in.prev[i] = math.NaN() // never equal: the first minute writes every value
+	in.num = make([]float64, len(p.envVars))
+	in.boxed = make([]float64, len(p.envVars))
+	for i := range in.boxed {
+		in.boxed[i] = math.NaN() // never equal: the first sync boxes every value
 	}
 	if p.needsMap {
 		in.env = make(map[string]any, len(p.env))
@@ -39,12 +40,14 @@ func (p *Program) Instance() engine.Policy {
 
 // instance is one run's state of a policy.
 type instance struct {
-	p    *Program
-	vm   vm.VM
-	env  map[string]any // only when a program reads the map environment
-	last []int          // minute each rule last fired; -1 when never
-	prev []float64      // last value written of each row variable
-	fire []bool
+	p      *Program
+	vm     vm.VM
+	env    map[string]any // only when a program reads the map environment
+	last   []int          // minute each rule last fired; -1 when never
+	num    []float64      // this minute's value of each envVar, bools as 0 and 1
+	boxed  []float64      // the value of each envVar in the machine's variables
+	synced bool           // the machine's variables hold this minute's values
+	fire   []bool
 }
 
 // Decide implements engine.Policy: it refreshes the variables and helper
@@ -62,6 +65,12 @@ func (in *instance) Decide(rows []engine.Row) ([]engine.Firing, error) {
 		if ru.cooldown > 0 && in.last[i] >= 0 && r.Minute-in.last[i] < ru.cooldown {
 			continue
 		}
+		if ru.fast != nil {
+			in.fire[i] = ru.fast(in.num)
+			anyHolds = anyHolds || in.fire[i]
+			continue
+		}
+		in.sync()
 		out, err := in.vm.Run(ru.cond, in.env)
 		if err != nil {
 			return nil, in.runError(ru, ru.when, err, "")
@@ -85,6 +94,7 @@ func (in *instance) Decide(rows []engine.Row) ([]engine.Firing, error) {
 		for _, a := range ru.actions {
 			v := a.value
 			if a.arg != nil {
+				in.sync()
 				out, err := in.vm.Run(a.arg, in.env)
 				if err != nil {
 					return nil, in.actionError(ru, a, err, "")
@@ -102,26 +112,45 @@ func (in *instance) Decide(rows []engine.Row) ([]engine.Firing, error) {
 	return firings, nil
 }
 
-// refresh writes the row's variables and the helpers' values where the
-// rules read them. A variable whose value has not changed is not written
-// again, which spares boxing it.
+// refresh computes this minute's value of every name the rules read into
+// the numeric mirror. The expr machine's variables are written only when a
+// program is about to run (sync): a minute whose conditions all run in Go
+// boxes nothing.
 func (in *instance) refresh(rows []engine.Row) {
 	r := &rows[len(rows)-1]
-	vars := in.vm.Variables[in.p.base:]
 	for i := range in.p.envVars {
 		v := &in.p.envVars[i]
-		var x any
 		switch {
 		case v.slot >= 0:
-			x = in.slotValue(&in.p.slots[v.slot], rows)
-		case v.get == nil: // time
-			x = in.p.times[r.Clock%1440]
+			in.num[i] = in.slotValue(&in.p.slots[v.slot], rows)
+		case v.get == nil: // time, mirrored as the minute of the day
+			in.num[i] = float64(r.Clock % 1440)
 		default:
-			f := v.get(r)
-			if f == in.prev[i] {
-				continue
-			}
-			in.prev[i] = f
+			in.num[i] = v.get(r)
+		}
+	}
+	in.synced = false
+}
+
+// sync writes this minute's values into the expr machine's variables (and
+// the map, for a program that reads it), boxing only those that changed.
+func (in *instance) sync() {
+	if in.synced {
+		return
+	}
+	in.synced = true
+	vars := in.vm.Variables[in.p.base:]
+	for i := range in.p.envVars {
+		f := in.num[i]
+		if f == in.boxed[i] {
+			continue
+		}
+		in.boxed[i] = f
+		v := &in.p.envVars[i]
+		var x any
+		if v.typ == String {
+			x = in.p.times[int(f)]
+		} else {
 			x = box(v.typ, f)
 		}
 		vars[i] = x
@@ -131,23 +160,23 @@ func (in *instance) refresh(rows []engine.Row) {
 	}
 }
 
-// slotValue computes one helper call on the rows so far.
-func (in *instance) slotValue(s *slot, rows []engine.Row) any {
+// slotValue computes one helper call on the rows so far; bools are 0 and 1.
+func (in *instance) slotValue(s *slot, rows []engine.Row) float64 {
 	last := len(rows) - 1
 	switch s.kind {
 	case slotSince:
 		if in.last[s.rule] < 0 {
 			return Never
 		}
-		return rows[last].Minute - in.last[s.rule]
+		return float64(rows[last].Minute - in.last[s.rule])
 	case slotAgo:
-		return box(s.typ, s.get(&rows[max(0, last-s.n)]))
+		return s.get(&rows[max(0, last-s.n)])
 	case slotRising, slotFalling:
 		now, then := s.get(&rows[last]), s.get(&rows[max(0, last-s.n)])
 		if s.kind == slotRising {
-			return now > then
+			return b2f(now > then)
 		}
-		return now < then
+		return b2f(now < then)
 	}
 	from := max(0, last-s.n+1)
 	acc := s.get(&rows[from])
@@ -168,6 +197,13 @@ func (in *instance) slotValue(s *slot, rows []engine.Row) any {
 	return acc
 }
 
+func b2f(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
 // box gives a value the type rules see it with.
 func box(t Type, x float64) any {
 	switch t {
@@ -179,14 +215,6 @@ func box(t Type, x float64) any {
 	return x
 }
 
-// value returns what a rule reads under a name, or nil.
-func (in *instance) value(key string) any {
-	if i, ok := in.p.index[key]; ok {
-		return in.vm.Variables[in.p.base+i]
-	}
-	return nil
-}
-
 // seen records the values a fired rule's condition read.
 func (in *instance) seen(ru *rule) []engine.Seen {
 	if len(ru.seen) == 0 {
@@ -194,26 +222,11 @@ func (in *instance) seen(ru *rule) []engine.Seen {
 	}
 	out := make([]engine.Seen, 0, len(ru.seen))
 	for _, ref := range ru.seen {
-		if v, ok := asFloat(in.value(ref.key)); ok {
-			out = append(out, engine.Seen{Name: ref.label, Value: v})
+		if i, ok := in.p.index[ref.key]; ok && in.p.envVars[i].typ != String {
+			out = append(out, engine.Seen{Name: ref.label, Value: in.num[i]})
 		}
 	}
 	return out
-}
-
-func asFloat(v any) (float64, bool) {
-	switch x := v.(type) {
-	case float64:
-		return x, true
-	case int:
-		return float64(x), true
-	case bool:
-		if x {
-			return 1, true
-		}
-		return 0, true
-	}
-	return 0, false
 }
 
 // runError is a run-time error of a condition: where, what, and the values

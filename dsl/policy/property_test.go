@@ -134,10 +134,3 @@ func TestHelpersMatchTheirDefinition(t *testing.T) {
 		}
 	})
 }
-
-func b2f(b bool) float64 {
-	if b {
-		return 1
-	}
-	return 0
-}
