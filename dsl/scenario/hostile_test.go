@@ -503,6 +503,61 @@ local code = string.dump(function() end)
 			want: `hostile.lua:2: string.dump is not available: a scenario cannot load code
  2 | local code = string.dump(function() end)`,
 		},
+		{
+			name: "brackets nested too deep",
+			src: `scenario { id = "h", title = "H", briefing = "B", start = "09:00", duration = "1h" }
+local x = {{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}
+`,
+			want: `hostile.lua:2:111: brackets nest more than 100 deep here: split the expression
+ 2 | local x = {{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}
+   |                                                                                                               ^`,
+		},
+		{
+			name: "unpack of a huge table",
+			src: `scenario { id = "h", title = "H", briefing = "B", start = "09:00", duration = "1h" }
+local t = {}
+for i = 1, 200000 do t[i] = i end
+local n = select("#", unpack(t))
+`,
+			want: `hostile.lua:4: registry overflow: too many nested calls or values at once (a function that calls itself without end?)
+ 4 | local n = select("#", unpack(t))`,
+		},
+		{
+			name: "sort comparator that never returns",
+			src: `scenario { id = "h", title = "H", briefing = "B", start = "09:00", duration = "1h" }
+local t = { 3, 1, 2 }
+table.sort(t, function(a, b) while true do end end)
+`,
+			want: `hostile.lua:3: the scenario ran over its time budget of 1s: is there an endless loop?
+ 3 | table.sort(t, function(a, b) while true do end end)`,
+		},
+		{
+			name: "__index calling itself",
+			src: `scenario { id = "h", title = "H", briefing = "B", start = "09:00", duration = "1h" }
+local t = setmetatable({}, { __index = function(t, k) return t[k] end })
+local v = t.x
+`,
+			want: `hostile.lua:2: stack overflow: too many nested calls or values at once (a function that calls itself without end?)
+ 2 | local t = setmetatable({}, { __index = function(t, k) return t[k] end })`,
+		},
+		{
+			name: "__tostring that never returns",
+			src: `scenario { id = "h", title = "H", briefing = "B", start = "09:00", duration = "1h" }
+local s = tostring(setmetatable({}, { __tostring = function() while true do end end }))
+`,
+			want: `hostile.lua:2: the scenario ran over its time budget of 1s: is there an endless loop?
+ 2 | local s = tostring(setmetatable({}, { __tostring = function() while true do end end }))`,
+		},
+		{
+			name: "pcall catching the budget",
+			src: `scenario { id = "h", title = "H", briefing = "B", start = "09:00", duration = "1h" }
+while true do
+  pcall(function() while true do end end)
+end
+`,
+			want: `hostile.lua:4: the scenario ran over its time budget of 1s: is there an endless loop?
+ 4 | end`,
+		},
 	}
 	if len(cases) < 15 {
 		t.Fatalf("only %d cases", len(cases))

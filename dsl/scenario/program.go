@@ -55,6 +55,9 @@ func Compile(filename string, src []byte, opts Options) (*Program, error) {
 	opts = opts.withDefaults()
 	text := string(src)
 	p := &Program{file: filename, src: text, opts: opts}
+	if d := checkSource(filename, text); d != nil {
+		return nil, dsl.List{*d}
+	}
 	chunk, err := parse.Parse(strings.NewReader(text), filename)
 	if err != nil {
 		return nil, dsl.List{syntaxDiagnostic(filename, text, err)}
@@ -197,4 +200,105 @@ func syntaxDiagnostic(file, src string, err error) dsl.Diagnostic {
 func lastLine(src string) int {
 	n := strings.Count(strings.TrimRight(src, "\n"), "\n") + 1
 	return n
+}
+
+// Limits on the source itself, which the parser and compiler read before
+// any budget applies: its size, and how deep brackets nest (the compiler
+// recurses on them, as Lua's own limits them to 200 levels).
+const (
+	MaxSourceBytes = 1 << 20
+	maxNesting     = 100
+)
+
+// checkSource refuses a file too big or too deeply nested to parse safely.
+// It skips strings and comments, the way the Lua lexer reads them; what is
+// left unclosed it leaves to the parser to report.
+func checkSource(file, src string) *dsl.Diagnostic {
+	if len(src) > MaxSourceBytes {
+		return &dsl.Diagnostic{Pos: dsl.Pos{File: file}, Message: fmt.Sprintf("the file is %s: a scenario is at most %s", bytesText(int64(len(src))), bytesText(MaxSourceBytes))}
+	}
+	depth, line, lineStart := 0, 1, 0
+	skip := func(from, to int) int { // moves past src[from:to], counting lines
+		for j := from; j < to; j++ {
+			if src[j] == '\n' {
+				line, lineStart = line+1, j+1
+			}
+		}
+		return to
+	}
+	for i := 0; i < len(src); {
+		c := src[i]
+		switch {
+		case strings.HasPrefix(src[i:], "--"):
+			end := len(src)
+			if lvl, ok := longBracket(src[i+2:]); ok {
+				end = skipLong(src, i+2, lvl)
+			} else if n := strings.IndexByte(src[i:], '\n'); n >= 0 {
+				end = i + n
+			}
+			if end < 0 {
+				return nil
+			}
+			i = skip(i, end)
+		case c == '"' || c == '\'':
+			end := i + 1
+			for end < len(src) && src[end] != c && src[end] != '\n' {
+				if src[end] == '\\' {
+					end++
+				}
+				end++
+			}
+			if end >= len(src) || src[end] != c {
+				return nil
+			}
+			i = skip(i, end+1)
+		case c == '[' || c == '(' || c == '{':
+			if lvl, ok := longBracket(src[i:]); ok {
+				end := skipLong(src, i, lvl)
+				if end < 0 {
+					return nil
+				}
+				i = skip(i, end)
+				continue
+			}
+			if depth++; depth > maxNesting {
+				col := len([]rune(src[lineStart:i])) + 1
+				return &dsl.Diagnostic{Pos: dsl.Pos{File: file, Line: line, Col: col}, Message: fmt.Sprintf("brackets nest more than %d deep here: split the expression", maxNesting), Snippet: dsl.LineOf(src, line)}
+			}
+			i++
+		case c == ')' || c == '}' || c == ']':
+			depth--
+			i++
+		default:
+			i = skip(i, i+1)
+		}
+	}
+	return nil
+}
+
+// longBracket reports whether s opens a long bracket [[ or [=[, and its level.
+func longBracket(s string) (int, bool) {
+	if len(s) < 2 || s[0] != '[' {
+		return 0, false
+	}
+	lvl := 1
+	for lvl < len(s) && s[lvl] == '=' {
+		lvl++
+	}
+	if lvl < len(s) && s[lvl] == '[' {
+		return lvl - 1, true
+	}
+	return 0, false
+}
+
+// skipLong returns the index just past the long bracket opened at `at`, or
+// -1 when it never closes.
+func skipLong(src string, at, lvl int) int {
+	closer := "]" + strings.Repeat("=", lvl) + "]"
+	body := at + lvl + 2
+	j := strings.Index(src[body:], closer)
+	if j < 0 {
+		return -1
+	}
+	return body + j + len(closer)
 }

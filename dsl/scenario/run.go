@@ -43,8 +43,9 @@ type run struct {
 	row      *lua.LTable // reused for on_minute
 	rowNames []lua.LString
 	errfunc  *lua.LFunction
-	loading  bool // the main chunk is running
-	errLine  int  // where the last uncaught error was raised
+	loading  bool  // the main chunk is running
+	broken   error // the state panicked past PCall
+	errLine  int   // where the last uncaught error was raised
 }
 
 func newRun(p *Program, seed uint32) *run {
@@ -84,10 +85,25 @@ func (r *run) roots(visit func(lua.LValue)) {
 	}
 }
 
-// call runs the function and arguments on the stack under the budgets.
-func (r *run) call(nargs, nret int) error {
+// call runs the function and arguments on the stack under the budgets. A
+// run whose state broke stays broken: it gives its first error again.
+func (r *run) call(nargs, nret int) (err error) {
+	if r.broken != nil {
+		return r.broken
+	}
 	r.m.enter()
 	defer r.m.leave(r.loading)
+	defer func() {
+		// gopher-lua can panic past PCall when its stack is full even for
+		// the error handler; the state is then unusable, the process fine.
+		if p := recover(); p != nil {
+			err = fmt.Errorf("%v", p)
+			if api, ok := p.(*lua.ApiError); ok {
+				err = api
+			}
+			r.broken = err
+		}
+	}()
 	r.errLine = 0
 	return r.L.PCall(nargs, nret, r.errfunc)
 }

@@ -16,6 +16,7 @@ const (
 	callStackSize   = 200
 	registrySize    = 1024
 	registryMaxSize = 128 * 1024
+	registryGrow    = 4096 // growing by gopher-lua's 32 slots is quadratic for s:byte(1, -1)
 	patternSteps    = 1e7
 )
 
@@ -57,10 +58,11 @@ var forbidden = map[string]string{
 // meter installed as the state's context, and math.random drawing from rng.
 func newSandbox(opts Options, rng *engine.Rand) (*lua.LState, *meter) {
 	L := lua.NewState(lua.Options{
-		SkipOpenLibs:    true,
-		CallStackSize:   callStackSize,
-		RegistrySize:    registrySize,
-		RegistryMaxSize: registryMaxSize,
+		SkipOpenLibs:     true,
+		CallStackSize:    callStackSize,
+		RegistrySize:     registrySize,
+		RegistryMaxSize:  registryMaxSize,
+		RegistryGrowStep: registryGrow,
 	})
 	for _, lib := range []struct {
 		name string
