@@ -1,0 +1,155 @@
+package policy
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/expr-lang/expr/ast"
+)
+
+// callee returns the name a call calls, or "".
+func callee(call *ast.CallNode) (string, bool) {
+	if call == nil {
+		return "", false
+	}
+	id, ok := call.Callee.(*ast.IdentifierNode)
+	if !ok {
+		return "", false
+	}
+	return id.Value, true
+}
+
+// callChecker walks an expression: helper calls become slots, and calls of
+// anything else than helpers and expr's builtins are reported.
+type callChecker struct {
+	c      *compiler
+	rs     *ruleSrc
+	cl     *clause
+	isDo   bool
+	failed bool
+}
+
+func (v *callChecker) fail(n ast.Node, format string, args ...any) {
+	v.c.errs.Add(v.c.src, v.c.pos(v.cl, startOf(n)), quoteRule(v.rs.name), format, args...)
+	v.failed = true
+}
+
+func (v *callChecker) Visit(node *ast.Node) {
+	if b, ok := (*node).(*ast.BuiltinNode); ok && isDisabledBuiltin(b.Name) {
+		// expr parses its predicates as builtins even when disabled.
+		v.fail(b, "%s() is not available in policies: it builds values step by step, which could grow without bound; use sum, count, all or any", b.Name)
+		return
+	}
+	call, ok := (*node).(*ast.CallNode)
+	if !ok {
+		return
+	}
+	name, _ := callee(call)
+	if name == "" {
+		return // a call of an expression; the checker says what is wrong
+	}
+	if _, ok := lookupHelper(name); ok {
+		if s, ok := v.helperSlot(call, name); ok {
+			id := &ast.IdentifierNode{Value: s}
+			ast.Patch(node, id)
+		}
+		return
+	}
+	if _, ok := lookupAction(name); ok {
+		if v.isDo {
+			v.fail(call, "%s() is an action: it cannot be an argument of another action; write each action on its own, separated by commas", name)
+		} else {
+			v.fail(call, "%s() is an action, not a value: actions go in the rule's do clause, e.g. do %s", name, exampleCall(name))
+		}
+		return
+	}
+	if isDisabledBuiltin(name) {
+		switch name {
+		case "now", "date", "timezone", "duration":
+			v.fail(call, "%s() is not available in policies: a rule must give the same result on every run, so it cannot read the wall clock; use time, clock, hour or minute", name)
+		default:
+			v.fail(call, "%s() is not available in policies: it builds text or lists from others, which a rule has no use for and which could grow without bound", name)
+		}
+		return
+	}
+	v.fail(call, "unknown function %s%s (helpers: %s; expr's builtins such as abs, min, max, all, any are also there)", name, didYouMean(name, helperNames()), strings.Join(helperNames(), ", "))
+}
+
+// helperSlot checks a helper call's arguments and returns its slot's key.
+func (v *callChecker) helperSlot(call *ast.CallNode, name string) (string, bool) {
+	c := v.c
+	h, _ := lookupHelper(name)
+	wantArgs := 2
+	if name == "since" {
+		wantArgs = 1
+	}
+	if len(call.Arguments) != wantArgs {
+		v.fail(call, "%s takes %d argument%s: %s", name, wantArgs, map[bool]string{true: "s", false: ""}[wantArgs > 1], h.Signature)
+		return "", false
+	}
+	str, ok := call.Arguments[0].(*ast.StringNode)
+	if !ok {
+		what := `a metric's name in quotes, e.g. "error_rate"`
+		if name == "since" {
+			what = `a rule's name in quotes, e.g. "roll back"`
+		}
+		v.fail(call.Arguments[0], "the first argument of %s must be %s", name, what)
+		return "", false
+	}
+	if name == "since" {
+		for i, r := range c.rules {
+			if r.name == str.Value {
+				return c.slot(slot{label: `since(` + strconv.Quote(str.Value) + `)`, kind: slotSince, typ: Int, rule: i}), true
+			}
+		}
+		var names []string
+		for _, r := range c.rules {
+			names = append(names, r.name)
+		}
+		v.fail(str, "since(%q): no rule of this file has that name%s", str.Value, didYouMean(str.Value, names))
+		return "", false
+	}
+	mv, ok := lookupVariable(str.Value)
+	if !ok || mv.get == nil {
+		v.fail(str, "%s(%q): unknown metric%s", name, str.Value, didYouMean(str.Value, metricNames()))
+		return "", false
+	}
+	lo := 1
+	if name == "ago" {
+		lo = 0
+	}
+	n, ok := call.Arguments[1].(*ast.IntegerNode)
+	if !ok || n.Value < lo || n.Value > MaxWindow {
+		v.fail(call.Arguments[1], "the second argument of %s must be a whole number of minutes from %d to %d written as a number, e.g. %s(%q, 10)", name, lo, MaxWindow, name, str.Value)
+		return "", false
+	}
+	s := slot{get: mv.get, n: n.Value, typ: Float}
+	switch name {
+	case "ago":
+		s.kind, s.typ = slotAgo, mv.Type
+	case "mean_over":
+		s.kind = slotMean
+	case "max_over":
+		s.kind = slotMax
+	case "min_over":
+		s.kind = slotMin
+	case "rising":
+		s.kind, s.typ = slotRising, Bool
+	case "falling":
+		s.kind, s.typ = slotFalling, Bool
+	}
+	s.label = name + "(" + strconv.Quote(str.Value) + "," + strconv.Itoa(n.Value) + ")"
+	return c.slot(s), true
+}
+
+// slot registers s once and returns its key.
+func (c *compiler) slot(s slot) string {
+	i, ok := c.slotIdx[s.label]
+	if !ok {
+		i = len(c.slots)
+		s.key = "#" + strconv.Itoa(i)
+		c.slotIdx[s.label] = i
+		c.slots = append(c.slots, s)
+	}
+	return c.slots[i].key
+}
