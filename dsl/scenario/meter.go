@@ -32,16 +32,23 @@ type meter struct {
 	lastWalkAlloc uint64
 	walkEvery     uint64 // allocations between two measures
 
-	total   uint64        // instructions of the run
-	n       uint64        // instructions in this call
-	started bool          // the clock of this call is running
-	since   time.Time     // when it started
-	spent   time.Duration // Lua time of the run before this call
+	memLeft  int           // instructions before the next read of the allocation counter
+	memEvery int           // the current interval
+	lastRead uint64        // the counter at the last read
+	n        uint64        // instructions in this call
+	started  bool          // the clock of this call is running
+	since    time.Time     // when it started
+	spent    time.Duration // Lua time of the run before this call
 }
 
-// memCheckEvery is how many instructions pass between two reads of the
-// process's allocation counter (a read costs about 0.3 µs).
-const memCheckEvery = 64
+// Between two reads of the process's allocation counter (a read costs
+// about 0.3 µs and takes a lock) pass memCheckMin instructions, doubling
+// up to memCheckMax while the script allocates little, and back to the
+// minimum as soon as it allocates more.
+const (
+	memCheckMin = 64
+	memCheckMax = 512
+)
 
 // timeCheckEvery is how many instructions pass between two reads of the clock.
 const timeCheckEvery = 1024
@@ -53,7 +60,9 @@ func newMeter(L *lua.LState, opts Options) *meter {
 		sample: []metrics.Sample{{Name: "/gc/heap/allocs:bytes"}},
 	}
 	m.lastWalkAlloc = m.allocated()
+	m.lastRead = m.lastWalkAlloc
 	m.walkEvery = uint64(opts.MemoryBudget / 16)
+	m.memEvery, m.memLeft = memCheckMin, memCheckMin
 	return m
 }
 
@@ -81,11 +90,10 @@ func (m *meter) Done() <-chan struct{} {
 		return m.stop
 	}
 	m.n++
-	m.total++
 	if m.scan {
 		m.checkRegisters()
 	}
-	if m.total%memCheckEvery == 0 {
+	if m.memLeft--; m.memLeft <= 0 {
 		m.checkMemory()
 	}
 	if m.n%timeCheckEvery == 0 {
@@ -155,11 +163,18 @@ func (m *meter) allocated() uint64 {
 // the state can still reach.
 func (m *meter) checkMemory() {
 	a := m.allocated()
+	if a-m.lastRead < m.walkEvery/64 {
+		m.memEvery = min(2*m.memEvery, memCheckMax)
+	} else {
+		m.memEvery = memCheckMin
+	}
+	m.memLeft, m.lastRead = m.memEvery, a
 	if a-m.lastWalkAlloc < m.walkEvery {
 		return
 	}
 	used := m.measure()
 	m.lastWalkAlloc = m.allocated() // what the measure itself allocated does not count
+	m.lastRead = m.lastWalkAlloc
 	if used > m.opts.MemoryBudget {
 		m.fail(fmt.Errorf("the scenario holds more than its memory budget of %s: is a table or string growing without end?", bytesText(m.opts.MemoryBudget)))
 	}
