@@ -5,6 +5,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"pgregory.net/rapid"
 
@@ -219,5 +220,68 @@ func TestDocumentedExampleRuns(t *testing.T) {
 	}
 	if len(said) != 2 || said[0] != "10:15 db-2 est sorti du pool." || !strings.HasSuffix(said[1], "db-2 is back.") {
 		t.Errorf("timeline: %q", said)
+	}
+}
+
+func TestLoadDirKeepsWhatLoadsAndReportsTheRest(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"a.lua":      header,
+		"b.lua":      "scenario {\n",
+		"c.lua":      strings.Replace(header, `id = "t"`, `id = "c"`, 1),
+		"x.d.lua":    "---@meta\nfunction at(when, fn) end\n",
+		"notes.txt":  "not a scenario",
+		"sub.lua/ok": "",
+	}
+	for name, src := range files {
+		path := dir + "/" + name
+		os.MkdirAll(path[:strings.LastIndex(path, "/")], 0o755)
+		if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	progs, err := LoadDir(dir, Options{})
+	if len(progs) != 2 || progs[0].ID() != "t" || progs[1].ID() != "c" {
+		t.Errorf("loaded %d programs", len(progs))
+	}
+	want := dir + "/b.lua:1: syntax error at the end of the file (a missing `end`, `)` or `}`?)"
+	if err == nil || err.Error() != want {
+		t.Errorf("LoadDir error %v, want %s", err, want)
+	}
+}
+
+// The time budget is the run's, not each call's: a callback that is slow
+// every minute ends the run once their sum is spent.
+func TestTimeBudgetCountsTheWholeRun(t *testing.T) {
+	p, err := Compile("slow.lua", []byte(`scenario { id = "s", title = "S", briefing = "B", duration = 5 }
+function on_minute(row)
+  local x = 0
+  for i = 1, 2000 do x = x + i end
+end
+`), Options{TimeBudget: 50 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, setup, err := p.Instance(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	setup.Minutes = engine.MaxMinutes
+	sim, err := engine.New(engine.Options{Setup: setup, Scenario: sc, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = sim.Run(0)
+	if err == nil || !strings.Contains(err.Error(), "slow.lua:4: on_minute(): the scenario ran over its time budget of 50ms") {
+		t.Fatalf("run error %v", err)
+	}
+	if n := len(sim.Rows()); n < 10 {
+		t.Errorf("stopped after %d minutes: each minute alone is far within the budget", n)
+	}
+}
+
+func TestZeroOptionsTakeTheDefaults(t *testing.T) {
+	if o := (Options{}).withDefaults(); o.TimeBudget != DefaultTimeBudget || o.MemoryBudget != DefaultMemoryBudget {
+		t.Errorf("defaults %+v", o)
 	}
 }
