@@ -36,6 +36,22 @@ func TestPoliciesMinuteByMinute(t *testing.T) {
 			{Minute: 69, Rule: "restore the feature and the TTL", Actions: "set_feature(true), set_ttl(90)"},
 		}},
 		{"free-play.rules", "free-play", 7, 0, 0, nil}, // a quiet day: nothing fires
+		{"examples/autoscaler.rules", "surge", 3, 0, 90, []policy.Expect{
+			{Minute: 0, Rule: "turn the built-in autoscaler off", Actions: "set_autoscaling(false)"},
+			// The surge starts; each step waits for the last one's 8 minutes of boot.
+			{Minute: 70, Rule: "scale out", Actions: "set_min_instances(11)"},
+			{Minute: 79, Rule: "scale out", Actions: "set_min_instances(19)"},
+			{Minute: 88, Rule: "scale out", Actions: "set_min_instances(26)"},
+		}},
+		{"examples/shed-under-saturation.rules", "surge", 10, 0, 0, []policy.Expect{
+			{Minute: 155, Rule: "shed half of the low-priority traffic", Actions: "set_shed(0.5)"},
+			{Minute: 158, Rule: "shed all of it when that was not enough", Actions: "set_shed(1)"},
+			{Minute: 176, Rule: "stop shedding", Actions: "set_shed(0)"},
+		}},
+		{"examples/protect-the-database.rules", "cache-flush", 1, 0, 0, []policy.Expect{
+			{Minute: 62, Rule: "degrade when the database is hot", Actions: "set_feature(false), set_ttl(180)"},
+			{Minute: 77, Rule: "restore when the database has room", Actions: "set_feature(true)"},
+		}},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
 			src, err := scripts.Files.ReadFile(tc.file)
