@@ -30,6 +30,7 @@ local size = rng.uniform(1.6, 3.0)                           -- peak multiplier
 local ramp = 5 + math.floor(rng.uniform(0, 15))              -- minutes to the peak
 local hold = 30 + math.floor(rng.uniform(0, 60))             -- minutes at the peak
 local fade = rng.uniform(20, 60)                             -- time constant of the decline
+local exp = math.exp
 
 function surge(t)
   if t < from then
@@ -42,7 +43,7 @@ function surge(t)
   if s < ramp + hold then
     return size
   end
-  return 1 + (size - 1) * math.exp(-(s - ramp - hold) / fade)
+  return 1 + (size - 1) * exp(-(s - ramp - hold) / fade)
 end
 
 grade {

@@ -92,7 +92,6 @@ func (r *run) call(nargs, nret int) (err error) {
 		return r.broken
 	}
 	r.m.enter()
-	defer r.m.leave(r.loading)
 	defer func() {
 		// gopher-lua can panic past PCall when its stack is full even for
 		// the error handler; the state is then unusable, the process fine.
@@ -103,6 +102,7 @@ func (r *run) call(nargs, nret int) (err error) {
 			}
 			r.broken = err
 		}
+		r.m.leave(r.loading)
 	}()
 	r.errLine = 0
 	return r.L.PCall(nargs, nret, r.errfunc)
