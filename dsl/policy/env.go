@@ -53,8 +53,10 @@ func (p *Program) bindVariables() {
 			switch op {
 			case vm.OpLoadFast:
 				name, ok := prog.Constants[prog.Arguments[i]].(string)
-				if !ok {
-					p.needsMap = true
+				_, isSlot := slotOf[name]
+				_, isVar := lookupVariable(name)
+				if !ok || !isSlot && !isVar {
+					p.needsMap = true // not a name of ours: leave it to the map
 					continue
 				}
 				k, seen := index[name]
