@@ -13,7 +13,8 @@ import (
 // FuzzCompile feeds arbitrary files to Compile: it must never panic; it
 // either loads the file or returns a dsl.List whose every diagnostic names
 // the file; a file that loads must run 20 minutes of free play without
-// panicking (it may stop with an error).
+// panicking (it may stop with an error), and its conditions evaluated in Go
+// must agree with expr.
 func FuzzCompile(f *testing.F) {
 	for _, tc := range brokenAtLoad {
 		f.Add(tc.src)
@@ -53,5 +54,21 @@ func FuzzCompile(f *testing.F) {
 			t.Fatal(err)
 		}
 		_ = sim.Run(0)
+		// Conditions evaluated in Go agree with expr on every minute.
+		rows := sim.Rows()
+		in := p.Instance().(*instance)
+		for i := range rows {
+			in.refresh(rows[:i+1])
+			for _, r := range p.rules {
+				if r.fast == nil {
+					continue
+				}
+				got := r.fast(in.num)
+				in.sync()
+				if out, err := in.vm.Run(r.cond, in.env); err == nil && out != got {
+					t.Fatalf("minute %d, rule %q: %v in Go, %v in expr", i, r.name, got, out)
+				}
+			}
+		}
 	})
 }
