@@ -140,7 +140,7 @@ func startShift(scenario, seed string) step {
 }
 
 // pausedAtPage waits for the page to fire and the clock to stop on it.
-var pausedAtPage = wait(`!document.getElementById("alert").hidden && document.getElementById("alert").textContent.includes("PAGE") && document.getElementById("playbtn").getAttribute("aria-pressed") === "false"`)
+var pausedAtPage = wait(`!document.getElementById("alert").hidden && document.getElementById("alert").dataset.state === "page" && document.getElementById("playbtn").getAttribute("aria-pressed") === "false"`)
 
 const lastRow = `window.oncall.shift().rows.at(-1)`
 
@@ -170,13 +170,7 @@ func TestBrowserBadDeploy(t *testing.T) {
 	if got := evalInt(t, ctx, lastRow+`.bad_traffic`); got != 1 {
 		t.Fatalf("at the page bad_traffic = %d, want 1", got)
 	}
-	shot, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if dir := os.Getenv("ONCALL_SCREENSHOTS"); dir != "" {
-		os.WriteFile(dir+"/console-bad-deploy.png", shot, 0o644)
-	}
+	saveShot(t, ctx, "console-bad-deploy.png")
 	run(t, ctx,
 		click("ctl-rollback"),
 		wait(`document.getElementById("pend-rollback").textContent !== ""`),

@@ -88,3 +88,43 @@ func TestPageSize(t *testing.T) {
 		t.Errorf("one page view loads %d bytes, more than 150 KB", total)
 	}
 }
+
+// TestCataloguesComplete: every language's ui.<lang>.json has every key of
+// ui.en.json and no other, so that no English shows through in another
+// language (the catalogue itself fills a missing key with English).
+func TestCataloguesComplete(t *testing.T) {
+	read := func(lang string) map[string]string {
+		b, err := os.ReadFile("../i18n/catalog/ui." + lang + ".json")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var m map[string]string
+		if err := json.Unmarshal(b, &m); err != nil {
+			t.Fatalf("ui.%s.json: %v", lang, err)
+		}
+		return m
+	}
+	en := read("en")
+	for _, l := range i18n.Languages() {
+		if l.Code == "en" {
+			continue
+		}
+		cat := read(l.Code)
+		var missing, extra []string
+		for k := range en {
+			if strings.TrimSpace(cat[k]) == "" {
+				missing = append(missing, k)
+			}
+		}
+		for k := range cat {
+			if _, ok := en[k]; !ok {
+				extra = append(extra, k)
+			}
+		}
+		sort.Strings(missing)
+		sort.Strings(extra)
+		if len(missing)+len(extra) > 0 {
+			t.Errorf("ui.%s.json lacks %v and has unused %v", l.Code, missing, extra)
+		}
+	}
+}

@@ -11,7 +11,13 @@ const S = { meta: null, lang: "en", msgs: {}, en: {}, fmt: {}, shift: null, runn
 
 function t(key, vars) {
   const s = S.msgs[key] ?? S.en[key] ?? key;
-  return vars ? F.fill(s, vars) : s;
+  if (!vars) return s;
+  if (S.dir === "rtl") {
+    // In right-to-left text each value is isolated (LRI … PDI), so that
+    // "4.00 $/h" or "09:16" keeps its order inside an Urdu sentence.
+    vars = Object.fromEntries(Object.entries(vars).map(([k, v]) => [k, "\u2066" + v + "\u2069"]));
+  }
+  return F.fill(s, vars);
 }
 
 // Numbers are written by format.js, the twin of the catalogue's Go formats.
@@ -141,7 +147,7 @@ async function setLang(lang) {
     S.en = lang === "en" ? p.messages : (await api("GET", "/api/i18n/en")).messages;
     S.en.__loaded = "1";
   }
-  S.lang = lang; S.msgs = p.messages; S.fmt = p.format || {};
+  S.lang = lang; S.msgs = p.messages; S.fmt = p.format || {}; S.dir = p.dir || "ltr";
   document.documentElement.lang = lang;
   document.documentElement.dir = p.dir || "ltr";
   try { localStorage.setItem("oncall.lang", lang); } catch (e) { /* private mode */ }
@@ -428,7 +434,7 @@ function draw() {
   $("playbtn").disabled = sh.done; $("step1").disabled = sh.done;
   const tiles = $("tiles");
   if (!tiles.children.length) {
-    tiles.innerHTML = TILES.map(n => `<div class="tile" id="tile-${n}"><dt>${esc(label(n))}</dt><dd id="val-${n}">–</dd></div>`).join("");
+    tiles.innerHTML = TILES.map(n => `<div class="tile" id="tile-${n}"><dt>${esc(label(n))}</dt><dd><bdi dir="ltr" id="val-${n}">–</bdi></dd></div>`).join("");
   }
   for (const n of TILES) {
     const el = $("tile-" + n);
@@ -622,7 +628,7 @@ function drawEnd() {
   $("json").setAttribute("download", `oncall-${sh.scenario}-${sh.seed}.json`);
   drawDebrief();
   $("outcome").innerHTML = `<caption class="visually-hidden">${esc(t("ui.end.heading"))}</caption>` + S.meta.outcomes.map(o =>
-    `<tr><th scope="row">${esc(t("outcome." + o.name + ".label"))}</th><td class="num">${esc(value(o.unit, sh.outcome[o.name], o.decimals))}</td></tr>`).join("");
+    `<tr><th scope="row">${esc(t("outcome." + o.name + ".label"))}</th><td class="num" dir="ltr">${esc(value(o.unit, sh.outcome[o.name], o.decimals))}</td></tr>`).join("");
 }
 
 function drawDebrief() {
@@ -635,7 +641,7 @@ function drawDebrief() {
     for (const c of d.criteria) {
       const o = metricSpec(c.metric);
       const f = v => value(o.unit, v, o.decimals);
-      out.push(`<tr><th scope="row">${esc(t("outcome." + c.metric + ".label"))}</th><td class="num" dir="ltr">${esc(t(c.op === "at_least" ? "ui.debrief.at_least" : "ui.debrief.at_most", { bound: f(c.limit) }))}</td>` +
+      out.push(`<tr><th scope="row">${esc(t("outcome." + c.metric + ".label"))}</th><td class="num">${esc(t(c.op === "at_least" ? "ui.debrief.at_least" : "ui.debrief.at_most", { bound: f(c.limit) }))}</td>` +
         `<td class="num" dir="ltr">${esc(f(c.value))}</td><td class="num" dir="ltr">${esc(d.reference ? f(c.reference) : "–")}</td>` +
         `<td class="${c.pass ? "pass" : "failc"}">${esc(t(c.pass ? "ui.debrief.pass" : "ui.debrief.fail", { n: num(c.weight, 0) }))}</td></tr>`);
     }

@@ -1,0 +1,238 @@
+package web
+
+import (
+	"context"
+	"io/fs"
+	"os"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/oncall-sim/oncall/dsl/policy"
+	"github.com/oncall-sim/oncall/dsl/scenario"
+	"github.com/oncall-sim/oncall/engine"
+	"github.com/oncall-sim/oncall/i18n"
+	"github.com/oncall-sim/oncall/scripts"
+)
+
+// realOptions is the console as oncall play serves it: the built-in Lua
+// scenarios and the policies of scripts/, compiled by dsl/policy.
+func realOptions(t *testing.T) Options {
+	t.Helper()
+	progs, err := scenario.Builtins(scenario.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var o Options
+	for _, p := range progs {
+		o.Scenarios = append(o.Scenarios, p)
+	}
+	err = fs.WalkDir(scripts.Files, ".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := scripts.Files.ReadFile(path)
+		o.Policies = append(o.Policies, PolicySource{Name: strings.TrimSuffix(path, ".rules"), Source: string(b)})
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o.Compile = func(filename, src string) (func() engine.Policy, error) {
+		p, err := policy.Compile(filename, []byte(src))
+		if err != nil {
+			return nil, err
+		}
+		return p.Instance, nil
+	}
+	return o
+}
+
+// saveShot writes a full-page screenshot when ONCALL_SCREENSHOTS names a folder.
+func saveShot(t *testing.T, ctx context.Context, name string) {
+	t.Helper()
+	dir := os.Getenv("ONCALL_SCREENSHOTS")
+	if dir == "" {
+		return
+	}
+	shot, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(dir+"/"+name, shot, 0o644)
+}
+
+// TestBrowserUrdu: in Urdu the page is right to left, its labels are Urdu,
+// and no English message of the catalogue is left on it.
+func TestBrowserUrdu(t *testing.T) {
+	ctx := browser(t)
+	url, _ := serve(t, realOptions(t))
+	run(t, ctx, chromedp.Navigate(url+"/?lang=ur"), startShift("bad-deploy", "7"),
+		setValue("speed", "60"), click("playbtn"), pausedAtPage,
+		click("ctl-rollback"), wait(`window.oncall.shift().decisions.length === 1`),
+		click("step1"), wait(`window.oncall.shift().rows.at(-1).rollback_left > 0`),
+	)
+	if dir := eval[string](t, ctx, `document.documentElement.dir`); dir != "rtl" {
+		t.Errorf("dir = %q", dir)
+	}
+	ur, en := i18n.Catalog("ur"), i18n.Catalog("en")
+	page := eval[string](t, ctx, `document.body.innerText + " " + [...document.querySelectorAll("[aria-label]")].map(e => e.getAttribute("aria-label")).join(" ")`)
+	for _, k := range []string{"ui.controls.heading", "ui.dash.heading", "ui.timeline.heading", "control.rollback.label", "metric.burn_1h.label"} {
+		if !strings.Contains(page, ur[k]) {
+			t.Errorf("the Urdu page lacks %s = %q", k, ur[k])
+		}
+	}
+	if left := englishLeft(page, en, ur); len(left) > 0 {
+		t.Errorf("English left on the Urdu page: %s", strings.Join(left, "; "))
+	}
+	if strings.Contains(page, "ui.") {
+		t.Errorf("a raw key shows on the page: %s", regexp.MustCompile(`ui\.[a-z_.]+`).FindString(page))
+	}
+	// The walk finds English where there is some.
+	if left := englishLeft(text(t, ctx, "timeline")+en["ui.controls.help"], en, ur); len(left) == 0 || !strings.HasPrefix(left[0], "ui.controls.help") {
+		t.Errorf("the walk found %v in a line of English", left)
+	}
+	saveShot(t, ctx, "console-urdu.png")
+	noMessage(t, ctx)
+}
+
+var placeholder = regexp.MustCompile(`\{[A-Za-z0-9_]+\}`)
+
+// englishLeft walks the catalogue: it lists the English messages whose
+// words appear on a page that should speak another language, that is each
+// literal piece of six characters or more of an English message that the
+// translation changed.
+func englishLeft(page string, en, other map[string]string) []string {
+	var left []string
+	for k, e := range en {
+		if other[k] == e {
+			continue
+		}
+		for _, piece := range placeholder.Split(e, -1) {
+			piece = strings.TrimSpace(piece)
+			if len(piece) >= 6 && strings.ContainsAny(piece, "abcdefghijklmnopqrstuvwxyz") && strings.Contains(page, piece) {
+				left = append(left, k+" = "+strconv.Quote(piece))
+				break
+			}
+		}
+	}
+	sort.Strings(left)
+	return left
+}
+
+// TestBrowserFrench: French writes the fleet's cost as 4,00 $/h.
+func TestBrowserFrench(t *testing.T) {
+	ctx := browser(t)
+	url, _ := serve(t, realOptions(t))
+	run(t, ctx, chromedp.Navigate(url+"/?lang=fr"), startShift("free-play", "1"),
+		click("step1"), wait(`window.oncall.shift().rows.length === 1`))
+	if got := text(t, ctx, "val-cost_per_hour"); got != "4,00 $/h" {
+		t.Errorf("cost per hour in French: %q, want 4,00 $/h", got)
+	}
+	if lang := eval[string](t, ctx, `document.documentElement.lang`); lang != "fr" {
+		t.Errorf("lang = %q", lang)
+	}
+	// The choice is remembered: the plain address opens in French.
+	run(t, ctx, chromedp.Navigate(url+"/"), wait(`document.documentElement.lang === "fr" && !document.getElementById("start").hidden`))
+	fr := i18n.Catalog("fr")
+	if got := text(t, ctx, "startbtn"); got != fr["ui.start.go"] {
+		t.Errorf("start button %q, want %q", got, fr["ui.start.go"])
+	}
+}
+
+// TestBrowserAutopilot: the reference policy plays the bad deploy and its
+// rule shows on the timeline with the values it saw; in a second shift the
+// player takes over before the deploy, and the page fires for them.
+func TestBrowserAutopilot(t *testing.T) {
+	ctx := browser(t)
+	url, _ := serve(t, realOptions(t))
+	run(t, ctx, chromedp.Navigate(url+"/?lang=en"),
+		wait(`document.getElementById("pilot").options.length > 2`),
+		setValue("pilot", "bad-deploy"), startShift("bad-deploy", "21"),
+		wait(`document.getElementById("ctl-rollback").disabled`),
+		setValue("speed", "60"), click("autopause"), click("playbtn"),
+		wait(`window.oncall.shift().rows.length >= 40`), click("playbtn"),
+	)
+	timeline := text(t, ctx, "timeline")
+	for _, want := range []string{`Rule “roll back a build that raises errors” fired, seeing`, "bad_traffic = ", "Rollback done"} {
+		if !strings.Contains(timeline, want) {
+			t.Errorf("timeline lacks %q:\n%.2000s", want, timeline)
+		}
+	}
+	// Take over at minute 5, before the deploy: the policy no longer acts.
+	run(t, ctx, click("nav-play"), setValue("pilot", "bad-deploy"), startShift("bad-deploy", "21"),
+		click("step1"), click("step1"), click("step1"), click("step1"), click("step1"),
+		wait(`window.oncall.shift().rows.length === 5`),
+		click("takeover"), wait(`window.oncall.shift().autopilot.until === 5 && !document.getElementById("ctl-rollback").disabled`),
+		click("autopause"), setValue("speed", "60"), click("playbtn"), pausedAtPage,
+	)
+	if fired := eval[int](t, ctx, `window.oncall.shift().rows.filter(r => r.fired.length).length`); fired != 0 {
+		t.Errorf("the policy fired %d times after the takeover", fired)
+	}
+	run(t, ctx, click("ctl-rollback"), wait(`window.oncall.shift().decisions.length === 1`))
+	if link := eval[string](t, ctx, `document.getElementById("share").value`); !strings.Contains(link, "pilot=bad-deploy&until=5") {
+		t.Errorf("share link %q does not carry the takeover", link)
+	}
+	noMessage(t, ctx)
+}
+
+// TestBrowserDebrief: finish a shift and see the debrief with the
+// reference run drawn on the charts.
+func TestBrowserDebrief(t *testing.T) {
+	ctx := browser(t)
+	url, _ := serve(t, realOptions(t))
+	run(t, ctx, chromedp.Navigate(url+"/?lang=en"), startShift("bad-deploy", "3"),
+		setValue("speed", "60"), click("playbtn"), pausedAtPage,
+		click("ctl-rollback"), wait(`window.oncall.shift().decisions.length === 1`),
+		click("autopause"), click("playbtn"),
+		wait(`!document.getElementById("end").hidden && document.querySelectorAll("#debrief .moments li").length >= 2`),
+		wait(`document.querySelectorAll("#charts polyline.ref").length > 0`),
+	)
+	deb := text(t, ctx, "debrief")
+	for _, want := range []string{"Score: ", "Reference policy", "The three costliest moments", "Largest budget burn", "Your decisions then: 09:", "Rollback"} {
+		if !strings.Contains(deb, want) {
+			t.Errorf("debrief lacks %q:\n%s", want, deb)
+		}
+	}
+	if n := eval[int](t, ctx, `document.querySelectorAll("#debrief tbody tr").length`); n != 3 {
+		t.Errorf("%d criteria, want the 3 of bad-deploy.lua", n)
+	}
+	run(t, ctx, chromedp.ScrollIntoView(chromedp.CSS("#end")))
+	saveShot(t, ctx, "console-debrief.png")
+	noMessage(t, ctx)
+}
+
+// TestBrowserGameDay: an instructor starts a game day; two browsers join
+// with the link, play, and both results appear on the results page.
+func TestBrowserGameDay(t *testing.T) {
+	teacher := browser(t)
+	url, _ := serve(t, realOptions(t))
+	run(t, teacher, chromedp.Navigate(url+"/?lang=en"),
+		wait(`!document.getElementById("start").hidden && document.getElementById("scenario").options.length > 0`),
+		setValue("scenario", "bad-deploy"), setValue("seed", "99"), click("gdcreate"),
+		wait(`!document.getElementById("gdlinks").hidden`))
+	link := eval[string](t, teacher, `document.getElementById("gdlink").value`)
+	results := eval[string](t, teacher, `document.getElementById("gdresults").href`)
+	for i, name := range []string{"Ana", "Budi"} {
+		ctx := browser(t)
+		run(t, ctx, chromedp.Navigate(link),
+			wait(`!document.getElementById("gdjoin").hidden && document.getElementById("seed").value === "99"`),
+			setValue("gdname", name), click("startbtn"),
+			wait(`window.oncall.shift() && window.oncall.shift().id`),
+			setValue("speed", "60"), click("autopause"))
+		if i == 0 {
+			run(t, ctx, click("ctl-rollback"), wait(`window.oncall.shift().decisions.length === 1`))
+		}
+		run(t, ctx, click("playbtn"),
+			wait(`document.getElementById("message").textContent.includes("results page")`))
+	}
+	run(t, teacher, chromedp.Navigate(results), wait(`document.querySelectorAll("#gdtable tbody tr").length === 2`))
+	table := text(t, teacher, "gdtable")
+	if !strings.Contains(table, "Ana") || !strings.Contains(table, "Budi") {
+		t.Errorf("results table: %s", table)
+	}
+}
