@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"time"
 )
 
 // CLI is the command line: one field per subcommand, each in a file of its own.
@@ -26,6 +27,7 @@ type Env struct {
 	Stdin      io.Reader
 	Interrupt  <-chan os.Signal
 	RandomSeed func() uint32
+	Now        func() time.Time // the wall clock, for report timestamps only: never inside a run
 	IsTerminal func(any) bool
 	Create     func(name string) (WriteCloser, error)
 	ReadFile   func(name string) ([]byte, error)

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // testEnv is an Env on buffers, with a fixed "random" seed, files under a
@@ -21,6 +22,7 @@ func newTestEnv(t *testing.T) *testEnv {
 	e.Env = Env{
 		Stdout: &e.out, Stderr: &e.err, Stdin: strings.NewReader(""),
 		RandomSeed: func() uint32 { return 4242 },
+		Now:        func() time.Time { return time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC) },
 		IsTerminal: func(any) bool { return false },
 		Create:     func(name string) (WriteCloser, error) { return os.Create(name) },
 		ReadFile:   os.ReadFile,

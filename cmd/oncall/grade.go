@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/oncall-sim/oncall/golden"
 )
@@ -70,7 +69,7 @@ func (c *GradeCmd) Run(env *Env) error {
 	rep, err := golden.Grade(ctx, golden.GradeOptions{
 		Scenarios: scenarios, Policy: pol, PolicyName: c.Policy,
 		References: refs, ReferenceName: refName,
-		PassMark: c.PassMark / 100, Jobs: c.Jobs, Clock: time.Now,
+		PassMark: c.PassMark / 100, Jobs: c.Jobs, Clock: env.Now,
 		Progress: func(id string, done, _ int) {
 			if bar.w != nil {
 				bar.draw(offsets[id] + done)

@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"time"
 
 	"github.com/alecthomas/kong"
 )
@@ -24,6 +25,7 @@ func main() {
 		Stdout: os.Stdout, Stderr: os.Stderr, Stdin: os.Stdin,
 		Interrupt:  stop,
 		RandomSeed: randomSeed,
+		Now:        time.Now,
 		IsTerminal: isTerminal,
 		Create:     func(name string) (WriteCloser, error) { return os.Create(name) },
 		ReadFile:   os.ReadFile,
