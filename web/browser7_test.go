@@ -142,6 +142,17 @@ func TestBrowserFrench(t *testing.T) {
 	if got := text(t, ctx, "startbtn"); got != fr["ui.start.go"] {
 		t.Errorf("start button %q, want %q", got, fr["ui.start.go"])
 	}
+	// The model page: every relation with its sources, in French.
+	run(t, ctx, click("nav-model"), wait(`document.querySelectorAll("#relations tbody tr").length > 0`))
+	if n := eval[int](t, ctx, `document.querySelectorAll("#relations tbody tr").length`); n != len(engine.Relations()) {
+		t.Errorf("the model page lists %d relations, want %d", n, len(engine.Relations()))
+	}
+	if got := text(t, ctx, "model-title"); got != fr["model.title"] {
+		t.Errorf("model title %q", got)
+	}
+	if !strings.Contains(eval[string](t, ctx, `location.search`), "view=model") {
+		t.Error("the model page is not in the link")
+	}
 }
 
 // TestBrowserAutopilot: the reference policy plays the bad deploy and its
@@ -178,6 +189,17 @@ func TestBrowserAutopilot(t *testing.T) {
 		t.Errorf("share link %q does not carry the takeover", link)
 	}
 	noMessage(t, ctx)
+
+	// A pasted policy that does not load shows its diagnostics as oncall
+	// check prints them: file:line:col, the line and a caret.
+	run(t, ctx, click("nav-play"), wait(`!document.getElementById("start").hidden`),
+		setValue("pilot", "__pasted"), chromedp.SetJavascriptAttribute(chromedp.CSS("#pilotsrc"), "value", "rule \"x\"\n  when burn1h > 2\n  do rollback()\n"),
+		setValue("scenario", "bad-deploy"), click("startbtn"),
+		wait(`!document.getElementById("diagnostics").hidden`))
+	diag := text(t, ctx, "diagnostics")
+	if !strings.Contains(diag, "pasted.rules:2:") || !strings.Contains(diag, "^") || !strings.Contains(diag, "burn_1h") {
+		t.Errorf("diagnostics:\n%s", diag)
+	}
 }
 
 // TestBrowserDebrief: finish a shift and see the debrief with the
@@ -235,4 +257,26 @@ func TestBrowserGameDay(t *testing.T) {
 	if !strings.Contains(table, "Ana") || !strings.Contains(table, "Budi") {
 		t.Errorf("results table: %s", table)
 	}
+}
+
+// TestBrowserPhone: on a phone-sized screen the console fits its width (no
+// sideways scrolling) and the controls can still be used.
+func TestBrowserPhone(t *testing.T) {
+	ctx := browser(t)
+	url, _ := serve(t, realOptions(t))
+	run(t, ctx, chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile, chromedp.EmulateScale(2)),
+		chromedp.Navigate(url+"/?lang=es"), startShift("cache-flush", "4"),
+		setValue("speed", "60"), click("playbtn"), wait(`window.oncall.shift().rows.length > 20`), click("playbtn"),
+		click("ctl-warmup"), wait(`window.oncall.shift().decisions.length === 1`))
+	if w := eval[int](t, ctx, `document.documentElement.scrollWidth - window.innerWidth`); w > 0 {
+		t.Errorf("the page is %d px wider than the phone's screen", w)
+	}
+	if dir := os.Getenv("ONCALL_SCREENSHOTS"); dir != "" {
+		shot, err := chromedp.Run(ctx, chromedp.CaptureScreenshot()) // the phone's screen, not the whole page
+		if err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(dir+"/console-phone.png", shot, 0o644)
+	}
+	noMessage(t, ctx)
 }

@@ -144,3 +144,27 @@ func TestLoad(t *testing.T) {
 	}
 	t.Logf("%d steps: p50 %v, p99 %v", len(all), percentile(all, 0.5), percentile(all, 0.99))
 }
+
+// BenchmarkStepHandler is the server's own cost of a one-minute step,
+// without the network: decode, step the engine, write the row.
+func BenchmarkStepHandler(b *testing.B) {
+	ts := newTestServer(b, Options{})
+	var st state
+	ts.doJSON(b, "POST", "/api/sessions", map[string]any{"scenario": "free-play", "seed": 1}, &st)
+	path := "/api/sessions/" + st.ID + "/step"
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := range b.N {
+		if i%1400 == 1399 {
+			b.StopTimer()
+			ts.doJSON(b, "POST", "/api/sessions", map[string]any{"scenario": "free-play", "seed": i}, &st)
+			path = "/api/sessions/" + st.ID + "/step"
+			b.StartTimer()
+		}
+		rec := httptest.NewRecorder()
+		ts.h.ServeHTTP(rec, httptest.NewRequest("POST", path, bytes.NewBufferString(`{"minutes":1}`)))
+		if rec.Code != http.StatusOK {
+			b.Fatalf("%d %s", rec.Code, rec.Body)
+		}
+	}
+}
