@@ -476,8 +476,24 @@ hostile.lua:5:46: grade{}: a criterion takes one of at_most and at_least, not bo
 			name: "no scenario declared",
 			src: `local x = 1
 `,
-			want: `hostile.lua:1: the file never calls scenario{...}: every scenario declares at least its id and title, e.g. scenario{ id = "my-drill", title = { en = "My drill" } }
+			want: `hostile.lua:1: the file never calls scenario{...}: every scenario declares at least its id, title and briefing, e.g. scenario{ id = "my-drill", title = "My drill", briefing = "What the player faces" }
  1 | local x = 1`,
+		},
+		{
+			name: "binary file",
+			src:  "\x7fELF\x02\x01\x01\x00\x00\x00scenario\n",
+			want: `hostile.lua:1: the file holds a NUL byte, so it is not text: a scenario is a Lua source file`,
+		},
+		{
+			name: "not UTF-8",
+			src:  "scenario { id = \"h\", title = \"H\", briefing = \"B\" }\nsay \"caf\xe9\"\n",
+			want: `hostile.lua:2: the file is not UTF-8 text: save it as UTF-8`,
+		},
+		{
+			name: "byte order mark then an error",
+			src:  "\uFEFFscenario { id = \"h\", title = \"H\", briefing = \"B\", start = \"09:00\", duration = \"1h\" }\nlocal n = clok(\"09:30\")\n",
+			want: `hostile.lua:2: unknown name clok; did you mean clock?
+ 2 | local n = clok("09:30")`,
 		},
 		{
 			name: "scenario twice",

@@ -53,7 +53,10 @@ type Program struct {
 // dsl.List with every problem found.
 func Compile(filename string, src []byte, opts Options) (*Program, error) {
 	opts = opts.withDefaults()
-	text := string(src)
+	text, d := sourceText(filename, src)
+	if d != nil {
+		return nil, dsl.List{*d}
+	}
 	p := &Program{file: filename, src: text, opts: opts}
 	if d := checkSource(filename, text); d != nil {
 		return nil, dsl.List{*d}

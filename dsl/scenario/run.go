@@ -111,7 +111,7 @@ func (r *run) call(nargs, nret int) (err error) {
 // finishLoad checks what the main chunk declared and picks up its hooks.
 func (r *run) finishLoad() {
 	if r.decl == nil {
-		r.diags = append(r.diags, dsl.Diagnostic{Pos: dsl.Pos{File: r.p.file, Line: 1}, Message: "the file never calls scenario{...}: every scenario declares at least its id and title, e.g. scenario{ id = \"my-drill\", title = { en = \"My drill\" } }", Snippet: dsl.LineOf(r.p.src, 1)})
+		r.diags = append(r.diags, dsl.Diagnostic{Pos: dsl.Pos{File: r.p.file, Line: 1}, Message: "the file never calls scenario{...}: every scenario declares at least its id, title and briefing, e.g. scenario{ id = \"my-drill\", title = \"My drill\", briefing = \"What the player faces\" }", Snippet: dsl.LineOf(r.p.src, 1)})
 		return
 	}
 	for m := range r.schedule {
