@@ -250,6 +250,32 @@ func TestLoadDirKeepsWhatLoadsAndReportsTheRest(t *testing.T) {
 	}
 }
 
+// Scenarios are chosen by id, so LoadDir leaves out, with the place of the
+// id, a file whose id a built-in or an earlier file already has.
+func TestLoadDirRefusesAnIDTakenTwice(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"a.lua": strings.Replace(header, `id = "t"`, `id = "bad-deploy"`, 1),
+		"b.lua": header,
+		"c.lua": header,
+	}
+	for name, src := range files {
+		if err := os.WriteFile(dir+"/"+name, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	progs, err := LoadDir(dir, Options{})
+	if len(progs) != 1 || progs[0].File() != dir+"/b.lua" {
+		t.Errorf("loaded %d programs, want b.lua alone", len(progs))
+	}
+	col := strings.Index(header, `"t"`) + 1
+	want := fmt.Sprintf(`%[1]s/a.lua:1:%[2]d: scenario{}: id "bad-deploy" is already the id of the built-in scenario bad-deploy: give this scenario an id of its own
+%[1]s/c.lua:1:%[2]d: scenario{}: id "t" is already the id of %[1]s/b.lua: give this scenario an id of its own`, dir, col)
+	if err == nil || err.Error() != want {
+		t.Errorf("LoadDir error:\n%v\nwant:\n%s", err, want)
+	}
+}
+
 // The time budget is the run's, not each call's: a callback that is slow
 // every minute ends the run once their sum is spent.
 func TestTimeBudgetCountsTheWholeRun(t *testing.T) {

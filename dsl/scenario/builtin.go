@@ -44,7 +44,9 @@ func Builtin(name string, opts Options) (*Program, error) {
 // LoadDir compiles every .lua file of dir (not its subfolders), by name,
 // but for annotation files (*.d.lua) of the Lua language server. It
 // returns the programs that compiled and, when some did not, a dsl.List of
-// their problems; an unreadable folder is an error of its own.
+// their problems; an unreadable folder is an error of its own. A scenario
+// whose id is a built-in's, or an earlier file's, is a problem too: a
+// scenario is chosen by its id, so two with one id cannot both be offered.
 func LoadDir(dir string, opts Options) ([]*Program, error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
@@ -59,6 +61,10 @@ func LoadDir(dir string, opts Options) ([]*Program, error) {
 	sort.Strings(names)
 	var progs []*Program
 	var problems dsl.List
+	taken := map[string]string{} // id → the file that has it
+	for _, name := range scenarios.Names() {
+		taken[name] = "the built-in scenario " + name
+	}
 	for _, name := range names {
 		path := filepath.Join(dir, name)
 		src, err := os.ReadFile(path)
@@ -76,6 +82,12 @@ func LoadDir(dir string, opts Options) ([]*Program, error) {
 			}
 			continue
 		}
+		if other, ok := taken[p.ID()]; ok {
+			problems = append(problems, p.diagAt(fieldPos(path, p.src, p.decl.pos.Line, "id"), "scenario{}",
+				fmt.Sprintf("id %q is already the id of %s: give this scenario an id of its own", p.ID(), other)))
+			continue
+		}
+		taken[p.ID()] = path
 		progs = append(progs, p)
 	}
 	return progs, problems.Err()
