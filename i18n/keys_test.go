@@ -179,3 +179,26 @@ func BenchmarkNumber(b *testing.B) {
 		Number("fr", 1234567.891, 2)
 	}
 }
+
+// FuzzFill: any message fills without panicking, a message without
+// placeholders only loses its brace escapes, and filling every placeholder
+// with a brace-free value leaves no placeholder behind.
+func FuzzFill(f *testing.F) {
+	for _, s := range []string{"{n} of {m}", "{{n}}", "{x{n}}", "}}{{", "{", "{é}", "text"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, msg string) {
+		names := Placeholders(msg)
+		values := map[string]string{}
+		for _, n := range names {
+			values[n] = "v"
+		}
+		filled := Fill(msg, values)
+		if len(names) > 0 && Fill(msg, nil) == filled {
+			t.Fatalf("Fill(%q) replaced none of %v", msg, names)
+		}
+		if got := Placeholders(strings.NewReplacer("{", "{{", "}", "}}").Replace(msg)); len(got) != 0 {
+			t.Fatalf("escaped braces read as placeholders %v", got)
+		}
+	})
+}
