@@ -2,9 +2,13 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"path/filepath"
 	"strings"
+	"syscall"
 
 	"github.com/oncall-sim/oncall/batch"
 	"github.com/oncall-sim/oncall/dsl"
@@ -54,6 +58,9 @@ func (c *BatchCmd) Run(env *Env) error {
 	}
 	if c.Jobs < 0 {
 		return usageError("--jobs %d: it takes the number of runs at once, 1 or more (0 or absent: one per core)", c.Jobs)
+	}
+	if err := checkOutput(env, "-o", c.Output); err != nil {
+		return err
 	}
 	run := batch.Run{Scenario: sc, NoNoise: !c.Noise, Setup: settingsHook(c.Set)}
 	rep := batch.Report{Seeds: seeds, Noise: c.Noise, Policy: "none"}
@@ -128,6 +135,26 @@ func (c *BatchCmd) write(env *Env, rep *batch.Report) error {
 	}
 	if n := rep.Failed(); n > 0 {
 		return failure("%d of %d runs stopped on an error (see the error column)", n, len(rep.A)+len(rep.B))
+	}
+	return nil
+}
+
+// checkOutput tells, before a long job, whether the folder of the file a
+// flag names is there, rather than after every run is done. It reads the
+// folder, never the file: the file may be a pipe or a terminal, which a read
+// would wait on, or results kept from before, which an interrupted job must
+// leave whole.
+func checkOutput(env *Env, flag, name string) error {
+	if name == "" || name == "-" {
+		return nil
+	}
+	dir := filepath.Dir(name)
+	_, err := env.ReadFile(dir)
+	switch {
+	case err == nil:
+		return usageError("%s %s: %s is a file, not a folder to write in", flag, name, dir)
+	case errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR):
+		return usageError("%s %s: there is no folder %s to write it in", flag, name, dir)
 	}
 	return nil
 }

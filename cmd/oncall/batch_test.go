@@ -128,3 +128,53 @@ func TestBatchUsageErrors(t *testing.T) {
 		}
 	}
 }
+
+// An -o or --plot whose folder is missing, or is a file, stops a command
+// before its runs, not after them: no progress bar is drawn, nothing is
+// printed, and a file already at the path is left as it was.
+func TestOutputFolderCheckedBeforeTheRuns(t *testing.T) {
+	dir := t.TempDir()
+	file := tempFile(t, "notes.txt", "kept")
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"batch", "bad-deploy", "--seeds", "1-3", "-o", dir + "/missing/runs.csv"},
+			"oncall: -o " + dir + "/missing/runs.csv: there is no folder " + dir + "/missing to write it in\n"},
+		{[]string{"batch", "bad-deploy", "--seeds", "1-3", "-o", file + "/runs.csv"},
+			"oncall: -o " + file + "/runs.csv: " + file + " is a file, not a folder to write in\n"},
+		{[]string{"run", "bad-deploy", "--seed", "1", "--plot", dir + "/missing/shift.svg"},
+			"oncall: --plot " + dir + "/missing/shift.svg: there is no folder " + dir + "/missing to write it in\n"},
+		{[]string{"run", "bad-deploy", "--seed", "1", "-o", dir + "/missing/trace.csv"},
+			"oncall: -o " + dir + "/missing/trace.csv: there is no folder " + dir + "/missing to write it in\n"},
+		{[]string{"golden", "record", "--seeds", "1-2", "-o", dir + "/missing/refs.json"},
+			"oncall: -o " + dir + "/missing/refs.json: there is no folder " + dir + "/missing to write it in\n"},
+		{[]string{"grade", "-p", tempFile(t, "floor.rules", floorPolicy), "--scenario", "bad-deploy", "-o", dir + "/missing/grade.txt"},
+			"oncall: -o " + dir + "/missing/grade.txt: there is no folder " + dir + "/missing to write it in\n"},
+	}
+	for _, c := range cases {
+		e := newTestEnv(t)
+		e.IsTerminal = func(any) bool { return true }
+		if code := e.run(c.args...); code != 2 || e.err.String() != c.want || e.out.Len() != 0 {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit 2 and %q", c.args, code, e.out.String(), e.err.String(), c.want)
+		}
+	}
+	if b, err := os.ReadFile(file); err != nil || string(b) != "kept" {
+		t.Errorf("%s holds %q, %v", file, b, err)
+	}
+}
+
+// An interrupted batch leaves a file already at -o as it was.
+func TestInterruptedBatchKeepsTheOldOutput(t *testing.T) {
+	e := newTestEnv(t)
+	out := tempFile(t, "runs.csv", "old results")
+	stop := make(chan os.Signal, 1)
+	stop <- os.Interrupt
+	e.Interrupt = stop
+	if code := e.run("batch", "free-play", "--seeds", "1-50", "-j", "1", "-o", out); code != 1 {
+		t.Fatalf("exit %d: %s", code, e.err.String())
+	}
+	if b, _ := os.ReadFile(out); string(b) != "old results" {
+		t.Errorf("%s holds %q after an interrupted batch", out, b)
+	}
+}

@@ -62,6 +62,9 @@ func (c *GoldenRecordCmd) Run(env *Env) error {
 	if err != nil {
 		return err
 	}
+	if err := checkOutput(env, "-o", c.Output); err != nil {
+		return err
+	}
 	file := &golden.ReferenceFile{Format: golden.ReferenceFormat}
 	ctx, stop := interruptible(env)
 	defer stop()

@@ -55,6 +55,9 @@ func (c *GradeCmd) Run(env *Env) error {
 	if err != nil {
 		return err
 	}
+	if err := checkOutput(env, "-o", c.Output); err != nil {
+		return err
+	}
 	ctx, stop := interruptible(env)
 	defer stop()
 	// One bar over every run of every scenario: each scenario's runs start

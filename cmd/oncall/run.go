@@ -65,6 +65,13 @@ func (c *RunCmd) Run(env *Env) error {
 	if err != nil {
 		return usageError("%v", err)
 	}
+	// A --plot that cannot be written shows before the trace, not after it.
+	if err := checkOutput(env, "-o", c.Output); err != nil {
+		return err
+	}
+	if err := checkOutput(env, "--plot", c.Plot); err != nil {
+		return err
+	}
 	runErr := sim.Run(0)
 
 	out, closeOut, err := env.output(c.Output)
