@@ -46,7 +46,11 @@ func (r *Report) WriteText(w io.Writer) error {
 				fmt.Fprintf(w, "  %s failed on:\n%s", s.Criteria[j].Text, indent(lines, "    "))
 			}
 		}
-		for _, e := range s.Errors {
+		for i, e := range s.Errors {
+			if i == maxListed {
+				fmt.Fprintf(w, "  and %s stopped\n", moreSeeds(len(s.Errors)-maxListed))
+				break
+			}
 			fmt.Fprintf(w, "  seed %d stopped: %s\n", e.Seed, e.Error)
 		}
 	}
@@ -77,7 +81,8 @@ func (c *CriterionResult) failures() string {
 			continue
 		}
 		if s.Error != "" {
-			fmt.Fprintf(&b, "seed %d: the run stopped: %s\n", s.Seed, s.Error)
+			// The error itself is listed once, with the runs that stopped.
+			fmt.Fprintf(&b, "seed %d: no outcome, the run stopped\n", s.Seed)
 			continue
 		}
 		op := ">"
@@ -88,9 +93,17 @@ func (c *CriterionResult) failures() string {
 			c.format(s.Bound), c.Bound, c.format(s.Reference))
 	}
 	if n > maxListed {
-		fmt.Fprintf(&b, "and %d more seeds\n", n-maxListed)
+		fmt.Fprintf(&b, "and %s\n", moreSeeds(n-maxListed))
 	}
 	return b.String()
+}
+
+// moreSeeds writes "1 more seed" or "n more seeds".
+func moreSeeds(n int) string {
+	if n == 1 {
+		return "1 more seed"
+	}
+	return strconv.Itoa(n) + " more seeds"
 }
 
 func indent(s, pad string) string {

@@ -200,7 +200,7 @@ func gradeScenario(sc Scenario, ref *Reference, checks []check, results []batch.
 	sr := ScenarioResult{Scenario: sc.ID, Title: sc.Title, Seeds: ref.Seeds, Runs: len(results)}
 	for _, r := range results {
 		if r.Err != nil {
-			sr.Errors = append(sr.Errors, SeedError{Seed: r.Seed, Error: r.Err.Error()})
+			sr.Errors = append(sr.Errors, SeedError{Seed: r.Seed, Error: runError(r)})
 		}
 	}
 	for i := range checks {
@@ -216,7 +216,7 @@ func gradeScenario(sc Scenario, ref *Reference, checks []check, results []batch.
 			}
 			sc := SeedCheck{Seed: r.Seed, Reference: refV, Bound: bound}
 			if r.Err != nil {
-				sc.Error = r.Err.Error()
+				sc.Error = runError(r)
 			} else {
 				sc.Value = c.spec.Get(&r.Outcome)
 				sc.Pass = c.pass(sc.Value, bound)
@@ -264,6 +264,12 @@ type ScenarioResult struct {
 	Score    float64           `json:"score"`
 	MaxScore float64           `json:"max_score"`
 	Seconds  float64           `json:"-"`
+}
+
+// runError is the error that stopped a run, without the "seed N: " the batch
+// puts before it: every report already says which seed it was.
+func runError(r batch.Result) string {
+	return strings.TrimPrefix(r.Err.Error(), fmt.Sprintf("seed %d: ", r.Seed))
 }
 
 // SeedError is a run of the graded policy that stopped on an error.

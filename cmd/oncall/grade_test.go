@@ -138,6 +138,8 @@ func TestGradeUsageErrors(t *testing.T) {
 	e := newTestEnv(t)
 	broken := tempFile(t, "broken.json", "{\n  \"format\": \"oncall-reference/1\",\n  \"references\": [ 3 ]\n}\n")
 	old := tempFile(t, "old.json", `{"format": "oncall-reference/0", "references": []}`)
+	empty := tempFile(t, "empty.json", "")
+	cut := tempFile(t, "cut.json", "{\n  \"format\": \"oncall-reference/1\",\n  \"references\": [")
 	cases := []struct {
 		args []string
 		want string
@@ -148,6 +150,8 @@ func TestGradeUsageErrors(t *testing.T) {
 		{[]string{"grade", "-p", refBadDeploy, "--reference", "nowhere.json"}, "--reference nowhere.json:"},
 		{[]string{"grade", "-p", refBadDeploy, "--reference", broken}, "--reference " + broken + ": line 3, column"},
 		{[]string{"grade", "-p", refBadDeploy, "--reference", old}, `format "oncall-reference/0": this oncall reads "oncall-reference/1"`},
+		{[]string{"grade", "-p", refBadDeploy, "--reference", empty}, "--reference " + empty + ": the file is empty: give a file recorded by `oncall golden record`"},
+		{[]string{"grade", "-p", refBadDeploy, "--reference", cut}, "--reference " + cut + ": the file ends in the middle of its JSON: record it again with `oncall golden record`"},
 		{[]string{"grade", "-p", refBadDeploy, "-f", "html"}, "--format"},
 		{[]string{"golden", "record", "--seeds", "1-3", "-o", "x.json", "-p", refBadDeploy}, "--policy " + refBadDeploy + ": name the one scenario it answers with --scenario"},
 		{[]string{"golden", "record", "--seeds", "3-1", "-o", "x.json"}, `--seeds the range "3-1" runs backwards`},
@@ -157,5 +161,40 @@ func TestGradeUsageErrors(t *testing.T) {
 		if code := e.run(c.args...); code != 2 || !strings.Contains(e.err.String(), c.want) {
 			t.Errorf("%v: exit %d, stderr %q; want 2 and %q", c.args, code, e.err.String(), c.want)
 		}
+	}
+}
+
+// A run of the graded policy that stops names its seed once, its error once,
+// and no more than five of them in the text report.
+func TestGradeNamesAStoppedRunOnce(t *testing.T) {
+	e := newTestEnv(t)
+	sc := tempFile(t, "fragile.lua", `scenario { id = "fragile", title = "F", briefing = "B", duration = "1h" }
+function on_minute(row)
+  if row.shed > 0 then error("shedding breaks the probe") end
+end
+grade { { metric = "cost", at_most = "reference * 1.2" } }
+`)
+	idle := tempFile(t, "idle.rules", "rule \"never\"\n  when false\n  do set_shed(0.5)\n")
+	shed := tempFile(t, "shed.rules", "rule \"always\"\n  when true\n  do set_shed(0.5)\n")
+	refs := filepath.Join(t.TempDir(), "refs.json")
+	if code := e.run("golden", "record", "-s", sc, "-p", idle, "--seeds", "1-7", "-o", refs); code != 0 {
+		t.Fatalf("exit %d: %s", code, e.err.String())
+	}
+	if code := e.run("grade", "-p", shed, "--reference", refs, "--scenario", sc); code != 1 {
+		t.Fatalf("exit %d: %s", code, e.err.String())
+	}
+	out := e.out.String()
+	for _, want := range []string{
+		"    seed 1: no outcome, the run stopped\n",
+		"    and 2 more seeds\n",
+		"  seed 1 stopped: minute 1 (08:01): " + sc + ":3: on_minute(): shedding breaks the probe\n",
+		"  and 2 more seeds stopped\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("report lacks %q:\n%s", want, out)
+		}
+	}
+	if n := strings.Count(out, "seed 1"); n != 2 {
+		t.Errorf("seed 1 is named %d times, want twice (its criterion, its error):\n%s", n, out)
 	}
 }
