@@ -109,8 +109,13 @@ func jsonError(data []byte, err error) string {
 	case errors.As(err, &typ):
 		off = typ.Offset
 	}
-	if off < 0 || off > int64(len(data)) {
-		return err.Error() + " (write a file recorded by `oncall golden record`)"
+	switch {
+	case errors.Is(err, io.EOF):
+		return "the file is empty: give a file recorded by `oncall golden record`"
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return "the file ends in the middle of its JSON: record it again with `oncall golden record`"
+	case off < 0 || off > int64(len(data)):
+		return err.Error() + " (give a file recorded by `oncall golden record`)"
 	}
 	line := 1 + bytes.Count(data[:off], []byte("\n"))
 	col := int(off) - bytes.LastIndexByte(data[:off], '\n')

@@ -11,7 +11,8 @@ import (
 func TestReadReferencesErrors(t *testing.T) {
 	run := `{"seed": 1, "outcome": {"minutes": 120}}`
 	cases := []struct{ in, want string }{
-		{`{"format": "oncall-reference/1", "references": [`, "f.json: unexpected EOF"},
+		{`{"format": "oncall-reference/1", "references": [`, "f.json: the file ends in the middle of its JSON: record it again with `oncall golden record`"},
+		{"", "f.json: the file is empty: give a file recorded by `oncall golden record`"},
 		{"{\n\"format\": 1}", "f.json: line 2, column"},
 		{`{"format": "oncall-reference/1", "references": [], "extra": 1}`, `unknown field "extra"`},
 		{`{"format": "oncall-reference/1", "references": []}`, "the file holds no reference"},
