@@ -54,7 +54,7 @@ func (c *BatchCmd) Run(env *Env) error {
 	}
 	seeds, err := batch.ParseSeeds(c.Seeds)
 	if err != nil {
-		return usageError("--seeds %v", err)
+		return usageError("--seeds: %v", err)
 	}
 	if c.Jobs < 0 {
 		return usageError("--jobs %d: it takes the number of runs at once, 1 or more (0 or absent: one per core)", c.Jobs)

@@ -114,8 +114,9 @@ func TestBatchUsageErrors(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"batch", "free-play", "--seeds", "1-"}, `oncall: --seeds "1-": a range takes a seed on each side of the dash; write seeds as 1-1000, 1,5,9 or 1-10,20-30`},
-		{[]string{"batch", "free-play", "--seeds", "5-1"}, `--seeds the range "5-1" runs backwards: write 1-5`},
+		{[]string{"batch", "free-play", "--seeds", "1-"}, `oncall: --seeds: "1-": a range takes a seed on each side of the dash; write seeds as 1-1000, 1,5,9 or 1-10,20-30`},
+		{[]string{"batch", "free-play", "--seeds", "5-1"}, `--seeds: the range "5-1" runs backwards: write 1-5`},
+		{[]string{"batch", "free-play", "--seeds", ""}, "oncall: --seeds: no seeds given: write seeds as 1-1000, 1,5,9 or 1-10,20-30\n"},
 		{[]string{"batch", "free-play", "--jobs=-1"}, "--jobs -1"},
 		{[]string{"batch", "free-play", "--policy", "missing.rules"}, "--policy missing.rules:"},
 		{[]string{"batch", "free-play", "--vs", bad}, "--vs " + bad + " does not load:\n" + bad + ":2:8"},

@@ -154,7 +154,7 @@ func TestGradeUsageErrors(t *testing.T) {
 		{[]string{"grade", "-p", refBadDeploy, "--reference", cut}, "--reference " + cut + ": the file ends in the middle of its JSON: record it again with `oncall golden record`"},
 		{[]string{"grade", "-p", refBadDeploy, "-f", "html"}, "--format"},
 		{[]string{"golden", "record", "--seeds", "1-3", "-o", "x.json", "-p", refBadDeploy}, "--policy " + refBadDeploy + ": name the one scenario it answers with --scenario"},
-		{[]string{"golden", "record", "--seeds", "3-1", "-o", "x.json"}, `--seeds the range "3-1" runs backwards`},
+		{[]string{"golden", "record", "--seeds", "3-1", "-o", "x.json"}, `--seeds: the range "3-1" runs backwards`},
 		{[]string{"golden", "record", "-s", "bad-deploy", "-s", "bad-deploy", "--seeds", "1", "-o", "x.json"}, "named twice"},
 	}
 	for _, c := range cases {
