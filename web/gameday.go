@@ -113,10 +113,20 @@ func (s *memoryStore) Add(id string, r Result) (GameDay, error) {
 	if !ok {
 		return GameDay{}, &httpError{http.StatusNotFound, "game day " + clip(id, 40) + " does not exist: check the link"}
 	}
-	if len(g.Results) >= maxResults {
-		return GameDay{}, &httpError{http.StatusTooManyRequests, fmt.Sprintf("this game day has %d results already", maxResults)}
+	// A participant who sends again (a reload of a finished shift, a second
+	// try) replaces their result: one line a name.
+	replaced := false
+	for i := range g.Results {
+		if g.Results[i].Name == r.Name {
+			g.Results[i], replaced = r, true
+		}
 	}
-	g.Results = append(g.Results, r)
+	if !replaced {
+		if len(g.Results) >= maxResults {
+			return GameDay{}, &httpError{http.StatusTooManyRequests, fmt.Sprintf("this game day has %d results already", maxResults)}
+		}
+		g.Results = append(g.Results, r)
+	}
 	c := *g
 	c.Results = append([]Result(nil), g.Results...)
 	return c, s.save()

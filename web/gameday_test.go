@@ -55,6 +55,12 @@ func TestGameDay(t *testing.T) {
 	if len(g.Results) != 2 || g.Results[0].Name != "Ana" || g.Results[1].Autopilot != "bad-deploy" || g.Results[0].Outcome.Minutes != 120 {
 		t.Fatalf("results %+v", g.Results)
 	}
+	// Sending again under the same name replaces the result.
+	var again2 GameDay
+	ts.doJSON(t, "POST", "/api/gamedays/"+g.ID+"/results", map[string]any{"name": "Budi", "autopilot": map[string]any{"policy": "bad-deploy", "until": -1}}, &again2)
+	if len(again2.Results) != 2 {
+		t.Errorf("a second send added a line: %d results", len(again2.Results))
+	}
 	// The server replays the shift: the outcome is the trace's, not the client's.
 	var d Debrief
 	ts.doJSON(t, "POST", "/api/debrief", map[string]any{"scenario": "bad-deploy", "seed": 77, "decisions": []Decision{{Minute: 20, Control: "rollback"}}}, &d)

@@ -5,7 +5,7 @@ import { lineChart, esc } from "./chart.js";
 import * as F from "./format.js";
 
 const $ = id => document.getElementById(id);
-const S = { meta: null, lang: "en", msgs: {}, en: {}, fmt: {}, shift: null, running: false, timer: 0, drawn: 0, model: null };
+const S = { meta: null, lang: "en", msgs: {}, en: {}, fmt: {}, shift: null, running: false, timer: 0, loopId: 0, drawn: 0, model: null };
 
 // ---- words and numbers ----------------------------------------------------
 
@@ -134,7 +134,7 @@ function adopt(st) {
 
 // ---- messages --------------------------------------------------------------
 
-function say(msg) { const m = $("message"); m.textContent = msg; m.hidden = !msg; }
+function say(msg, info) { const m = $("message"); m.textContent = msg; m.hidden = !msg; m.classList.toggle("info", !!info); }
 function oops(e) { say(e && e.message ? e.message : String(e)); }
 
 // ---- language --------------------------------------------------------------
@@ -165,6 +165,7 @@ function translate() {
   fillPilots();
   if (S.shift) { drawControls(); S.drawn = 0; $("timeline").textContent = ""; draw(); }
   if (!$("model").hidden) drawModel();
+  if (!$("results").hidden && S.gameday) showResults(S.gameday).catch(oops);
   updateLink();
 }
 
@@ -277,12 +278,15 @@ function stop() {
   b.setAttribute("aria-pressed", "false");
 }
 
-async function loop() {
-  if (!S.running) return;
+// loop advances the clock while the shift runs. Each start of the loop
+// takes a new number, so that a loop left waiting on the server when the
+// speed changes ends instead of running beside the new one.
+async function loop(id = ++S.loopId) {
+  if (!S.running || id !== S.loopId) return;
   const sp = speed(), per = Math.max(1, Math.round(sp / 20));
   const began = performance.now();
   try { await serial(() => advance(per)); } catch (e) { oops(e); stop(); return; }
-  if (S.running && !S.shift.done) S.timer = setTimeout(loop, Math.max(0, (1000 * per) / sp - (performance.now() - began)));
+  if (S.running && id === S.loopId && !S.shift.done) S.timer = setTimeout(() => loop(id), Math.max(0, (1000 * per) / sp - (performance.now() - began)));
 }
 
 async function advance(n) {
@@ -318,7 +322,7 @@ async function finish() {
     try {
       await api("POST", `/api/gamedays/${encodeURIComponent(S.gameday)}/results`, { name: localStorage.getItem("oncall.name") || "?", decisions: sh.decisions, autopilot: sh.autopilot || undefined });
       sh.sent = true;
-      say(t("ui.gameday.sent"));
+      say(t("ui.gameday.sent"), true);
     } catch (e) { oops(e); }
   }
   draw();
@@ -738,11 +742,12 @@ function wire() {
   $("takeover").addEventListener("click", takeover);
   $("again").addEventListener("click", showStart);
   $("copy").addEventListener("click", async () => {
-    try { await navigator.clipboard.writeText($("share").value); say(t("ui.share.copied")); } catch (e) { $("share").select(); }
+    try { await navigator.clipboard.writeText($("share").value); say(t("ui.share.copied"), true); } catch (e) { $("share").select(); }
   });
   $("lang").addEventListener("change", e => setLang(e.target.value).catch(oops));
   $("nav-play").addEventListener("click", e => { e.preventDefault(); showStart(); });
   $("nav-model").addEventListener("click", e => { e.preventDefault(); showModel().catch(oops); });
+  $("message").addEventListener("click", () => say(""));
   $("gdcreate").addEventListener("click", createGameDay);
   $("gdrefresh").addEventListener("click", () => showResults(S.gameday).catch(oops));
   $("pilot").addEventListener("change", () => { $("pilotsrc").disabled = $("pilot").value !== "__pasted"; });
