@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	"github.com/oncall-sim/oncall/dsl"
 	"github.com/oncall-sim/oncall/dsl/scenario"
@@ -52,6 +53,10 @@ func (c *CheckCmd) Run(env *Env) error {
 // checkFile validates one file by its extension.
 func checkFile(env *Env, name string) dsl.List {
 	src, err := env.ReadFile(name)
+	if errors.Is(err, syscall.EISDIR) {
+		return dsl.List{{Pos: dsl.Pos{File: name}, Message: fmt.Sprintf("a folder, not a file: check its files with oncall check %s %s",
+			filepath.Join(name, "*.lua"), filepath.Join(name, "*.rules"))}}
+	}
 	if err != nil {
 		return dsl.List{{Pos: dsl.Pos{File: name}, Message: fmt.Sprintf("cannot read the file: %v", err)}}
 	}

@@ -127,7 +127,8 @@ func TestCheckPrintsEveryProblemOfEveryFile(t *testing.T) {
 }
 `)
 	other := tempFile(t, "notes.txt", "hello")
-	if code := e.run("check", good, bad, other); code != 2 {
+	dir := t.TempDir()
+	if code := e.run("check", good, bad, other, dir); code != 2 {
 		t.Fatalf("exit %d, want 2", code)
 	}
 	for _, want := range []string{
@@ -135,12 +136,13 @@ func TestCheckPrintsEveryProblemOfEveryFile(t *testing.T) {
 		bad + ":5:17: scenario{}: budget_left = -1 is out of range: it takes 0 to 1",
 		bad + `:6:16: scenario{}: unknown control "autoscale"; did you mean autoscaling?`,
 		other + ": unknown kind of file: oncall checks scenarios (.lua) and policies (.rules)",
+		dir + ": a folder, not a file: check its files with oncall check " + dir + "/*.lua " + dir + "/*.rules",
 	} {
 		if !strings.Contains(e.out.String(), want) {
 			t.Errorf("no %q in:\n%s", want, e.out.String())
 		}
 	}
-	if got := e.err.String(); got != "oncall: 3 problems in 2 of 3 files\n" {
+	if got := e.err.String(); got != "oncall: 4 problems in 3 of 4 files\n" {
 		t.Errorf("stderr %q", got)
 	}
 }
