@@ -15,7 +15,7 @@ type RunCmd struct {
 	Scenario string   `arg:"" optional:"" default:"free-play" help:"A built-in scenario's name or a .lua file (default: free-play)."`
 	Seed     string   `help:"Seed of the run, 0 to 4294967295; random when absent, always printed." placeholder:"N"`
 	Set      []string `short:"s" help:"Start with a control set to a value (name=value), repeatable: --set shed=0.5 --set feature=false." placeholder:"NAME=VALUE"`
-	Minutes  int      `help:"Minutes to run (default: the scenario's duration)." placeholder:"N"`
+	Minutes  *int     `help:"Minutes to run (default: the scenario's duration)." placeholder:"N"`
 	Noise    bool     `default:"true" negatable:"" help:"Traffic noise; --no-noise (or --noise=false) gives requests = demand."`
 	Format   string   `short:"f" enum:"table,csv,json" default:"table" help:"Trace format: table, csv or json."`
 	Output   string   `short:"o" help:"Write the trace to FILE instead of standard output." placeholder:"FILE"`
@@ -55,11 +55,12 @@ func (c *RunCmd) Run(env *Env) error {
 	if err := applySettings(&setup.Controls, c.Set); err != nil {
 		return err
 	}
-	if c.Minutes != 0 {
-		if c.Minutes < 1 || c.Minutes > engine.MaxMinutes {
-			return usageError("--minutes %d is out of range: it takes 1 to %d", c.Minutes, engine.MaxMinutes)
+	// A pointer, so that --minutes 0 is refused rather than taken for absent.
+	if c.Minutes != nil {
+		if *c.Minutes < 1 || *c.Minutes > engine.MaxMinutes {
+			return usageError("--minutes %d is out of range: it takes 1 to %d", *c.Minutes, engine.MaxMinutes)
 		}
-		setup.Minutes = c.Minutes
+		setup.Minutes = *c.Minutes
 	}
 	sim, err := engine.New(engine.Options{Setup: setup, Scenario: inst, Policy: pol, Seed: seed, Noise: c.Noise})
 	if err != nil {
@@ -83,6 +84,15 @@ func (c *RunCmd) Run(env *Env) error {
 	case "csv":
 		fmt.Fprintf(env.Stderr, "oncall: %s, seed %d\n", setup.ID, seed)
 		err = engine.WriteCSV(out, trace.Rows)
+		if err == nil {
+			// CSV holds the rows alone: the outcome goes to the other
+			// stream, as batch does with its summary, so the file parses.
+			summary := env.Stderr
+			if c.Output != "" && c.Output != "-" {
+				summary = env.Stdout
+			}
+			err = writeOutcome(summary, trace.Outcome)
+		}
 	case "json":
 		fmt.Fprintf(env.Stderr, "oncall: %s, seed %d\n", setup.ID, seed)
 		err = engine.WriteJSON(out, trace)

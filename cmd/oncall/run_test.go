@@ -56,6 +56,20 @@ func TestRunCSVToFile(t *testing.T) {
 	if len(recs) != 31 || recs[0][0] != "minute" || recs[0][1] != "time" || recs[1][1] != "08:00" {
 		t.Fatalf("%d records, header %v, first row %v", len(recs), recs[0], recs[1])
 	}
+	// The outcome, which CSV cannot hold, goes to standard output when the
+	// rows go to a file, and to standard error when they go to stdout.
+	if !strings.HasPrefix(e.out.String(), "outcome\n  budget_used ") || !strings.Contains(e.out.String(), "\n  minutes_to_mitigate ") {
+		t.Errorf("stdout %q, want the outcome", e.out.String())
+	}
+	if code := e.run("run", "--seed", "9", "--minutes", "30", "-f", "csv"); code != 0 {
+		t.Fatalf("exit %d: %s", code, e.err.String())
+	}
+	if recs, err := csv.NewReader(strings.NewReader(e.out.String())).ReadAll(); err != nil || len(recs) != 31 {
+		t.Errorf("stdout is not the 31 records of the CSV: %d, %v", len(recs), err)
+	}
+	if !strings.HasPrefix(e.err.String(), "oncall: free-play, seed 9\noutcome\n  budget_used ") {
+		t.Errorf("stderr %q, want the seed then the outcome", e.err.String())
+	}
 }
 
 // The same seed gives the same output, byte for byte; another seed another.
@@ -90,6 +104,7 @@ func TestRunBadInput(t *testing.T) {
 		{[]string{"--set", "shed"}, `oncall: --set shed: "shed": write a setting as name=value, e.g. shed=0.5 (controls: min_instances, autoscaling, target_utilization, ttl_s, shed, feature)`},
 		{[]string{"--seed=-1"}, `oncall: --seed "-1": it takes a whole number from 0 to 4294967295`},
 		{[]string{"--minutes", "20000"}, "oncall: --minutes 20000 is out of range: it takes 1 to 10080"},
+		{[]string{"--minutes", "0"}, "oncall: --minutes 0 is out of range: it takes 1 to 10080"},
 	}
 	for _, tc := range cases {
 		e := newTestEnv(t)
