@@ -484,9 +484,9 @@ func (s *Server) trace(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	for k := range q {
 		switch k {
-		case "scenario", "seed", "noise", "minute", "d", "format", "policy", "until":
+		case "scenario", "seed", "noise", "minute", "d", "format", "policy", "source", "until":
 		default:
-			fail(w, badRequest("unknown parameter %q: the trace takes scenario, seed, noise, minute, d, format, policy, until", clip(k, 30)))
+			fail(w, badRequest("unknown parameter %q: the trace takes scenario, seed, noise, minute, d, format, policy or source, until", clip(k, 30)))
 			return
 		}
 	}
@@ -501,7 +501,7 @@ func (s *Server) trace(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	sh := Shift{Scenario: q.Get("scenario"), Seed: seed, Noise: q.Get("noise") != "false", Decisions: ds}
-	if name := q.Get("policy"); name != "" {
+	if name, src := q.Get("policy"), q.Get("source"); name != "" || src != "" {
 		until := -1
 		if u := q.Get("until"); u != "" {
 			if until, err = strconv.Atoi(u); err != nil {
@@ -509,7 +509,7 @@ func (s *Server) trace(w http.ResponseWriter, r *http.Request) {
 				return
 			}
 		}
-		sh.Autopilot = &Autopilot{Policy: name, Until: until}
+		sh.Autopilot = &Autopilot{Policy: name, Source: src, Until: until}
 	}
 	sc, err := s.scenario(sh.Scenario)
 	if err != nil {

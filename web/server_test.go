@@ -272,6 +272,21 @@ func TestAutopilotAndTakeover(t *testing.T) {
 	if rec := ts.do("POST", "/api/sessions/"+st.ID+"/takeover", "{}"); rec.Code != http.StatusConflict {
 		t.Errorf("second takeover: %d", rec.Code)
 	}
+	// A pasted policy travels in the download link and replays the same.
+	var ps state
+	ts.doJSON(t, "POST", "/api/sessions", map[string]any{"scenario": "bad-deploy", "seed": 4, "autopilot": map[string]any{"source": "rollback", "until": -1}}, &ps)
+	var all stepAnswerT
+	ts.doJSON(t, "POST", "/api/sessions/"+ps.ID+"/step", map[string]int{"minutes": 60}, &all)
+	rec0 := ts.do("GET", "/api/trace?scenario=bad-deploy&seed=4&minute=60&source=rollback&until=-1&format=json", "")
+	var tr struct{ Rows []json.RawMessage }
+	if err := json.Unmarshal(rec0.Body.Bytes(), &tr); err != nil || len(tr.Rows) != 60 {
+		t.Fatalf("trace of a pasted policy: %d %s", rec0.Code, rec0.Body)
+	}
+	for i := range tr.Rows {
+		if !jsonEqual(t, tr.Rows[i], all.Rows[i]) {
+			t.Fatalf("minute %d differs", i)
+		}
+	}
 	// A pasted policy that does not compile answers its diagnostics.
 	rec := ts.do("POST", "/api/sessions", `{"scenario":"bad-deploy","seed":1,"autopilot":{"source":"when x","until":-1}}`)
 	if rec.Code != 422 || !strings.Contains(rec.Body.String(), "pasted.rules:1:1") {
@@ -381,6 +396,9 @@ func TestBadRequests(t *testing.T) {
 		{"result long name", "POST", "/api/gamedays/" + gd.ID + "/results", `{"name":"` + strings.Repeat("n", 41) + `"}`, 400, "1 to 40 characters"},
 		{"result bad decision", "POST", "/api/gamedays/" + gd.ID + "/results", `{"name":"a","decisions":[{"minute":3,"control":"shed","value":7}]}`, 400, "shed = 7 is out of range"},
 		{"game day path", "GET", "/api/gamedays/x/y/z", ``, 404, "no such endpoint"},
+		{"trace policy and source", "GET", "/api/trace?scenario=bad-deploy&seed=1&format=csv&policy=bad-deploy&source=rollback", ``, 400, "not both"},
+		{"trace broken source", "GET", "/api/trace?scenario=bad-deploy&seed=1&format=csv&source=nonsense", ``, 422, "pasted.rules:1:1"},
+		{"trace bad until", "GET", "/api/trace?scenario=bad-deploy&seed=1&format=csv&policy=bad-deploy&until=soon", ``, 400, "until"},
 		{"trace minute beyond", "GET", "/api/trace?scenario=bad-deploy&seed=1&format=csv&minute=500", ``, 400, "lasts 120 minutes"},
 	}
 	for _, c := range cases {

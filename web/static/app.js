@@ -374,7 +374,8 @@ function linkParams() {
   if (sh) {
     q.set("scenario", sh.scenario); q.set("seed", sh.seed);
     if (!sh.noise) q.set("noise", "false");
-    if (sh.autopilot && sh.autopilot.policy) { q.set("pilot", sh.autopilot.policy); if (sh.autopilot.until >= 0) q.set("until", sh.autopilot.until); }
+    // A pasted policy travels in the link as text, so that the link replays it too.
+    if (sh.autopilot) { q.set(sh.autopilot.policy ? "pilot" : "src", sh.autopilot.policy || sh.autopilot.source); if (sh.autopilot.until >= 0) q.set("until", sh.autopilot.until); }
     if (sh.decisions.length) q.set("d", compact(sh.decisions));
     q.set("m", sh.rows.length);
   } else if (!$("model").hidden) q.set("view", "model");
@@ -625,7 +626,7 @@ function drawEnd() {
   $("end").hidden = !sh.done;
   if (!sh.done || !sh.outcome) return;
   const q = new URLSearchParams({ scenario: sh.scenario, seed: sh.seed, noise: sh.noise ? "true" : "false", minute: sh.rows.length, d: compact(sh.decisions) });
-  if (sh.autopilot && sh.autopilot.policy) { q.set("policy", sh.autopilot.policy); q.set("until", sh.autopilot.until); }
+  if (sh.autopilot) { q.set(sh.autopilot.policy ? "policy" : "source", sh.autopilot.policy || sh.autopilot.source); q.set("until", sh.autopilot.until); }
   $("csv").href = "/api/trace?" + q + "&format=csv";
   $("json").href = "/api/trace?" + q + "&format=json";
   $("csv").setAttribute("download", `oncall-${sh.scenario}-${sh.seed}.csv`);
@@ -779,7 +780,8 @@ async function boot() {
       S.gd = await api("GET", "/api/gamedays/" + encodeURIComponent(S.gameday));
     }
     if (q.get("scenario")) {
-      const a = q.get("pilot") ? { policy: q.get("pilot"), until: q.has("until") ? +q.get("until") : -1 } : undefined;
+      const until = q.has("until") ? +q.get("until") : -1;
+      const a = q.get("pilot") ? { policy: q.get("pilot"), until } : q.get("src") ? { source: q.get("src"), until } : undefined;
       return await open({ scenario: q.get("scenario"), seed: +q.get("seed"), noise: q.get("noise") !== "false", decisions: parseCompact(q.get("d")), autopilot: a }, +(q.get("m") || 0));
     }
     showStart();
