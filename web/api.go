@@ -291,11 +291,12 @@ func (s *Server) create(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	sess := &session{id: newSessionID(), shift: sh, sc: sc, sim: sim, pilot: pl}
+	st := sess.state() // before the session is shared: no other request can step it yet
 	if err := s.add(sess); err != nil {
 		fail(w, err)
 		return
 	}
-	writeJSON(w, http.StatusCreated, sess.state())
+	writeJSON(w, http.StatusCreated, st)
 }
 
 // state is the whole shift so far. The caller holds the session's lock or

@@ -25,8 +25,8 @@ var staticFiles embed.FS
 const (
 	DefaultMaxSessions = 1000
 	DefaultIdle        = 30 * time.Minute
-	maxBody            = 64 << 10 // a request body; a pasted policy fits
-	maxStep            = 60       // minutes one step request may advance
+	maxBody            = 256 << 10 // a request body: a pasted policy, or a long shift's decisions to rebuild
+	maxStep            = 60        // minutes one step request may advance
 )
 
 // Options configure the console.
