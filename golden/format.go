@@ -20,6 +20,9 @@ const maxListed = 5
 // WriteText writes the report as a table for people.
 func (r *Report) WriteText(w io.Writer) error {
 	fmt.Fprintf(w, "grade of %s against %s\n", r.Policy, r.Reference)
+	if r.PolicyError != "" {
+		fmt.Fprintf(w, "\nthe policy does not load, so no seed ran:\n%s", indent(strings.TrimRight(r.PolicyError, "\n")+"\n", "  "))
+	}
 	for i := range r.Scenarios {
 		s := &r.Scenarios[i]
 		title := s.Scenario
@@ -79,6 +82,10 @@ func (c *CriterionResult) failures() string {
 		n++
 		if n > maxListed {
 			continue
+		}
+		if s.Error == notLoaded.Error() {
+			b.WriteString("no seed ran: the policy does not load\n")
+			return b.String()
 		}
 		if s.Error != "" {
 			// The error itself is listed once, with the runs that stopped.
@@ -222,6 +229,11 @@ func (r *Report) WriteJUnit(w io.Writer) error {
 				suite.Failures++
 			}
 			suite.Cases = append(suite.Cases, tc)
+		}
+		if r.PolicyError != "" {
+			suite.Cases = append(suite.Cases, junitCase{Name: "policy", Classname: "oncall." + s.Scenario, Time: "0",
+				Error: &junitFailure{Type: "load", Message: notLoaded.Error(), Text: r.PolicyError}})
+			suite.Errors++
 		}
 		if len(s.Errors) > 0 {
 			var b strings.Builder

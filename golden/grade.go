@@ -59,7 +59,15 @@ type GradeOptions struct {
 	Clock func() time.Time
 	// Progress, when set, is told of every finished run.
 	Progress func(scenario string, done, total int)
+	// PolicyError, when set, is why the policy did not load (its rendered
+	// diagnostics): nothing runs, every criterion fails on every seed, and
+	// the report says why, so that an autograder still gets a report with
+	// the student's errors in it rather than no file at all.
+	PolicyError string
 }
+
+// notLoaded is the error of every seed when the policy did not load.
+var notLoaded = errors.New("the policy does not load")
 
 // Grade runs the policy on every scenario and seed of the references and
 // checks each criterion, seed by seed, against the reference outcome of the
@@ -77,7 +85,7 @@ func Grade(ctx context.Context, o GradeOptions) (*Report, error) {
 	if !(mark > 0 && mark <= 1) {
 		return nil, fmt.Errorf("pass mark %v is out of range: it takes more than 0 up to 1 (100 %%)", mark)
 	}
-	rep := &Report{Policy: o.PolicyName, Reference: o.ReferenceName, PassMark: mark}
+	rep := &Report{Policy: o.PolicyName, Reference: o.ReferenceName, PassMark: mark, PolicyError: o.PolicyError}
 	if o.Clock != nil {
 		rep.Started = o.Clock()
 	}
@@ -99,10 +107,16 @@ func Grade(ctx context.Context, o GradeOptions) (*Report, error) {
 			id := sc.ID
 			opts.Progress = func(done, total int) { o.Progress(id, done, total) }
 		}
-		run := batch.Run{Scenario: sc.Source, Policy: o.Policy, NoNoise: !ref.Noise}
-		results, err := run.Many(ctx, ref.SeedList(), opts)
-		if err != nil {
-			return nil, err
+		var results []batch.Result
+		if o.PolicyError != "" {
+			for _, seed := range ref.SeedList() {
+				results = append(results, batch.Result{Seed: seed, Err: notLoaded})
+			}
+		} else {
+			run := batch.Run{Scenario: sc.Source, Policy: o.Policy, NoNoise: !ref.Noise}
+			if results, err = run.Many(ctx, ref.SeedList(), opts); err != nil {
+				return nil, err
+			}
 		}
 		sr, err := gradeScenario(sc, ref, checks, results)
 		if err != nil {
@@ -199,7 +213,7 @@ func (c *check) pass(v, bound float64) bool {
 func gradeScenario(sc Scenario, ref *Reference, checks []check, results []batch.Result) (ScenarioResult, error) {
 	sr := ScenarioResult{Scenario: sc.ID, Title: sc.Title, Seeds: ref.Seeds, Runs: len(results)}
 	for _, r := range results {
-		if r.Err != nil {
+		if r.Err != nil && r.Err != notLoaded {
 			sr.Errors = append(sr.Errors, SeedError{Seed: r.Seed, Error: runError(r)})
 		}
 	}
@@ -251,6 +265,8 @@ type Report struct {
 	MaxScore  float64          `json:"max_score"`
 	PassMark  float64          `json:"pass_mark"`
 	Passed    bool             `json:"passed"`
+	// PolicyError is why the policy did not load, when it did not.
+	PolicyError string `json:"policy_error,omitempty"`
 }
 
 // ScenarioResult is the grading of one scenario.

@@ -291,3 +291,39 @@ func TestGradeTextAndJSON(t *testing.T) {
 		t.Errorf("JSON report %+v", doc)
 	}
 }
+
+// A policy that did not load runs nothing: every criterion fails on every
+// seed, and each format carries the reason.
+func TestGradePolicyThatDoesNotLoad(t *testing.T) {
+	refs := goReferences(t, []uint32{1, 2})
+	rep, err := golden.Grade(context.Background(), golden.GradeOptions{
+		Scenarios: []golden.Scenario{goScenario()}, PolicyName: "bad.rules",
+		References: refs, ReferenceName: "test references",
+		PolicyError: "bad.rules:2:8: unknown name utilisation",
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Score != 0 || rep.MaxScore != 100 || rep.Passed || rep.PolicyError == "" || len(rep.Scenarios[0].Errors) != 0 {
+		t.Fatalf("report %+v", rep)
+	}
+	var text, junit bytes.Buffer
+	if err := rep.WriteText(&text); err != nil {
+		t.Fatal(err)
+	}
+	if err := rep.WriteJUnit(&junit); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"the policy does not load, so no seed ran:\n  bad.rules:2:8: unknown name utilisation\n",
+		"FAIL  budget_used at most reference + 0.01     0/2",
+		"budget_used at most reference + 0.01 failed on:\n    no seed ran: the policy does not load\n  cost",
+	} {
+		if !strings.Contains(text.String(), want) {
+			t.Errorf("text lacks %q:\n%s", want, text.String())
+		}
+	}
+	if !strings.Contains(junit.String(), `<error type="load" message="the policy does not load">bad.rules:2:8: unknown name utilisation</error>`) {
+		t.Errorf("JUnit lacks the load error:\n%s", junit.String())
+	}
+}

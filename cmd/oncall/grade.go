@@ -43,9 +43,12 @@ func (c *GradeCmd) Run(env *Env) error {
 	if c.Jobs < 0 {
 		return usageError("--jobs %d: it takes the number of runs at once, 1 or more (0 or absent: one per core)", c.Jobs)
 	}
-	pol, err := readPolicyFile(env, "--policy", c.Policy)
-	if err != nil {
-		return err
+	// A policy that does not load is the student's mistake, not the
+	// instructor's: the machine formats still get a report (zero points, the
+	// diagnostics in it), since an autograder shows the file, not stderr.
+	pol, polErr := readPolicyFile(env, "--policy", c.Policy)
+	if polErr != nil && c.Format == "text" {
+		return polErr
 	}
 	refs, refName, err := c.references(env)
 	if err != nil {
@@ -69,8 +72,8 @@ func (c *GradeCmd) Run(env *Env) error {
 		total += len(r.Runs)
 	}
 	bar := newProgress(env, total)
-	rep, err := golden.Grade(ctx, golden.GradeOptions{
-		Scenarios: scenarios, Policy: pol, PolicyName: c.Policy,
+	opts := golden.GradeOptions{
+		Scenarios: scenarios, PolicyName: c.Policy,
 		References: refs, ReferenceName: refName,
 		PassMark: c.PassMark / 100, Jobs: c.Jobs, Clock: env.Now,
 		Progress: func(id string, done, _ int) {
@@ -78,7 +81,13 @@ func (c *GradeCmd) Run(env *Env) error {
 				bar.draw(offsets[id] + done)
 			}
 		},
-	})
+	}
+	if polErr != nil {
+		opts.PolicyError = strings.TrimPrefix(polErr.Error(), "oncall: ")
+	} else {
+		opts.Policy = pol
+	}
+	rep, err := golden.Grade(ctx, opts)
 	bar.done()
 	if err != nil {
 		if ctx.Err() != nil {
@@ -88,6 +97,9 @@ func (c *GradeCmd) Run(env *Env) error {
 	}
 	if err := c.write(env, rep); err != nil {
 		return err
+	}
+	if polErr != nil {
+		return polErr
 	}
 	if !rep.Passed {
 		return failure("%s did not pass: %s / %s points, pass mark %v %%", c.Policy,

@@ -198,3 +198,42 @@ grade { { metric = "cost", at_most = "reference * 1.2" } }
 		t.Errorf("seed 1 is named %d times, want twice (its criterion, its error):\n%s", n, out)
 	}
 }
+
+// A policy that does not load still gets a report in the machine formats
+// (zero points, its diagnostics in it) and exit code 2: an autograder shows
+// the student the file, not the standard error of the command.
+func TestGradeReportsAPolicyThatDoesNotLoad(t *testing.T) {
+	e := newTestEnv(t)
+	bad := tempFile(t, "bad.rules", "rule \"x\"\n  when utilisation > 0.5\n  do set_shed(0.5)\n")
+	results := filepath.Join(t.TempDir(), "results.json")
+	if code := e.run("grade", "-p", bad, "--scenario", "bad-deploy", "-f", "gradescope", "-o", results); code != 2 {
+		t.Fatalf("exit %d: %s", code, e.err.String())
+	}
+	if !strings.Contains(e.err.String(), bad+":2:8:") {
+		t.Errorf("stderr %q lacks the diagnostic", e.err.String())
+	}
+	data, err := os.ReadFile(results)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Score    float64
+		MaxScore float64 `json:"max_score"`
+		Output   string
+		Tests    []struct{ Status, Output string }
+	}
+	if err := json.Unmarshal(data, &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.Score != 0 || doc.MaxScore != 10 || len(doc.Tests) != 3 || doc.Tests[0].Status != "failed" ||
+		doc.Tests[0].Output != "held on 0 of 20 seeds (1-20); mean 0, reference mean 0.0173611\nno seed ran: the policy does not load\n" {
+		t.Errorf("results.json %s", data)
+	}
+	if !strings.Contains(doc.Output, "the policy does not load, so no seed ran:\n  --policy "+bad+" does not load:\n  "+bad+":2:8: ") {
+		t.Errorf("output lacks the diagnostics:\n%s", doc.Output)
+	}
+	// In text the diagnostics on stderr are the whole answer.
+	if code := e.run("grade", "-p", bad, "--scenario", "bad-deploy"); code != 2 || e.out.Len() != 0 {
+		t.Errorf("text: exit %d, stdout %q", code, e.out.String())
+	}
+}
