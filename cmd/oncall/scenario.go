@@ -2,12 +2,15 @@ package main
 
 import (
 	"errors"
+	"io/fs"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/oncall-sim/oncall/dsl"
 	"github.com/oncall-sim/oncall/dsl/scenario"
 	"github.com/oncall-sim/oncall/engine"
+	"github.com/oncall-sim/oncall/scenarios"
 )
 
 // scenarioSource is a scenario ready to run on any seed.
@@ -37,6 +40,10 @@ func resolveScenario(env *Env, name string) (*scenario.Program, error) {
 	}
 	src, err := env.ReadFile(name)
 	if err != nil {
+		// "bad-deploy.lua" where no such file is: the built-in is meant.
+		if builtin := strings.TrimSuffix(filepath.Base(name), ".lua"); errors.Is(err, fs.ErrNotExist) && slices.Contains(scenarios.Names(), builtin) {
+			return nil, usageError("scenario %s: %v; for the built-in scenario, write its name alone: %s", name, err, builtin)
+		}
 		return nil, usageError("scenario %s: %v", name, err)
 	}
 	p, err := scenario.Compile(name, src, scenario.Options{})

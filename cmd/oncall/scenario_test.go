@@ -64,6 +64,8 @@ func TestRunScenarioErrors(t *testing.T) {
 		{"misspelt built-in", "bad-deplyo", "", 2,
 			`oncall: unknown scenario "bad-deplyo"; did you mean bad-deploy? (built-in scenarios: free-play, bad-deploy, surge, cache-flush; or give the path of a .lua file)`},
 		{"missing file", "missing.lua", "", 2, "missing.lua: open"},
+		{"built-in name as a file", "surge.lua", "", 2,
+			"oncall: scenario surge.lua: open surge.lua: no such file or directory; for the built-in scenario, write its name alone: surge\n"},
 		{"file that does not load", "broken.lua", "scenario { id = \"b\", title = \"B\", briefing = \"B\", budget_left = 3 }\n", 2,
 			"broken.lua:1:65: scenario{}: budget_left = 3 is out of range: it takes 0 to 1\n 1 | scenario { id = \"b\", title = \"B\", briefing = \"B\", budget_left = 3 }\n   |                                                                 ^"},
 	}
