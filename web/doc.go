@@ -1,17 +1,29 @@
-// Package web is the web console: an HTTP handler that serves one page, from
-// files embedded in the binary, and a small JSON API that plays shifts of
-// the engine.
+// Package web is the web console that `oncall play` serves: one page, from
+// files embedded in the binary (static/: HTML, CSS, our own small script and
+// SVG charts, no third-party code, nothing loaded from elsewhere), and a
+// small JSON API that plays shifts of the engine.
 //
-// The server keeps a bounded number of sessions, each one Sim used by one
-// request at a time. It holds nothing the browser cannot rebuild: the engine
-// is deterministic, so a shift is its scenario, seed and list of decisions
-// (minute, control, value), and the page keeps that list (in the share link
-// and in local storage). When a session is gone — the server restarted, the
-// session expired — the page asks for a new one with the same list and the
-// server replays it to the same minute, row for row.
+// The server holds nothing the browser cannot rebuild: the engine is
+// deterministic, so a shift is its scenario, seed, autopilot (a policy's
+// name or pasted text, and the minute the player took over) and list of
+// decisions (minute, control, value). The page keeps that list in the share
+// link and in local storage; when its session is gone — the server
+// restarted, the session expired — it asks for a new one with the same list
+// and the server replays it to the same minute, row for row. Downloads,
+// debriefs and game-day results are replayed the same way, so none of them
+// needs a session, and a game day's figures are the server's, not the
+// client's.
 //
-// Every bad request gets a 4xx answer whose body is {"error": "..."}, a
-// sentence the page shows as it is; a panic in a handler is caught and turned
-// into a 500 so that the server keeps serving, and the tests show that no
-// bad request reaches it.
+// Sessions are bounded in number and expire when idle; each is used by one
+// request at a time (a mutex per session); request bodies and the minutes a
+// step may advance are bounded. Every bad request gets a 4xx answer whose
+// body is {"error": "..."}, a sentence the page shows as it is; a panic in a
+// handler is caught and turned into a 500 so that the server keeps serving,
+// and the tests show that no bad request reaches it.
+//
+// The page's words come from the i18n catalogue (the "ui.*" keys of
+// i18n/catalog/ui.<lang>.json and the model's own keys), its numbers from
+// i18n's format.js, served as /static/format.js. In Urdu the page is right
+// to left and each value inside a sentence is isolated so that it keeps its
+// order.
 package web
