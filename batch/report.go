@@ -84,9 +84,9 @@ func (r *Report) WriteSummary(w io.Writer) error {
 		}
 		fmt.Fprintf(w, "\ndifference a − b per seed (a = %s, b = %s): mean and 95 %% confidence interval (paired t interval)\n", r.Policy, r.Vs)
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(tw, "  figure\tunit\tpairs\tmean a − b\t95 % CI\tverdict\t")
+		fmt.Fprintln(tw, "  figure\tunit\tpairs\tmean a − b\t95 % CI\tverdict")
 		for _, d := range r.Differences() {
-			fmt.Fprintf(tw, "  %s\t%s\t%d\t%s\t[%s, %s]\t%s\t\n", d.Figure, d.Unit, d.N,
+			fmt.Fprintf(tw, "  %s\t%s\t%d\t%s\t[%s, %s]\t%s\n", d.Figure, d.Unit, d.N,
 				fixed(d.Mean, d.decimals+2), fixed(d.Low, d.decimals+2), fixed(d.High, d.decimals+2), d.Verdict())
 		}
 		if err := tw.Flush(); err != nil {
@@ -106,13 +106,13 @@ func (r *Report) WriteSummary(w io.Writer) error {
 func writeDistributions(w io.Writer, title string, runs []Result) error {
 	fmt.Fprintf(w, "\n%s: p50 and p90 count from the best run (90 %% of runs did at least as well as p90)\n", title)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "  figure\tunit\truns\tmean\tp50\tp90\tworst\t(seed)\t")
+	fmt.Fprintln(tw, "  figure\tunit\truns\tmean\tp50\tp90\tworst\t(seed)")
 	for _, d := range Distributions(runs) {
 		seed := ""
 		if d.N > 0 {
 			seed = strconv.FormatUint(uint64(d.WorstSeed), 10)
 		}
-		fmt.Fprintf(tw, "  %s\t%s\t%d\t%s\t%s\t%s\t%s\t%s\t\n", d.Figure, d.Unit, d.N,
+		fmt.Fprintf(tw, "  %s\t%s\t%d\t%s\t%s\t%s\t%s\t%s\n", d.Figure, d.Unit, d.N,
 			fixed(d.Mean, d.decimals+1), fixed(d.P50, d.decimals), fixed(d.P90, d.decimals), fixed(d.Worst, d.decimals), seed)
 	}
 	return tw.Flush()

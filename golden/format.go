@@ -31,14 +31,14 @@ func (r *Report) WriteText(w io.Writer) error {
 		}
 		fmt.Fprintf(w, "\n%s: %s / %s points, seeds %s\n", title, points(s.Score), points(s.MaxScore), s.Seeds)
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(tw, "  \tcriterion\tseeds passed\tmean\treference mean\tpoints\t")
+		fmt.Fprintln(tw, "  \tcriterion\tseeds passed\tmean\treference mean\tpoints")
 		for j := range s.Criteria {
 			c := &s.Criteria[j]
 			mark := "pass"
 			if !c.Pass() {
 				mark = "FAIL"
 			}
-			fmt.Fprintf(tw, "  %s\t%s\t%d/%d\t%s\t%s\t%s / %s\t\n", mark, c.Text, c.Passed, len(c.Seeds),
+			fmt.Fprintf(tw, "  %s\t%s\t%d/%d\t%s\t%s\t%s / %s\n", mark, c.Text, c.Passed, len(c.Seeds),
 				c.format(c.Mean), c.format(c.ReferenceMean), points(c.Score), points(c.Weight))
 		}
 		if err := tw.Flush(); err != nil {

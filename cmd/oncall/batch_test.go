@@ -179,3 +179,26 @@ func TestInterruptedBatchKeepsTheOldOutput(t *testing.T) {
 		t.Errorf("%s holds %q after an interrupted batch", out, b)
 	}
 }
+
+// The tables people read (batch summaries, the grade report) end their
+// lines with the last value, not with padding.
+func TestTablesHaveNoTrailingSpaces(t *testing.T) {
+	e := newTestEnv(t)
+	pol := tempFile(t, "floor.rules", floorPolicy)
+	shed := tempFile(t, "shed.rules", shedPolicy)
+	if code := e.run("batch", "bad-deploy", "-p", pol, "--vs", shed, "--seeds", "1-3"); code != 0 {
+		t.Fatalf("exit %d: %s", code, e.err.String())
+	}
+	summary := e.err.String()
+	e.run("grade", "-p", pol, "--scenario", "bad-deploy", "--reference", "../../golden/testdata/reference/bad-deploy.json")
+	for _, text := range []string{summary, e.out.String()} {
+		for i, line := range strings.Split(text, "\n") {
+			if strings.TrimRight(line, " ") != line {
+				t.Errorf("line %d ends in spaces: %q", i+1, line)
+			}
+		}
+	}
+	if !strings.Contains(e.out.String(), "points\n") {
+		t.Errorf("no grade table in %q", e.out.String())
+	}
+}
