@@ -22,32 +22,37 @@ func API() []string {
 	}
 }
 
-// register installs the scenario functions in the state.
-func (r *run) register() {
-	L := r.L
-	g := L.G.Global
-	fns := map[string]lua.LGFunction{
-		"scenario":    r.declare,
-		"grade":       r.grade,
-		"at":          r.at,
-		"clock":       r.clock,
-		"now":         r.now,
-		"deploy":      r.deploy,
-		"flush_cache": r.flushCache,
-		"set":         r.set,
-		"say":         r.say,
-		"warmup":      r.action(engine.Warmup),
-		"rollback":    r.action(engine.Rollback),
+// registerAPI installs the scenario functions in the globals g of the
+// library's state. They are shared by every run of the program: each finds
+// its run through the calling state (onRun).
+func registerAPI(L *lua.LState, g *lua.LTable) {
+	fns := map[string]func(*run, *lua.LState) int{
+		"scenario":    (*run).declare,
+		"grade":       (*run).grade,
+		"at":          (*run).at,
+		"clock":       (*run).clock,
+		"now":         (*run).now,
+		"deploy":      (*run).deploy,
+		"flush_cache": (*run).flushCache,
+		"set":         (*run).set,
+		"say":         (*run).say,
+		"warmup":      action(engine.Warmup),
+		"rollback":    action(engine.Rollback),
 	}
 	for name, fn := range fns {
-		g.RawSetString(name, L.NewFunction(fn))
+		g.RawSetString(name, L.NewFunction(onRun(fn)))
 	}
-	rng := L.NewTable()
-	rng.RawSetString("uniform", L.NewFunction(r.uniform))
-	rng.RawSetString("exponential", L.NewFunction(r.exponential))
-	rng.RawSetString("normal", L.NewFunction(r.normal))
-	rng.RawSetString("poisson", L.NewFunction(r.poisson))
+	rng := L.CreateTable(0, 4)
+	rng.RawSetString("uniform", L.NewFunction(onRun((*run).uniform)))
+	rng.RawSetString("exponential", L.NewFunction(onRun((*run).exponential)))
+	rng.RawSetString("normal", L.NewFunction(onRun((*run).normal)))
+	rng.RawSetString("poisson", L.NewFunction(onRun((*run).poisson)))
 	g.RawSetString("rng", rng)
+}
+
+// onRun makes a method of the run a Lua function of the library.
+func onRun(fn func(*run, *lua.LState) int) lua.LGFunction {
+	return func(L *lua.LState) int { return fn(runOf(L), L) }
 }
 
 // callerLine is the line of the Lua code that called the running Go function.
@@ -123,8 +128,8 @@ func (r *run) flushCache(L *lua.LState) int {
 }
 
 // action returns warmup() or rollback(), pressed by someone else.
-func (r *run) action(c engine.Control) lua.LGFunction {
-	return func(L *lua.LState) int {
+func action(c engine.Control) func(*run, *lua.LState) int {
+	return func(r *run, L *lua.LState) int {
 		r.needEvent(c.String() + "()")
 		r.emit(engine.Event{Kind: engine.EventSetControl, Name: c.String(), By: "scenario"})
 		return 0

@@ -22,6 +22,7 @@ type meter struct {
 	context.Context // never done itself: meter is the cancellation
 
 	L             *lua.LState
+	run           *run // the run metered: the library's shared functions find it here
 	opts          Options
 	maxStr        int  // longest string, and sum of strings in one frame's registers
 	scan          bool // the program concatenates: watch the registers

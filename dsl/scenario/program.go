@@ -44,6 +44,7 @@ type Program struct {
 	cat   bool // the file concatenates strings
 	opts  Options
 	decl  *declaration // from the load with seed 0
+	lib   *library     // what every run's state shares
 	page  *pageRule    // nil: the rule of MODEL.md
 }
 
@@ -57,7 +58,7 @@ func Compile(filename string, src []byte, opts Options) (*Program, error) {
 	if d != nil {
 		return nil, dsl.List{*d}
 	}
-	p := &Program{file: filename, src: text, opts: opts}
+	p := &Program{file: filename, src: text, opts: opts, lib: newLibrary()}
 	if d := checkSource(filename, text); d != nil {
 		return nil, dsl.List{*d}
 	}

@@ -41,20 +41,15 @@ type run struct {
 	surge    *lua.LFunction
 	onMinute *lua.LFunction
 	row      *lua.LTable // reused for on_minute
-	rowNames []lua.LString
-	errfunc  *lua.LFunction
-	loading  bool  // the main chunk is running
-	broken   error // the state panicked past PCall
-	errLine  int   // where the last uncaught error was raised
+	loading  bool        // the main chunk is running
+	broken   error       // the state panicked past PCall
+	errLine  int         // where the last uncaught error was raised
 }
 
 func newRun(p *Program, seed uint32) *run {
 	r := &run{p: p, rng: engine.NewRand(engine.ScenarioSeed(seed)), schedule: map[int][]*lua.LFunction{}}
-	r.L, r.m = newSandbox(p.opts, r.rng)
-	r.m.roots, r.m.scan = r.roots, p.cat
-	r.register()
-	strictGlobals(r.L)
-	r.errfunc = r.L.NewFunction(r.whereError)
+	r.L, r.m = newSandbox(p.lib, p.opts)
+	r.m.roots, r.m.scan, r.m.run = r.roots, p.cat, r
 	return r
 }
 
@@ -105,7 +100,7 @@ func (r *run) call(nargs, nret int) (err error) {
 		r.m.leave(r.loading)
 	}()
 	r.errLine = 0
-	return r.L.PCall(nargs, nret, r.errfunc)
+	return r.L.PCall(nargs, nret, r.p.lib.errfunc)
 }
 
 // finishLoad checks what the main chunk declared and picks up its hooks.
@@ -129,19 +124,8 @@ func (r *run) finishLoad() {
 	}
 	if r.onMinute != nil {
 		r.row = r.L.NewTable()
-		names := []string{"time"}
-		for _, s := range engine.MetricSpecs() {
-			r.rowNames = append(r.rowNames, lua.LString(s.Name))
-			names = append(names, s.Name)
-		}
-		// A misspelt metric is an error that names it, not a nil that fails
-		// later in a comparison.
-		mt := r.L.NewTable()
-		mt.RawSetString("__index", r.L.NewFunction(func(L *lua.LState) int {
-			key := lua.LVAsString(L.Get(2))
-			L.RaiseError("row.%s: unknown metric%s (metrics: the columns of a trace, e.g. burn_1h, error_rate, db_util)", key, suggest(key, names))
-			return 0
-		}))
+		mt := r.L.CreateTable(0, 1) // the run's own: a script may change it
+		mt.RawSetString("__index", r.p.lib.row)
 		r.row.Metatable = mt
 	}
 	r.diags = append(r.diags, r.decl.diags...)
@@ -223,9 +207,9 @@ func (r *run) Observe(row *engine.Row) error {
 		s := &specs[i]
 		v := s.Get(row)
 		if s.Kind == engine.Boolean {
-			r.row.RawSet(r.rowNames[i], lua.LBool(v == 1))
+			r.row.RawSet(r.p.lib.rowNames[i], lua.LBool(v == 1))
 		} else {
-			r.row.RawSet(r.rowNames[i], lua.LNumber(v))
+			r.row.RawSet(r.p.lib.rowNames[i], lua.LNumber(v))
 		}
 	}
 	r.row.RawSetString("time", lua.LString(row.Time()))

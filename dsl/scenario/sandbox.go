@@ -11,10 +11,15 @@ import (
 )
 
 // Limits of the Lua state beyond the budgets: Lua frames (deep recursion ends
-// with "stack overflow"), stack slots, and the work a pattern may do.
+// with "stack overflow"), stack slots, and the work a pattern may do. The
+// stack starts small (a run of a usual scenario uses a few dozen slots, and
+// allocating the first slots is part of the cost of every run) and grows by
+// registryGrow up to registryMaxSize, which alone decides where it
+// overflows. The frames cannot grow the same way: gopher-lua's growing call
+// stack panics past its limit instead of raising "stack overflow".
 const (
 	callStackSize   = 200
-	registrySize    = 1024
+	registrySize    = 256
 	registryMaxSize = 128 * 1024
 	registryGrow    = 4096 // growing by gopher-lua's 32 slots is quadratic for s:byte(1, -1)
 	patternSteps    = 1e7
@@ -54,16 +59,35 @@ var forbidden = map[string]string{
 	"_printregs":     "scenarios cannot inspect the interpreter",
 }
 
-// newSandbox returns a Lua state with only what scenarios need open, its
-// meter installed as the state's context, and math.random drawing from rng.
-func newSandbox(opts Options, rng *engine.Rand) (*lua.LState, *meter) {
-	L := lua.NewState(lua.Options{
-		SkipOpenLibs:     true,
-		CallStackSize:    callStackSize,
-		RegistrySize:     registrySize,
-		RegistryMaxSize:  registryMaxSize,
-		RegistryGrowStep: registryGrow,
-	})
+// library is what every run of one program shares, built once when the
+// program compiles and never written afterwards: the standard functions a
+// scenario keeps, guarded, and the scenario API, in a table of globals of
+// its own. Opening the libraries in each run's state was most of the cost
+// of preparing a run; now a run's globals hold only _G and what the script
+// defines, and read the rest through their metatable.
+//
+// No script can change what another run sees. The shared tables a script
+// can reach are the views of the libraries (string, table, math, rng):
+// empty tables whose metatable reads through to the library, refuses
+// assignment, and is hidden from getmetatable (which gives false, so that
+// setmetatable refuses too); the functions that write into a table they
+// are given (rawset, table.insert, table.remove, table.sort) refuse a view.
+// The metatables of the globals and of strings are hidden the same way.
+// A shared Go function finds its run through the calling state's context,
+// the run's meter (runOf), never through a capture.
+type library struct {
+	globals  *lua.LTable            // metatable of each run's globals
+	strings  *lua.LTable            // metatable of strings: s:rep() is string.rep
+	views    map[*lua.LTable]string // the library views, by name
+	errfunc  *lua.LFunction         // the error handler of every call into Lua
+	row      *lua.LFunction         // __index of on_minute's row: unknown metrics are errors
+	rowNames []lua.LString          // the row's keys, in the order of engine.MetricSpecs
+}
+
+// newLibrary opens the libraries in a state of its own, guards them and
+// adds the scenario API.
+func newLibrary() *library {
+	L := lua.NewState(lua.Options{SkipOpenLibs: true})
 	for _, lib := range []struct {
 		name string
 		open lua.LGFunction
@@ -77,36 +101,145 @@ func newSandbox(opts Options, rng *engine.Rand) (*lua.LState, *meter) {
 		g.RawSetString(name, lua.LNil)
 	}
 	g.RawSetString("_GOPHER_LUA_VERSION", lua.LNil)
+	g.RawSetString("_G", lua.LNil) // each run's globals are their own _G
+	lib := &library{views: map[*lua.LTable]string{}}
+	guardStrings(L)
+	guardTable(L)
+	guardMath(L)
+	registerAPI(L, g)
+	guardWriters(L, lib)
+	str := g.RawGetString(lua.StringLibName).(*lua.LTable)
+	str.RawSetString("__index", lua.LNil) // lib.strings is the strings' metatable
+	for _, name := range []string{lua.StringLibName, lua.TabLibName, lua.MathLibName, "rng"} {
+		view := L.CreateTable(0, 0)
+		view.Metatable = readOnly(L, name, g.RawGetString(name).(*lua.LTable))
+		g.RawSetString(name, view)
+		lib.views[view] = name
+	}
+	lib.strings = hidden(L, str)
+	gmt := L.CreateTable(0, 1)
+	gmt.RawSetString("__index", L.NewFunction(strictIndex))
+	g.Metatable = gmt
+	lib.globals = hidden(L, g)
+	lib.errfunc = L.NewFunction(func(L *lua.LState) int { return runOf(L).whereError(L) })
+	names := []string{"time"}
+	for _, s := range engine.MetricSpecs() {
+		lib.rowNames = append(lib.rowNames, lua.LString(s.Name))
+		names = append(names, s.Name)
+	}
+	// A misspelt metric is an error that names it, not a nil that fails
+	// later in a comparison.
+	lib.row = L.NewFunction(func(L *lua.LState) int {
+		key := lua.LVAsString(L.Get(2))
+		L.RaiseError("row.%s: unknown metric%s (metrics: the columns of a trace, e.g. burn_1h, error_rate, db_util)", key, suggest(key, names))
+		return 0
+	})
+	return lib
+}
+
+// hidden returns a metatable that reads through to t and that getmetatable
+// does not give (it gives false), so that a script cannot reach t, nor
+// replace the metatable.
+func hidden(L *lua.LState, t *lua.LTable) *lua.LTable {
+	mt := L.CreateTable(0, 2)
+	mt.RawSetString("__index", t)
+	mt.RawSetString("__metatable", lua.LFalse)
+	return mt
+}
+
+// readOnly returns the metatable of the view of a library: hidden, and
+// assigning a field is an error.
+func readOnly(L *lua.LState, name string, lib *lua.LTable) *lua.LTable {
+	mt := hidden(L, lib)
+	mt.RawSetString("__newindex", L.NewFunction(func(L *lua.LState) int {
+		field := name + "[" + luaText(L.Get(2)) + "]"
+		if k, ok := L.Get(2).(lua.LString); ok {
+			field = name + "." + string(k)
+		}
+		L.RaiseError("%s: %s", field, readOnlyWhy(name))
+		return 0
+	}))
+	return mt
+}
+
+func readOnlyWhy(name string) string {
+	return "the " + name + " library is read-only, shared by every run: keep a function or value of your own in a local, e.g. local function f(...) ... end"
+}
+
+// guardWriters makes the functions that write into a table they are given
+// refuse the views of the libraries.
+func guardWriters(L *lua.LState, lib *library) {
+	guard := func(mod *lua.LTable, name, label string) {
+		orig := mod.RawGetString(name).(*lua.LFunction)
+		mod.RawSetString(name, L.NewFunction(func(L *lua.LState) int {
+			if t, ok := L.Get(1).(*lua.LTable); ok {
+				if view, shared := lib.views[t]; shared {
+					L.RaiseError("%s: %s", label, readOnlyWhy(view))
+				}
+			}
+			top := L.GetTop()
+			L.Insert(orig, 1)
+			L.Call(top, lua.MultRet)
+			return L.GetTop()
+		}))
+	}
+	guard(L.G.Global, "rawset", "rawset")
+	tab := L.G.Global.RawGetString(lua.TabLibName).(*lua.LTable)
+	for _, name := range []string{"insert", "remove", "sort"} {
+		guard(tab, name, "table."+name)
+	}
+}
+
+// runOf returns the run a shared Go function was called for: the calling
+// state's context is its run's meter.
+func runOf(L *lua.LState) *run { return meterOf(L).run }
+
+// meterOf returns the meter of the calling state's run.
+func meterOf(L *lua.LState) *meter { return L.Context().(*meter) }
+
+// newSandbox returns a fresh Lua state for one run, on the library's
+// globals, with its meter installed as the state's context.
+func newSandbox(lib *library, opts Options) (*lua.LState, *meter) {
+	L := lua.NewState(lua.Options{
+		SkipOpenLibs:     true,
+		CallStackSize:    callStackSize,
+		RegistrySize:     registrySize,
+		RegistryMaxSize:  registryMaxSize,
+		RegistryGrowStep: registryGrow,
+	})
+	g := L.G.Global
+	g.RawSetString("_G", g)
+	g.Metatable = lib.globals
+	L.SetMetatable(lua.LString(""), lib.strings)
 	m := newMeter(L, opts)
-	guardStrings(L, m)
-	guardTable(L, m)
-	guardMath(L, rng)
 	L.SetContext(m)
 	return L, m
 }
 
-// strictGlobals makes reading an undefined global an error that names it and
-// suggests the nearest defined name, and explains the missing libraries.
-func strictGlobals(L *lua.LState) {
-	mt := L.NewTable()
-	mt.RawSetString("__index", L.NewFunction(func(L *lua.LState) int {
-		name, ok := L.Get(2).(lua.LString)
-		if !ok {
-			return 0
-		}
-		if why, bad := forbidden[string(name)]; bad {
-			L.RaiseError("%s is not available in a scenario: %s", name, why)
-		}
-		var names []string
-		L.G.Global.ForEach(func(k, _ lua.LValue) {
-			if s, ok := k.(lua.LString); ok {
-				names = append(names, string(s))
-			}
-		})
-		L.RaiseError("unknown name %s%s", name, suggest(string(name), names))
+// strictIndex is the __index of the library's globals: reading a global
+// that neither the run nor the library defines is an error that names it
+// and suggests the nearest defined name, and explains the missing
+// libraries.
+func strictIndex(L *lua.LState) int {
+	name, ok := L.Get(2).(lua.LString)
+	if !ok {
 		return 0
-	}))
-	L.SetMetatable(L.G.Global, mt)
+	}
+	if why, bad := forbidden[string(name)]; bad {
+		L.RaiseError("%s is not available in a scenario: %s", name, why)
+	}
+	var names []string
+	collect := func(k, _ lua.LValue) {
+		if s, ok := k.(lua.LString); ok {
+			names = append(names, string(s))
+		}
+	}
+	L.G.Global.ForEach(collect)
+	if shared, ok := L.Get(1).(*lua.LTable); ok && shared != L.G.Global {
+		shared.ForEach(collect)
+	}
+	L.RaiseError("unknown name %s%s", name, suggest(string(name), names))
+	return 0
 }
 
 // suggest renders "; did you mean X?" for the nearest candidate, or "".
@@ -118,9 +251,9 @@ func suggest(name string, candidates []string) string {
 }
 
 // guardStrings replaces the string functions that could build a huge string
-// or backtrack for ages with versions that check first. The string
-// metatable's __index is the same table, so method calls are guarded too.
-func guardStrings(L *lua.LState, m *meter) {
+// or backtrack for ages with versions that check first. Each run's view of
+// the table is the string metatable, so method calls are guarded too.
+func guardStrings(L *lua.LState) {
 	mod := L.G.Global.RawGetString("string").(*lua.LTable)
 	mod.RawSetString("gfind", lua.LNil)
 	mod.RawSetString("dump", L.NewFunction(func(L *lua.LState) int {
@@ -138,7 +271,7 @@ func guardStrings(L *lua.LState, m *meter) {
 	mod.RawSetString("rep", L.NewFunction(func(L *lua.LState) int {
 		s, n := L.CheckString(1), L.CheckNumber(2)
 		if n > 0 {
-			m.guardString("string.rep", int64(math.Min(float64(n)*float64(len(s)), math.MaxInt64/2)))
+			meterOf(L).guardString("string.rep", int64(math.Min(float64(n)*float64(len(s)), math.MaxInt64/2)))
 		}
 		return call(L, rep)
 	}))
@@ -151,7 +284,7 @@ func guardStrings(L *lua.LState, m *meter) {
 		for i := 2; i <= L.GetTop(); i++ {
 			bound += int64(len(L.Get(i).String()))
 		}
-		m.guardString("string.format", bound)
+		meterOf(L).guardString("string.format", bound)
 		return call(L, format)
 	}))
 	for _, p := range []struct {
@@ -163,13 +296,14 @@ func guardStrings(L *lua.LState, m *meter) {
 			s, pat := L.CheckString(1), L.CheckString(2)
 			plain := p.name == "find" && lua.LVAsBool(L.Get(4))
 			if !plain {
-				guardPattern(L, m, "string."+p.name, s, pat, p.name == "gmatch")
+				guardPattern(L, meterOf(L), "string."+p.name, s, pat, p.name == "gmatch")
 			}
 			return call(L, p.fn)
 		}))
 	}
 	mod.RawSetString("gsub", L.NewFunction(func(L *lua.LState) int {
 		s, pat := L.CheckString(1), L.CheckString(2)
+		m := meterOf(L)
 		guardPattern(L, m, "string.gsub", s, pat, true)
 		switch repl := L.Get(3).(type) {
 		case lua.LString:
@@ -304,7 +438,7 @@ func formatBound(f string) (int64, error) {
 }
 
 // guardTable bounds table.concat, whose result can be as long as the table.
-func guardTable(L *lua.LState, m *meter) {
+func guardTable(L *lua.LState) {
 	mod := L.G.Global.RawGetString("table").(*lua.LTable)
 	concat := mod.RawGetString("concat").(*lua.LFunction)
 	mod.RawSetString("getn", lua.LNil)
@@ -319,7 +453,7 @@ func guardTable(L *lua.LState, m *meter) {
 				break
 			}
 			total += int64(len(v.String()) + len(sep))
-			m.guardString("table.concat", total)
+			meterOf(L).guardString("table.concat", total)
 		}
 		top := L.GetTop()
 		L.Insert(concat, 1)
@@ -328,16 +462,16 @@ func guardTable(L *lua.LState, m *meter) {
 	}))
 }
 
-// guardMath makes math.random draw from the scenario stream, so that the
-// same seed gives the same draws, and removes math.randomseed.
-func guardMath(L *lua.LState, rng *engine.Rand) {
+// guardMath makes math.random draw from the run's scenario stream, so that
+// the same seed gives the same draws, and removes math.randomseed.
+func guardMath(L *lua.LState) {
 	mod := L.G.Global.RawGetString("math").(*lua.LTable)
 	mod.RawSetString("randomseed", L.NewFunction(func(L *lua.LState) int {
 		L.RaiseError("math.randomseed is not available: the scenario stream is seeded by the run's seed")
 		return 0
 	}))
 	mod.RawSetString("random", L.NewFunction(func(L *lua.LState) int {
-		u := rng.Float64()
+		u := runOf(L).rng.Float64()
 		switch L.GetTop() {
 		case 0:
 			L.Push(lua.LNumber(u))

@@ -1,0 +1,111 @@
+package scenario
+
+import (
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/oncall-sim/oncall/engine"
+)
+
+// tamper tries every way a script has to change the libraries, then says
+// at minute 1 what it saw before trying and at minute 2 how each try ended.
+const tamper = `scenario { id = "tamper", title = "T", briefing = "B", start = "09:00", duration = "1h" }
+local seen = ("ab"):rep(2) .. string.upper("x") .. math.floor(2.5) .. table.concat({ 1, 2 }, ",")
+  .. rng.uniform(3, 3) .. type(deploy) .. tostring(getmetatable(string)) .. tostring(getmetatable(""))
+local tries = {
+  function() string.rep = function() return "hacked" end end,
+  function() math.floor = function() return -1 end end,
+  function() table.concat = function() return "hacked" end end,
+  function() rng.uniform = function() return -1 end end,
+  function() string[1] = "x" end,
+  function() rawset(string, "upper", function() return "hacked" end) end,
+  function() rawset(math, "floor", function() return -1 end) end,
+  function() table.insert(table, "x") end,
+  function() table.remove(rng) end,
+  function() table.sort(math) end,
+  function() setmetatable(string, nil) end,
+  function() setmetatable("", nil) end,
+  function() setmetatable(_G, nil) end,
+  function() getmetatable("").__index.rep = nil end,
+  function() getmetatable(_G).__index.deploy = nil end,
+}
+local ended = {}
+for i, try in ipairs(tries) do
+  local ok, err = pcall(try)
+  ended[i] = ok and "done" or err
+end
+-- What a run may change is its own: its globals.
+deploy, say2 = nil, say
+at(1, function() say2(seen) end)
+at(2, function() say2(table.concat(ended, "\n")) end)
+`
+
+// TestRunsCannotChangeTheLibrary runs a script that tampers with the
+// libraries every way it can, on one program: each run must see them as
+// the first did, sequentially and in parallel (run this under -race), and
+// every try is refused with a message that says why.
+func TestRunsCannotChangeTheLibrary(t *testing.T) {
+	p, err := Compile("tamper.lua", []byte(tamper), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	said := func(t *testing.T, sc engine.Scenario, m int) string {
+		evs, err := sc.Events(m)
+		if err != nil || len(evs) != 1 || evs[0].Kind != engine.EventSay {
+			t.Errorf("minute %d: %v %v", m, evs, err)
+			return ""
+		}
+		return evs[0].Text["en"]
+	}
+	const want = "ababX21,23functionfalsefalse"
+	check := func(t *testing.T, seed uint32) {
+		sc, _, err := p.Instance(seed)
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		if got := said(t, sc, 1); got != want {
+			t.Errorf("seed %d saw %q before tampering, want %q: an earlier run changed the library", seed, got, want)
+		}
+		ended := strings.Split(said(t, sc, 2), "\n")
+		wants := []string{
+			"tamper.lua:5: string.rep: the string library is read-only, shared by every run: keep a function or value of your own in a local, e.g. local function f(...) ... end",
+			"tamper.lua:6: math.floor: the math library is read-only",
+			"tamper.lua:7: table.concat: the table library is read-only",
+			"tamper.lua:8: rng.uniform: the rng library is read-only",
+			"tamper.lua:9: string[1]: the string library is read-only",
+			"tamper.lua:10: rawset: the string library is read-only",
+			"tamper.lua:11: rawset: the math library is read-only",
+			"tamper.lua:12: table.insert: the table library is read-only",
+			"tamper.lua:13: table.remove: the rng library is read-only",
+			"tamper.lua:14: table.sort: the math library is read-only",
+			"tamper.lua:15: cannot change a protected metatable",
+			"tamper.lua:16: cannot change a protected metatable",
+			"tamper.lua:17: cannot change a protected metatable",
+			"tamper.lua:18: attempt to index a non-table object(boolean) with key '__index'",
+			"tamper.lua:19: attempt to index a non-table object(boolean) with key '__index'",
+		}
+		if len(ended) != len(wants) {
+			t.Errorf("seed %d: %d tries ended, want %d:\n%s", seed, len(ended), len(wants), strings.Join(ended, "\n"))
+			return
+		}
+		for i, w := range wants {
+			if !strings.HasPrefix(ended[i], w) {
+				t.Errorf("seed %d, try %d ended with\n%s\nwant\n%s", seed, i+1, ended[i], w)
+			}
+		}
+	}
+	for seed := range uint32(3) {
+		check(t, seed)
+	}
+	var wg sync.WaitGroup
+	for g := range uint32(4) {
+		wg.Go(func() {
+			for i := range uint32(5) {
+				check(t, 100+10*g+i)
+			}
+		})
+	}
+	wg.Wait()
+}
