@@ -158,11 +158,7 @@ func (r *Report) WriteCSV(w io.Writer) error {
 				rec = append(rec, values(s))
 			}
 		}
-		msg := ""
-		if err != nil {
-			msg = err.Error()
-		}
-		cw.Write(append(rec, msg))
+		cw.Write(append(rec, errText(seed, err)))
 	}
 	for i, a := range r.A {
 		line(a.Seed, "a", figure(&a.Outcome), a.Err)
@@ -181,6 +177,15 @@ func (r *Report) WriteCSV(w io.Writer) error {
 
 func figure(o *engine.Outcome) func(engine.OutcomeSpec) string {
 	return func(s engine.OutcomeSpec) string { return engine.FormatFixed(s.Get(o), s.Decimals) }
+}
+
+// errText is the error of a run for a record that has the seed in a column
+// of its own: without the "seed N: " the run's error starts with.
+func errText(seed uint32, err error) string {
+	if err == nil {
+		return ""
+	}
+	return strings.TrimPrefix(err.Error(), fmt.Sprintf("seed %d: ", seed))
 }
 
 func firstErr(a, b error) error {
@@ -215,12 +220,16 @@ type runJSON struct {
 	Error   string          `json:"error,omitempty"`
 }
 
+// pairJSON is one seed of a --vs batch: each side's outcome or the error
+// that stopped it (a run of one policy may stop while the other's finishes),
+// and the difference when both finished.
 type pairJSON struct {
-	Seed  uint32          `json:"seed"`
-	A     json.RawMessage `json:"a,omitempty"`
-	B     json.RawMessage `json:"b,omitempty"`
-	Diff  json.RawMessage `json:"a_minus_b,omitempty"`
-	Error string          `json:"error,omitempty"`
+	Seed   uint32          `json:"seed"`
+	A      json.RawMessage `json:"a,omitempty"`
+	B      json.RawMessage `json:"b,omitempty"`
+	Diff   json.RawMessage `json:"a_minus_b,omitempty"`
+	ErrorA string          `json:"a_error,omitempty"`
+	ErrorB string          `json:"b_error,omitempty"`
 }
 
 // WriteJSON writes the whole report as one JSON object: what ran, every run
@@ -244,7 +253,7 @@ func (r *Report) WriteJSON(w io.Writer) error {
 		for i, a := range r.A {
 			runs[i] = runJSON{Seed: a.Seed}
 			if a.Err != nil {
-				runs[i].Error = a.Err.Error()
+				runs[i].Error = errText(a.Seed, a.Err)
 			} else {
 				runs[i].Outcome = OutcomeJSON(&a.Outcome)
 			}
@@ -258,12 +267,19 @@ func (r *Report) WriteJSON(w io.Writer) error {
 		for i, a := range r.A {
 			b := r.B[i]
 			runs[i] = pairJSON{Seed: a.Seed}
-			if err := firstErr(a.Err, b.Err); err != nil {
-				runs[i].Error = err.Error()
-				continue
+			if a.Err != nil {
+				runs[i].ErrorA = errText(a.Seed, a.Err)
+			} else {
+				runs[i].A = OutcomeJSON(&a.Outcome)
 			}
-			runs[i].A, runs[i].B = OutcomeJSON(&a.Outcome), OutcomeJSON(&b.Outcome)
-			runs[i].Diff = figuresJSON(func(s engine.OutcomeSpec) float64 { return s.Get(&a.Outcome) - s.Get(&b.Outcome) })
+			if b.Err != nil {
+				runs[i].ErrorB = errText(b.Seed, b.Err)
+			} else {
+				runs[i].B = OutcomeJSON(&b.Outcome)
+			}
+			if a.Err == nil && b.Err == nil {
+				runs[i].Diff = figuresJSON(func(s engine.OutcomeSpec) float64 { return s.Get(&a.Outcome) - s.Get(&b.Outcome) })
+			}
 		}
 		doc.Runs = runs
 	}

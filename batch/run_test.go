@@ -234,3 +234,48 @@ func TestManyOutcomeDependsOnSeedOnly(t *testing.T) {
 		}
 	})
 }
+
+// In a --vs batch, a run of one policy may stop while the other's finishes:
+// the JSON keeps the finished side and says which side stopped.
+func TestVsJSONKeepsTheSideThatFinished(t *testing.T) {
+	ss := seeds(2)
+	a, _ := batch.Run{Scenario: batchtest.BadDeploy(), Policy: batchtest.FiveRules()}.Many(context.Background(), ss, batch.Options{})
+	b, _ := batch.Run{Scenario: batchtest.BadDeploy(), Policy: batchtest.Idle()}.Many(context.Background(), ss, batch.Options{})
+	a[1].Err = errors.New("seed 2: minute 7 (09:07): five.rules:3:9: broken")
+	rep := batch.Report{Scenario: "go-bad-deploy", Policy: "five.rules", Vs: "idle.rules", Seeds: ss, Noise: true, A: a, B: b}
+	var out bytes.Buffer
+	if err := rep.WriteJSON(&out); err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Runs []struct {
+			A      map[string]float64 `json:"a"`
+			B      map[string]float64 `json:"b"`
+			Diff   map[string]float64 `json:"a_minus_b"`
+			ErrorA string             `json:"a_error"`
+			ErrorB string             `json:"b_error"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	ok, stopped := doc.Runs[0], doc.Runs[1]
+	if ok.A == nil || ok.B == nil || ok.Diff == nil || ok.ErrorA != "" || ok.ErrorB != "" {
+		t.Errorf("seed 1: %+v", ok)
+	}
+	out.Reset()
+	if err := rep.WriteCSV(&out); err != nil {
+		t.Fatal(err)
+	}
+	recs, err := csv.NewReader(&out).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// seed 2's rows: a (stopped), b, a-b; the seed is a column of its own.
+	if got := recs[4]; got[0] != "2" || got[1] != "a" || got[len(got)-1] != "minute 7 (09:07): five.rules:3:9: broken" || got[2] != "" {
+		t.Errorf("CSV row of seed 2, a: %q", got)
+	}
+	if stopped.A != nil || stopped.B == nil || stopped.Diff != nil || stopped.ErrorA != "minute 7 (09:07): five.rules:3:9: broken" || stopped.ErrorB != "" {
+		t.Errorf("seed 2: %+v", stopped)
+	}
+}
