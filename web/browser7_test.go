@@ -193,7 +193,8 @@ func TestBrowserAutopilot(t *testing.T) {
 	// A pasted policy that does not load shows its diagnostics as oncall
 	// check prints them: file:line:col, the line and a caret.
 	run(t, ctx, click("nav-play"), wait(`!document.getElementById("start").hidden`),
-		setValue("pilot", "__pasted"), chromedp.SetJavascriptAttribute(chromedp.CSS("#pilotsrc"), "value", "rule \"x\"\n  when burn1h > 2\n  do rollback()\n"),
+		setValue("pilot", "__pasted"), wait(`document.getElementById("pilot").dispatchEvent(new Event("change")) && !document.getElementById("pastebox").hidden`),
+		chromedp.SetJavascriptAttribute(chromedp.CSS("#pilotsrc"), "value", "rule \"x\"\n  when burn1h > 2\n  do rollback()\n"),
 		setValue("scenario", "bad-deploy"), click("startbtn"),
 		wait(`!document.getElementById("diagnostics").hidden`))
 	diag := text(t, ctx, "diagnostics")

@@ -52,10 +52,17 @@ func (c *PlayCmd) Run(env *Env) error {
 		}
 		progs = append(progs, local...)
 	}
-	scs := make([]web.Scenario, len(progs))
-	for i, p := range progs {
-		scs[i] = p
+	// Free play last: the page opens on the first scenario, and the seed
+	// scenarios are the ones with a story.
+	var scs, free []web.Scenario
+	for _, p := range progs {
+		if p.ID() == "free-play" {
+			free = append(free, p)
+		} else {
+			scs = append(scs, p)
+		}
 	}
+	scs = append(scs, free...)
 	pols, err := scriptPolicies()
 	if err != nil {
 		return failure("the policies of scripts/ do not load: %v", err)

@@ -751,7 +751,7 @@ function wire() {
   $("message").addEventListener("click", () => say(""));
   $("gdcreate").addEventListener("click", createGameDay);
   $("gdrefresh").addEventListener("click", () => showResults(S.gameday).catch(oops));
-  $("pilot").addEventListener("change", () => { $("pilotsrc").disabled = $("pilot").value !== "__pasted"; });
+  $("pilot").addEventListener("change", () => { $("pastebox").hidden = $("pilot").value !== "__pasted"; });
   const box = $("controls");
   box.addEventListener("submit", e => {
     e.preventDefault();
@@ -772,7 +772,6 @@ async function boot() {
     let lang = q.get("lang");
     try { lang = lang || localStorage.getItem("oncall.lang"); } catch (e) { /* storage off */ }
     await setLang(lang || S.meta.lang);
-    $("pilotsrc").disabled = true;
     if (q.get("view") === "model") return await showModel();
     if (q.get("gameday") && q.get("view") === "results") return await showResults(q.get("gameday"));
     if (q.get("gameday")) {
