@@ -7,6 +7,7 @@ import (
 
 	"github.com/oncall-sim/oncall/dsl/scenario"
 	"github.com/oncall-sim/oncall/engine"
+	"github.com/oncall-sim/oncall/golden"
 )
 
 // graded is a scenario with grading criteria (dsl/scenario's programs).
@@ -95,9 +96,9 @@ func (s *Server) debrief(sh Shift, sim *engine.Sim, sc Scenario) (*Debrief, erro
 			if r.Limit, err = c.Limit(r.Reference); err != nil {
 				return nil, &httpError{http.StatusUnprocessableEntity, err.Error()}
 			}
-			// The same slack as golden's grading, so that the reference
-			// passes against itself.
-			slack := 1e-9 * math.Max(1, math.Abs(r.Limit))
+			// The same slack as golden's grading, so that a shift scores
+			// here what `oncall grade` gives it on this seed.
+			slack := golden.Tolerance * math.Max(1, math.Abs(r.Limit))
 			r.Pass = (c.Op == "at_least" && r.Value >= r.Limit-slack) || (c.Op != "at_least" && r.Value <= r.Limit+slack)
 			d.Max += c.Weight
 			if r.Pass {
