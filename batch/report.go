@@ -108,7 +108,7 @@ func writeDistributions(w io.Writer, title string, runs []Result) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "  figure\tunit\truns\tmean\tp50\tp90\tworst\t(seed)")
 	for _, d := range Distributions(runs) {
-		seed := ""
+		seed := "n/a"
 		if d.N > 0 {
 			seed = strconv.FormatUint(uint64(d.WorstSeed), 10)
 		}
@@ -307,8 +307,17 @@ func (d Distribution) MarshalJSON() ([]byte, error) {
 		P50         any    `json:"p50"`
 		P90         any    `json:"p90"`
 		Worst       any    `json:"worst"`
-		WorstSeed   uint32 `json:"worst_seed"`
-	}{d.Figure, d.Unit, d.LowerBetter, d.N, jsonNum(d.Mean), jsonNum(d.P50), jsonNum(d.P90), jsonNum(d.Worst), d.WorstSeed})
+		WorstSeed   any    `json:"worst_seed"`
+	}{d.Figure, d.Unit, d.LowerBetter, d.N, jsonNum(d.Mean), jsonNum(d.P50), jsonNum(d.P90), jsonNum(d.Worst), d.worstSeed()})
+}
+
+// worstSeed is the seed of the worst run, or nil when no run finished: 0 is
+// a seed like any other, so it cannot stand for none.
+func (d Distribution) worstSeed() any {
+	if d.N == 0 {
+		return nil
+	}
+	return d.WorstSeed
 }
 
 // MarshalJSON writes the difference with null for bounds it cannot compute.

@@ -279,3 +279,33 @@ func TestVsJSONKeepsTheSideThatFinished(t *testing.T) {
 		t.Errorf("seed 2: %+v", stopped)
 	}
 }
+
+// When no run finished, the distribution has no worst seed: JSON null (0 is
+// a seed), and n/a in the summary like the figures.
+func TestDistributionOfNoRunHasNoWorstSeed(t *testing.T) {
+	ss := seeds(2)
+	a, _ := batch.Run{Scenario: batchtest.BadDeploy(), Policy: batchtest.Idle()}.Many(context.Background(), ss, batch.Options{})
+	for i := range a {
+		a[i].Err = errors.New("stopped")
+	}
+	rep := batch.Report{Scenario: "go-bad-deploy", Policy: "none", Seeds: ss, A: a}
+	var out bytes.Buffer
+	if err := rep.WriteJSON(&out); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), `"runs": 0,
+      "mean": null,
+      "p50": null,
+      "p90": null,
+      "worst": null,
+      "worst_seed": null`) {
+		t.Errorf("JSON distribution:\n%s", out.String())
+	}
+	out.Reset()
+	if err := rep.WriteSummary(&out); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "  budget_used          share  0     n/a   n/a  n/a  n/a    n/a\n") {
+		t.Errorf("summary:\n%s", out.String())
+	}
+}
