@@ -1,9 +1,11 @@
 package scenario
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -299,9 +301,13 @@ type field struct {
 // sortedFields lists a table's fields: named ones by name, then positional
 // ones in order, so that what the script declares never depends on the
 // order of a Lua hash.
+//
+// It walks the table with Next, which hands out the keys the table keeps,
+// where ForEach would box each key again: a declaration is read in every
+// run.
 func sortedFields(t *lua.LTable) []field {
 	var named, items []field
-	t.ForEach(func(k, v lua.LValue) {
+	for k, v := t.Next(lua.LNil); k != lua.LNil; k, v = t.Next(k) {
 		switch k := k.(type) {
 		case lua.LString:
 			named = append(named, field{key: string(k), value: v})
@@ -310,9 +316,9 @@ func sortedFields(t *lua.LTable) []field {
 		default:
 			items = append(items, field{index: math.MaxInt, value: v})
 		}
-	})
-	sort.Slice(named, func(i, j int) bool { return named[i].key < named[j].key })
-	sort.SliceStable(items, func(i, j int) bool { return items[i].index < items[j].index })
+	}
+	slices.SortFunc(named, func(a, b field) int { return strings.Compare(a.key, b.key) })
+	slices.SortStableFunc(items, func(a, b field) int { return cmp.Compare(a.index, b.index) })
 	return append(named, items...)
 }
 
@@ -357,21 +363,44 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-var clockPattern = regexp.MustCompile(`^([01]?[0-9]|2[0-3]):([0-5][0-9])$`)
-
 // timeOfDay reads "HH:MM" as a minute of the day.
 func timeOfDay(v lua.LValue) (int, error) {
 	s, ok := v.(lua.LString)
 	if !ok {
 		return 0, fmt.Errorf("= %s: a time of day is a string \"HH:MM\", e.g. \"09:10\"", luaText(v))
 	}
-	m := clockPattern.FindStringSubmatch(string(s))
-	if m == nil {
+	m, ok := clockMinute(string(s))
+	if !ok {
 		return 0, fmt.Errorf("= %q: a time of day is \"HH:MM\" from \"00:00\" to \"23:59\", e.g. \"09:10\"", string(s))
 	}
-	h, _ := strconv.Atoi(m[1])
-	mm, _ := strconv.Atoi(m[2])
-	return h*60 + mm, nil
+	return m, nil
+}
+
+// clockMinute reads "H:MM" or "HH:MM", hours 0 to 23, as a minute of the
+// day; by hand, for it runs in every run's declaration and in clock().
+func clockMinute(s string) (int, bool) {
+	colon := strings.IndexByte(s, ':')
+	if colon < 1 || colon > 2 || len(s) != colon+3 {
+		return 0, false
+	}
+	h, m := 0, 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case i == colon:
+			continue
+		case c < '0' || c > '9':
+			return 0, false
+		case i < colon:
+			h = 10*h + int(c-'0')
+		default:
+			m = 10*m + int(c-'0')
+		}
+	}
+	if h > 23 || m > 59 {
+		return 0, false
+	}
+	return 60*h + m, true
 }
 
 var durationPattern = regexp.MustCompile(`^(?:(\d+)d)?(?:(\d+)h)?(?:(\d+)m(?:in)?)?$`)
@@ -389,6 +418,9 @@ func duration(v lua.LValue) (int, error) {
 			return 0, fmt.Errorf("= %q: write a duration as \"2h\", \"90m\", \"1h30m\" or \"1d\", or a number of minutes", string(v))
 		}
 		for i, unit := range []float64{1440, 60, 1} {
+			if m[i+1] == "" {
+				continue // Atoi would allocate its error
+			}
 			n, _ := strconv.Atoi(m[i+1])
 			minutes += float64(n) * unit
 		}
