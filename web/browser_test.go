@@ -171,10 +171,13 @@ func TestBrowserBadDeploy(t *testing.T) {
 		t.Fatalf("at the page bad_traffic = %d, want 1", got)
 	}
 	saveShot(t, ctx, "console-bad-deploy.png")
-	run(t, ctx,
-		click("ctl-rollback"),
-		wait(`document.getElementById("pend-rollback").textContent !== ""`),
-		click("playbtn"),
+	// With the keyboard alone: Tab from the clock's buttons to Roll back,
+	// Enter to press it, then back to Play and Space to go on.
+	tabTo(t, ctx, "playbtn", "ctl-rollback")
+	run(t, ctx, chromedp.KeyEvent(kb.Enter),
+		wait(`document.getElementById("pend-rollback").textContent !== ""`))
+	tabTo(t, ctx, "playbtn", "playbtn")
+	run(t, ctx, chromedp.KeyEvent(" "),
 		wait(`window.oncall.shift().rows.length > `+itoa(paged+6)),
 		click("playbtn"),
 	)
@@ -190,6 +193,20 @@ func TestBrowserBadDeploy(t *testing.T) {
 		}
 	}
 	noMessage(t, ctx)
+}
+
+// tabTo focuses the element from and presses Tab until the element to has
+// the focus, as a keyboard user does; it fails when to cannot be reached.
+func tabTo(t *testing.T, ctx context.Context, from, to string) {
+	t.Helper()
+	run(t, ctx, chromedp.Focus(chromedp.CSS("#"+from)))
+	for range 60 {
+		if eval[string](t, ctx, `document.activeElement.id`) == to {
+			return
+		}
+		run(t, ctx, chromedp.KeyEvent(kb.Tab))
+	}
+	t.Fatalf("#%s cannot be reached with Tab from #%s", to, from)
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
