@@ -103,14 +103,19 @@ func writePlot(w io.Writer, t engine.Trace, workers float64) error {
 			top = 1
 		}
 		if p.max == 0 {
-			top *= 1.1 // headroom, so that a flat line does not sit on the frame
+			// Headroom, so that a flat line does not sit on the frame, up to
+			// a round number a reader can take the scale from.
+			top = niceCeil(top * 1.05)
 		}
 		fmt.Fprintf(&b, `<text x="%g" y="%g" font-weight="bold">%s</text>`+"\n", left, y0-4, html.EscapeString(p.title))
 		fmt.Fprintf(&b, `<rect x="%g" y="%g" width="%g" height="%g" fill="none" stroke="#ccc"/>`+"\n", left, y0, plotW, panelH)
-		for i := range t.Rows {
-			if t.Rows[i].Paging {
-				fmt.Fprintf(&b, `<rect x="%.1f" y="%g" width="%.1f" height="%g" fill="#ffe3e3"/>`+"\n", x(i), y0, math.Max(plotW/float64(max(n, 1)), 1), panelH)
+		for _, span := range pagingSpans(t.Rows) {
+			// A span of minutes reaches to the next minute's x, within the frame.
+			from, to := x(span[0]), math.Min(x(span[1]+1), left+plotW)
+			if n <= 1 {
+				to = left + plotW
 			}
+			fmt.Fprintf(&b, `<rect x="%.1f" y="%g" width="%.1f" height="%g" fill="#ffe3e3"/>`+"\n", from, y0, math.Max(to-from, 1), panelH)
 		}
 		fmt.Fprintf(&b, `<text x="%g" y="%g" text-anchor="end">%s</text>`+"\n", left-4, y0+8, engine.FormatFixed(top, 1))
 		fmt.Fprintf(&b, `<text x="%g" y="%g" text-anchor="end">0</text>`+"\n", left-4, y0+panelH)
@@ -135,4 +140,34 @@ func writePlot(w io.Writer, t engine.Trace, workers float64) error {
 	b.WriteString("</svg>\n")
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// niceCeil is the smallest round number (1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6 or
+// 8 times a power of ten) that is at least v > 0: 5798.9 → 6000, 18.7 → 20.
+func niceCeil(v float64) float64 {
+	pow := math.Pow(10, math.Floor(math.Log10(v)))
+	for _, m := range []float64{1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10} {
+		if m*pow >= v*(1-1e-12) {
+			return m * pow
+		}
+	}
+	return 10 * pow
+}
+
+// pagingSpans are the runs of consecutive minutes where the page held, as
+// [first, last] row indices: one shaded rectangle each, rather than one a
+// minute with hairline gaps between them.
+func pagingSpans(rows []engine.Row) [][2]int {
+	var spans [][2]int
+	for i := range rows {
+		if !rows[i].Paging {
+			continue
+		}
+		if k := len(spans) - 1; k >= 0 && spans[k][1] == i-1 {
+			spans[k][1] = i
+		} else {
+			spans = append(spans, [2]int{i, i})
+		}
+	}
+	return spans
 }
