@@ -45,7 +45,11 @@ func ParseSeeds(text string) ([]uint32, error) {
 // parseItem reads one seed or one range.
 func parseItem(item string) (lo, hi uint32, err error) {
 	if item == "" {
-		return 0, 0, fmt.Errorf("an empty item between commas: %s", SeedsExample)
+		return 0, 0, fmt.Errorf("an empty item (two commas in a row, or one at an end): %s", SeedsExample)
+	}
+	// A range copied from typeset text has an en or em dash.
+	if plain := strings.NewReplacer("–", "-", "—", "-").Replace(item); plain != item {
+		return 0, 0, fmt.Errorf("%q: write a range with a plain hyphen: %s", item, plain)
 	}
 	a, b, isRange := strings.Cut(item, "-")
 	lo, err = parseSeed(a, item)
