@@ -40,6 +40,9 @@ func (c *RunCmd) Run(env *Env) error {
 	if err != nil {
 		return err
 	}
+	if c.Plot == "-" {
+		return usageError("--plot -: the chart goes to a file, e.g. --plot shift.svg (standard output carries the trace)")
+	}
 	seed, err := parseSeed(c.Seed, env)
 	if err != nil {
 		return err

@@ -105,6 +105,7 @@ func TestRunBadInput(t *testing.T) {
 		{[]string{"--seed=-1"}, `oncall: --seed "-1": it takes a whole number from 0 to 4294967295`},
 		{[]string{"--minutes", "20000"}, "oncall: --minutes 20000 is out of range: it takes 1 to 10080"},
 		{[]string{"--minutes", "0"}, "oncall: --minutes 0 is out of range: it takes 1 to 10080"},
+		{[]string{"--plot", "-"}, "oncall: --plot -: the chart goes to a file, e.g. --plot shift.svg (standard output carries the trace)"},
 	}
 	for _, tc := range cases {
 		e := newTestEnv(t)
