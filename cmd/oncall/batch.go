@@ -59,7 +59,7 @@ func (c *BatchCmd) Run(env *Env) error {
 	if c.Jobs < 0 {
 		return usageError("--jobs %d: it takes the number of runs at once, 1 or more (0 or absent: one per core)", c.Jobs)
 	}
-	if err := checkOutput(env, "-o", c.Output); err != nil {
+	if err := checkOutput(env, "-o", c.Output, input{"the scenario", c.Scenario}, input{"--policy", c.Policy}, input{"--vs", c.Vs}); err != nil {
 		return err
 	}
 	run := batch.Run{Scenario: sc, NoNoise: !c.Noise, Setup: settingsHook(c.Set)}
@@ -139,14 +139,24 @@ func (c *BatchCmd) write(env *Env, rep *batch.Report) error {
 	return nil
 }
 
+// input is a file a command reads, named by its flag, for checkOutput.
+type input struct{ flag, name string }
+
 // checkOutput tells, before a long job, whether the folder of the file a
-// flag names is there, rather than after every run is done. It reads the
-// folder, never the file: the file may be a pipe or a terminal, which a read
-// would wait on, or results kept from before, which an interrupted job must
-// leave whole.
-func checkOutput(env *Env, flag, name string) error {
+// flag names is there, rather than after every run is done, and refuses to
+// write over a file the command reads (-o mine.rules after -p mine.rules
+// would replace a student's policy with a report). It reads the folder,
+// never the file: the file may be a pipe or a terminal, which a read would
+// wait on, or results kept from before, which an interrupted job must leave
+// whole.
+func checkOutput(env *Env, flag, name string, inputs ...input) error {
 	if name == "" || name == "-" {
 		return nil
+	}
+	for _, in := range inputs {
+		if in.name != "" && filepath.Clean(in.name) == filepath.Clean(name) {
+			return usageError("%s %s is the file of %s too: write to another file", flag, name, in.flag)
+		}
 	}
 	dir := filepath.Dir(name)
 	_, err := env.ReadFile(dir)

@@ -202,3 +202,36 @@ func TestTablesHaveNoTrailingSpaces(t *testing.T) {
 		t.Errorf("no grade table in %q", e.out.String())
 	}
 }
+
+// No command writes over a file it reads.
+func TestOutputNeverOverwritesAnInput(t *testing.T) {
+	pol := tempFile(t, "mine.rules", floorPolicy)
+	refs := filepath.Join(filepath.Dir(pol), "hidden.json")
+	e := newTestEnv(t)
+	if code := e.run("golden", "record", "-s", "bad-deploy", "--seeds", "1-2", "-o", refs); code != 0 {
+		t.Fatalf("exit %d: %s", code, e.err.String())
+	}
+	sc := tempFile(t, "drill.lua", `scenario { id = "d", title = "D", briefing = "B", duration = 10 }`)
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"batch", "bad-deploy", "-p", pol, "--seeds", "1", "-o", pol}, "oncall: -o " + pol + " is the file of --policy too: write to another file\n"},
+		{[]string{"batch", sc, "--seeds", "1", "-o", sc}, "oncall: -o " + sc + " is the file of the scenario too: write to another file\n"},
+		{[]string{"grade", "-p", pol, "--reference", refs, "-f", "json", "-o", refs}, "oncall: -o " + refs + " is the file of --reference too: write to another file\n"},
+		{[]string{"golden", "record", "-s", "bad-deploy", "-p", pol, "--seeds", "1", "-o", pol}, "oncall: -o " + pol + " is the file of --policy too: write to another file\n"},
+		{[]string{"run", sc, "--seed", "1", "--plot", sc}, "oncall: --plot " + sc + " is the file of the scenario too: write to another file\n"},
+		{[]string{"run", "--seed", "1", "-o", pol + ".csv", "--plot", pol + ".csv"}, "oncall: --plot " + pol + ".csv is the file of -o too: write to another file\n"},
+	}
+	for _, c := range cases {
+		if code := e.run(c.args...); code != 2 || e.err.String() != c.want {
+			t.Errorf("%v: exit %d, stderr %q; want 2 and %q", c.args, code, e.err.String(), c.want)
+		}
+	}
+	if b, _ := os.ReadFile(pol); string(b) != floorPolicy {
+		t.Errorf("%s was overwritten: %q", pol, b)
+	}
+	if b, _ := os.ReadFile(refs); !strings.Contains(string(b), `"format": "oncall-reference/1"`) {
+		t.Errorf("%s was overwritten: %.80q", refs, b)
+	}
+}

@@ -62,7 +62,11 @@ func (c *GoldenRecordCmd) Run(env *Env) error {
 	if err != nil {
 		return err
 	}
-	if err := checkOutput(env, "-o", c.Output); err != nil {
+	inputs := []input{{"--policy", c.Policy}}
+	for _, name := range c.Scenario {
+		inputs = append(inputs, input{"--scenario", name})
+	}
+	if err := checkOutput(env, "-o", c.Output, inputs...); err != nil {
 		return err
 	}
 	file := &golden.ReferenceFile{Format: golden.ReferenceFormat}

@@ -70,10 +70,11 @@ func (c *RunCmd) Run(env *Env) error {
 		return usageError("%v", err)
 	}
 	// A --plot that cannot be written shows before the trace, not after it.
-	if err := checkOutput(env, "-o", c.Output); err != nil {
+	inputs := []input{{"the scenario", c.Scenario}, {"--policy", c.Policy}}
+	if err := checkOutput(env, "-o", c.Output, inputs...); err != nil {
 		return err
 	}
-	if err := checkOutput(env, "--plot", c.Plot); err != nil {
+	if err := checkOutput(env, "--plot", c.Plot, append(inputs, input{"-o", c.Output})...); err != nil {
 		return err
 	}
 	runErr := sim.Run(0)
