@@ -59,7 +59,7 @@ func (c *BatchCmd) Run(env *Env) error {
 	if c.Jobs < 0 {
 		return usageError("--jobs %d: it takes the number of runs at once, 1 or more (0 or absent: one per core)", c.Jobs)
 	}
-	if err := checkOutput(env, "-o", c.Output, input{"the scenario", c.Scenario}, input{"--policy", c.Policy}, input{"--vs", c.Vs}); err != nil {
+	if err := checkOutput(env, "-o", c.Output, scenarioInput(c.Scenario), input{"--policy", c.Policy}, input{"--vs", c.Vs}); err != nil {
 		return err
 	}
 	run := batch.Run{Scenario: sc, NoNoise: !c.Noise, Setup: settingsHook(c.Set)}
@@ -141,6 +141,15 @@ func (c *BatchCmd) write(env *Env, rep *batch.Report) error {
 
 // input is a file a command reads, named by its flag, for checkOutput.
 type input struct{ flag, name string }
+
+// scenarioInput is the scenario as an input file, when it is a file and not
+// a built-in name.
+func scenarioInput(name string) input {
+	if !isScenarioPath(name) {
+		return input{}
+	}
+	return input{"the scenario", name}
+}
 
 // checkOutput tells, before a long job, whether the folder of the file a
 // flag names is there, rather than after every run is done, and refuses to

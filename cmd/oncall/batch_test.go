@@ -228,6 +228,11 @@ func TestOutputNeverOverwritesAnInput(t *testing.T) {
 			t.Errorf("%v: exit %d, stderr %q; want 2 and %q", c.args, code, e.err.String(), c.want)
 		}
 	}
+	// A built-in's name is not a file: a trace may go to a file so named.
+	t.Chdir(t.TempDir())
+	if code := e.run("run", "bad-deploy", "--seed", "1", "--minutes", "2", "-f", "csv", "-o", "bad-deploy"); code != 0 {
+		t.Errorf("run bad-deploy -o bad-deploy: exit %d: %s", code, e.err.String())
+	}
 	if b, _ := os.ReadFile(pol); string(b) != floorPolicy {
 		t.Errorf("%s was overwritten: %q", pol, b)
 	}

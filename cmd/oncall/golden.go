@@ -64,7 +64,9 @@ func (c *GoldenRecordCmd) Run(env *Env) error {
 	}
 	inputs := []input{{"--policy", c.Policy}}
 	for _, name := range c.Scenario {
-		inputs = append(inputs, input{"--scenario", name})
+		if isScenarioPath(name) {
+			inputs = append(inputs, input{"--scenario", name})
+		}
 	}
 	if err := checkOutput(env, "-o", c.Output, inputs...); err != nil {
 		return err

@@ -58,7 +58,7 @@ func (c *GradeCmd) Run(env *Env) error {
 	if err != nil {
 		return err
 	}
-	if err := checkOutput(env, "-o", c.Output, input{"--policy", c.Policy}, input{"--reference", c.Reference}, input{"--scenario", c.Scenario}); err != nil {
+	if err := checkOutput(env, "-o", c.Output, input{"--policy", c.Policy}, input{"--reference", c.Reference}, scenarioInput(c.Scenario)); err != nil {
 		return err
 	}
 	ctx, stop := interruptible(env)

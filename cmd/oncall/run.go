@@ -70,7 +70,7 @@ func (c *RunCmd) Run(env *Env) error {
 		return usageError("%v", err)
 	}
 	// A --plot that cannot be written shows before the trace, not after it.
-	inputs := []input{{"the scenario", c.Scenario}, {"--policy", c.Policy}}
+	inputs := []input{scenarioInput(c.Scenario), {"--policy", c.Policy}}
 	if err := checkOutput(env, "-o", c.Output, inputs...); err != nil {
 		return err
 	}
