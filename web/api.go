@@ -273,18 +273,26 @@ type shiftState struct {
 	Outcome   *engine.Outcome    `json:"outcome,omitempty"`
 }
 
-func (s *Server) create(w http.ResponseWriter, r *http.Request) {
+// readShift decodes a shift as the page sends it (scenario, seed, noise,
+// autopilot, decisions), for the handlers that start or replay one.
+func readShift(w http.ResponseWriter, r *http.Request) (createRequest, Shift, error) {
 	var req createRequest
 	if err := readJSON(w, r, &req); err != nil {
-		fail(w, err)
-		return
+		return req, Shift{}, err
 	}
 	seed, err := parseSeed(req.Seed.String())
+	if err != nil {
+		return req, Shift{}, err
+	}
+	return req, Shift{Scenario: req.Scenario, Seed: seed, Noise: req.Noise == nil || *req.Noise, Autopilot: req.Autopilot, Decisions: req.Decisions}, nil
+}
+
+func (s *Server) create(w http.ResponseWriter, r *http.Request) {
+	req, sh, err := readShift(w, r)
 	if err != nil {
 		fail(w, err)
 		return
 	}
-	sh := Shift{Scenario: req.Scenario, Seed: seed, Noise: req.Noise == nil || *req.Noise, Autopilot: req.Autopilot, Decisions: req.Decisions}
 	sim, sc, pl, err := s.build(sh, req.Minute)
 	if err != nil {
 		fail(w, err)

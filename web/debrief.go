@@ -178,17 +178,11 @@ func moments(rows []engine.Row, ds []Decision, ref []engine.Row) []Moment {
 // debriefHandler answers the debrief of a finished shift. It replays the
 // shift from the request, so that it needs no session.
 func (s *Server) debriefHandler(w http.ResponseWriter, r *http.Request) {
-	var req createRequest
-	if err := readJSON(w, r, &req); err != nil {
-		fail(w, err)
-		return
-	}
-	seed, err := parseSeed(req.Seed.String())
+	_, sh, err := readShift(w, r)
 	if err != nil {
 		fail(w, err)
 		return
 	}
-	sh := Shift{Scenario: req.Scenario, Seed: seed, Noise: req.Noise == nil || *req.Noise, Autopilot: req.Autopilot, Decisions: req.Decisions}
 	sim, sc, _, err := s.finished(sh)
 	if err != nil {
 		fail(w, err)
