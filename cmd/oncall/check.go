@@ -10,6 +10,7 @@ import (
 
 	"github.com/oncall-sim/oncall/dsl"
 	"github.com/oncall-sim/oncall/dsl/scenario"
+	"github.com/oncall-sim/oncall/engine"
 )
 
 // CheckCmd validates scenario and policy files.
@@ -20,8 +21,9 @@ type CheckCmd struct {
 // Help shows examples under the flags.
 func (CheckCmd) Help() string {
 	return `Every problem of every file is printed, each with file:line:col, the
-line and a caret, not only the first. A scenario is also run once, on seed 0,
-so that errors in its at() callbacks, surge(t) and on_minute show here.
+line and a caret, not only the first. A scenario is also run on seeds 0 to 19,
+so that errors in its at() callbacks, surge(t) and on_minute show here, also
+those that only some seeds meet.
 
 Examples:
   oncall check my-drill.lua
@@ -72,17 +74,66 @@ func checkFile(env *Env, name string) dsl.List {
 	return dsl.List{{Pos: dsl.Pos{File: name}, Message: "unknown kind of file: oncall checks scenarios (.lua) and policies (.rules)"}}
 }
 
-// checkScenario compiles a scenario file and returns its problems.
+// checkedSeeds is how many seeds check runs a scenario on, from 0: enough
+// for an error that a draw of the scenario stream makes likely to show
+// before a learner meets it, few enough to stay quick.
+const checkedSeeds = 20
+
+// checkScenario compiles a scenario file (which runs it on seed 0), then
+// runs it on the next seeds, and returns its problems.
 func checkScenario(name string, src []byte) dsl.List {
-	_, err := scenario.Compile(name, src, scenario.Options{})
+	p, err := scenario.Compile(name, src, scenario.Options{})
 	if err == nil {
-		return nil
+		return checkSeeds(p)
 	}
 	var l dsl.List
 	if errors.As(err, &l) {
 		return l
 	}
 	return dsl.List{{Pos: dsl.Pos{File: name}, Message: err.Error()}}
+}
+
+// checkSeeds runs a compiled scenario on seeds 1 to checkedSeeds-1, one
+// after the other, and reports the first that stops, with its line: an error
+// that only some seeds meet (a draw from rng) shows here rather than in a
+// learner's run. It stops at the first, so that a scenario looping on many
+// seeds costs one time budget, not one a seed.
+func checkSeeds(p *scenario.Program) dsl.List {
+	for seed := uint32(1); seed < checkedSeeds; seed++ {
+		err := runSeed(p, seed)
+		if err == nil {
+			continue
+		}
+		var d dsl.Diagnostic
+		if !errors.As(err, &d) {
+			return dsl.List{{Pos: dsl.Pos{File: p.File()}, Message: fmt.Sprintf("on seed %d: %v", seed, err)}}
+		}
+		// The run's error is "minute 10 (08:10): <the diagnostic>".
+		when := strings.TrimSuffix(strings.TrimSuffix(err.Error(), d.Error()), ": ")
+		if when != "" {
+			when = " at " + when
+		}
+		before := "seed 0"
+		if seed > 1 {
+			before = fmt.Sprintf("seeds 0 to %d", seed-1)
+		}
+		d.Message = fmt.Sprintf("%s: on seed %d%s, where %s ran without error", d.Message, seed, when, before)
+		return dsl.List{d}
+	}
+	return nil
+}
+
+// runSeed runs the whole scenario on one seed, with noise, as oncall run does.
+func runSeed(p *scenario.Program, seed uint32) error {
+	inst, setup, err := p.Instance(seed)
+	if err != nil {
+		return err
+	}
+	sim, err := engine.New(engine.Options{Setup: setup, Scenario: inst, Seed: seed, Noise: true})
+	if err != nil {
+		return err
+	}
+	return sim.Run(0)
 }
 
 func plural(n int, word string) string {
