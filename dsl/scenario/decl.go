@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode"
 
 	lua "github.com/yuin/gopher-lua"
 
@@ -148,7 +149,9 @@ func (r *run) declare(L *lua.LState) int {
 		case "id":
 			err = r.setID(d, v)
 		case "title":
-			d.title, err = textValue(v)
+			if d.title, err = textValue(v); err == nil {
+				err = oneLine(d.title)
+			}
 		case "briefing":
 			d.briefing, err = textValue(v)
 		case "start":
@@ -330,6 +333,9 @@ func textValue(v lua.LValue) (engine.Text, error) {
 		if strings.TrimSpace(string(v)) == "" {
 			return nil, fmt.Errorf("is empty: write the English text, or a table { en = \"...\", fr = \"...\" }")
 		}
+		if err := plainText(string(v)); err != nil {
+			return nil, fmt.Errorf("%q: %v", string(v), err)
+		}
 		return engine.Text{"en": string(v)}, nil
 	case *lua.LTable:
 		text := engine.Text{}
@@ -344,6 +350,9 @@ func textValue(v lua.LValue) (engine.Text, error) {
 			if !ok || strings.TrimSpace(string(s)) == "" {
 				return nil, fmt.Errorf("%s = %s: a text is a non-empty string", kv.key, luaText(kv.value))
 			}
+			if err := plainText(string(s)); err != nil {
+				return nil, fmt.Errorf("%s = %q: %v", kv.key, string(s), err)
+			}
 			text[kv.key] = string(s)
 		}
 		if text["en"] == "" {
@@ -352,6 +361,29 @@ func textValue(v lua.LValue) (engine.Text, error) {
 		return text, nil
 	}
 	return nil, fmt.Errorf("takes a string or a table { en = \"...\", fr = \"...\" }, not %s", luaText(v))
+}
+
+// plainText refuses control characters but for line breaks and tabs: texts
+// of a scenario, an untrusted file, reach terminals (oncall scenarios, the
+// trace's events), where an escape sequence could rewrite the screen.
+func plainText(s string) error {
+	for _, c := range s {
+		if unicode.IsControl(c) && c != '\n' && c != '\t' {
+			return fmt.Errorf("holds the control character %U: write plain text", c)
+		}
+	}
+	return nil
+}
+
+// oneLine refuses a title that spans lines or has tabs: it is a cell of the
+// scenario list.
+func oneLine(t engine.Text) error {
+	for _, lang := range languages {
+		if s := t[lang]; strings.ContainsAny(s, "\n\t") {
+			return fmt.Errorf("%s = %q: a title is one line, without tabs", lang, s)
+		}
+	}
+	return nil
 }
 
 func contains(list []string, s string) bool {

@@ -496,6 +496,28 @@ hostile.lua:5:46: grade{}: a criterion takes one of at_most and at_least, not bo
  2 | local n = clok("09:30")`,
 		},
 		{
+			name: "escape sequence in a title",
+			src:  "scenario { id = \"h\", title = \"Drill\\27[2J\", briefing = \"B\" }\n",
+			want: `hostile.lua:1:30: scenario{}: title "Drill\x1b[2J": holds the control character U+001B: write plain text
+ 1 | scenario { id = "h", title = "Drill\27[2J", briefing = "B" }
+   |                              ^`,
+		},
+		{
+			name: "title on two lines",
+			src:  "scenario { id = \"h\", title = { en = \"Two\\nlines\" }, briefing = \"Line one.\\nLine two.\" }\n",
+			want: `hostile.lua:1:30: scenario{}: title en = "Two\nlines": a title is one line, without tabs
+ 1 | scenario { id = "h", title = { en = "Two\nlines" }, briefing = "Line one.\nLine two." }
+   |                              ^`,
+		},
+		{
+			name: "escape sequence said",
+			src: `scenario { id = "h", title = "H", briefing = "B", start = "09:00", duration = "1h" }
+at(3, function() say { en = "ok", fr = "\27]0;pwned\7" } end)
+`,
+			want: `hostile.lua:2: at(): say: the message fr = "\x1b]0;pwned\a": holds the control character U+001B: write plain text
+ 2 | at(3, function() say { en = "ok", fr = "\27]0;pwned\7" } end)`,
+		},
+		{
 			name: "scenario twice",
 			src: `scenario { id = "a", title = "A", briefing = "B" }
 scenario { id = "b", title = "B", briefing = "B" }
