@@ -496,6 +496,11 @@ hostile.lua:5:46: grade{}: a criterion takes one of at_most and at_least, not bo
  2 | local n = clok("09:30")`,
 		},
 		{
+			name: "raw escape character in the source",
+			src:  "scenario { id = \"h\", title = \"H\", briefing = \"B\" }\n-- \x1b[2J\n",
+			want: `hostile.lua:2: the file holds the control character U+001B: remove it, or write it as an escape in a string ("\27")`,
+		},
+		{
 			name: "escape sequence in a title",
 			src:  "scenario { id = \"h\", title = \"Drill\\27[2J\", briefing = \"B\" }\n",
 			want: `hostile.lua:1:30: scenario{}: title "Drill\x1b[2J": holds the control character U+001B: write plain text

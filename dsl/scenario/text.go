@@ -2,7 +2,9 @@ package scenario
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/oncall-sim/oncall/dsl"
@@ -23,6 +25,15 @@ func sourceText(file string, src []byte) (string, *dsl.Diagnostic) {
 	}
 	if !utf8.Valid(src) {
 		return "", &dsl.Diagnostic{Pos: dsl.Pos{File: file, Line: lineAt(src, firstInvalid(src))}, Message: "the file is not UTF-8 text: save it as UTF-8"}
+	}
+	// A raw control character would reach the terminal in the snippet of
+	// any diagnostic on its line, where an escape sequence rewrites the
+	// screen; in a string, Lua's escapes ("\27") say the same.
+	for i, c := range string(src) {
+		if unicode.IsControl(c) && !strings.ContainsRune("\t\n\r\v\f", c) {
+			return "", &dsl.Diagnostic{Pos: dsl.Pos{File: file, Line: lineAt(src, i)},
+				Message: fmt.Sprintf("the file holds the control character %U: remove it, or write it as an escape in a string (\"\\%d\")", c, c)}
+		}
 	}
 	return string(src), nil
 }
