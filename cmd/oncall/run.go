@@ -84,21 +84,25 @@ func (c *RunCmd) Run(env *Env) error {
 		return err
 	}
 	trace := engine.Trace{Scenario: setup.ID, Seed: seed, Noise: c.Noise, Start: engine.ClockString(setup.Start), Rows: sim.Rows(), Outcome: sim.Outcome()}
+	// The seed is always shown on the terminal: in the table's header when
+	// the table goes there, on standard error otherwise.
+	toFile := c.Output != "" && c.Output != "-"
+	if c.Format != "table" || toFile {
+		fmt.Fprintf(env.Stderr, "oncall: %s, seed %d\n", setup.ID, seed)
+	}
 	switch c.Format {
 	case "csv":
-		fmt.Fprintf(env.Stderr, "oncall: %s, seed %d\n", setup.ID, seed)
 		err = engine.WriteCSV(out, trace.Rows)
 		if err == nil {
 			// CSV holds the rows alone: the outcome goes to the other
 			// stream, as batch does with its summary, so the file parses.
 			summary := env.Stderr
-			if c.Output != "" && c.Output != "-" {
+			if toFile {
 				summary = env.Stdout
 			}
 			err = writeOutcome(summary, trace.Outcome)
 		}
 	case "json":
-		fmt.Fprintf(env.Stderr, "oncall: %s, seed %d\n", setup.ID, seed)
 		err = engine.WriteJSON(out, trace)
 	default:
 		err = writeTable(out, trace)

@@ -162,3 +162,18 @@ func subcommands(t *testing.T) []string {
 	}
 	return cmds
 }
+
+// A drawn seed is always shown: with the table in a file, on standard error.
+func TestRunTableToFileShowsTheSeed(t *testing.T) {
+	e := newTestEnv(t)
+	out := filepath.Join(t.TempDir(), "shift.txt")
+	if code := e.run("run", "--minutes", "3", "-o", out); code != 0 {
+		t.Fatalf("exit %d: %s", code, e.err.String())
+	}
+	if got := e.err.String(); got != "oncall: free-play, seed 4242\n" {
+		t.Errorf("stderr %q, want the seed", got)
+	}
+	if b, _ := os.ReadFile(out); !strings.HasPrefix(string(b), "free-play · seed 4242 · noise on") {
+		t.Errorf("%s starts %.40q", out, b)
+	}
+}
