@@ -9,7 +9,9 @@
 //
 // Scenario files are untrusted. The state opens only the base library (less
 // load, dofile and their kin), table, string and math; math.random draws from
-// the scenario stream. Each run has a time budget and a memory budget (see
+// the scenario stream. A program builds these libraries once and its runs
+// share them read-only: assigning string.rep, math.floor or rng.uniform is an
+// error, a run's own globals are its own. Each run has a time budget and a memory budget (see
 // Options): the state checks them as it executes, the string functions that
 // could build huge strings or backtrack without end are guarded before they
 // run, and any error names the file and the line.

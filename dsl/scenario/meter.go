@@ -29,7 +29,7 @@ type meter struct {
 	roots         func(visit func(lua.LValue))
 	stop          chan struct{}
 	err           error
-	sample        []metrics.Sample
+	sample        [1]metrics.Sample // in the meter: one allocation less a run
 	lastWalkAlloc uint64
 	walkEvery     uint64 // allocations between two measures
 
@@ -58,7 +58,7 @@ func newMeter(L *lua.LState, opts Options) *meter {
 	m := &meter{
 		Context: context.Background(), L: L, opts: opts,
 		maxStr: int(opts.MemoryBudget / 64), stop: make(chan struct{}),
-		sample: []metrics.Sample{{Name: "/gc/heap/allocs:bytes"}},
+		sample: [1]metrics.Sample{{Name: "/gc/heap/allocs:bytes"}},
 	}
 	m.lastWalkAlloc = m.allocated()
 	m.lastRead = m.lastWalkAlloc
@@ -152,7 +152,7 @@ func fieldIndex(name string) []int {
 }
 
 func (m *meter) allocated() uint64 {
-	metrics.Read(m.sample)
+	metrics.Read(m.sample[:])
 	if m.sample[0].Value.Kind() != metrics.KindUint64 {
 		return 0
 	}
