@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/alecthomas/kong"
+
 	"fmt"
 	"io"
 	"os"
@@ -9,6 +11,8 @@ import (
 
 // CLI is the command line: one field per subcommand, each in a file of its own.
 type CLI struct {
+	Version kong.VersionFlag `help:"Print the version and exit."`
+
 	Run       RunCmd       `cmd:"" help:"Run a scenario and print its per-minute trace and outcome."`
 	Model     ModelCmd     `cmd:"" help:"Print every relation of the model with its source."`
 	Check     CheckCmd     `cmd:"" help:"Check scenario (.lua) and policy (.rules) files: every problem, not only the first."`

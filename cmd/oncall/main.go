@@ -11,26 +11,78 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"io"
+	"io/fs"
 	"os"
 	"os/signal"
+	"syscall"
 	"time"
 
 	"github.com/alecthomas/kong"
 )
 
 func main() {
-	stop := make(chan os.Signal, 1)
-	signal.Notify(stop, os.Interrupt)
 	env := &Env{
 		Stdout: os.Stdout, Stderr: os.Stderr, Stdin: os.Stdin,
-		Interrupt:  stop,
+		Interrupt:  interrupts(),
 		RandomSeed: randomSeed,
 		Now:        time.Now,
 		IsTerminal: isTerminal,
 		Create:     func(name string) (WriteCloser, error) { return os.Create(name) },
-		ReadFile:   os.ReadFile,
+		ReadFile:   readInput,
 	}
 	os.Exit(Main(os.Args[1:], env))
+}
+
+// interrupts delivers Ctrl-C to the commands that stop cleanly on it (play,
+// batch). A command that does not listen, or a second Ctrl-C, ends the
+// process with the shell's usual code for an interrupt, 130.
+func interrupts() <-chan os.Signal {
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt)
+	stop := make(chan os.Signal, 1)
+	go func() {
+		s := <-sigs
+		stop <- s
+		select {
+		case <-sigs:
+		case <-time.After(3 * time.Second):
+		}
+		os.Exit(130)
+	}()
+	return stop
+}
+
+// maxInput is the largest file oncall reads: scenarios, policies and
+// reference files are a few kilobytes.
+const maxInput = 16 << 20
+
+// readInput reads a file a user named, refusing what is not a regular file
+// (a device such as /dev/zero would be read forever) and anything larger
+// than maxInput. A folder gives an error that matches syscall.EISDIR.
+func readInput(name string) ([]byte, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case st.IsDir():
+		return nil, &fs.PathError{Op: "read", Path: name, Err: syscall.EISDIR}
+	case !st.Mode().IsRegular():
+		return nil, fmt.Errorf("%s is not a regular file (oncall reads files, not devices or pipes)", name)
+	case st.Size() > maxInput:
+		return nil, fmt.Errorf("%s is %d MiB: the largest file oncall reads is %d MiB", name, st.Size()>>20, maxInput>>20)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, maxInput+1))
+	if err == nil && len(data) > maxInput {
+		err = fmt.Errorf("%s grew past %d MiB while it was read", name, maxInput>>20)
+	}
+	return data, err
 }
 
 // randomSeed draws a seed for a run that was given none.
@@ -64,6 +116,7 @@ func Main(args []string, env *Env) int {
 		kong.UsageOnError(),
 		kong.ConfigureHelp(kong.HelpOptions{Compact: true}),
 		kong.Bind(env),
+		kong.Vars{"version": version},
 	)
 	if err != nil {
 		fmt.Fprintln(env.Stderr, "oncall:", err)
@@ -106,5 +159,8 @@ func Main(args []string, env *Env) int {
 }
 
 type exitPanic int
+
+// version is the program's version, shown by --version.
+const version = "oncall 0.1.0"
 
 const exitCodes = `Exit codes: 0 success · 1 the run or the grade failed · 2 bad usage or input that does not load.`
