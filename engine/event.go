@@ -4,6 +4,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode"
 )
 
 // EventKind says what happened.
@@ -65,9 +66,30 @@ func (e Event) String() string {
 		b.WriteString(" " + strconv.Quote(e.Text.In("en")))
 	}
 	if e.By != "" {
-		b.WriteString(" by " + e.By)
+		b.WriteString(" by " + printable(e.By))
 	}
 	return b.String()
+}
+
+// printable returns s as it is when every rune prints, else quoted with Go
+// escapes, so that a name from a user's file cannot carry terminal escape
+// sequences into a trace.
+func printable(s string) string {
+	for _, r := range s {
+		if !unicode.IsPrint(r) {
+			return strconv.Quote(s)
+		}
+	}
+	return s
+}
+
+// seenValue renders a value a rule read: true/false for a switch, else six
+// significant digits.
+func seenValue(s Seen) string {
+	if m, err := LookupMetric(s.Name); err == nil && m.Kind == Boolean {
+		return strconv.FormatBool(s.Value == 1)
+	}
+	return strconv.FormatFloat(s.Value, 'g', 6, 64)
 }
 
 // Firing records one rule of a policy that held after a minute: its name, the
@@ -93,7 +115,7 @@ func (f Firing) String() string {
 		sort.SliceStable(seen, func(i, j int) bool { return seen[i].Name < seen[j].Name })
 		b.WriteString(" saw")
 		for _, s := range seen {
-			b.WriteString(" " + s.Name + "=" + strconv.FormatFloat(s.Value, 'g', 6, 64))
+			b.WriteString(" " + s.Name + "=" + seenValue(s))
 		}
 	}
 	if len(f.Actions) > 0 {

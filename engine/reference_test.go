@@ -166,3 +166,20 @@ func TestSaturationNearOne(t *testing.T) {
 		t.Errorf("E fell from %v at ρ = 1 to %v at ρ = 1.0625", at1, e(1.0625))
 	}
 }
+
+// Event and firing texts print names from users' files safely and switches
+// as true/false.
+func TestEventText(t *testing.T) {
+	ev := Event{Kind: EventAction, By: "e \x1b[31m", Name: "shed", Value: 0.1}
+	if got, want := ev.String(), `action shed=0.1 by "e \x1b[31m"`; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	ev.By = "shed under load"
+	if got, want := ev.String(), "action shed=0.1 by shed under load"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	f := Firing{Rule: "r", Seen: []Seen{{"warm", 0}, {"feature", 1}}, Actions: []Action{{Control: Feature, Value: 0}}}
+	if got, want := f.String(), `"r" saw feature=true warm=0 -> feature=false`; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}

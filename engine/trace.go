@@ -121,6 +121,19 @@ type Trace struct {
 	Start    string  `json:"start"`
 	Rows     []Row   `json:"rows"`
 	Outcome  Outcome `json:"outcome"`
+	// Error says why the run stopped before its end; the rows are the
+	// minutes computed before.
+	Error string `json:"error,omitempty"`
+}
+
+// Trace returns the run so far as JSON holds it, with the error that
+// stopped it, if any.
+func (s *Sim) Trace() Trace {
+	t := Trace{Scenario: s.setup.ID, Seed: s.seed, Noise: s.noisy, Start: ClockString(s.setup.Start), Rows: s.rows, Outcome: s.Outcome()}
+	if s.err != nil {
+		t.Error = s.err.Error()
+	}
+	return t
 }
 
 // WriteJSON writes the trace as one indented JSON object.

@@ -552,8 +552,7 @@ func (s *Server) trace(w http.ResponseWriter, r *http.Request) {
 		err = engine.WriteCSV(&buf, sim.Rows())
 		w.Header().Set("Content-Type", "text/csv; charset=utf-8")
 	} else {
-		err = engine.WriteJSON(&buf, engine.Trace{Scenario: sim.Setup().ID, Seed: seed, Noise: sh.Noise,
-			Start: engine.ClockString(sim.Setup().Start), Rows: sim.Rows(), Outcome: sim.Outcome()})
+		err = engine.WriteJSON(&buf, sim.Trace())
 		w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	}
 	if err != nil {

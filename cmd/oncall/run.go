@@ -83,7 +83,7 @@ func (c *RunCmd) Run(env *Env) error {
 	if err != nil {
 		return err
 	}
-	trace := engine.Trace{Scenario: setup.ID, Seed: seed, Noise: c.Noise, Start: engine.ClockString(setup.Start), Rows: sim.Rows(), Outcome: sim.Outcome()}
+	trace := sim.Trace()
 	// The seed is always shown on the terminal: in the table's header when
 	// the table goes there, on standard error otherwise.
 	toFile := c.Output != "" && c.Output != "-"

@@ -177,3 +177,28 @@ func TestRunTableToFileShowsTheSeed(t *testing.T) {
 		t.Errorf("%s starts %.40q", out, b)
 	}
 }
+
+// A run that stops keeps the minutes before in its JSON, says why, and exits 1.
+func TestRunStoppedJSON(t *testing.T) {
+	// The error depends on the seed's draw, so that loading (which runs seed
+	// 0) does not catch it.
+	src := `scenario { id = "breaks", title = { en = "Breaks" }, briefing = { en = "It may break at 08:03." }, duration = "1h" }
+local breaks = rng.uniform(0, 1) < 0.01
+at("08:03", function() if breaks then set { shed = 2 } end end)
+`
+	// Seed 383 is the first that draws below 0.01.
+	e := newTestEnv(t)
+	if code := e.run("run", tempFile(t, "breaks.lua", src), "--seed", "383", "-f", "json"); code != 1 {
+		t.Fatalf("exit %d, want 1: %s", code, e.err.String())
+	}
+	var trace struct {
+		Rows  []map[string]any
+		Error string
+	}
+	if err := json.Unmarshal(e.out.Bytes(), &trace); err != nil {
+		t.Fatalf("%v\n%s", err, e.out.String())
+	}
+	if len(trace.Rows) != 3 || !strings.Contains(trace.Error, "minute 3 (08:03)") || !strings.Contains(trace.Error, "shed = 2 is out of range") {
+		t.Errorf("%d rows, error %q: want the 3 minutes before and why it stopped", len(trace.Rows), trace.Error)
+	}
+}
