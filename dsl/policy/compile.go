@@ -1,10 +1,10 @@
 package policy
 
 import (
+	"fmt"
 	"reflect"
 	"sort"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/expr-lang/expr/ast"
 	"github.com/expr-lang/expr/checker"
@@ -50,12 +50,14 @@ func Compile(filename string, src []byte) (*Program, error) {
 		c.errs.Add("", dsl.Pos{File: filename}, "", "the file is %d bytes; a policy may have at most %d: split it or remove rules", len(src), MaxSourceBytes)
 		return nil, c.errs
 	}
-	if !utf8.Valid(src) {
-		line := 1 + strings.Count(string(src[:firstInvalid(src)]), "\n")
-		c.errs.Add("", dsl.Pos{File: filename, Line: line}, "", "the file is not UTF-8 text: save it as UTF-8")
+	text, d := dsl.SourceText(filename, src, "a policy is a text file of rules", func(c rune) string {
+		return fmt.Sprintf(`"\x%02x"`, c)
+	})
+	if d != nil {
+		c.errs = append(c.errs, *d)
 		return nil, c.errs
 	}
-	c.src = string(src)
+	c.src = text
 	rules, errs := parseFile(filename, c.src)
 	c.errs, c.rules = errs, rules
 	c.parseCfg = newConfig(variableEnv())

@@ -143,15 +143,3 @@ func tooDeep(s string) (int, bool) {
 	}
 	return 0, true
 }
-
-// firstInvalid returns the byte offset of the first invalid UTF-8 sequence.
-func firstInvalid(b []byte) int {
-	for i := 0; i < len(b); {
-		r, n := utf8.DecodeRune(b[i:])
-		if r == utf8.RuneError && n == 1 {
-			return i
-		}
-		i += n
-	}
-	return len(b)
-}
