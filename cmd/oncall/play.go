@@ -90,6 +90,9 @@ func (c *PlayCmd) Run(env *Env) error {
 	hs := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second, WriteTimeout: 60 * time.Second, IdleTimeout: 2 * time.Minute}
 	served := make(chan error, 1)
 	go func() { served <- hs.Serve(ln) }()
+	if exposed(ln.Addr()) {
+		fmt.Fprintf(env.Stderr, "oncall: warning: --addr %s is reachable from other machines, and the console has no login: anyone who reaches it can play and post game-day results\n", c.Addr)
+	}
 	fmt.Fprintf(env.Stdout, "oncall: the console is at http://%s/ (Ctrl-C to stop)\n", ln.Addr())
 	select {
 	case err := <-served:
@@ -131,4 +134,10 @@ func compilePolicy(filename, src string) (func() engine.Policy, error) {
 		return nil, err
 	}
 	return p.Instance, nil
+}
+
+// exposed reports whether the console listens beyond this machine.
+func exposed(a net.Addr) bool {
+	t, ok := a.(*net.TCPAddr)
+	return !ok || !t.IP.IsLoopback()
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"regexp"
@@ -73,6 +74,22 @@ func TestPlay(t *testing.T) {
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("play did not stop on interrupt")
+	}
+	if strings.Contains(e.err.String(), "warning") {
+		t.Errorf("a warning on loopback: %s", e.err.String())
+	}
+}
+
+// Listening beyond loopback is warned about.
+func TestExposed(t *testing.T) {
+	for addr, want := range map[string]bool{"127.0.0.1:8080": false, "[::1]:80": false, "0.0.0.0:8080": true, "[::]:80": true, "192.0.2.1:80": true} {
+		a, err := net.ResolveTCPAddr("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := exposed(a); got != want {
+			t.Errorf("%s: exposed %v, want %v", addr, got, want)
+		}
 	}
 }
 
