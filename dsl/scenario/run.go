@@ -123,8 +123,8 @@ func (r *run) finishLoad() {
 		r.diags = append(r.diags, r.fileDiag(err.Error()))
 	}
 	if r.onMinute != nil {
-		r.row = r.L.NewTable()
-		mt := r.L.CreateTable(0, 1) // the run's own: a script may change it
+		r.row = r.L.CreateTable(0, len(r.p.lib.rowNames)+1) // the metrics and time, no array part
+		mt := r.L.CreateTable(0, 1)                         // the run's own: a script may change it
 		mt.RawSetString("__index", r.p.lib.row)
 		r.row.Metatable = mt
 	}
