@@ -171,7 +171,7 @@ func (s *Sim) step() (*Row, error) {
 	}
 	for _, a := range s.pending {
 		if err := s.apply(a, r); err != nil {
-			return nil, err
+			return nil, fmt.Errorf("%s by %s: %w", a, printable(a.By), err)
 		}
 	}
 	s.pending = s.pending[:0]

@@ -267,3 +267,21 @@ func hasEvent(r *Row, k EventKind) bool {
 	}
 	return false
 }
+
+// A decision refused where it takes effect names who made it.
+func TestRefusedDecisionNamesItsAuthor(t *testing.T) {
+	sc := &script{events: map[int][]Event{1: {{Kind: EventSetConstant, Name: "max_instances", Value: 20}}}}
+	s := newSim(t, FreePlay(), sc)
+	stepN(t, s, 2)
+	if err := s.Decide(Action{Control: MinInstances, Value: 30, By: "scale out early"}); err != nil {
+		t.Fatal(err)
+	}
+	_, err := s.Step()
+	want := "minute 2 (08:02): min_instances=30 by scale out early: min_instances = 30 is above max_instances = 20"
+	if err == nil || err.Error() != want {
+		t.Errorf("got %v\nwant %s", err, want)
+	}
+	if len(s.Rows()) != 2 {
+		t.Errorf("%d rows kept, want the 2 minutes before", len(s.Rows()))
+	}
+}
