@@ -67,8 +67,9 @@ func TestFastConditionsAgreeWithExpr(t *testing.T) {
 		t.Fatal(err)
 	}
 	rows := sim.Rows()
-	fastSeen := 0
+	fastSeen, tried := 0, 0
 	rapid.Check(t, func(t *rapid.T) {
+		tried++
 		cond := condGen(t, rows, 3)
 		p, err := Compile("p.rules", []byte(rule1(cond, "warmup()")))
 		if err != nil {
@@ -93,8 +94,10 @@ func TestFastConditionsAgreeWithExpr(t *testing.T) {
 			}
 		}
 	})
-	if fastSeen < 20 {
-		t.Errorf("only %d conditions of 100 took the Go path", fastSeen)
+	// Checked against the number of cases rapid ran, which -short and
+	// -rapid.checks change, so that the test says the Go path was exercised.
+	if fastSeen < tried/5 {
+		t.Errorf("only %d conditions of %d took the Go path", fastSeen, tried)
 	}
 }
 
