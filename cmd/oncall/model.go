@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"fmt"
 	"strings"
 
@@ -33,7 +34,9 @@ func (c *ModelCmd) Run(env *Env) error {
 			c.Lang, hint, strings.Join(i18n.Codes(), ", "))
 	}
 	l := lang.Code
-	w := env.Stdout
+	// Written through a buffer whose Flush reports the first failed write
+	// (a full disk, a closed pipe), so that a lost page is not a success.
+	w := bufio.NewWriter(env.Stdout)
 	fmt.Fprintln(w, i18n.T(l, i18n.KeyModelTitle))
 	fmt.Fprintln(w)
 	for _, r := range engine.Relations() {
@@ -56,6 +59,9 @@ func (c *ModelCmd) Run(env *Env) error {
 			text = i18n.T(l, i18n.SourceKey(s.N))
 		}
 		fmt.Fprintf(w, "  [%d] %s\n", s.N, text)
+	}
+	if err := w.Flush(); err != nil {
+		return failure("writing the model: %v", err)
 	}
 	return nil
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
@@ -84,5 +85,22 @@ func TestModelUnknownLanguage(t *testing.T) {
 		if !strings.Contains(e.err.String(), tc.want) {
 			t.Errorf("--lang %s: %q, want %q", tc.lang, e.err.String(), tc.want)
 		}
+	}
+}
+
+// failingWriter refuses every write, as a full disk does.
+type failingWriter struct{}
+
+func (failingWriter) Write([]byte) (int, error) { return 0, errors.New("no space left on device") }
+
+// A model page that could not be written is a failure, not a success.
+func TestModelWriteError(t *testing.T) {
+	e := newTestEnv(t)
+	e.Stdout = failingWriter{}
+	if code := Main([]string{"model"}, &e.Env); code != 1 {
+		t.Fatalf("exit %d, want 1", code)
+	}
+	if !strings.Contains(e.err.String(), "writing the model: no space left on device") {
+		t.Errorf("stderr: %q", e.err.String())
 	}
 }
