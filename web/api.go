@@ -345,12 +345,10 @@ func (s *Server) sessionRoot(w http.ResponseWriter, r *http.Request, id string) 
 		writeJSON(w, http.StatusOK, map[string]bool{"ended": true})
 		return
 	}
-	sess, err := s.get(id)
-	if err != nil {
-		fail(w, err)
+	sess := s.lockSession(w, id)
+	if sess == nil {
 		return
 	}
-	sess.mu.Lock()
 	st := sess.state()
 	sess.mu.Unlock()
 	writeJSON(w, http.StatusOK, st)
@@ -373,12 +371,10 @@ func (s *Server) decide(w http.ResponseWriter, r *http.Request, id string) {
 		fail(w, badRequest("control is missing: give one of %s", strings.Join(engine.ControlNames(), ", ")))
 		return
 	}
-	sess, err := s.get(id)
-	if err != nil {
-		fail(w, err)
+	sess := s.lockSession(w, id)
+	if sess == nil {
 		return
 	}
-	sess.mu.Lock()
 	defer sess.mu.Unlock()
 	d := Decision{Minute: sess.sim.Minute(), Control: req.Control, Value: req.Value}
 	a, err := d.action("player")
@@ -417,12 +413,10 @@ func (s *Server) step(w http.ResponseWriter, r *http.Request, id string) {
 		fail(w, badRequest("minutes = %d is out of range: a step advances 1 to %d minutes", req.Minutes, maxStep))
 		return
 	}
-	sess, err := s.get(id)
-	if err != nil {
-		fail(w, err)
+	sess := s.lockSession(w, id)
+	if sess == nil {
 		return
 	}
-	sess.mu.Lock()
 	defer sess.mu.Unlock()
 	sim := sess.sim
 	if sim.Done() {
@@ -582,12 +576,10 @@ func (s *Server) takeover(w http.ResponseWriter, r *http.Request, id string) {
 		fail(w, err)
 		return
 	}
-	sess, err := s.get(id)
-	if err != nil {
-		fail(w, err)
+	sess := s.lockSession(w, id)
+	if sess == nil {
 		return
 	}
-	sess.mu.Lock()
 	defer sess.mu.Unlock()
 	if sess.pilot == nil {
 		fail(w, &httpError{http.StatusConflict, "this shift has no autopilot: you are playing it already"})
@@ -607,4 +599,17 @@ func (s *Server) takeover(w http.ResponseWriter, r *http.Request, id string) {
 	a.Until = m
 	sess.shift.Autopilot = &a
 	writeJSON(w, http.StatusOK, map[string]int{"until": m})
+}
+
+// lockSession finds the session of a request and locks it for the request,
+// since each session's engine serves one request at a time. It returns nil
+// when there is none, having answered the request.
+func (s *Server) lockSession(w http.ResponseWriter, id string) *session {
+	sess, err := s.get(id)
+	if err != nil {
+		fail(w, err)
+		return nil
+	}
+	sess.mu.Lock()
+	return sess
 }
