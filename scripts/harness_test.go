@@ -112,8 +112,7 @@ func TestSameTraceByteForByte(t *testing.T) {
 		if err := engine.WriteCSV(&b, sim.Rows()); err != nil {
 			t.Fatal(err)
 		}
-		tr := engine.Trace{Scenario: setup.ID, Seed: seed, Noise: true, Start: engine.ClockString(setup.Start), Rows: sim.Rows(), Outcome: sim.Outcome()}
-		if err := engine.WriteJSON(&b, tr); err != nil {
+		if err := engine.WriteJSON(&b, sim.Trace()); err != nil {
 			t.Fatal(err)
 		}
 		return b.Bytes()

@@ -109,7 +109,7 @@ func trace(t testing.TB, p *Program, sc engine.Scenario, seed uint32) []byte {
 	if err := engine.WriteCSV(&b, sim.Rows()); err != nil {
 		t.Fatal(err)
 	}
-	if err := engine.WriteJSON(&b, engine.Trace{Scenario: setup.ID, Seed: seed, Noise: true, Rows: sim.Rows(), Outcome: sim.Outcome()}); err != nil {
+	if err := engine.WriteJSON(&b, sim.Trace()); err != nil {
 		t.Fatal(err)
 	}
 	return b.Bytes()

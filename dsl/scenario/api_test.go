@@ -25,6 +25,14 @@ func runSource(t fataler, src string, seed uint32) []engine.Row {
 	if err != nil {
 		t.Fatal(err)
 	}
+	rows, _ := runProgram(t, p, seed)
+	return rows
+}
+
+// runProgram runs a compiled scenario on seed for its whole duration, noise
+// on, and returns the rows and the setup it ran from.
+func runProgram(t fataler, p *Program, seed uint32) ([]engine.Row, engine.Setup) {
+	t.Helper()
 	sc, setup, err := p.Instance(seed)
 	if err != nil {
 		t.Fatal(err)
@@ -36,7 +44,7 @@ func runSource(t fataler, src string, seed uint32) []engine.Row {
 	if err := sim.Run(0); err != nil {
 		t.Fatal(err)
 	}
-	return sim.Rows()
+	return sim.Rows(), setup
 }
 
 const header = `scenario { id = "t", title = "T", briefing = "B", start = "09:00", duration = "1h" }

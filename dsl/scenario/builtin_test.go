@@ -17,21 +17,11 @@ func runBuiltin(t *testing.T, name string, seed uint32) (*Program, []engine.Row)
 	if err != nil {
 		t.Fatal(err)
 	}
-	sc, setup, err := p.Instance(seed)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sim, err := engine.New(engine.Options{Setup: setup, Scenario: sc, Seed: seed, Noise: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := sim.Run(0); err != nil {
-		t.Fatal(err)
-	}
-	if got := len(sim.Rows()); got != setup.Minutes {
+	rows, setup := runProgram(t, p, seed)
+	if got := len(rows); got != setup.Minutes {
 		t.Fatalf("%s ran %d minutes, want %d", name, got, setup.Minutes)
 	}
-	return p, sim.Rows()
+	return p, rows
 }
 
 func TestBuiltinsLoadInOrderWithEveryLanguage(t *testing.T) {
