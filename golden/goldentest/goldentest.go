@@ -82,19 +82,9 @@ func (g *Golden) AssertOutcome(t testing.TB, label, name string, got []byte) {
 // the file instead.
 func (g *Golden) AssertWith(t testing.TB, label, name string, got []byte, cmp Compare) {
 	t.Helper()
-	if Updating() {
+	if g.equivalent(t, label, name, got, cmp) && !Updating() {
 		g.g.Assert(t, name, got)
-		return
 	}
-	if err := g.Check(t, name, got, cmp); err != nil {
-		if label != "" {
-			t.Errorf("%s: %v", label, err)
-		} else {
-			t.Error(err)
-		}
-		return
-	}
-	g.g.Assert(t, name, got)
 }
 
 // AssertEquivalent compares got with the golden file of name through cmp
@@ -103,17 +93,27 @@ func (g *Golden) AssertWith(t testing.TB, label, name string, got []byte, cmp Co
 // rewrites the file.
 func (g *Golden) AssertEquivalent(t testing.TB, label, name string, got []byte, cmp Compare) {
 	t.Helper()
+	g.equivalent(t, label, name, got, cmp)
+}
+
+// equivalent rewrites the file when updating; otherwise it compares through
+// cmp, reports a difference under label and says whether there was none.
+func (g *Golden) equivalent(t testing.TB, label, name string, got []byte, cmp Compare) bool {
+	t.Helper()
 	if Updating() {
 		g.g.Assert(t, name, got)
-		return
+		return true
 	}
-	if err := g.Check(t, name, got, cmp); err != nil {
-		if label != "" {
-			t.Errorf("%s: %v", label, err)
-		} else {
-			t.Error(err)
-		}
+	err := g.Check(t, name, got, cmp)
+	switch {
+	case err == nil:
+		return true
+	case label != "":
+		t.Errorf("%s: %v", label, err)
+	default:
+		t.Error(err)
 	}
+	return false
 }
 
 // ErrMissing is returned by Check when the golden file does not exist.
