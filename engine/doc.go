@@ -27,6 +27,12 @@
 //     of the minute where it takes effect.
 //   - The noise stream draws its four uniforms only when noise is on; nothing
 //     else reads it, so this changes no trace.
+//   - Database overload (db_errors) is computed from the offered load,
+//     the warm-up's queries included, since they take the database's
+//     capacity as any other query does; it fails requests independently of
+//     the queue and of a bad build, so the three shares multiply in
+//     error_rate. Requests that fail there still count in the offered load
+//     (one pass, as for the queue's failures).
 //   - A control changed by a scenario event is validated like a player's
 //     decision; a bad value stops the run with an error naming the event.
 package engine

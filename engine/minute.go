@@ -19,6 +19,7 @@ type served struct {
 	admitted, shedTraffic   float64
 	hitRate, cacheAgeS      float64
 	dbLoad, dbUtil, queryMS float64
+	dbErrors                float64
 	serviceMS               float64
 	queue                   queueResult
 	errorRate               float64
@@ -59,6 +60,12 @@ func (c *Constants) serve(in load) served {
 		out.queryMS = math.Min(c.DBBaseMS/(1-rho), c.DBCapMS)
 	}
 	out.dbUtil = math.Min(rho, 1)
+	// A database past its capacity serves at most its capacity: the share
+	// 1 − 1/ρ of the queries waits past its timeout and fails, and with it
+	// every request that needed the database (a miss).
+	if rho > 1 {
+		out.dbErrors = (1 - out.hitRate) * (1 - 1/rho)
+	}
 
 	// 7. Service time.
 	out.serviceMS = appMS*(1+c.BadCPU*in.badTraffic) + (1-out.hitRate)*q*out.queryMS
@@ -66,9 +73,10 @@ func (c *Constants) serve(in load) served {
 	// 8. Queue.
 	out.queue = mmnQueue(out.admitted, out.serviceMS/1000, in.serving*int(c.Workers), c.TimeoutS)
 
-	// 9. Errors.
+	// 9. Errors: the queue's, the database's and the bad build's, each
+	// failing a request independently of the others.
 	eq := out.queue.failed + out.queue.timeouts
-	out.errorRate = 1 - (1-eq)*(1-c.BadErrorRate*in.badTraffic)
+	out.errorRate = 1 - (1-eq)*(1-out.dbErrors)*(1-c.BadErrorRate*in.badTraffic)
 	return out
 }
 

@@ -183,3 +183,43 @@ func TestEventText(t *testing.T) {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
+
+// TestDatabaseOverloadCases pins MODEL.md's "Database overload" case: a
+// database past its capacity fails the share (1 − hit)(1 − 1/ρ_db) of the
+// admitted requests, and nothing below it.
+func TestDatabaseOverloadCases(t *testing.T) {
+	c := DefaultConstants()
+	cases := []struct {
+		name           string
+		in             load
+		dbLoad, errors float64
+	}{
+		// r·T = 1,000/20,000 × 60 = 3, so hit = warm × 0.75 = 0.2.
+		{"admitted 1,000, hit 0.2, q 3, warm-up running", load{requests: 1000, ttl: 60, warm: 0.8 / 3, feature: true, warmingUp: true, serving: 10}, 3000, 0},
+		{"admitted 1,000, hit 0, q 3, warm-up running", load{requests: 1000, ttl: 60, warm: 0, feature: true, warmingUp: true, serving: 10}, 3600, 0},
+		{"admitted 1,600, hit 0, q 3", load{requests: 1600, ttl: 60, warm: 0, feature: true, serving: 10}, 4800, 0.166667},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			out := c.serve(tc.in)
+			if !near(out.dbLoad, tc.dbLoad, 1e-9) {
+				t.Errorf("db_load = %.9g, want %v", out.dbLoad, tc.dbLoad)
+			}
+			if !near(out.dbErrors, tc.errors, 5e-7) {
+				t.Errorf("db_errors = %.9g, want %v", out.dbErrors, tc.errors)
+			}
+			eq := out.queue.failed + out.queue.timeouts
+			want := 1 - (1-eq)*(1-out.dbErrors)
+			if out.errorRate != want {
+				t.Errorf("error_rate = %.9g, want 1 − (1 − %.6g)(1 − %.6g) = %.9g", out.errorRate, eq, out.dbErrors, want)
+			}
+		})
+	}
+	// Over capacity, more app instances do not change the database's share.
+	for _, serving := range []int{10, 20, 40} {
+		out := c.serve(load{requests: 1600, ttl: 60, warm: 0, feature: true, serving: serving})
+		if !near(out.dbErrors, 1-1/1.2, 1e-12) {
+			t.Errorf("%d instances: db_errors = %.9g, want %.9g", serving, out.dbErrors, 1-1/1.2)
+		}
+	}
+}

@@ -36,6 +36,7 @@ type Row struct {
 	CacheAgeS       float64
 	DBLoad          float64
 	DBUtil          float64
+	DBErrors        float64
 	QueryMS         float64
 	BadTraffic      float64
 	Recommendations float64
@@ -112,6 +113,7 @@ var metricSpecs = []MetricSpec{
 	{Name: "cache_age_s", Unit: "s", Decimals: 1, Max: 1800, Doc: "mean age of a cached answer", Get: func(r *Row) float64 { return r.CacheAgeS }},
 	{Name: "db_load", Unit: "queries/s", Decimals: 2, Max: inf, Doc: "offered database load", Get: func(r *Row) float64 { return r.DBLoad }},
 	{Name: "db_util", Unit: "share", Decimals: 6, Max: 1, Doc: "database load / capacity, capped at 1", Get: func(r *Row) float64 { return r.DBUtil }},
+	{Name: "db_errors", Unit: "share", Decimals: 6, Max: 1, Doc: "share of admitted requests that fail because the database is over capacity", Get: func(r *Row) float64 { return r.DBErrors }},
 	{Name: "query_ms", Unit: "ms", Decimals: 4, Max: inf, Doc: "database query time", Get: func(r *Row) float64 { return r.QueryMS }},
 	{Name: "bad_traffic", Unit: "share", Decimals: 6, Max: 1, Doc: "share of traffic on a bad build", Get: func(r *Row) float64 { return r.BadTraffic }},
 	{Name: "recommendations", Unit: "share", Decimals: 6, Max: 1, Doc: "share of requests served with the heavy feature", Get: func(r *Row) float64 { return r.Recommendations }},

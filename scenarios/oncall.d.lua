@@ -108,6 +108,7 @@
 ---@field cache_age_s number Mean age of a cached answer (s)
 ---@field db_load number Offered database load (queries/s)
 ---@field db_util number Database load / capacity, capped at 1 (share)
+---@field db_errors number Share of admitted requests that fail because the database is over capacity (share)
 ---@field query_ms number Database query time (ms)
 ---@field bad_traffic number Share of traffic on a bad build (share)
 ---@field recommendations number Share of requests served with the heavy feature (share)
