@@ -21,6 +21,7 @@ type served struct {
 	dbLoad, dbUtil, queryMS float64
 	dbErrors                float64
 	serviceMS               float64
+	capacity                float64 // req/s the serving workers complete when all are busy
 	queue                   queueResult
 	errorRate               float64
 	queries                 float64 // per request
@@ -71,7 +72,9 @@ func (c *Constants) serve(in load) served {
 	out.serviceMS = appMS*(1+c.BadCPU*in.badTraffic) + (1-out.hitRate)*q*out.queryMS
 
 	// 8. Queue.
-	out.queue = mmnQueue(out.admitted, out.serviceMS/1000, in.serving*int(c.Workers), c.TimeoutS)
+	n := in.serving * int(c.Workers)
+	out.queue = mmnQueue(out.admitted, out.serviceMS/1000, n, c.TimeoutS)
+	out.capacity = float64(n) / (out.serviceMS / 1000)
 
 	// 9. Errors: the queue's, the database's and the bad build's, each
 	// failing a request independently of the others.

@@ -51,6 +51,7 @@ func TestFreePlayMinuteZero(t *testing.T) {
 		{"query_ms", r.QueryMS, 6.19469, 5e-6},
 		{"service_ms", r.ServiceMS, 74.2478, 5e-5},
 		{"utilization", r.Utilization, 0.522055, 5e-7},
+		{"capacity", r.Capacity, 2154.95, 0.005}, // N/S = 160 workers / 0.0742478 s
 		{"p99_ms", r.P99MS, 341.92, 0.005},
 		{"error_rate", r.ErrorRate, 0, 0},
 		{"burn", r.Burn, 0, 0},
@@ -220,6 +221,28 @@ func TestDatabaseOverloadCases(t *testing.T) {
 		out := c.serve(load{requests: 1600, ttl: 60, warm: 0, feature: true, serving: serving})
 		if !near(out.dbErrors, 1-1/1.2, 1e-12) {
 			t.Errorf("%d instances: db_errors = %.9g, want %.9g", serving, out.dbErrors, 1-1/1.2)
+		}
+	}
+}
+
+// TestCapacityFollowsTheWorkers checks capacity = N/S where a scenario
+// changes the workers per instance: the figure the console shows comes from
+// here, not from a default of 16.
+func TestCapacityFollowsTheWorkers(t *testing.T) {
+	for _, workers := range []float64{8, 16, 64} {
+		setup := FreePlay()
+		setup.Constants.Workers = workers
+		s, err := New(Options{Setup: setup})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := s.Step()
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := float64(r.Serving) * workers / (r.ServiceMS / 1000)
+		if r.Capacity != want {
+			t.Errorf("workers %v: capacity = %v, want %d × %v / %v s = %v", workers, r.Capacity, r.Serving, workers, r.ServiceMS/1000, want)
 		}
 	}
 }

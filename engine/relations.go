@@ -31,6 +31,7 @@ var relations = []Relation{
 	{"timeouts", "E = 1/(e^{θD}/(ρB) + (e^{θD} − 1)/(1 − ρ) + 1), θ = (N − a)/S, D = 2 s", "Share of requests that would wait past the 2 s timeout, in the M/M/N queue whose customers leave at their patience; timeouts below capacity, failures above.", []int{3, 7}},
 	{"p99", "p99 = S·ln 100 + max(0, ln(C/0.01))/θ, capped at 2 s", "The 99th percentile adds the service-time and waiting-time quantiles; an approximation that can be a little high or low.", []int{3}},
 	{"little", "busy workers = a = λ·S", "Little's law: the mean number of requests in service is arrival rate times service time.", []int{4}},
+	{"capacity", "capacity = N/S = serving × 16/S", "The fleet completes at most N/S requests a second: N workers, each finishing a request every S. Above it, requests queue and fail.", []int{3, 4}},
 	{"errors", "error_rate = 1 − (1 − timeouts − failed)(1 − db_errors)(1 − 0.05·bad)", "A request fails if it times out, is refused on overload, fails on an overloaded database, or hits the bad build's 5 % of errors.", []int{6}},
 	{"budget", "error budget = 1 − SLO = 0.1 %", "The error budget is what the SLO allows to fail over 30 days.", []int{1}},
 	{"burn", "burn = error_rate/0.001, budget_left −= burn/43,200", "Burn rate: how many times faster than allowed the budget is spent; one minute at burn 1 spends 1/43,200 of the month's budget.", []int{1, 2}},

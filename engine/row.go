@@ -19,6 +19,7 @@ type Row struct {
 	Serving         int
 	Booting         int
 	Utilization     float64
+	Capacity        float64
 	ServiceMS       float64
 	P99MS           float64
 	Timeouts        float64
@@ -96,6 +97,7 @@ var metricSpecs = []MetricSpec{
 	{Name: "serving", Unit: "instances", Kind: Integer, Max: 40, Doc: "instances serving", Get: func(r *Row) float64 { return float64(r.Serving) }},
 	{Name: "booting", Unit: "instances", Kind: Integer, Max: 40, Doc: "instances still booting", Get: func(r *Row) float64 { return float64(r.Booting) }},
 	{Name: "utilization", Unit: "share", Decimals: 6, Max: 1, Doc: "busy workers / workers, capped at 1", Get: func(r *Row) float64 { return r.Utilization }},
+	{Name: "capacity", Unit: "req/s", Decimals: 2, Max: inf, Doc: "requests a second the serving fleet completes when every worker is busy (N/S)", Get: func(r *Row) float64 { return r.Capacity }},
 	{Name: "service_ms", Unit: "ms", Decimals: 4, Max: inf, Doc: "mean service time S", Get: func(r *Row) float64 { return r.ServiceMS }},
 	{Name: "p99_ms", Unit: "ms", Decimals: 2, Max: 600000, Doc: "approximate 99th-percentile latency, capped at the timeout", Get: func(r *Row) float64 { return r.P99MS }},
 	{Name: "timeouts", Unit: "share", Decimals: 6, Max: 1, Doc: "share of admitted requests timing out", Get: func(r *Row) float64 { return r.Timeouts }},

@@ -212,7 +212,7 @@ func (s *Sim) step() (*Row, error) {
 	r.Admitted, r.ShedTraffic = out.admitted, out.shedTraffic
 	r.HitRate, r.Warm, r.CacheAgeS = out.hitRate, s.warm, out.cacheAgeS
 	r.DBLoad, r.DBUtil, r.DBErrors, r.QueryMS = out.dbLoad, out.dbUtil, out.dbErrors, out.queryMS
-	r.ServiceMS = out.serviceMS
+	r.ServiceMS, r.Capacity = out.serviceMS, out.capacity
 	r.Utilization, r.P99MS = out.queue.utilization, out.queue.p99MS
 	r.Timeouts, r.Failed = out.queue.timeouts, out.queue.failed
 	r.ErrorRate = out.errorRate

@@ -91,6 +91,7 @@
 ---@field serving integer Instances serving (instances)
 ---@field booting integer Instances still booting (instances)
 ---@field utilization number Busy workers / workers, capped at 1 (share)
+---@field capacity number Requests a second the serving fleet completes when every worker is busy, N/S (req/s)
 ---@field service_ms number Mean service time S (ms)
 ---@field p99_ms number Approximate 99th-percentile latency, capped at the timeout (ms)
 ---@field timeouts number Share of admitted requests timing out (share)
