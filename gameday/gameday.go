@@ -1,0 +1,126 @@
+package gameday
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/oncall-sim/oncall/engine"
+)
+
+// GameDay is an instructor's session: everyone plays the same scenario and
+// seed, and each participant's outcome is listed on its results page.
+type GameDay struct {
+	ID       string    `json:"id"`
+	Scenario string    `json:"scenario"`
+	Seed     uint32    `json:"seed"`
+	Noise    bool      `json:"noise"`
+	Created  time.Time `json:"created,omitzero"`
+	Results  []Result  `json:"results"`
+}
+
+// Result is one participant's shift, as the server replayed it.
+type Result struct {
+	Name      string         `json:"name"`
+	Decisions int            `json:"decisions"`
+	Autopilot string         `json:"autopilot,omitempty"`
+	Outcome   engine.Outcome `json:"outcome"`
+	Score     float64        `json:"score"`
+	Max       float64        `json:"max"`
+	Submitted time.Time      `json:"submitted,omitzero"`
+}
+
+// Summary is a game day without its results, as List gives it.
+type Summary struct {
+	ID       string    `json:"id"`
+	Scenario string    `json:"scenario"`
+	Seed     uint32    `json:"seed"`
+	Noise    bool      `json:"noise"`
+	Created  time.Time `json:"created"`
+	Results  int       `json:"results"`
+}
+
+// Limits of what a store keeps, so that one console cannot be made to fill
+// its disk: game days in a store, results in a game day, and the length of
+// a participant's name and of an id.
+const (
+	MaxGameDays = 1000
+	MaxResults  = 500
+	MaxName     = 40
+	MaxID       = 64
+)
+
+// Store keeps game days. Implementations are safe for concurrent use, and
+// several processes may share the data of one.
+type Store interface {
+	// Create adds a game day with no results; an id in use is ErrExists,
+	// a store holding MaxGameDays is ErrFull.
+	Create(ctx context.Context, g GameDay) error
+	// Get returns a game day and its results in the order of their first
+	// sending; an unknown id is ErrNotFound.
+	Get(ctx context.Context, id string) (GameDay, error)
+	// Add keeps a result and returns the game day with it. A name that sent
+	// before is replaced in its place (a reload, a second try: one line a
+	// name). An unknown id is ErrNotFound, a full game day ErrFull.
+	Add(ctx context.Context, id string, r Result) (GameDay, error)
+	// List returns every game day, oldest first, with its count of results.
+	List(ctx context.Context) ([]Summary, error)
+	// Delete removes a game day and its results; an unknown id is ErrNotFound.
+	Delete(ctx context.Context, id string) error
+	// Close releases the database.
+	Close() error
+}
+
+// The errors of a Store, to be matched with errors.Is; the error returned
+// wraps one of them in a sentence that says which game day.
+var (
+	ErrNotFound = errors.New("no such game day")
+	ErrExists   = errors.New("a game day with this id exists already")
+	ErrFull     = errors.New("the limit is reached")
+)
+
+// CheckName checks a participant's name: 1 to MaxName characters on one
+// line, after spaces around it are trimmed.
+func CheckName(name string) error {
+	if name == "" || utf8.RuneCountInString(name) > MaxName || strings.ContainsAny(name, "\x00\r\n") || !utf8.ValidString(name) {
+		return fmt.Errorf("name = %q: give a name of 1 to %d characters on one line", clip(name, MaxName+5), MaxName)
+	}
+	return nil
+}
+
+// CheckID checks a game day's id: 1 to MaxID letters, digits, '-' or '_'.
+func CheckID(id string) error {
+	if id == "" || len(id) > MaxID || strings.TrimFunc(id, idRune) != "" {
+		return fmt.Errorf("id %q: an id has 1 to %d letters, digits, - or _", clip(id, MaxID+5), MaxID)
+	}
+	return nil
+}
+
+func idRune(r rune) bool {
+	return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_'
+}
+
+// clip shortens s to n runes for a message.
+func clip(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	return string([]rune(s)[:n]) + "…"
+}
+
+// kindError is one of the Store's errors with a sentence of its own.
+type kindError struct {
+	kind error
+	msg  string
+}
+
+func (e *kindError) Error() string { return e.msg }
+func (e *kindError) Unwrap() error { return e.kind }
+
+// notFound says which game day does not exist.
+func notFound(id string) error {
+	return &kindError{ErrNotFound, "game day " + clip(id, 40) + " does not exist: check the link"}
+}
