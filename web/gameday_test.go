@@ -1,10 +1,13 @@
 package web
 
 import (
+	"context"
 	"encoding/json"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/oncall-sim/oncall/gameday"
 )
 
 func TestDebrief(t *testing.T) {
@@ -39,8 +42,8 @@ func TestDebrief(t *testing.T) {
 }
 
 func TestGameDay(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "results.json")
-	store, err := OpenFileResults(path)
+	path := filepath.Join(t.TempDir(), "gamedays.db")
+	store, err := gameday.Open(context.Background(), path, gameday.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,10 +71,12 @@ func TestGameDay(t *testing.T) {
 		t.Errorf("score %v, debrief %v", g.Results[0].Score, d.Score)
 	}
 	// Another server on the same file (a restart) lists the same results.
-	again, err := OpenFileResults(path)
+	store.Close()
+	again, err := gameday.Open(context.Background(), path, gameday.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer again.Close()
 	ts2 := newTestServer(t, Options{Results: again})
 	var g2 GameDay
 	ts2.doJSON(t, "GET", "/api/gamedays/"+g.ID, nil, &g2)
@@ -80,15 +85,35 @@ func TestGameDay(t *testing.T) {
 	if string(a) != string(b) {
 		t.Errorf("after a restart:\n%s\n%s", a, b)
 	}
-	// A file that is not ours is refused with a message naming it.
-	bad := filepath.Join(t.TempDir(), "x.json")
-	if err := writeFile(bad, "{not json"); err != nil {
+	// A game day deleted (by its instructor, on another replica) is a 404
+	// for a result sent after, with the sentence the page shows.
+	if err := again.Delete(context.Background(), g.ID); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := OpenFileResults(bad); err == nil || !strings.Contains(err.Error(), bad) {
-		t.Errorf("bad file: %v", err)
+	rec := ts2.do("POST", "/api/gamedays/"+g.ID+"/results", `{"name":"Cem","decisions":[]}`)
+	if rec.Code != 404 || !strings.Contains(rec.Body.String(), "does not exist") {
+		t.Errorf("a result for a deleted game day: %d %s", rec.Code, rec.Body)
 	}
 	if ts.panics.Load()+ts2.panics.Load() != 0 {
 		t.Fatal("a handler panicked")
+	}
+}
+
+// A database that fails is a 500 whose message says to look at the log,
+// where the details are; it does not show the file to the browser.
+func TestGameDayStoreDown(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "gamedays.db")
+	store, err := gameday.Open(context.Background(), path, gameday.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := newTestServer(t, Options{Results: store})
+	store.Close()
+	rec := ts.do("POST", "/api/gamedays", `{"scenario":"bad-deploy","seed":1}`)
+	if rec.Code != 500 || !strings.Contains(rec.Body.String(), "the console's log says why") || strings.Contains(rec.Body.String(), path) {
+		t.Errorf("%d %s", rec.Code, rec.Body)
+	}
+	if ts.panics.Load() != 1 {
+		t.Errorf("%d lines logged, want the store's error", ts.panics.Load())
 	}
 }

@@ -191,5 +191,3 @@ func httptestRecorder(h http.Handler, method, path string) *httptest.ResponseRec
 	h.ServeHTTP(rec, httptest.NewRequest(method, path, nil))
 	return rec
 }
-
-func writeFile(path, content string) error { return os.WriteFile(path, []byte(content), 0o644) }

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/oncall-sim/oncall/engine"
+	"github.com/oncall-sim/oncall/gameday"
 	"github.com/oncall-sim/oncall/i18n"
 )
 
@@ -45,8 +46,9 @@ type Options struct {
 	Now func() time.Time
 	// Log receives panics caught by the server (log.Printf).
 	Log func(format string, args ...any)
-	// Results keeps game days; nil keeps them in memory.
-	Results ResultStore
+	// Results keeps game days; nil keeps them in memory, in a store the
+	// server opens for its lifetime.
+	Results gameday.Store
 }
 
 // PolicySource is a policy file the console offers on autopilot.
@@ -69,7 +71,7 @@ type Server struct {
 	now         func() time.Time
 	logf        func(format string, args ...any)
 	static      fs.FS
-	results     ResultStore
+	results     gameday.Store
 
 	mu       sync.Mutex
 	sessions map[string]*session
@@ -92,7 +94,11 @@ func New(o Options) (*Server, error) {
 		s.now = time.Now
 	}
 	if s.results == nil {
-		s.results = NewMemoryResults()
+		mem, err := gameday.OpenMemory()
+		if err != nil {
+			return nil, fmt.Errorf("the in-memory game days: %v", err)
+		}
+		s.results = mem
 	}
 	if s.logf == nil {
 		s.logf = log.Printf
