@@ -21,6 +21,7 @@ type CLI struct {
 	Grade     GradeCmd     `cmd:"" help:"Grade a policy against golden reference outcomes."`
 	Golden    GoldenCmd    `cmd:"" help:"Record reference outcomes for grading (instructors)."`
 	Play      PlayCmd      `cmd:"" help:"Serve the web console on a loopback address and print its URL."`
+	Gameday   GamedayCmd   `cmd:"" help:"List, export or delete the game days a console keeps."`
 }
 
 // Env is what a subcommand may touch of the process: its streams, the seed

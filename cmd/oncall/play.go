@@ -13,6 +13,7 @@ import (
 	"github.com/oncall-sim/oncall/dsl/policy"
 	"github.com/oncall-sim/oncall/dsl/scenario"
 	"github.com/oncall-sim/oncall/engine"
+	"github.com/oncall-sim/oncall/gameday"
 	"github.com/oncall-sim/oncall/scripts"
 	"github.com/oncall-sim/oncall/web"
 )
@@ -21,7 +22,7 @@ import (
 type PlayCmd struct {
 	Addr      string `default:"127.0.0.1:8080" help:"Address to listen on (loopback by default; the console has no accounts, so keep it off public networks)." placeholder:"HOST:PORT"`
 	Scenarios string `help:"Also offer the .lua scenarios of this folder." placeholder:"DIR"`
-	Data      string `help:"Keep game days and their results in this JSON file across restarts (default: in memory)." placeholder:"FILE"`
+	Data      string `help:"Keep game days and their results in this SQLite file (made if need be), or in the PostgreSQL database of a postgres:// URL that several consoles share (default: in memory, lost on restart). A JSON file of an earlier oncall is imported once into a .db beside it." placeholder:"FILE|URL"`
 }
 
 // Help shows examples under the flags.
@@ -30,10 +31,15 @@ func (PlayCmd) Help() string {
   oncall play                            the console on http://127.0.0.1:8080/
   oncall play --addr 127.0.0.1:9000      another port
   oncall play --scenarios ./my-scenarios the built-in scenarios and those of a folder
-  oncall play --data gameday.json        game-day results kept across restarts
+  oncall play --data gamedays.db         game days kept in a SQLite file across restarts
+  oncall play --data postgres://oncall@db.school.example/oncall
+                                         several consoles behind a load balancer, one database
+                                         (the password from PGPASSWORD or ~/.pgpass, not the URL)
 
 Stop it with Ctrl-C. A shift in progress survives a restart: the page keeps
-its scenario, seed and decisions and the server replays them.`
+its scenario, seed and decisions and the server replays them. Game days are
+listed, exported and deleted with oncall gameday; docs/gameday.md says what
+is stored.`
 }
 
 // Run implements the subcommand.
@@ -67,11 +73,12 @@ func (c *PlayCmd) Run(env *Env) error {
 	if err != nil {
 		return failure("the policies of scripts/ do not load: %v", err)
 	}
-	var results web.ResultStore
+	var results gameday.Store
 	if c.Data != "" {
-		if results, err = web.OpenFileResults(c.Data); err != nil {
-			return usageError("--data %s: %v", c.Data, err)
+		if results, err = openGameDays(env, c.Data, false); err != nil {
+			return err
 		}
+		defer results.Close()
 	}
 	srv, err := web.New(web.Options{
 		Scenarios: scs, Policies: pols, Compile: compilePolicy, Results: results,
