@@ -68,7 +68,7 @@ func importJSON(ctx context.Context, path string, o Options) (Store, error) {
 		results += len(g.Results)
 	}
 	if when.IsZero() {
-		o.Say(fmt.Sprintf("imported %d game days and %d results from %s into %s; %s is left as it was, and from now on the game days are kept in %s (give --data %s)", len(days), results, path, dbPath, path, dbPath, dbPath))
+		o.Say(fmt.Sprintf("imported %s and %s from %s into %s; %s is left as it was, and from now on the game days are kept in %s (give --data %s)", count(len(days), "game day"), count(results, "result"), path, dbPath, path, dbPath, dbPath))
 	} else {
 		o.Say(fmt.Sprintf("%s was imported into %s on %s: using %s (give --data %s)", path, dbPath, when.Format("2006-01-02 15:04 MST"), dbPath, dbPath))
 	}
@@ -133,6 +133,14 @@ func (s *sqlStore) insertAll(ctx context.Context, tx *sql.Tx, days []GameDay, so
 	_, err = tx.ExecContext(ctx, `INSERT INTO imports (sha256, source, game_days, results, imported_at) VALUES ($1, $2, $3, $4, $5)`,
 		sum, abs, len(days), results, s.d.timeValue(now))
 	return s.failed(err)
+}
+
+// count writes "1 result", "2 results".
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 // fileDay is an entry of a JSON file of game days; pointers tell a null
