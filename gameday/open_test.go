@@ -95,6 +95,15 @@ func TestOpenRefuses(t *testing.T) {
 			t.Error("the file was created")
 		}
 	})
+	t.Run("a new .json file", func(t *testing.T) {
+		path := filepath.Join(t.TempDir(), "gameday.json")
+		if _, err := Open(ctx, path, Options{}); err == nil || !containsAll(err.Error(), path, "no longer kept in JSON", "--data "+ImportPath(path)) {
+			t.Errorf("new JSON: %v", err)
+		}
+		if _, err := os.Stat(path); err == nil {
+			t.Error("the file was created")
+		}
+	})
 	t.Run("a folder that does not exist", func(t *testing.T) {
 		path := filepath.Join(t.TempDir(), "no", "such", "gamedays.db")
 		if _, err := Open(ctx, path, Options{}); err == nil || !containsAll(err.Error(), path, "cannot be opened", "folder exists") {

@@ -76,6 +76,9 @@ func openFile(ctx context.Context, path string, o Options) (Store, error) {
 		if o.Existing {
 			return nil, fmt.Errorf("%s does not exist: give the file that oncall play --data keeps game days in", path)
 		}
+		if strings.EqualFold(filepath.Ext(path), ".json") {
+			return nil, fmt.Errorf("%s does not exist, and game days are no longer kept in JSON: give a SQLite file, e.g. --data %s", path, ImportPath(path))
+		}
 		s, err := openSQLite(ctx, path, o.Now)
 		if err == nil {
 			o.Say(fmt.Sprintf("keeping game days in a new SQLite database, %s", path))
