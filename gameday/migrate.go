@@ -7,7 +7,7 @@ import (
 )
 
 // Version is the schema version this oncall writes.
-func Version() int { return len(sqliteDialect().schema) }
+func Version() int { return len(schema()) }
 
 // migrate brings the schema to Version in one transaction, which the
 // dialect serializes: replicas that start together migrate once. A database
