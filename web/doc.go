@@ -12,7 +12,9 @@
 // and the server replays it to the same minute, row for row. Downloads,
 // debriefs and game-day results are replayed the same way, so none of them
 // needs a session, and a game day's figures are the server's, not the
-// client's.
+// client's. Game days themselves are kept in a gameday.Store (SQLite, or
+// PostgreSQL shared by several consoles), so any console behind a load
+// balancer can answer any request.
 //
 // Sessions are bounded in number and expire when idle; each is used by one
 // request at a time (a mutex per session); request bodies and the minutes a
