@@ -11,6 +11,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/oncall-sim/oncall/engine"
+	"github.com/oncall-sim/oncall/shift"
 )
 
 // Report is a finished batch: what ran, every run's outcome, the
@@ -74,7 +75,7 @@ func (r *Report) Failed() int {
 // WriteSummary writes the report for a person: the distribution of the main
 // figures for each policy and, with a comparison, the differences.
 func (r *Report) WriteSummary(w io.Writer) error {
-	fmt.Fprintf(w, "%s · %d seeds (%s) · noise %s\n", r.Scenario, len(r.Seeds), FormatSeeds(r.Seeds), onOff(r.Noise))
+	fmt.Fprintf(w, "%s · %d seeds (%s) · noise %s\n", r.Scenario, len(r.Seeds), shift.FormatSeeds(r.Seeds), onOff(r.Noise))
 	if err := writeDistributions(w, "policy "+r.Policy, r.A); err != nil {
 		return err
 	}
@@ -246,7 +247,7 @@ func (r *Report) WriteJSON(w io.Writer) error {
 		Distribution   []Distribution `json:"distribution"`
 		VsDistribution []Distribution `json:"vs_distribution,omitempty"`
 		Differences    []Difference   `json:"differences,omitempty"`
-	}{Scenario: r.Scenario, Policy: r.Policy, Vs: r.Vs, Seeds: FormatSeeds(r.Seeds), Noise: r.Noise,
+	}{Scenario: r.Scenario, Policy: r.Policy, Vs: r.Vs, Seeds: shift.FormatSeeds(r.Seeds), Noise: r.Noise,
 		Distribution: Distributions(r.A)}
 	if r.B == nil {
 		runs := make([]runJSON, len(r.A))

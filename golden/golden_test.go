@@ -14,6 +14,7 @@ import (
 	"github.com/oncall-sim/oncall/engine"
 	"github.com/oncall-sim/oncall/golden"
 	"github.com/oncall-sim/oncall/golden/goldentest"
+	"github.com/oncall-sim/oncall/shift"
 )
 
 func builtins(t testing.TB) []*scenario.Program {
@@ -66,7 +67,7 @@ func TestGoldenTraces(t *testing.T) {
 // reference policy over the public seeds, as the binary embeds them.
 func TestPublicReferences(t *testing.T) {
 	g := goldentest.New(t, "testdata", ".json")
-	seeds, err := batch.ParseSeeds(golden.PublicSeeds)
+	seeds, err := shift.ParseSeeds(golden.PublicSeeds)
 	if err != nil {
 		t.Fatal(err)
 	}

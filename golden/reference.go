@@ -14,6 +14,7 @@ import (
 
 	"github.com/oncall-sim/oncall/batch"
 	"github.com/oncall-sim/oncall/engine"
+	"github.com/oncall-sim/oncall/shift"
 )
 
 // ReferenceFormat names the format of a reference file; a file of another
@@ -34,7 +35,7 @@ type ReferenceFile struct {
 type Reference struct {
 	Scenario string         `json:"scenario"` // scenario id
 	Policy   string         `json:"policy"`   // where the reference policy came from
-	Seeds    string         `json:"seeds"`    // the seed set, as batch.FormatSeeds writes it
+	Seeds    string         `json:"seeds"`    // the seed set, as shift.FormatSeeds writes it
 	Noise    bool           `json:"noise"`
 	Runs     []ReferenceRun `json:"runs"`
 }
@@ -65,7 +66,7 @@ func RecordReference(ctx context.Context, scenario, policy string, run batch.Run
 	if err := batch.FirstError(results); err != nil {
 		return Reference{}, fmt.Errorf("%s: the reference policy %s failed: %w", scenario, policy, err)
 	}
-	ref := Reference{Scenario: scenario, Policy: policy, Seeds: batch.FormatSeeds(seeds), Noise: !run.NoNoise}
+	ref := Reference{Scenario: scenario, Policy: policy, Seeds: shift.FormatSeeds(seeds), Noise: !run.NoNoise}
 	for _, r := range results {
 		ref.Runs = append(ref.Runs, ReferenceRun{Seed: r.Seed, Outcome: r.Outcome})
 	}
@@ -152,7 +153,7 @@ func (f *ReferenceFile) check() error {
 				return fmt.Errorf("%s.runs[%d] (seed %d).outcome.minutes = %d: a reference run lasts at least a minute", at, j, run.Seed, run.Outcome.Minutes)
 			}
 		}
-		if got := batch.FormatSeeds(r.SeedList()); r.Seeds != got {
+		if got := shift.FormatSeeds(r.SeedList()); r.Seeds != got {
 			return fmt.Errorf("%s.seeds = %q but the runs hold seeds %s", at, r.Seeds, got)
 		}
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/oncall-sim/oncall/engine"
 	"github.com/oncall-sim/oncall/i18n"
+	"github.com/oncall-sim/oncall/shift"
 )
 
 // api routes /api/...: each handler checks its own method so that every
@@ -245,16 +246,16 @@ type createRequest struct {
 	Autopilot *Autopilot  `json:"autopilot"`
 }
 
-// parseSeed reads a seed, 0 to 4294967295.
+// parseSeed reads the seed of a request, which names it "seed".
 func parseSeed(text string) (uint32, error) {
-	if text == "" {
-		return 0, badRequest("seed is missing: give a whole number from 0 to 4294967295")
+	seed, err := shift.ParseSeed(text)
+	switch {
+	case errors.Is(err, shift.ErrNoSeed):
+		return 0, badRequest("%v", err)
+	case err != nil:
+		return 0, badRequest("seed = %s: %v", clip(text, 30), err)
 	}
-	v, err := strconv.ParseUint(text, 10, 32)
-	if err != nil {
-		return 0, badRequest("seed = %s: it takes a whole number from 0 to 4294967295", clip(text, 30))
-	}
-	return uint32(v), nil
+	return seed, nil
 }
 
 // shiftState is a shift as the page draws it.

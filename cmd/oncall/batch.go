@@ -14,6 +14,7 @@ import (
 	"github.com/oncall-sim/oncall/dsl"
 	"github.com/oncall-sim/oncall/dsl/policy"
 	"github.com/oncall-sim/oncall/engine"
+	"github.com/oncall-sim/oncall/shift"
 )
 
 // BatchCmd runs a scenario over many seeds at once.
@@ -52,7 +53,7 @@ func (c *BatchCmd) Run(env *Env) error {
 	if err != nil {
 		return err
 	}
-	seeds, err := batch.ParseSeeds(c.Seeds)
+	seeds, err := shift.ParseSeeds(c.Seeds)
 	if err != nil {
 		return usageError("--seeds: %v", err)
 	}

@@ -7,6 +7,7 @@ import (
 	"github.com/oncall-sim/oncall/dsl/policy"
 	"github.com/oncall-sim/oncall/dsl/scenario"
 	"github.com/oncall-sim/oncall/golden"
+	"github.com/oncall-sim/oncall/shift"
 )
 
 // GoldenCmd holds the instructors' commands on reference outcomes.
@@ -48,7 +49,7 @@ Examples:
 
 // Run implements the subcommand.
 func (c *GoldenRecordCmd) Run(env *Env) error {
-	seeds, err := batch.ParseSeeds(c.Seeds)
+	seeds, err := shift.ParseSeeds(c.Seeds)
 	if err != nil {
 		return usageError("--seeds: %v", err)
 	}

@@ -8,6 +8,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/oncall-sim/oncall/engine"
+	"github.com/oncall-sim/oncall/shift"
 )
 
 // RunCmd runs a scenario from the terminal.
@@ -129,11 +130,11 @@ func parseSeed(text string, env *Env) (uint32, error) {
 	if text == "" {
 		return env.RandomSeed(), nil
 	}
-	v, err := strconv.ParseUint(strings.TrimSpace(text), 10, 32)
+	seed, err := shift.ParseSeed(text)
 	if err != nil {
-		return 0, usageError("--seed %q: it takes a whole number from 0 to 4294967295", text)
+		return 0, usageError("--seed %q: %v", text, err)
 	}
-	return uint32(v), nil
+	return seed, nil
 }
 
 // applySettings applies --set name=value to the starting controls.

@@ -103,6 +103,7 @@ func TestRunBadInput(t *testing.T) {
 		{[]string{"--set", "rollback=1"}, "oncall: --set rollback=1: rollback is an action, not a setting: it takes no value"},
 		{[]string{"--set", "shed"}, `oncall: --set shed: "shed": write a setting as name=value, e.g. shed=0.5 (controls: min_instances, autoscaling, target_utilization, ttl_s, shed, feature)`},
 		{[]string{"--seed=-1"}, `oncall: --seed "-1": it takes a whole number from 0 to 4294967295`},
+		{[]string{"--seed", "1-5"}, `oncall: --seed "1-5": it takes one seed, not a set: a whole number from 0 to 4294967295`},
 		{[]string{"--minutes", "20000"}, "oncall: --minutes 20000 is out of range: it takes 1 to 10080"},
 		{[]string{"--minutes", "0"}, "oncall: --minutes 0 is out of range: it takes 1 to 10080"},
 		{[]string{"--plot", "-"}, "oncall: --plot -: the chart goes to a file, e.g. --plot shift.svg (standard output carries the trace)"},

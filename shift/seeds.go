@@ -1,6 +1,7 @@
-package batch
+package shift
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -12,6 +13,39 @@ const MaxSeeds = 1_000_000
 
 // SeedsExample is shown with every error about a seed set.
 const SeedsExample = "write seeds as 1-1000, 1,5,9 or 1-10,20-30"
+
+// seedRange says what a seed is, in every error about one.
+const seedRange = "a whole number from 0 to 4294967295"
+
+// ErrNoSeed is ParseSeed's error for an empty text.
+var ErrNoSeed = errors.New("the seed is missing: give " + seedRange)
+
+// ParseSeed reads one seed, 0 to 4294967295; spaces around it do not count.
+// Its errors say what is wrong and what a seed is, without the text: the
+// caller names the flag or the field and quotes what was given.
+func ParseSeed(text string) (uint32, error) {
+	s := strings.TrimSpace(text)
+	if s == "" {
+		return 0, ErrNoSeed
+	}
+	v, err := parseNumber(s)
+	if err != nil && strings.ContainsAny(strings.TrimPrefix(s, "-"), ",-–—") {
+		return 0, errors.New("it takes one seed, not a set: " + seedRange)
+	}
+	return v, err
+}
+
+// parseNumber reads a seed written as a number, nothing around it.
+func parseNumber(s string) (uint32, error) {
+	v, err := strconv.ParseUint(s, 10, 32)
+	switch {
+	case err == nil:
+		return uint32(v), nil
+	case errors.Is(err, strconv.ErrRange):
+		return 0, errors.New("it is too large: a seed is " + seedRange)
+	}
+	return 0, errors.New("it takes " + seedRange)
+}
 
 // ParseSeeds reads a seed set: single seeds and inclusive ranges separated by
 // commas ("1-1000", "1,5,9", "1-10,20-30"). Seeds are 0 to 4294967295, in the
@@ -52,11 +86,11 @@ func parseItem(item string) (lo, hi uint32, err error) {
 		return 0, 0, fmt.Errorf("%q: write a range with a plain hyphen: %s", item, plain)
 	}
 	a, b, isRange := strings.Cut(item, "-")
-	lo, err = parseSeed(a, item)
+	lo, err = itemSeed(a, item)
 	if err != nil || !isRange {
 		return lo, lo, err
 	}
-	hi, err = parseSeed(b, item)
+	hi, err = itemSeed(b, item)
 	if err != nil {
 		return 0, 0, err
 	}
@@ -66,16 +100,22 @@ func parseItem(item string) (lo, hi uint32, err error) {
 	return lo, hi, nil
 }
 
-func parseSeed(s, item string) (uint32, error) {
+// itemSeed reads one side of an item; the error quotes the item, and the
+// side when the item is a range.
+func itemSeed(s, item string) (uint32, error) {
 	s = strings.TrimSpace(s)
 	if s == "" {
 		return 0, fmt.Errorf("%q: a range takes a seed on each side of the dash; %s", item, SeedsExample)
 	}
-	v, err := strconv.ParseUint(s, 10, 32)
-	if err != nil {
-		return 0, fmt.Errorf("%q: %q is not a seed (a whole number from 0 to 4294967295); %s", item, s, SeedsExample)
+	v, err := parseNumber(s)
+	if err == nil {
+		return v, nil
 	}
-	return uint32(v), nil
+	where := ""
+	if s != item {
+		where = fmt.Sprintf("%q: ", item)
+	}
+	return 0, fmt.Errorf("%s%q is not a seed: %v; %s", where, s, err, SeedsExample)
 }
 
 // FormatSeeds writes a seed set in the shortest form ParseSeeds reads back:
