@@ -102,8 +102,15 @@ func (s *Sim) Constants() Constants { return s.c }
 
 // Decide queues a decision for the start of the next minute, after the
 // scenario's events of that minute; a later decision on the same control wins.
+// A value out of its control's range is refused, and so is a floor above
+// the ceiling in force, so that the one who decides hears it at once; an
+// event of the next minute may still lower the ceiling under a floor
+// accepted here, and then that minute fails, naming who decided.
 func (s *Sim) Decide(a Action) error {
 	if err := a.Check(); err != nil {
+		return err
+	}
+	if err := s.fits(a); err != nil {
 		return err
 	}
 	if a.By == "" {
@@ -351,8 +358,8 @@ func (s *Sim) apply(a Action, r *Row) error {
 	case Rollback:
 		s.rollbackAt = m + int(s.c.RollbackMinutes)
 	default:
-		if a.Control == MinInstances && a.Value > s.c.MaxInstances {
-			return fmt.Errorf("min_instances = %s is above max_instances = %s", fmtNum(a.Value), fmtNum(s.c.MaxInstances))
+		if err := s.fits(a); err != nil {
+			return err
 		}
 		if err := s.ctl.Set(a.Control, a.Value); err != nil {
 			return err
@@ -365,6 +372,15 @@ func (s *Sim) apply(a Action, r *Row) error {
 			s.launch(m, n)
 			r.Events = append(r.Events, Event{Kind: EventLaunch, By: "min_instances", Value: float64(n)})
 		}
+	}
+	return nil
+}
+
+// fits checks a decision against the constants in force: the floor of
+// the fleet may not rise above its ceiling.
+func (s *Sim) fits(a Action) error {
+	if a.Control == MinInstances && a.Value > s.c.MaxInstances {
+		return fmt.Errorf("min_instances = %s is above max_instances = %s", fmtNum(a.Value), fmtNum(s.c.MaxInstances))
 	}
 	return nil
 }

@@ -268,9 +268,11 @@ func hasEvent(r *Row, k EventKind) bool {
 	return false
 }
 
-// A decision refused where it takes effect names who made it.
+// A decision refused where it takes effect names who made it: the
+// scenario lowers the ceiling at the start of the minute the floor was to
+// rise, after the decision was accepted.
 func TestRefusedDecisionNamesItsAuthor(t *testing.T) {
-	sc := &script{events: map[int][]Event{1: {{Kind: EventSetConstant, Name: "max_instances", Value: 20}}}}
+	sc := &script{events: map[int][]Event{2: {{Kind: EventSetConstant, Name: "max_instances", Value: 20}}}}
 	s := newSim(t, FreePlay(), sc)
 	stepN(t, s, 2)
 	if err := s.Decide(Action{Control: MinInstances, Value: 30, By: "scale out early"}); err != nil {
@@ -283,5 +285,22 @@ func TestRefusedDecisionNamesItsAuthor(t *testing.T) {
 	}
 	if len(s.Rows()) != 2 {
 		t.Errorf("%d rows kept, want the 2 minutes before", len(s.Rows()))
+	}
+}
+
+// A floor above the ceiling in force is refused when it is decided, and
+// nothing is queued: the run goes on.
+func TestDecideRefusesAFloorAboveTheCeiling(t *testing.T) {
+	sc := &script{events: map[int][]Event{1: {{Kind: EventSetConstant, Name: "max_instances", Value: 20}}}}
+	s := newSim(t, FreePlay(), sc)
+	stepN(t, s, 2)
+	err := s.Decide(Action{Control: MinInstances, Value: 30})
+	if want := "min_instances = 30 is above max_instances = 20"; err == nil || err.Error() != want {
+		t.Fatalf("Decide: %v, want %s", err, want)
+	}
+	decide(t, s, MinInstances, 20)
+	r := stepN(t, s, 1)
+	if r.Controls.MinInstances != 20 {
+		t.Errorf("min_instances = %d after the refused and the accepted decision, want 20", r.Controls.MinInstances)
 	}
 }

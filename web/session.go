@@ -143,15 +143,11 @@ func (s *Server) build(sh Shift, played int) (*engine.Sim, Scenario, *pilot, err
 	return sim, sc, pl, nil
 }
 
-// decide queues a decision after the checks the engine makes only when it
-// applies it, so that a bad value is the request's error, not the run's.
+// decide queues a decision for the next minute; what the engine refuses
+// (a value out of range, a floor above the ceiling) is the request's error.
 func decide(sim *engine.Sim, a engine.Action) error {
 	if sim.Done() {
 		return &httpError{http.StatusConflict, "the shift is over: no more decisions (start a new shift, or open the share link to replay this one)"}
-	}
-	if a.Control == engine.MinInstances && a.Value > sim.Constants().MaxInstances {
-		return badRequest("min_instances = %s is above max_instances = %s in this scenario",
-			engine.FormatFixed(a.Value, 0), engine.FormatFixed(sim.Constants().MaxInstances, 0))
 	}
 	return sim.Decide(a)
 }
