@@ -8,6 +8,7 @@ import (
 	"github.com/oncall-sim/oncall/batch"
 	"github.com/oncall-sim/oncall/dsl/policy"
 	"github.com/oncall-sim/oncall/dsl/scenario"
+	"github.com/oncall-sim/oncall/shift"
 )
 
 func fiveRulePolicy(tb testing.TB) *policy.Program {
@@ -31,11 +32,11 @@ func BenchmarkBatchBadDeploy(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	run := batch.Run{Scenario: sc, Policy: fiveRulePolicy(b)}
+	run := shift.Shift{Scenario: sc, Policy: fiveRulePolicy(b), Noise: true}
 	ss := seeds(1000)
 	b.ReportAllocs()
 	for b.Loop() {
-		rs, err := run.Many(context.Background(), ss, batch.Options{})
+		rs, err := batch.Many(context.Background(), run, ss, batch.Options{})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -52,7 +53,7 @@ func TestFiveRulePolicyActs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sim, err := batch.Run{Scenario: sc, Policy: fiveRulePolicy(t)}.One(1)
+	sim, err := shift.Shift{Scenario: sc, Seed: 1, Noise: true, Policy: fiveRulePolicy(t)}.Run()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,7 +3,8 @@
 // worst) and, for two policies run on the same seeds, the paired difference
 // with a 95 % confidence interval.
 //
-// Each seed is an independent run with its own scenario instance and policy
-// instance; the results are stored by seed, so they do not depend on the
-// number of workers nor on the order in which the workers finish.
+// Each seed is an independent run of one shift.Shift, with the seed of the
+// run and its own scenario instance and policy instance; the results are
+// stored by seed, so they do not depend on the number of workers nor on the
+// order in which the workers finish.
 package batch

@@ -8,68 +8,8 @@ import (
 	"sync/atomic"
 
 	"github.com/oncall-sim/oncall/engine"
+	"github.com/oncall-sim/oncall/shift"
 )
-
-// Source gives a scenario for one run: its per-run state and its setup. A
-// compiled scenario is a Source; it must be safe for concurrent calls.
-type Source interface {
-	Instance(seed uint32) (engine.Scenario, engine.Setup, error)
-}
-
-// Policy gives a fresh policy for each run. A compiled policy is a Policy;
-// it must be safe for concurrent calls.
-type Policy interface {
-	Instance() engine.Policy
-}
-
-// PolicyFunc makes a function a Policy.
-type PolicyFunc func() engine.Policy
-
-// Instance implements Policy.
-func (f PolicyFunc) Instance() engine.Policy { return f() }
-
-// SourceFunc makes a function a Source.
-type SourceFunc func(seed uint32) (engine.Scenario, engine.Setup, error)
-
-// Instance implements Source.
-func (f SourceFunc) Instance(seed uint32) (engine.Scenario, engine.Setup, error) { return f(seed) }
-
-// Run says how to run one seed.
-type Run struct {
-	Scenario Source
-	Policy   Policy // nil: no automation
-	NoNoise  bool   // traffic noise off (requests = demand)
-	Minutes  int    // 0: the scenario's duration
-	// Setup, when set, changes the setup of every run before it starts
-	// (e.g. --set on the command line, or a modified constant in a test).
-	Setup func(*engine.Setup) error
-}
-
-// One runs a single seed to its end and returns the run. A run that stops on
-// an error is returned with the error, its rows holding the minutes before.
-func (r Run) One(seed uint32) (*engine.Sim, error) {
-	sc, setup, err := r.Scenario.Instance(seed)
-	if err != nil {
-		return nil, err
-	}
-	if r.Minutes > 0 {
-		setup.Minutes = r.Minutes
-	}
-	if r.Setup != nil {
-		if err := r.Setup(&setup); err != nil {
-			return nil, err
-		}
-	}
-	var pol engine.Policy
-	if r.Policy != nil {
-		pol = r.Policy.Instance()
-	}
-	sim, err := engine.New(engine.Options{Setup: setup, Scenario: sc, Policy: pol, Seed: seed, Noise: !r.NoNoise})
-	if err != nil {
-		return nil, err
-	}
-	return sim, sim.Run(0)
-}
 
 // Result is the outcome of one seed, or the error that stopped it.
 type Result struct {
@@ -86,10 +26,12 @@ type Options struct {
 	Progress func(done, total int)
 }
 
-// Many runs every seed and returns the results in the order of seeds. It
-// stops early only when ctx is cancelled; a run that fails carries its error
-// in its Result and the others go on.
-func (r Run) Many(ctx context.Context, seeds []uint32, o Options) ([]Result, error) {
+// Many runs the shift sh once a seed, each run's seed taking the place of
+// sh.Seed, and returns the results in the order of seeds. It stops early
+// only when ctx is cancelled; a run that fails carries its error in its
+// Result and the others go on. The shift's scenario and policy serve every
+// worker at once: they must be safe for concurrent calls.
+func Many(ctx context.Context, sh shift.Shift, seeds []uint32, o Options) ([]Result, error) {
 	results := make([]Result, len(seeds))
 	jobs := o.Jobs
 	if jobs <= 0 {
@@ -109,7 +51,7 @@ func (r Run) Many(ctx context.Context, seeds []uint32, o Options) ([]Result, err
 				if i >= len(seeds) {
 					return
 				}
-				results[i] = r.result(seeds[i])
+				results[i] = result(sh, seeds[i])
 				done <- struct{}{}
 			}
 		}()
@@ -130,14 +72,15 @@ func (r Run) Many(ctx context.Context, seeds []uint32, o Options) ([]Result, err
 
 // result runs one seed and sums it up; a panic in a scenario or policy is an
 // error of that seed, not of the whole batch.
-func (r Run) result(seed uint32) (res Result) {
+func result(sh shift.Shift, seed uint32) (res Result) {
 	res.Seed = seed
 	defer func() {
 		if p := recover(); p != nil {
 			res.Err = fmt.Errorf("seed %d: internal error: %v", seed, p)
 		}
 	}()
-	sim, err := r.One(seed)
+	sh.Seed = seed
+	sim, err := sh.Run()
 	if sim != nil {
 		res.Outcome = sim.Outcome()
 	}

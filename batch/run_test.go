@@ -13,6 +13,7 @@ import (
 	"github.com/oncall-sim/oncall/batch"
 	"github.com/oncall-sim/oncall/batch/batchtest"
 	"github.com/oncall-sim/oncall/engine"
+	"github.com/oncall-sim/oncall/shift"
 	"pgregory.net/rapid"
 )
 
@@ -28,13 +29,13 @@ func seeds(n int) []uint32 {
 
 // The results do not depend on the number of workers.
 func TestManySameWithOneAndTwoWorkers(t *testing.T) {
-	run := batch.Run{Scenario: batchtest.BadDeploy(), Policy: batchtest.FiveRules()}
+	run := shift.Shift{Scenario: batchtest.BadDeploy(), Policy: batchtest.FiveRules(), Noise: true}
 	ss := seeds(40)
-	one, err := run.Many(context.Background(), ss, batch.Options{Jobs: 1})
+	one, err := batch.Many(context.Background(), run, ss, batch.Options{Jobs: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	two, err := run.Many(context.Background(), ss, batch.Options{Jobs: 2})
+	two, err := batch.Many(context.Background(), run, ss, batch.Options{Jobs: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,8 +63,8 @@ func TestManySameWithOneAndTwoWorkers(t *testing.T) {
 
 func TestManyProgressInOrder(t *testing.T) {
 	var got []int
-	run := batch.Run{Scenario: batchtest.BadDeploy(), Minutes: 5}
-	_, err := run.Many(context.Background(), seeds(9), batch.Options{Jobs: 3, Progress: func(done, total int) {
+	run := shift.Shift{Scenario: batchtest.BadDeploy(), Minutes: 5, Noise: true}
+	_, err := batch.Many(context.Background(), run, seeds(9), batch.Options{Jobs: 3, Progress: func(done, total int) {
 		if total != 9 {
 			t.Errorf("total %d, want 9", total)
 		}
@@ -80,7 +81,7 @@ func TestManyProgressInOrder(t *testing.T) {
 func TestManyCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	_, err := batch.Run{Scenario: batchtest.BadDeploy()}.Many(ctx, seeds(100), batch.Options{})
+	_, err := batch.Many(ctx, shift.Shift{Scenario: batchtest.BadDeploy(), Noise: true}, seeds(100), batch.Options{})
 	if !errors.Is(err, context.Canceled) {
 		t.Errorf("err = %v, want context.Canceled", err)
 	}
@@ -99,12 +100,12 @@ func (failing) Surge(int) (float64, error) { return 1, nil }
 func (failing) Observe(*engine.Row) error  { return nil }
 
 func TestManyErrorsStayWithTheirSeed(t *testing.T) {
-	src := batch.SourceFunc(func(seed uint32) (engine.Scenario, engine.Setup, error) {
+	src := shift.SourceFunc(func(seed uint32) (engine.Scenario, engine.Setup, error) {
 		s := engine.FreePlay()
 		s.Minutes = 10
 		return failing{seed}, s, nil
 	})
-	rs, err := batch.Run{Scenario: src}.Many(context.Background(), seeds(6), batch.Options{Jobs: 2})
+	rs, err := batch.Many(context.Background(), shift.Shift{Scenario: src, Noise: true}, seeds(6), batch.Options{Jobs: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,8 +129,8 @@ func TestManyErrorsStayWithTheirSeed(t *testing.T) {
 
 func TestReportWriters(t *testing.T) {
 	ss := seeds(12)
-	a, _ := batch.Run{Scenario: batchtest.BadDeploy(), Policy: batchtest.FiveRules()}.Many(context.Background(), ss, batch.Options{})
-	b, _ := batch.Run{Scenario: batchtest.BadDeploy(), Policy: batchtest.Idle()}.Many(context.Background(), ss, batch.Options{})
+	a, _ := batch.Many(context.Background(), shift.Shift{Scenario: batchtest.BadDeploy(), Policy: batchtest.FiveRules(), Noise: true}, ss, batch.Options{})
+	b, _ := batch.Many(context.Background(), shift.Shift{Scenario: batchtest.BadDeploy(), Policy: batchtest.Idle(), Noise: true}, ss, batch.Options{})
 	rep := batch.Report{Scenario: "go-bad-deploy", Policy: "five.rules", Vs: "idle.rules", Seeds: ss, Noise: true, A: a, B: b}
 
 	var out bytes.Buffer
@@ -199,10 +200,10 @@ func abs(x float64) float64 {
 // with the five-rule Go policy on every core: the engine's share of the batch
 // budget (2 s for 1,000 seeds on two cores).
 func BenchmarkManyGoScenario(b *testing.B) {
-	run := batch.Run{Scenario: batchtest.BadDeploy(), Policy: batchtest.FiveRules()}
+	run := shift.Shift{Scenario: batchtest.BadDeploy(), Policy: batchtest.FiveRules(), Noise: true}
 	ss := seeds(1000)
 	for b.Loop() {
-		if _, err := run.Many(context.Background(), ss, batch.Options{}); err != nil {
+		if _, err := batch.Many(context.Background(), run, ss, batch.Options{}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -211,10 +212,10 @@ func BenchmarkManyGoScenario(b *testing.B) {
 // A seed's outcome depends on the seed alone: not on the number of workers,
 // nor on which other seeds share the batch, nor on their order.
 func TestManyOutcomeDependsOnSeedOnly(t *testing.T) {
-	run := batch.Run{Scenario: batchtest.BadDeploy(), Policy: batchtest.FiveRules(), Minutes: 40}
+	run := shift.Shift{Scenario: batchtest.BadDeploy(), Policy: batchtest.FiveRules(), Minutes: 40, Noise: true}
 	alone := make(map[uint32]engine.Outcome)
 	for s := uint32(0); s < 30; s++ {
-		rs, err := run.Many(context.Background(), []uint32{s}, batch.Options{Jobs: 1})
+		rs, err := batch.Many(context.Background(), run, []uint32{s}, batch.Options{Jobs: 1})
 		if err != nil || rs[0].Err != nil {
 			t.Fatal(err, rs[0].Err)
 		}
@@ -223,7 +224,7 @@ func TestManyOutcomeDependsOnSeedOnly(t *testing.T) {
 	rapid.Check(t, func(rt *rapid.T) {
 		ss := rapid.SliceOfNDistinct(rapid.Uint32Range(0, 29), 1, 30, rapid.ID).Draw(rt, "seeds")
 		jobs := rapid.IntRange(0, 5).Draw(rt, "jobs")
-		rs, err := run.Many(context.Background(), ss, batch.Options{Jobs: jobs})
+		rs, err := batch.Many(context.Background(), run, ss, batch.Options{Jobs: jobs})
 		if err != nil {
 			rt.Fatal(err)
 		}
@@ -239,8 +240,8 @@ func TestManyOutcomeDependsOnSeedOnly(t *testing.T) {
 // the JSON keeps the finished side and says which side stopped.
 func TestVsJSONKeepsTheSideThatFinished(t *testing.T) {
 	ss := seeds(2)
-	a, _ := batch.Run{Scenario: batchtest.BadDeploy(), Policy: batchtest.FiveRules()}.Many(context.Background(), ss, batch.Options{})
-	b, _ := batch.Run{Scenario: batchtest.BadDeploy(), Policy: batchtest.Idle()}.Many(context.Background(), ss, batch.Options{})
+	a, _ := batch.Many(context.Background(), shift.Shift{Scenario: batchtest.BadDeploy(), Policy: batchtest.FiveRules(), Noise: true}, ss, batch.Options{})
+	b, _ := batch.Many(context.Background(), shift.Shift{Scenario: batchtest.BadDeploy(), Policy: batchtest.Idle(), Noise: true}, ss, batch.Options{})
 	a[1].Err = errors.New("seed 2: minute 7 (09:07): five.rules:3:9: broken")
 	rep := batch.Report{Scenario: "go-bad-deploy", Policy: "five.rules", Vs: "idle.rules", Seeds: ss, Noise: true, A: a, B: b}
 	var out bytes.Buffer
@@ -284,7 +285,7 @@ func TestVsJSONKeepsTheSideThatFinished(t *testing.T) {
 // a seed), and n/a in the summary like the figures.
 func TestDistributionOfNoRunHasNoWorstSeed(t *testing.T) {
 	ss := seeds(2)
-	a, _ := batch.Run{Scenario: batchtest.BadDeploy(), Policy: batchtest.Idle()}.Many(context.Background(), ss, batch.Options{})
+	a, _ := batch.Many(context.Background(), shift.Shift{Scenario: batchtest.BadDeploy(), Policy: batchtest.Idle(), Noise: true}, ss, batch.Options{})
 	for i := range a {
 		a[i].Err = errors.New("stopped")
 	}

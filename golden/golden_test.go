@@ -26,10 +26,10 @@ func builtins(t testing.TB) []*scenario.Program {
 	return progs
 }
 
-// runFor is the batch run of a golden case.
-func runFor(t testing.TB, p *scenario.Program, which string) batch.Run {
+// runFor is the shift of a golden case, seed aside.
+func runFor(t testing.TB, p *scenario.Program, which string) shift.Shift {
 	t.Helper()
-	run := batch.Run{Scenario: p}
+	run := shift.Shift{Scenario: p, Noise: true}
 	if which == golden.PolicyReference {
 		pol, _, err := golden.ReferencePolicy(p.ID())
 		if err != nil {
@@ -51,7 +51,9 @@ func TestGoldenTraces(t *testing.T) {
 				c := golden.Case{Scenario: p.ID(), Seed: seed, Policy: which}
 				t.Run(c.Name(), func(t *testing.T) {
 					t.Parallel()
-					rec, err := golden.Record(run, seed)
+					sh := run
+					sh.Seed = seed
+					rec, err := golden.Record(sh)
 					if err != nil {
 						t.Fatalf("%s: %v", c.Label(), err)
 					}
@@ -80,7 +82,7 @@ func TestPublicReferences(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			ref, err := golden.RecordReference(context.Background(), p.ID(), name, batch.Run{Scenario: p, Policy: pol}, seeds, batch.Options{})
+			ref, err := golden.RecordReference(context.Background(), p.ID(), name, shift.Shift{Scenario: p, Noise: true, Policy: pol}, seeds, batch.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -155,16 +157,17 @@ func TestGoldenCatchesAConstantChange(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			gc := golden.Case{Scenario: "bad-deploy", Seed: 2, Policy: c.which}
 			run := runFor(t, bad, c.which)
-			plain, err := run.One(gc.Seed)
+			run.Seed = gc.Seed
+			plain, err := run.Run()
 			if err != nil {
 				t.Fatal(err)
 			}
-			run.Setup = c.change
-			changed, err := run.One(gc.Seed)
+			run.Adjust = c.change
+			changed, err := run.Run()
 			if err != nil {
 				t.Fatal(err)
 			}
-			rec, err := golden.Record(run, gc.Seed)
+			rec, err := golden.Record(run)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -13,6 +13,7 @@ import (
 	"github.com/oncall-sim/oncall/batch"
 	"github.com/oncall-sim/oncall/dsl"
 	"github.com/oncall-sim/oncall/engine"
+	"github.com/oncall-sim/oncall/shift"
 )
 
 // Criterion is one line of a scenario's grading: an outcome figure, at most
@@ -36,7 +37,7 @@ func (c Criterion) Text() string {
 type Scenario struct {
 	ID       string
 	Title    string
-	Source   batch.Source
+	Source   shift.Source
 	Criteria []Criterion
 }
 
@@ -48,7 +49,7 @@ const Tolerance = 1e-9
 // GradeOptions say what to grade against what.
 type GradeOptions struct {
 	Scenarios     []Scenario // in the order of the report
-	Policy        batch.Policy
+	Policy        shift.Policy
 	PolicyName    string
 	References    *ReferenceFile
 	ReferenceName string  // where the references came from, for the report
@@ -113,8 +114,8 @@ func Grade(ctx context.Context, o GradeOptions) (*Report, error) {
 				results = append(results, batch.Result{Seed: seed, Err: notLoaded})
 			}
 		} else {
-			run := batch.Run{Scenario: sc.Source, Policy: o.Policy, NoNoise: !ref.Noise}
-			if results, err = run.Many(ctx, ref.SeedList(), opts); err != nil {
+			sh := shift.Shift{Scenario: sc.Source, Noise: ref.Noise, Policy: o.Policy}
+			if results, err = batch.Many(ctx, sh, ref.SeedList(), opts); err != nil {
 				return nil, err
 			}
 		}

@@ -14,6 +14,7 @@ import (
 	"github.com/oncall-sim/oncall/batch/batchtest"
 	"github.com/oncall-sim/oncall/dsl"
 	"github.com/oncall-sim/oncall/golden"
+	"github.com/oncall-sim/oncall/shift"
 )
 
 // goScenario is the Go bad deploy with criteria of the shape scenarios
@@ -32,14 +33,14 @@ func goScenario() golden.Scenario {
 func goReferences(t testing.TB, seeds []uint32) *golden.ReferenceFile {
 	t.Helper()
 	ref, err := golden.RecordReference(context.Background(), "go-bad-deploy", "five rules (Go)",
-		batch.Run{Scenario: batchtest.BadDeploy(), Policy: batchtest.FiveRules()}, seeds, batch.Options{})
+		shift.Shift{Scenario: batchtest.BadDeploy(), Noise: true, Policy: batchtest.FiveRules()}, seeds, batch.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	return &golden.ReferenceFile{Format: golden.ReferenceFormat, References: []golden.Reference{ref}}
 }
 
-func grade(t testing.TB, refs *golden.ReferenceFile, pol batch.Policy, name string) *golden.Report {
+func grade(t testing.TB, refs *golden.ReferenceFile, pol shift.Policy, name string) *golden.Report {
 	t.Helper()
 	rep, err := golden.Grade(context.Background(), golden.GradeOptions{
 		Scenarios: []golden.Scenario{goScenario()}, Policy: pol, PolicyName: name,

@@ -5,13 +5,13 @@ import (
 	"os"
 	"testing"
 
-	"github.com/oncall-sim/oncall/batch"
 	"github.com/oncall-sim/oncall/dsl/policy"
 	"github.com/oncall-sim/oncall/golden"
 	"github.com/oncall-sim/oncall/golden/goldentest"
+	"github.com/oncall-sim/oncall/shift"
 )
 
-func publicGrade(t *testing.T, scs []golden.Scenario, pol batch.Policy, name string) *golden.Report {
+func publicGrade(t *testing.T, scs []golden.Scenario, pol shift.Policy, name string) *golden.Report {
 	t.Helper()
 	refs, err := golden.PublicReferences()
 	if err != nil {

@@ -55,18 +55,18 @@ func (r *Reference) SeedList() []uint32 {
 	return s
 }
 
-// RecordReference runs a scenario's reference policy (run.Policy) over seeds
+// RecordReference runs a scenario's reference policy (sh.Policy) over seeds
 // and returns its outcomes. Every run must finish: a reference with a
 // failed run would grade nobody fairly.
-func RecordReference(ctx context.Context, scenario, policy string, run batch.Run, seeds []uint32, o batch.Options) (Reference, error) {
-	results, err := run.Many(ctx, seeds, o)
+func RecordReference(ctx context.Context, scenario, policy string, sh shift.Shift, seeds []uint32, o batch.Options) (Reference, error) {
+	results, err := batch.Many(ctx, sh, seeds, o)
 	if err != nil {
 		return Reference{}, err
 	}
 	if err := batch.FirstError(results); err != nil {
 		return Reference{}, fmt.Errorf("%s: the reference policy %s failed: %w", scenario, policy, err)
 	}
-	ref := Reference{Scenario: scenario, Policy: policy, Seeds: shift.FormatSeeds(seeds), Noise: !run.NoNoise}
+	ref := Reference{Scenario: scenario, Policy: policy, Seeds: shift.FormatSeeds(seeds), Noise: sh.Noise}
 	for _, r := range results {
 		ref.Runs = append(ref.Runs, ReferenceRun{Seed: r.Seed, Outcome: r.Outcome})
 	}

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"text/tabwriter"
 
-	"github.com/oncall-sim/oncall/batch"
 	"github.com/oncall-sim/oncall/engine"
+	"github.com/oncall-sim/oncall/shift"
 )
 
 // Policies of the golden traces: no automation, and the scenario's
@@ -52,19 +52,19 @@ type Recording struct {
 	Outcome []byte // OutcomeText of the run
 }
 
-// Record runs one seed, capped at MaxTraceMinutes, and writes its trace and
+// Record runs a shift, capped at MaxTraceMinutes, and writes its trace and
 // outcome. A run that stops on an error is an error: goldens hold only
 // complete runs.
-func Record(run batch.Run, seed uint32) (Recording, error) {
-	capped := run
-	capped.Setup = func(s *engine.Setup) error {
+func Record(sh shift.Shift) (Recording, error) {
+	adjust := sh.Adjust
+	sh.Adjust = func(s *engine.Setup) error {
 		s.Minutes = min(s.Minutes, MaxTraceMinutes)
-		if run.Setup != nil {
-			return run.Setup(s)
+		if adjust != nil {
+			return adjust(s)
 		}
 		return nil
 	}
-	sim, err := capped.One(seed)
+	sim, err := sh.Run()
 	if err != nil {
 		return Recording{}, err
 	}

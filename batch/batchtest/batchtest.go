@@ -5,8 +5,8 @@
 package batchtest
 
 import (
-	"github.com/oncall-sim/oncall/batch"
 	"github.com/oncall-sim/oncall/engine"
+	"github.com/oncall-sim/oncall/shift"
 )
 
 // BadDeploy is a bad deploy written in Go: two hours from 09:00 with a fifth
@@ -18,8 +18,8 @@ type badDeploy struct {
 	k   float64
 }
 
-func BadDeploy() batch.Source {
-	return batch.SourceFunc(func(seed uint32) (engine.Scenario, engine.Setup, error) {
+func BadDeploy() shift.Source {
+	return shift.SourceFunc(func(seed uint32) (engine.Scenario, engine.Setup, error) {
 		s := engine.FreePlay()
 		s.ID, s.Start, s.Minutes, s.BudgetLeft = "go-bad-deploy", 9*60, 120, 0.2
 		r := engine.NewRand(engine.ScenarioSeed(seed))
@@ -69,8 +69,8 @@ func (rs Rules) Decide(rows []engine.Row) ([]engine.Firing, error) {
 func Set(c engine.Control, v float64) []engine.Action { return []engine.Action{{Control: c, Value: v}} }
 
 // FiveRules is a five-rule policy of the shape students write.
-func FiveRules() batch.Policy {
-	return batch.PolicyFunc(func() engine.Policy {
+func FiveRules() shift.Policy {
+	return shift.PolicyFunc(func() engine.Policy {
 		return Rules{
 			{"roll back a bad build", func(r *engine.Row) bool { return r.Paging && r.BadTraffic > 0 && r.RollbackLeft == 0 },
 				func(*engine.Row) []engine.Action { return Set(engine.Rollback, 0) }},
@@ -89,14 +89,14 @@ func FiveRules() batch.Policy {
 }
 
 // Idle is a policy that never acts.
-func Idle() batch.Policy {
-	return batch.PolicyFunc(func() engine.Policy { return Rules{} })
+func Idle() shift.Policy {
+	return shift.PolicyFunc(func() engine.Policy { return Rules{} })
 }
 
 // Harmful is a policy that does harm: it turns the feature off, sheds all
 // low-priority traffic and raises the floor to 40 instances at once.
-func Harmful() batch.Policy {
-	return batch.PolicyFunc(func() engine.Policy {
+func Harmful() shift.Policy {
+	return shift.PolicyFunc(func() engine.Policy {
 		return Rules{{"make things worse", func(r *engine.Row) bool { return r.Minute == 0 },
 			func(*engine.Row) []engine.Action {
 				return []engine.Action{{Control: engine.Feature, Value: 0}, {Control: engine.Shed, Value: 1}, {Control: engine.MinInstances, Value: 40}}

@@ -63,15 +63,15 @@ func (c *BatchCmd) Run(env *Env) error {
 	if err := checkOutput(env, "-o", c.Output, scenarioInput(c.Scenario), input{"--policy", c.Policy}, input{"--vs", c.Vs}); err != nil {
 		return err
 	}
-	run := batch.Run{Scenario: sc, NoNoise: !c.Noise, Setup: settingsHook(c.Set)}
+	sh := shift.Shift{Scenario: sc, Noise: c.Noise, Adjust: settingsHook(c.Set)}
 	rep := batch.Report{Seeds: seeds, Noise: c.Noise, Policy: "none"}
 	if c.Policy != "" {
-		if run.Policy, err = readPolicyFile(env, "--policy", c.Policy); err != nil {
+		if sh.Policy, err = readPolicyFile(env, "--policy", c.Policy); err != nil {
 			return err
 		}
 		rep.Policy = c.Policy
 	}
-	var other batch.Policy
+	var other shift.Policy
 	if c.Vs != "" {
 		if other, err = readPolicyFile(env, "--vs", c.Vs); err != nil {
 			return err
@@ -79,11 +79,13 @@ func (c *BatchCmd) Run(env *Env) error {
 		rep.Vs = c.Vs
 	}
 	// A bad --set shows before any run, once, rather than on every seed.
-	_, setup, err := sc.Instance(seeds[0])
-	if err != nil {
+	first := sh
+	first.Seed = seeds[0]
+	_, setup, err := first.Setup()
+	if shift.KindOf(err) == shift.ScenarioFailed {
 		return failure("%s: %v", c.Scenario, err)
 	}
-	if err := run.Setup(&setup); err != nil {
+	if err != nil {
 		return err
 	}
 	rep.Scenario = setup.ID
@@ -96,12 +98,12 @@ func (c *BatchCmd) Run(env *Env) error {
 	}
 	bar := newProgress(env, len(seeds)*passes)
 	opts := batch.Options{Jobs: c.Jobs, Progress: bar.pass(0)}
-	rep.A, err = run.Many(ctx, seeds, opts)
+	rep.A, err = batch.Many(ctx, sh, seeds, opts)
 	if err == nil && other != nil {
-		vs := run
+		vs := sh
 		vs.Policy = other
 		opts.Progress = bar.pass(len(seeds))
-		rep.B, err = vs.Many(ctx, seeds, opts)
+		rep.B, err = batch.Many(ctx, vs, seeds, opts)
 	}
 	bar.done()
 	if err != nil {

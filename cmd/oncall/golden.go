@@ -81,8 +81,8 @@ func (c *GoldenRecordCmd) Run(env *Env) error {
 			return err
 		}
 		bar := newProgress(env, len(seeds))
-		run := batch.Run{Scenario: p, Policy: pol, NoNoise: !c.Noise}
-		ref, err := golden.RecordReference(ctx, p.ID(), label, run, seeds, batch.Options{Jobs: c.Jobs, Progress: bar.pass(0)})
+		sh := shift.Shift{Scenario: p, Noise: c.Noise, Policy: pol}
+		ref, err := golden.RecordReference(ctx, p.ID(), label, sh, seeds, batch.Options{Jobs: c.Jobs, Progress: bar.pass(0)})
 		bar.done()
 		if err != nil {
 			if ctx.Err() != nil {
