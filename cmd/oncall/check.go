@@ -10,7 +10,7 @@ import (
 
 	"github.com/oncall-sim/oncall/dsl"
 	"github.com/oncall-sim/oncall/dsl/scenario"
-	"github.com/oncall-sim/oncall/engine"
+	"github.com/oncall-sim/oncall/shift"
 )
 
 // CheckCmd validates scenario and policy files.
@@ -125,15 +125,8 @@ func checkSeeds(p *scenario.Program) dsl.List {
 
 // runSeed runs the whole scenario on one seed, with noise, as oncall run does.
 func runSeed(p *scenario.Program, seed uint32) error {
-	inst, setup, err := p.Instance(seed)
-	if err != nil {
-		return err
-	}
-	sim, err := engine.New(engine.Options{Setup: setup, Scenario: inst, Seed: seed, Noise: true})
-	if err != nil {
-		return err
-	}
-	return sim.Run(0)
+	_, err := shift.Shift{Scenario: p, Seed: seed, Noise: true}.Run()
+	return err
 }
 
 func plural(n int, word string) string {

@@ -5,7 +5,7 @@ import (
 
 	"github.com/oncall-sim/oncall/dsl"
 	"github.com/oncall-sim/oncall/dsl/policy"
-	"github.com/oncall-sim/oncall/engine"
+	"github.com/oncall-sim/oncall/shift"
 )
 
 // checkPolicy validates a policy file for `oncall check`: every problem of
@@ -24,21 +24,13 @@ func checkPolicy(env *Env, name string, src []byte) dsl.List {
 
 // loadPolicy reads and compiles --policy FILE; no file means no policy. A
 // file that does not load is a usage error showing every diagnostic.
-func loadPolicy(env *Env, name string) (engine.Policy, error) {
+func loadPolicy(env *Env, name string) (shift.Policy, error) {
 	if name == "" {
 		return nil, nil
 	}
-	src, err := env.ReadFile(name)
+	p, err := readPolicyFile(env, "--policy", name)
 	if err != nil {
-		return nil, usageError("--policy %s: %v", name, err)
+		return nil, err
 	}
-	p, err := policy.Compile(name, src)
-	var list dsl.List
-	if errors.As(err, &list) {
-		return nil, usageError("--policy %s does not load:\n%s", name, list.Render())
-	}
-	if err != nil {
-		return nil, usageError("--policy %s: %v", name, err)
-	}
-	return p.Instance(), nil
+	return p, nil
 }

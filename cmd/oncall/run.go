@@ -37,38 +37,9 @@ func (RunCmd) Help() string {
 
 // Run implements the subcommand.
 func (c *RunCmd) Run(env *Env) error {
-	sc, err := resolveScenario(env, c.Scenario)
+	sh, err := c.build(env)
 	if err != nil {
 		return err
-	}
-	if c.Plot == "-" {
-		return usageError("--plot -: the chart goes to a file, e.g. --plot shift.svg (standard output carries the trace)")
-	}
-	seed, err := parseSeed(c.Seed, env)
-	if err != nil {
-		return err
-	}
-	pol, err := loadPolicy(env, c.Policy)
-	if err != nil {
-		return err
-	}
-	inst, setup, err := sc.Instance(seed)
-	if err != nil {
-		return failure("%v", err)
-	}
-	if err := applySettings(&setup.Controls, c.Set); err != nil {
-		return err
-	}
-	// A pointer, so that --minutes 0 is refused rather than taken for absent.
-	if c.Minutes != nil {
-		if *c.Minutes < 1 || *c.Minutes > engine.MaxMinutes {
-			return usageError("--minutes %d is out of range: it takes 1 to %d", *c.Minutes, engine.MaxMinutes)
-		}
-		setup.Minutes = *c.Minutes
-	}
-	sim, err := engine.New(engine.Options{Setup: setup, Scenario: inst, Policy: pol, Seed: seed, Noise: c.Noise})
-	if err != nil {
-		return usageError("%v", err)
 	}
 	// A --plot that cannot be written shows before the trace, not after it.
 	inputs := []input{scenarioInput(c.Scenario), {"--policy", c.Policy}}
@@ -78,8 +49,55 @@ func (c *RunCmd) Run(env *Env) error {
 	if err := checkOutput(env, "--plot", c.Plot, append(inputs, input{"-o", c.Output})...); err != nil {
 		return err
 	}
-	runErr := sim.Run(0)
+	sim, runErr := sh.Run()
+	switch {
+	case sim != nil:
+	case shift.KindOf(runErr) == shift.ScenarioFailed:
+		return failure("%v", runErr)
+	case shift.KindOf(runErr) == shift.SetupRefused:
+		return usageError("%v", runErr)
+	default:
+		return runErr // --set's own
+	}
+	if err := c.write(env, sim); err != nil {
+		return err
+	}
+	if runErr != nil {
+		return failure("%s, seed %d: the run stopped at %v (the trace above holds the minutes before)", sim.Setup().ID, sim.Seed(), runErr)
+	}
+	return nil
+}
 
+// build reads the scenario and the flags into the shift to run.
+func (c *RunCmd) build(env *Env) (shift.Shift, error) {
+	sc, err := resolveScenario(env, c.Scenario)
+	if err != nil {
+		return shift.Shift{}, err
+	}
+	if c.Plot == "-" {
+		return shift.Shift{}, usageError("--plot -: the chart goes to a file, e.g. --plot shift.svg (standard output carries the trace)")
+	}
+	seed, err := parseSeed(c.Seed, env)
+	if err != nil {
+		return shift.Shift{}, err
+	}
+	pol, err := loadPolicy(env, c.Policy)
+	if err != nil {
+		return shift.Shift{}, err
+	}
+	sh := shift.Shift{Scenario: sc, Seed: seed, Noise: c.Noise, Policy: pol, Adjust: settingsHook(c.Set)}
+	// A pointer, so that --minutes 0 is refused rather than taken for absent.
+	if c.Minutes != nil {
+		if *c.Minutes < 1 || *c.Minutes > engine.MaxMinutes {
+			return shift.Shift{}, usageError("--minutes %d is out of range: it takes 1 to %d", *c.Minutes, engine.MaxMinutes)
+		}
+		sh.Minutes = *c.Minutes
+	}
+	return sh, nil
+}
+
+// write writes the trace of a run in the chosen format, and its chart.
+func (c *RunCmd) write(env *Env, sim *engine.Sim) error {
 	out, closeOut, err := env.output(c.Output)
 	if err != nil {
 		return err
@@ -89,7 +107,7 @@ func (c *RunCmd) Run(env *Env) error {
 	// the table goes there, on standard error otherwise.
 	toFile := c.Output != "" && c.Output != "-"
 	if c.Format != "table" || toFile {
-		fmt.Fprintf(env.Stderr, "oncall: %s, seed %d\n", setup.ID, seed)
+		fmt.Fprintf(env.Stderr, "oncall: %s, seed %d\n", trace.Scenario, trace.Seed)
 	}
 	switch c.Format {
 	case "csv":
@@ -115,12 +133,7 @@ func (c *RunCmd) Run(env *Env) error {
 		return failure("writing the trace: %v", err)
 	}
 	if c.Plot != "" {
-		if err := writePlotFile(env, c.Plot, trace, setup.Constants.Workers); err != nil {
-			return err
-		}
-	}
-	if runErr != nil {
-		return failure("%s, seed %d: the run stopped at %v (the trace above holds the minutes before)", setup.ID, seed, runErr)
+		return writePlotFile(env, c.Plot, trace, sim.Setup().Constants.Workers)
 	}
 	return nil
 }
