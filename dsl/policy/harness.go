@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/oncall-sim/oncall/engine"
+	"github.com/oncall-sim/oncall/shift"
 )
 
 // Test is one test of a policy, the way promtool tests alert rules: run it
@@ -45,19 +46,15 @@ type Result struct {
 // Run runs t's scenario with the policy and collects its firings. The error
 // is for a run that could not start (an invalid setup).
 func (p *Program) Run(t Test) (Result, error) {
-	setup := t.Setup
-	if t.Minutes > 0 {
-		setup.Minutes = t.Minutes
-	}
-	sim, err := engine.New(engine.Options{Setup: setup, Scenario: t.Scenario, Policy: p.Instance(), Seed: t.Seed, Noise: t.Noise})
-	if err != nil {
+	given := shift.SourceFunc(func(uint32) (engine.Scenario, engine.Setup, error) { return t.Scenario, t.Setup, nil })
+	sim, err := shift.Shift{Scenario: given, Seed: t.Seed, Noise: t.Noise, Policy: p, Minutes: t.Minutes}.Run()
+	if sim == nil {
 		return Result{}, err
 	}
-	res := Result{Err: sim.Run(0)}
-	res.Rows = sim.Rows()
+	res := Result{Err: err, Rows: sim.Rows()}
 	to := t.To
 	if to == 0 {
-		to = setup.Minutes
+		to = sim.Setup().Minutes
 	}
 	for _, r := range res.Rows {
 		if r.Minute < t.From || r.Minute > to {
