@@ -383,8 +383,8 @@ func (s *Server) decide(w http.ResponseWriter, r *http.Request, id string) {
 		fail(w, err)
 		return
 	}
-	if err := decide(sess.sim, a); err != nil {
-		fail(w, err)
+	if err := shift.Decide(sess.sim, a); err != nil {
+		fail(w, decisionError(err))
 		return
 	}
 	d.Value = Value(a.Value)
@@ -515,20 +515,15 @@ func (s *Server) trace(w http.ResponseWriter, r *http.Request) {
 		}
 		sh.Autopilot = &Autopilot{Policy: name, Source: src, Until: until}
 	}
-	sc, err := s.scenario(sh.Scenario)
+	end, err := s.duration(sh)
 	if err != nil {
 		fail(w, err)
 		return
 	}
-	_, setup, err := sc.Instance(seed)
-	if err != nil {
-		fail(w, &httpError{http.StatusUnprocessableEntity, err.Error()})
-		return
-	}
-	minute := setup.Minutes
+	minute := end
 	if m := q.Get("minute"); m != "" {
 		if minute, err = strconv.Atoi(m); err != nil {
-			fail(w, badRequest("minute = %q: it takes a whole number from 0 to %d", clip(m, 20), setup.Minutes))
+			fail(w, badRequest("minute = %q: it takes a whole number from 0 to %d", clip(m, 20), end))
 			return
 		}
 	}

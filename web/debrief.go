@@ -198,13 +198,9 @@ func (s *Server) debriefHandler(w http.ResponseWriter, r *http.Request) {
 
 // finished replays a whole shift.
 func (s *Server) finished(sh Shift) (*engine.Sim, Scenario, *pilot, error) {
-	sc, err := s.scenario(sh.Scenario)
+	end, err := s.duration(sh)
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	_, setup, err := sc.Instance(sh.Seed)
-	if err != nil {
-		return nil, nil, nil, &httpError{http.StatusUnprocessableEntity, err.Error()}
-	}
-	return s.build(sh, setup.Minutes)
+	return s.build(sh, end)
 }

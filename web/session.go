@@ -10,10 +10,12 @@ import (
 	"time"
 
 	"github.com/oncall-sim/oncall/engine"
+	"github.com/oncall-sim/oncall/shift"
 )
 
-// Shift is what rebuilds a shift: the scenario, the seed, whether traffic
-// noise is on, the autopilot if any, and the player's decisions.
+// Shift is what rebuilds a shift, as the page sends it: the scenario's
+// name, the seed, whether traffic noise is on, the autopilot if any, and
+// the player's decisions. build makes a shift.Shift of it.
 type Shift struct {
 	Scenario  string     `json:"scenario"`
 	Seed      uint32     `json:"seed"`
@@ -86,70 +88,83 @@ func (s *Server) build(sh Shift, played int) (*engine.Sim, Scenario, *pilot, err
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	inst, setup, err := sc.Instance(sh.Seed)
-	if err != nil {
-		return nil, nil, nil, &httpError{http.StatusUnprocessableEntity, fmt.Sprintf("scenario %s, seed %d: %v", sh.Scenario, sh.Seed, err)}
-	}
-	if played < 0 || played > setup.Minutes {
-		return nil, nil, nil, badRequest("minute = %d is out of range: the shift %s lasts %d minutes (0 to %d)", played, sh.Scenario, setup.Minutes, setup.Minutes)
-	}
 	if len(sh.Decisions) > maxDecisions {
 		return nil, nil, nil, badRequest("%d decisions: a shift carries at most %d", len(sh.Decisions), maxDecisions)
 	}
-	opts := engine.Options{Setup: setup, Scenario: inst, Seed: sh.Seed, Noise: sh.Noise}
-	var pl *pilot
-	if sh.Autopilot != nil {
-		pol, err := s.policy(sh.Autopilot)
-		if err != nil {
-			return nil, nil, nil, err
-		}
-		if sh.Autopilot.Until < -1 || sh.Autopilot.Until > played {
-			return nil, nil, nil, badRequest("autopilot.until = %d is out of range: it takes −1 (still on) or a minute from 0 to %d", sh.Autopilot.Until, played)
-		}
-		pl = &pilot{policy: pol, until: sh.Autopilot.Until}
-		opts.Policy = pl
-	}
-	sim, err := engine.New(opts)
-	if err != nil {
-		return nil, nil, nil, &httpError{http.StatusUnprocessableEntity, fmt.Sprintf("scenario %s: %v", sh.Scenario, err)}
-	}
-	acts := make([]engine.Action, len(sh.Decisions))
-	last := 0
+	run := shift.Shift{Scenario: sc, Seed: sh.Seed, Noise: sh.Noise, Decisions: make([]shift.Decision, len(sh.Decisions))}
 	for i, d := range sh.Decisions {
-		if d.Minute < last || d.Minute > played {
-			return nil, nil, nil, badRequest("decisions[%d]: minute = %d is out of order: decisions come in the order they were made, at minutes %d to %d", i, d.Minute, last, played)
-		}
-		last = d.Minute
 		a, err := d.action("player")
 		if err != nil {
 			return nil, nil, nil, badRequest("decisions[%d]: %v", i, err)
 		}
-		acts[i] = a
+		run.Decisions[i] = shift.Decision{Minute: d.Minute, Action: a}
 	}
-	next := 0
-	for m := 0; m <= played; m++ {
-		for ; next < len(sh.Decisions) && sh.Decisions[next].Minute == m; next++ {
-			if err := decide(sim, acts[next]); err != nil {
-				return nil, nil, nil, prefix(fmt.Sprintf("decisions[%d]: ", next), err)
-			}
+	var pl *pilot
+	if sh.Autopilot != nil {
+		if pl, err = s.autopilot(sh.Autopilot, max(played, 0)); err != nil {
+			return nil, nil, nil, err
 		}
-		if m == played {
-			break
-		}
-		if _, err := sim.Step(); err != nil {
-			return nil, nil, nil, runError(sh, err)
-		}
+		run.Policy = shift.PolicyFunc(func() engine.Policy { return pl })
+	}
+	sim, err := run.Replay(played)
+	if err != nil {
+		return nil, nil, nil, shiftError(sh, err)
 	}
 	return sim, sc, pl, nil
 }
 
-// decide queues a decision for the next minute; what the engine refuses
-// (a value out of range, a floor above the ceiling) is the request's error.
-func decide(sim *engine.Sim, a engine.Action) error {
-	if sim.Done() {
-		return &httpError{http.StatusConflict, "the shift is over: no more decisions (start a new shift, or open the share link to replay this one)"}
+// autopilot loads the autopilot of a shift played to minute played.
+func (s *Server) autopilot(a *Autopilot, played int) (*pilot, error) {
+	pol, err := s.policy(a)
+	if err != nil {
+		return nil, err
 	}
-	return sim.Decide(a)
+	if a.Until < -1 || a.Until > played {
+		return nil, badRequest("autopilot.until = %d is out of range: it takes −1 (still on) or a minute from 0 to %d", a.Until, played)
+	}
+	return &pilot{policy: pol, until: a.Until}, nil
+}
+
+// duration is how many minutes a shift lasts.
+func (s *Server) duration(sh Shift) (int, error) {
+	sc, err := s.scenario(sh.Scenario)
+	if err != nil {
+		return 0, err
+	}
+	_, setup, err := shift.Shift{Scenario: sc, Seed: sh.Seed}.Setup()
+	if err != nil {
+		return 0, shiftError(sh, err)
+	}
+	return setup.Minutes, nil
+}
+
+// shiftError gives an error of a shift the status the client gets: the
+// request's mistakes are 400s (409 for a decision after the end), what the
+// scenario or the policy did is a 422.
+func shiftError(sh Shift, err error) error {
+	var e *shift.Error
+	if !errors.As(err, &e) {
+		return err
+	}
+	switch e.Kind {
+	case shift.MinuteOutOfRange:
+		return badRequest("%v", e)
+	case shift.DecisionRefused:
+		return decisionError(e)
+	case shift.RunStopped:
+		return runError(sh, e.Err)
+	}
+	return &httpError{http.StatusUnprocessableEntity, fmt.Sprintf("scenario %s, seed %d: %v", sh.Scenario, sh.Seed, e.Err)}
+}
+
+// decisionError gives a refused decision its status: 409 once the shift is
+// over, 400 for what the engine refuses (a value out of range, a floor
+// above the ceiling).
+func decisionError(err error) error {
+	if errors.Is(err, shift.ErrOver) {
+		return &httpError{http.StatusConflict, err.Error() + " (start a new shift, or open the share link to replay this one)"}
+	}
+	return badRequest("%v", err)
 }
 
 // prefix says where an error comes from and keeps its status.
