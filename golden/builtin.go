@@ -11,11 +11,7 @@ import (
 // Graded adapts a compiled scenario for grading: its id, English title,
 // the scenario itself as the source of every run, and its grading criteria.
 func Graded(p *scenario.Program) Scenario {
-	crit := make([]Criterion, 0, len(p.Grading()))
-	for _, c := range p.Grading() {
-		crit = append(crit, Criterion{Metric: c.Metric, Op: c.Op, Bound: c.Bound, Weight: c.Weight, Pos: c.Pos})
-	}
-	return Scenario{ID: p.ID(), Title: p.Title().In("en"), Source: p, Criteria: crit}
+	return Scenario{ID: p.ID(), Title: p.Title().In("en"), Source: p, Criteria: p.Grading()}
 }
 
 // ReferencePolicy compiles the built-in reference policy of a scenario,

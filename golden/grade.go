@@ -4,33 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"strings"
 	"time"
 
-	"github.com/expr-lang/expr"
-	"github.com/expr-lang/expr/vm"
 	"github.com/oncall-sim/oncall/batch"
-	"github.com/oncall-sim/oncall/dsl"
+	"github.com/oncall-sim/oncall/dsl/scenario"
 	"github.com/oncall-sim/oncall/engine"
 	"github.com/oncall-sim/oncall/shift"
 )
-
-// Criterion is one line of a scenario's grading: an outcome figure, at most
-// or at least a bound, which is a number or an expression over `reference`
-// (the reference outcome's figure on the same seed), and its weight.
-type Criterion struct {
-	Metric string  // an outcome figure, engine.OutcomeSpecs
-	Op     string  // "at_most" or "at_least"
-	Bound  string  // "0.05", "reference * 1.25", "reference + 0.01"
-	Weight float64 // points for passing on every seed
-	Pos    dsl.Pos // where the scenario declares it
-}
-
-// Text renders the criterion for people: "budget_used at most reference + 0.01".
-func (c Criterion) Text() string {
-	return c.Metric + " " + strings.ReplaceAll(c.Op, "_", " ") + " " + c.Bound
-}
 
 // Scenario is a scenario to grade: its id and title, how to run it on a
 // seed, and its grading criteria.
@@ -38,13 +19,14 @@ type Scenario struct {
 	ID       string
 	Title    string
 	Source   shift.Source
-	Criteria []Criterion
+	Criteria []scenario.Criterion // compiled: grade{...} of a scenario, or scenario.NewCriterion
 }
 
-// Tolerance is the relative slack a value is given against its bound, so
-// that a reference recorded on another machine (whose last bits of floating
-// point may differ) still passes against itself.
-const Tolerance = 1e-9
+// Tolerance is the relative slack a figure is given against a bound or a
+// recorded figure, so that a reference recorded on another machine (whose
+// last bits of floating point may differ) still passes against itself: the
+// criteria's own.
+const Tolerance = scenario.Tolerance
 
 // GradeOptions say what to grade against what.
 type GradeOptions struct {
@@ -91,9 +73,8 @@ func Grade(ctx context.Context, o GradeOptions) (*Report, error) {
 		rep.Started = o.Clock()
 	}
 	for _, sc := range o.Scenarios {
-		checks, err := compileCriteria(sc)
-		if err != nil {
-			return nil, err
+		if len(sc.Criteria) == 0 {
+			return nil, fmt.Errorf("scenario %s has no grading criteria: it cannot be graded (add a grade { ... } block to it)", sc.ID)
 		}
 		ref, err := o.References.Lookup(sc.ID)
 		if err != nil {
@@ -119,7 +100,7 @@ func Grade(ctx context.Context, o GradeOptions) (*Report, error) {
 				return nil, err
 			}
 		}
-		sr, err := gradeScenario(sc, ref, checks, results)
+		sr, err := gradeScenario(sc, ref, results)
 		if err != nil {
 			return nil, err
 		}
@@ -134,126 +115,64 @@ func Grade(ctx context.Context, o GradeOptions) (*Report, error) {
 	return rep, nil
 }
 
-// check is a criterion ready to evaluate.
-type check struct {
-	Criterion
-	spec  engine.OutcomeSpec
-	bound *vm.Program
-}
-
-func compileCriteria(sc Scenario) ([]check, error) {
-	var diags dsl.List
-	var checks []check
-	for _, c := range sc.Criteria {
-		if c.Pos.File == "" {
-			c.Pos.File = "scenario " + sc.ID
-		}
-		bad := func(format string, args ...any) {
-			diags = append(diags, dsl.Diagnostic{Pos: c.Pos, Context: "grade " + c.Metric, Message: fmt.Sprintf(format, args...)})
-		}
-		spec, err := engine.LookupOutcome(c.Metric)
-		if err != nil {
-			bad("%v", err)
-			continue
-		}
-		if c.Op != "at_most" && c.Op != "at_least" {
-			hint := ""
-			if n := engine.Nearest(c.Op, []string{"at_most", "at_least"}); n != "" {
-				hint = "; did you mean " + n + "?"
-			}
-			bad("%q is not a comparison%s (write at_most or at_least)", c.Op, hint)
-			continue
-		}
-		if !(c.Weight >= 0) || math.IsInf(c.Weight, 0) {
-			bad("weight = %v: a weight is a number of points, 0 or more", c.Weight)
-			continue
-		}
-		prog, err := expr.Compile(c.Bound, expr.Env(map[string]any{"reference": 0.0}), expr.AsFloat64())
-		if err != nil {
-			bad("bound %q does not compile: %v (write a number or an expression of reference, e.g. \"reference * 1.25\")", c.Bound, oneLine(err))
-			continue
-		}
-		checks = append(checks, check{Criterion: c, spec: spec, bound: prog})
-	}
-	if len(diags) > 0 {
-		return nil, diags
-	}
-	if len(checks) == 0 {
-		return nil, fmt.Errorf("scenario %s has no grading criteria: it cannot be graded (add a grade { ... } block to it)", sc.ID)
-	}
-	return checks, nil
-}
-
-func oneLine(err error) string {
-	s, _, _ := strings.Cut(err.Error(), "\n")
-	return s
-}
-
-func (c *check) boundFor(ref float64) (float64, error) {
-	out, err := expr.Run(c.bound, map[string]any{"reference": ref})
-	if err != nil {
-		return 0, dsl.Diagnostic{Pos: c.Pos, Context: "grade " + c.Metric, Message: fmt.Sprintf("bound %q: %v", c.Bound, oneLine(err))}
-	}
-	v, _ := out.(float64)
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return 0, dsl.Diagnostic{Pos: c.Pos, Context: "grade " + c.Metric,
-			Message: fmt.Sprintf("bound %q is %v for reference = %v: it must be a finite number", c.Bound, v, ref)}
-	}
-	return v, nil
-}
-
-// pass reports whether v meets the bound, with the relative Tolerance.
-func (c *check) pass(v, bound float64) bool {
-	slack := Tolerance * math.Max(1, math.Abs(bound))
-	if c.Op == "at_most" {
-		return v <= bound+slack
-	}
-	return v >= bound-slack
-}
-
-func gradeScenario(sc Scenario, ref *Reference, checks []check, results []batch.Result) (ScenarioResult, error) {
+func gradeScenario(sc Scenario, ref *Reference, results []batch.Result) (ScenarioResult, error) {
 	sr := ScenarioResult{Scenario: sc.ID, Title: sc.Title, Seeds: ref.Seeds, Runs: len(results)}
 	for _, r := range results {
 		if r.Err != nil && r.Err != notLoaded {
 			sr.Errors = append(sr.Errors, SeedError{Seed: r.Seed, Error: runError(r)})
 		}
 	}
-	for i := range checks {
-		c := &checks[i]
-		cr := CriterionResult{Metric: c.Metric, Op: c.Op, Bound: c.Bound, Text: c.Text(), Weight: c.Weight, Pos: c.Pos.String(), Unit: c.spec.Unit, decimals: c.spec.Decimals}
-		var sumV, sumRef float64
-		n := 0
-		for j, r := range results {
-			refV := c.spec.Get(&ref.Runs[j].Outcome)
-			bound, err := c.boundFor(refV)
-			if err != nil {
-				return sr, fmt.Errorf("scenario %s, seed %d: %w", sc.ID, r.Seed, err)
-			}
-			sc := SeedCheck{Seed: r.Seed, Reference: refV, Bound: bound}
-			if r.Err != nil {
-				sc.Error = runError(r)
-			} else {
-				sc.Value = c.spec.Get(&r.Outcome)
-				sc.Pass = c.pass(sc.Value, bound)
-				sumV += sc.Value
-				n++
-			}
-			sumRef += refV
-			if sc.Pass {
-				cr.Passed++
-			}
-			cr.Seeds = append(cr.Seeds, sc)
+	for _, c := range sc.Criteria {
+		cr, err := gradeCriterion(c, ref, results)
+		if err != nil {
+			return sr, fmt.Errorf("scenario %s, %w", sc.ID, err)
 		}
-		if n > 0 {
-			cr.Mean = sumV / float64(n)
-		}
-		cr.ReferenceMean = sumRef / float64(len(results))
-		cr.Score = c.Weight * float64(cr.Passed) / float64(len(results))
 		sr.Score += cr.Score
 		sr.MaxScore += c.Weight
 		sr.Criteria = append(sr.Criteria, cr)
 	}
 	return sr, nil
+}
+
+// gradeCriterion checks one criterion on every seed. It scores its weight
+// times the mean of the seeds' scores; a run that failed scores 0.
+func gradeCriterion(c scenario.Criterion, ref *Reference, results []batch.Result) (CriterionResult, error) {
+	spec, err := engine.LookupOutcome(c.Metric)
+	if err != nil {
+		return CriterionResult{}, err
+	}
+	cr := CriterionResult{Metric: c.Metric, Op: c.Op, Bound: c.Bound, Text: c.Text(), Weight: c.Weight, Pos: c.Pos.String(), Unit: spec.Unit, decimals: spec.Decimals}
+	var sumV, sumRef, points float64
+	n := 0
+	for j, r := range results {
+		sc := SeedCheck{Seed: r.Seed, Reference: spec.Get(&ref.Runs[j].Outcome)}
+		var score float64
+		if r.Err != nil {
+			sc.Error = runError(r)
+			sc.Bound, err = c.Limit(sc.Reference)
+		} else {
+			sc.Value = spec.Get(&r.Outcome)
+			score, sc.Bound, err = c.Check(sc.Value, sc.Reference)
+			sumV += sc.Value
+			n++
+		}
+		if err != nil {
+			return cr, fmt.Errorf("seed %d: %w", r.Seed, err)
+		}
+		sc.Pass = score == 1
+		if sc.Pass {
+			cr.Passed++
+		}
+		points += score
+		sumRef += sc.Reference
+		cr.Seeds = append(cr.Seeds, sc)
+	}
+	if n > 0 {
+		cr.Mean = sumV / float64(n)
+	}
+	cr.ReferenceMean = sumRef / float64(len(results))
+	cr.Score = c.Weight * points / float64(len(results))
+	return cr, nil
 }
 
 // Report is a finished grading.

@@ -13,19 +13,30 @@ import (
 	"github.com/oncall-sim/oncall/batch"
 	"github.com/oncall-sim/oncall/batch/batchtest"
 	"github.com/oncall-sim/oncall/dsl"
+	"github.com/oncall-sim/oncall/dsl/scenario"
 	"github.com/oncall-sim/oncall/golden"
 	"github.com/oncall-sim/oncall/shift"
 )
 
+// criterion compiles a criterion written in Go.
+func criterion(t testing.TB, metric, op, bound string, weight float64, pos dsl.Pos) scenario.Criterion {
+	t.Helper()
+	c, err := scenario.NewCriterion(metric, op, bound, weight, pos)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
 // goScenario is the Go bad deploy with criteria of the shape scenarios
 // declare.
-func goScenario() golden.Scenario {
+func goScenario(t testing.TB) golden.Scenario {
 	return golden.Scenario{
 		ID: "go-bad-deploy", Title: "Bad deploy (Go)", Source: batchtest.BadDeploy(),
-		Criteria: []golden.Criterion{
-			{Metric: "budget_used", Op: "at_most", Bound: "reference + 0.01", Weight: 50, Pos: dsl.Pos{File: "go.lua", Line: 3, Col: 3}},
-			{Metric: "cost", Op: "at_most", Bound: "reference * 1.25", Weight: 25},
-			{Metric: "availability", Op: "at_least", Bound: "reference - 0.001", Weight: 25},
+		Criteria: []scenario.Criterion{
+			criterion(t, "budget_used", "at_most", "reference + 0.01", 50, dsl.Pos{File: "go.lua", Line: 3, Col: 3}),
+			criterion(t, "cost", "at_most", "reference * 1.25", 25, dsl.Pos{}),
+			criterion(t, "availability", "at_least", "reference - 0.001", 25, dsl.Pos{}),
 		},
 	}
 }
@@ -43,7 +54,7 @@ func goReferences(t testing.TB, seeds []uint32) *golden.ReferenceFile {
 func grade(t testing.TB, refs *golden.ReferenceFile, pol shift.Policy, name string) *golden.Report {
 	t.Helper()
 	rep, err := golden.Grade(context.Background(), golden.GradeOptions{
-		Scenarios: []golden.Scenario{goScenario()}, Policy: pol, PolicyName: name,
+		Scenarios: []golden.Scenario{goScenario(t)}, Policy: pol, PolicyName: name,
 		References: refs, ReferenceName: "test references",
 	})
 	if err != nil {
@@ -70,38 +81,25 @@ func TestGradeOrdersPolicies(t *testing.T) {
 	}
 }
 
+// A bound that is not a finite number for a seed's reference stops the
+// grading, naming the scenario and the seed; so does a scenario without a
+// reference or without criteria.
 func TestGradeCriterionErrors(t *testing.T) {
 	refs := goReferences(t, []uint32{1})
-	cases := []struct {
-		c    golden.Criterion
-		want string
-	}{
-		{golden.Criterion{Metric: "budget_usd", Op: "at_most", Bound: "1", Weight: 1, Pos: dsl.Pos{File: "s.lua", Line: 9, Col: 5}},
-			`s.lua:9:5: grade budget_usd: unknown outcome "budget_usd"; did you mean budget_used?`},
-		{golden.Criterion{Metric: "cost", Op: "at_mots", Bound: "1", Weight: 1},
-			`scenario go-bad-deploy: grade cost: "at_mots" is not a comparison; did you mean at_most?`},
-		{golden.Criterion{Metric: "cost", Op: "at_most", Bound: "reference *", Weight: 1},
-			`grade cost: bound "reference *" does not compile`},
-		{golden.Criterion{Metric: "cost", Op: "at_most", Bound: "refrence * 2", Weight: 1},
-			`bound "refrence * 2" does not compile`},
-		{golden.Criterion{Metric: "cost", Op: "at_most", Bound: `"cheap"`, Weight: 1},
-			`does not compile`},
-		{golden.Criterion{Metric: "cost", Op: "at_most", Bound: "1", Weight: -2},
-			`weight = -2: a weight is a number of points, 0 or more`},
-		{golden.Criterion{Metric: "cost", Op: "at_most", Bound: "reference / 0", Weight: 1},
-			`must be a finite number`},
+	sc := goScenario(t)
+	sc.Criteria = []scenario.Criterion{criterion(t, "cost", "at_most", "reference / 0", 1, dsl.Pos{File: "s.lua", Line: 9, Col: 5})}
+	_, err := golden.Grade(context.Background(), golden.GradeOptions{Scenarios: []golden.Scenario{sc}, Policy: batchtest.Idle(), References: refs})
+	if want := `scenario go-bad-deploy, seed 1: s.lua:9:5: grade cost: bound "reference / 0" is +Inf for reference = `; err == nil || !strings.HasPrefix(err.Error(), want) || !strings.HasSuffix(err.Error(), "it must be a finite number") {
+		t.Errorf("reference / 0: error %v, want it to start %q", err, want)
 	}
-	for _, c := range cases {
-		sc := goScenario()
-		sc.Criteria = []golden.Criterion{c.c}
-		_, err := golden.Grade(context.Background(), golden.GradeOptions{Scenarios: []golden.Scenario{sc}, Policy: batchtest.Idle(), References: refs})
-		if err == nil || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("%+v: error %v, want it to contain %q", c.c, err, c.want)
-		}
+	sc.Criteria = nil
+	_, err = golden.Grade(context.Background(), golden.GradeOptions{Scenarios: []golden.Scenario{sc}, Policy: batchtest.Idle(), References: refs})
+	if err == nil || err.Error() != "scenario go-bad-deploy has no grading criteria: it cannot be graded (add a grade { ... } block to it)" {
+		t.Errorf("no criteria: %v", err)
 	}
-	sc := goScenario()
+	sc = goScenario(t)
 	sc.ID = "go-bad-deplo"
-	_, err := golden.Grade(context.Background(), golden.GradeOptions{Scenarios: []golden.Scenario{sc}, Policy: batchtest.Idle(), References: refs, ReferenceName: "hidden.json"})
+	_, err = golden.Grade(context.Background(), golden.GradeOptions{Scenarios: []golden.Scenario{sc}, Policy: batchtest.Idle(), References: refs, ReferenceName: "hidden.json"})
 	if err == nil || !strings.Contains(err.Error(), `hidden.json: no reference for scenario "go-bad-deplo"; did you mean go-bad-deploy?`) {
 		t.Errorf("missing reference: %v", err)
 	}
@@ -113,7 +111,7 @@ func TestGradePassMark(t *testing.T) {
 		mark float64
 		pass bool
 	}{{0.2, true}, {0.99, false}, {0, false}} {
-		rep, err := golden.Grade(context.Background(), golden.GradeOptions{Scenarios: []golden.Scenario{goScenario()}, Policy: batchtest.Idle(), References: refs, PassMark: c.mark})
+		rep, err := golden.Grade(context.Background(), golden.GradeOptions{Scenarios: []golden.Scenario{goScenario(t)}, Policy: batchtest.Idle(), References: refs, PassMark: c.mark})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -132,7 +130,7 @@ func fixedClock() func() time.Time {
 // (JUnit.xsd) requires.
 func TestGradeJUnit(t *testing.T) {
 	refs := goReferences(t, []uint32{1, 2, 3})
-	rep, err := golden.Grade(context.Background(), golden.GradeOptions{Scenarios: []golden.Scenario{goScenario()}, Policy: batchtest.Idle(),
+	rep, err := golden.Grade(context.Background(), golden.GradeOptions{Scenarios: []golden.Scenario{goScenario(t)}, Policy: batchtest.Idle(),
 		PolicyName: "idle.rules", References: refs, ReferenceName: "refs", Clock: fixedClock()})
 	if err != nil {
 		t.Fatal(err)
@@ -298,7 +296,7 @@ func TestGradeTextAndJSON(t *testing.T) {
 func TestGradePolicyThatDoesNotLoad(t *testing.T) {
 	refs := goReferences(t, []uint32{1, 2})
 	rep, err := golden.Grade(context.Background(), golden.GradeOptions{
-		Scenarios: []golden.Scenario{goScenario()}, PolicyName: "bad.rules",
+		Scenarios: []golden.Scenario{goScenario(t)}, PolicyName: "bad.rules",
 		References: refs, ReferenceName: "test references",
 		PolicyError: "bad.rules:2:8: unknown name utilisation",
 	})

@@ -2,12 +2,10 @@ package web
 
 import (
 	"fmt"
-	"math"
 	"net/http"
 
 	"github.com/oncall-sim/oncall/dsl/scenario"
 	"github.com/oncall-sim/oncall/engine"
-	"github.com/oncall-sim/oncall/golden"
 )
 
 // graded is a scenario with grading criteria (dsl/scenario's programs).
@@ -93,17 +91,15 @@ func (s *Server) debrief(sh Shift, sim *engine.Sim, sc Scenario) (*Debrief, erro
 			if d.RefOut != nil {
 				r.Reference = spec.Get(d.RefOut)
 			}
-			if r.Limit, err = c.Limit(r.Reference); err != nil {
+			// The check of `oncall grade`, so that a shift scores here what
+			// grading gives it on this seed.
+			score, limit, err := c.Check(r.Value, r.Reference)
+			if err != nil {
 				return nil, &httpError{http.StatusUnprocessableEntity, err.Error()}
 			}
-			// The same slack as golden's grading, so that a shift scores
-			// here what `oncall grade` gives it on this seed.
-			slack := golden.Tolerance * math.Max(1, math.Abs(r.Limit))
-			r.Pass = (c.Op == "at_least" && r.Value >= r.Limit-slack) || (c.Op != "at_least" && r.Value <= r.Limit+slack)
+			r.Limit, r.Pass = limit, score == 1
 			d.Max += c.Weight
-			if r.Pass {
-				d.Score += c.Weight
-			}
+			d.Score += c.Weight * score
 			d.Criteria = append(d.Criteria, r)
 		}
 	}

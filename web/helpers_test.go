@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/oncall-sim/oncall/dsl"
 	"github.com/oncall-sim/oncall/dsl/scenario"
 	"github.com/oncall-sim/oncall/engine"
 )
@@ -34,10 +35,20 @@ func (badDeploy) Instance(uint32) (engine.Scenario, engine.Setup, error) {
 
 func (badDeploy) Grading() []scenario.Criterion {
 	return []scenario.Criterion{
-		{Metric: "budget_used", Op: "at_most", Bound: "reference + 0.005", Weight: 6},
-		{Metric: "cost", Op: "at_most", Bound: "reference * 1.5", Weight: 2},
-		{Metric: "availability", Op: "at_least", Bound: "0.99", Weight: 2},
+		mustCriterion("budget_used", "at_most", "reference + 0.005", 6),
+		mustCriterion("cost", "at_most", "reference * 1.5", 2),
+		mustCriterion("availability", "at_least", "0.99", 2),
 	}
+}
+
+// mustCriterion compiles a criterion of the test scenario, whose text is
+// fixed: an error is a mistake in this file.
+func mustCriterion(metric, op, bound string, weight float64) scenario.Criterion {
+	c, err := scenario.NewCriterion(metric, op, bound, weight, dsl.Pos{File: "helpers_test.go"})
+	if err != nil {
+		panic(err)
+	}
+	return c
 }
 
 type deployAt struct{ minute, rollout int }

@@ -402,7 +402,7 @@ func (r *run) criterion(t *lua.LTable, pos dsl.Pos) (Criterion, []posMsg) {
 				errs = append(errs, posMsg{at(kv.key), fmt.Sprintf("%s = %s: it takes a number or an expression over reference, e.g. \"reference * 1.25\"", kv.key, luaText(kv.value))})
 				continue
 			}
-			if err := checkBound(c.Bound); err != nil {
+			if err := c.compileBound(); err != nil {
 				errs = append(errs, posMsg{at(kv.key), fmt.Sprintf("%s = %q: %v", kv.key, c.Bound, err)})
 			}
 		case "weight":

@@ -194,15 +194,15 @@ grade { { metric = "cost", at_most = 100 }, { metric = "availability", at_least 
 		t.Errorf("title %v, briefing %v", p.Title(), p.Briefing())
 	}
 	g := p.Grading()
-	if len(g) != 2 || g[0] != (Criterion{Metric: "cost", Op: "at_most", Bound: "100", Weight: 1, Pos: g[0].Pos}) ||
+	if len(g) != 2 || g[0].Text() != "cost at most 100" || g[0].Weight != 1 ||
 		g[1].Bound != "reference - 0.001" || g[1].Op != "at_least" || g[1].Weight != 3 || g[1].Pos.Line != 7 {
 		t.Errorf("grading = %+v", g)
 	}
-	if ok, err := g[1].Holds(0.9995, 0.9999); !ok || err != nil {
-		t.Errorf("availability 0.9995 against at_least reference - 0.001, reference 0.9999: %v, %v", ok, err)
+	if score, _, err := g[1].Check(0.9995, 0.9999); score != 1 || err != nil {
+		t.Errorf("availability 0.9995 against at_least reference - 0.001, reference 0.9999: %v, %v", score, err)
 	}
-	if ok, _ := g[1].Holds(0.998, 0.9999); ok {
-		t.Error("availability 0.998 holds at_least 0.9989")
+	if score, _, _ := g[1].Check(0.998, 0.9999); score != 0 {
+		t.Error("availability 0.998 meets at_least 0.9989")
 	}
 }
 

@@ -3,21 +3,77 @@ package scenario
 import (
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/expr-lang/expr"
+	"github.com/expr-lang/expr/vm"
 
 	"github.com/oncall-sim/oncall/dsl"
+	"github.com/oncall-sim/oncall/engine"
 )
 
 // Criterion is one line of grade{...}: an outcome metric held at most or at
 // least to a bound, absolute ("0.05") or relative to the reference outcome
-// on the same seed ("reference * 1.25"), with a weight.
+// on the same seed ("reference * 1.25"), with a weight. Its bound is
+// compiled once, when the scenario is (or by NewCriterion), and Check uses
+// it for every seed: both `oncall grade` and the web console's debrief
+// score a run with it.
 type Criterion struct {
 	Metric string  // an outcome name: engine.LookupOutcome (budget_used, cost, availability, ...)
 	Op     string  // "at_most" or "at_least"
 	Bound  string  // a number or an expression over reference
 	Weight float64 // > 0
 	Pos    dsl.Pos
+
+	bound *vm.Program // nil: not compiled (a Criterion{...} literal)
+}
+
+// Tolerance is the relative slack a value is given against its bound, so
+// that a reference recorded on another machine (whose last bits of floating
+// point may differ) still meets its own bounds.
+const Tolerance = 1e-9
+
+// NewCriterion checks and compiles a criterion written in Go, as grade{}
+// does for one written in a scenario. Its errors name the criterion and,
+// when pos is set, its place.
+func NewCriterion(metric, op, bound string, weight float64, pos dsl.Pos) (Criterion, error) {
+	c := Criterion{Metric: metric, Op: op, Bound: bound, Weight: weight, Pos: pos}
+	var err error
+	if _, err = engine.LookupOutcome(metric); err == nil {
+		err = c.checkOp()
+	}
+	if err == nil && (!(weight > 0) || math.IsInf(weight, 0)) {
+		err = fmt.Errorf("weight = %v: it takes a number above 0", weight)
+	}
+	if err == nil {
+		err = c.compileBound()
+		if err != nil {
+			err = fmt.Errorf("bound %q: %v", bound, err)
+		}
+	}
+	if err != nil {
+		return Criterion{}, c.problem(err.Error())
+	}
+	return c, nil
+}
+
+func (c *Criterion) checkOp() error {
+	if c.Op == "at_most" || c.Op == "at_least" {
+		return nil
+	}
+	hint := ""
+	if n := engine.Nearest(c.Op, []string{"at_most", "at_least"}); n != "" {
+		hint = "; did you mean " + n + "?"
+	}
+	return fmt.Errorf("%q is not a comparison%s (write at_most or at_least)", c.Op, hint)
+}
+
+// problem is an error of the criterion, at its place when it has one.
+func (c *Criterion) problem(msg string) error {
+	if c.Pos.File == "" {
+		return fmt.Errorf("grade %s: %s", c.Metric, msg)
+	}
+	return dsl.Diagnostic{Pos: c.Pos, Context: "grade " + c.Metric, Message: msg}
 }
 
 // boundEnv is what a bound's expression sees.
@@ -25,58 +81,55 @@ type boundEnv struct {
 	Reference float64 `expr:"reference"`
 }
 
-func compileBound(src string) (func(reference float64) (float64, error), error) {
-	prog, err := expr.Compile(src, expr.Env(boundEnv{}), expr.AsFloat64())
+// compileBound compiles the bound, once for every check, and says what is
+// wrong with it.
+func (c *Criterion) compileBound() error {
+	prog, err := expr.Compile(c.Bound, expr.Env(boundEnv{}), expr.AsFloat64())
 	if err != nil {
-		return nil, err
-	}
-	return func(reference float64) (float64, error) {
-		out, err := expr.Run(prog, boundEnv{Reference: reference})
-		if err != nil {
-			return 0, err
-		}
-		v, ok := out.(float64)
-		if !ok {
-			return 0, fmt.Errorf("the bound is %T, not a number", out)
-		}
-		return v, nil
-	}, nil
-}
-
-// checkBound compiles a bound and says what is wrong with it.
-func checkBound(src string) error {
-	if _, err := compileBound(src); err != nil {
 		return fmt.Errorf("not a number nor an expression over reference (%s)", firstLine(err.Error()))
 	}
+	c.bound = prog
 	return nil
 }
 
-// Limit returns the bound's value for a reference outcome's metric.
+// Text renders the criterion for people: "budget_used at most reference + 0.01".
+func (c Criterion) Text() string {
+	return c.Metric + " " + strings.ReplaceAll(c.Op, "_", " ") + " " + c.Bound
+}
+
+// Limit returns the bound's value for the reference outcome's figure on
+// the same seed. A bound that is not a finite number there (reference / 0)
+// is an error of the scenario.
 func (c Criterion) Limit(reference float64) (float64, error) {
-	f, err := compileBound(c.Bound)
-	if err != nil {
-		return 0, fmt.Errorf("%s: bound %q: %v", c.Pos, c.Bound, err)
+	if c.bound == nil {
+		return 0, c.problem("the criterion is not compiled: make it with NewCriterion")
 	}
-	v, err := f(reference)
-	if err == nil && (math.IsNaN(v) || math.IsInf(v, 0)) {
-		err = fmt.Errorf("the bound is %v for reference = %v", v, reference)
-	}
+	out, err := expr.Run(c.bound, boundEnv{Reference: reference})
 	if err != nil {
-		return 0, fmt.Errorf("%s: bound %q: %v", c.Pos, c.Bound, err)
+		return 0, c.problem(fmt.Sprintf("bound %q: %v", c.Bound, firstLine(err.Error())))
+	}
+	v, _ := out.(float64)
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return 0, c.problem(fmt.Sprintf("bound %q is %v for reference = %v: it must be a finite number", c.Bound, v, reference))
 	}
 	return v, nil
 }
 
-// Holds reports whether value meets the criterion given the reference.
-func (c Criterion) Holds(value, reference float64) (bool, error) {
-	limit, err := c.Limit(reference)
+// Check scores a run's figure against the criterion, given the reference
+// outcome's figure on the same seed: score is 1 when the value meets the
+// limit (within Tolerance) and 0 when it misses; limit is the bound's
+// value. A score is a share, 0 to 1, so that a run may later earn part of
+// a criterion's weight.
+func (c Criterion) Check(value, reference float64) (score, limit float64, err error) {
+	limit, err = c.Limit(reference)
 	if err != nil {
-		return false, err
+		return 0, 0, err
 	}
-	if c.Op == "at_least" {
-		return value >= limit, nil
+	slack := Tolerance * math.Max(1, math.Abs(limit))
+	if c.Op == "at_least" && value >= limit-slack || c.Op == "at_most" && value <= limit+slack {
+		return 1, limit, nil
 	}
-	return value <= limit, nil
+	return 0, limit, nil
 }
 
 func firstLine(s string) string {

@@ -1,0 +1,122 @@
+package scenario
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/oncall-sim/oncall/dsl"
+	"pgregory.net/rapid"
+)
+
+func mustCriterion(t testing.TB, metric, op, bound string) Criterion {
+	t.Helper()
+	c, err := NewCriterion(metric, op, bound, 1, dsl.Pos{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// Check scores 1 on the right side of the limit, within the relative
+// Tolerance, and 0 beyond it.
+func TestCriterionCheck(t *testing.T) {
+	cases := []struct {
+		op, bound        string
+		value, reference float64
+		score, limit     float64
+	}{
+		{"at_most", "reference + 0.01", 0.03, 0.02, 1, 0.03},
+		{"at_most", "reference + 0.01", 0.0301, 0.02, 0, 0.03},
+		{"at_most", "reference * 1.25", 125, 100, 1, 125},
+		{"at_most", "reference * 1.25", 125 * (1 + 1e-10), 100, 1, 125}, // within the tolerance
+		{"at_most", "reference * 1.25", 125 * (1 + 1e-8), 100, 0, 125},
+		{"at_most", "0.05", 0.05 + 1e-10, 7, 1, 0.05}, // slack of at least 1e-9 near 0
+		{"at_least", "reference - 0.001", 0.9989, 0.9999, 1, 0.9989},
+		{"at_least", "reference - 0.001", 0.9988, 0.9999, 0, 0.9989},
+		{"at_least", "0.99", 0.99, 0, 1, 0.99},
+		{"at_least", "2", 1, 0, 0, 2}, // a whole number is a float bound
+	}
+	for _, c := range cases {
+		crit := mustCriterion(t, "cost", c.op, c.bound)
+		score, limit, err := crit.Check(c.value, c.reference)
+		if err != nil || score != c.score || math.Abs(limit-c.limit) > 1e-12 {
+			t.Errorf("%s %s, value %v, reference %v: score %v limit %v (%v); want %v, %v", c.op, c.bound, c.value, c.reference, score, limit, err, c.score, c.limit)
+		}
+	}
+}
+
+// Scores are 0 or 1, and never fall as a value moves to the good side of
+// its bound.
+func TestCriterionCheckIsMonotone(t *testing.T) {
+	most := mustCriterion(t, "cost", "at_most", "reference * 1.25")
+	least := mustCriterion(t, "availability", "at_least", "reference - 0.001")
+	rapid.Check(t, func(t *rapid.T) {
+		ref := rapid.Float64Range(0, 1e6).Draw(t, "reference")
+		a := rapid.Float64Range(0, 2e6).Draw(t, "a")
+		b := rapid.Float64Range(0, 2e6).Draw(t, "b")
+		lo, hi := min(a, b), max(a, b)
+		sLo, _, _ := most.Check(lo, ref)
+		sHi, _, _ := most.Check(hi, ref)
+		if sLo < sHi || (sLo != 0 && sLo != 1) {
+			t.Fatalf("at_most: %v scores %v, %v scores %v", lo, sLo, hi, sHi)
+		}
+		sLo, _, _ = least.Check(lo, ref)
+		sHi, _, _ = least.Check(hi, ref)
+		if sHi < sLo {
+			t.Fatalf("at_least: %v scores %v, %v scores %v", lo, sLo, hi, sHi)
+		}
+	})
+}
+
+func TestNewCriterionErrors(t *testing.T) {
+	at := dsl.Pos{File: "s.lua", Line: 9, Col: 5}
+	cases := []struct {
+		metric, op, bound string
+		weight            float64
+		want              string
+	}{
+		{"budget_usd", "at_most", "1", 1, `s.lua:9:5: grade budget_usd: unknown outcome "budget_usd"; did you mean budget_used?`},
+		{"cost", "at_mots", "1", 1, `s.lua:9:5: grade cost: "at_mots" is not a comparison; did you mean at_most? (write at_most or at_least)`},
+		{"cost", "at_most", "reference *", 1, `s.lua:9:5: grade cost: bound "reference *": not a number nor an expression over reference (`},
+		{"cost", "at_most", "refrence * 2", 1, `grade cost: bound "refrence * 2": not a number nor an expression over reference`},
+		{"cost", "at_most", `"cheap"`, 1, `not a number nor an expression over reference`},
+		{"cost", "at_most", "1", -2, `s.lua:9:5: grade cost: weight = -2: it takes a number above 0`},
+		{"cost", "at_most", "1", 0, `weight = 0: it takes a number above 0`},
+		{"cost", "at_most", "1", math.Inf(1), `weight = +Inf: it takes a number above 0`},
+	}
+	for _, c := range cases {
+		_, err := NewCriterion(c.metric, c.op, c.bound, c.weight, at)
+		if err == nil || !strings.HasPrefix(err.Error(), c.want) && !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s %s %s weight %v: error %v, want %q", c.metric, c.op, c.bound, c.weight, err, c.want)
+		}
+	}
+	if _, err := NewCriterion("cost", "at_mots", "1", 1, dsl.Pos{}); err == nil || err.Error() != `grade cost: "at_mots" is not a comparison; did you mean at_most? (write at_most or at_least)` {
+		t.Errorf("without a place: %v", err)
+	}
+}
+
+// A bound that is not a finite number for a reference, and a criterion
+// that was never compiled, are errors, not scores.
+func TestCriterionCheckErrors(t *testing.T) {
+	c := mustCriterion(t, "cost", "at_most", "reference / 0")
+	if _, _, err := c.Check(1, 2); err == nil || err.Error() != `grade cost: bound "reference / 0" is +Inf for reference = 2: it must be a finite number` {
+		t.Errorf("reference / 0: %v", err)
+	}
+	literal := Criterion{Metric: "cost", Op: "at_most", Bound: "1", Weight: 1}
+	if _, _, err := literal.Check(1, 1); err == nil || !strings.Contains(err.Error(), "not compiled: make it with NewCriterion") {
+		t.Errorf("a literal: %v", err)
+	}
+}
+
+// A criterion of a compiled scenario is compiled once: checking it costs
+// no compilation, as `oncall grade` checks every criterion on every seed.
+func BenchmarkCriterionCheck(b *testing.B) {
+	c := mustCriterion(b, "budget_used", "at_most", "reference + 0.01")
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, _, err := c.Check(0.03, 0.02); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
