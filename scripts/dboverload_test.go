@@ -5,7 +5,7 @@ import (
 
 	"github.com/oncall-sim/oncall/dsl/policy"
 	"github.com/oncall-sim/oncall/dsl/scenario"
-	"github.com/oncall-sim/oncall/engine"
+	"github.com/oncall-sim/oncall/shift"
 )
 
 // TestCacheFlushWarmupOverloadsTheDatabase plays the cache flush with the
@@ -26,18 +26,11 @@ func TestCacheFlushWarmupOverloadsTheDatabase(t *testing.T) {
 	}
 	overloaded := 0
 	for seed := uint32(1); seed <= 5; seed++ {
-		inst, setup, err := sc.Instance(seed)
+		sim, err := shift.Shift{Scenario: sc, Seed: seed, Noise: true, Policy: pol}.Run()
 		if err != nil {
 			t.Fatal(err)
 		}
-		sim, err := engine.New(engine.Options{Setup: setup, Scenario: inst, Policy: pol.Instance(), Seed: seed, Noise: true})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := sim.Run(0); err != nil {
-			t.Fatal(err)
-		}
-		capacity := setup.Constants.DBCapacity
+		capacity := sim.Setup().Constants.DBCapacity
 		for _, r := range sim.Rows() {
 			want := 0.0
 			if r.DBLoad > capacity {

@@ -8,6 +8,7 @@ import (
 	"github.com/oncall-sim/oncall/dsl/scenario"
 	"github.com/oncall-sim/oncall/engine"
 	"github.com/oncall-sim/oncall/scripts"
+	"github.com/oncall-sim/oncall/shift"
 )
 
 // TestPoliciesMinuteByMinute tests the shipped policies the way promtool
@@ -97,15 +98,8 @@ func TestSameTraceByteForByte(t *testing.T) {
 		t.Fatal(err)
 	}
 	run := func(seed uint32) []byte {
-		inst, setup, err := sc.Instance(seed)
+		sim, err := shift.Shift{Scenario: sc, Seed: seed, Noise: true, Policy: p}.Run()
 		if err != nil {
-			t.Fatal(err)
-		}
-		sim, err := engine.New(engine.Options{Setup: setup, Scenario: inst, Policy: p.Instance(), Seed: seed, Noise: true})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := sim.Run(0); err != nil {
 			t.Fatal(err)
 		}
 		var b bytes.Buffer

@@ -10,6 +10,7 @@ import (
 	"github.com/oncall-sim/oncall/dsl/scenario"
 	"github.com/oncall-sim/oncall/engine"
 	"github.com/oncall-sim/oncall/scripts"
+	"github.com/oncall-sim/oncall/shift"
 )
 
 // TestEveryScriptLoads compiles every rule file that ships.
@@ -60,19 +61,12 @@ func totals(t *testing.T, id string, p *policy.Program) engine.Outcome {
 	}
 	var sum engine.Outcome
 	for seed := uint32(1); seed <= 20; seed++ {
-		inst, setup, err := sc.Instance(seed)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var pol engine.Policy
+		sh := shift.Shift{Scenario: sc, Seed: seed, Noise: true}
 		if p != nil {
-			pol = p.Instance()
+			sh.Policy = p
 		}
-		sim, err := engine.New(engine.Options{Setup: setup, Scenario: inst, Policy: pol, Seed: seed, Noise: true})
+		sim, err := sh.Run()
 		if err != nil {
-			t.Fatal(err)
-		}
-		if err := sim.Run(0); err != nil {
 			t.Fatalf("%s seed %d: %v", id, seed, err)
 		}
 		o := sim.Outcome()
