@@ -35,4 +35,10 @@
 //     (one pass, as for the queue's failures).
 //   - A control changed by a scenario event is validated like a player's
 //     decision; a bad value stops the run with an error naming the event.
+//   - A floor above the ceiling (min_instances > max_instances) is refused
+//     by Sim.Decide against the ceiling in force when it is decided, so that
+//     the decider hears it at once; if an event of the minute the floor
+//     takes effect lowers the ceiling under it, that minute stops the run
+//     with an error naming who decided. A policy's floor is checked where
+//     it takes effect only.
 package engine
