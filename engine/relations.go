@@ -1,8 +1,17 @@
 package engine
 
-// Relation is one relation the model uses, with the sources it rests on. The
-// formula is language-neutral; Text is its English explanation, which the
-// catalogue translates under the key "relation.<ID>".
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Relation is one relation the model uses, with the sources it rests on.
+// Formula is language-neutral; Text is its English explanation, which the
+// catalogue translates under the key "relation.<ID>". Both may hold
+// placeholders, a quantity's name in braces ("{bad_error_rate}"), so that
+// the model page prints the values in force rather than the defaults: a
+// scenario that sets bad_error_rate = 0.15 reads "0.15·bad", not "0.05·bad".
 type Relation struct {
 	ID      string
 	Formula string
@@ -17,32 +26,36 @@ type Source struct {
 }
 
 var relations = []Relation{
-	{"demand", "λ(t) = base × (1 + 0.25·sin(2π(h − 6)/24)) × surge(t)", "Demand follows the time of day, peaking at 12:00, times the scenario's surge.", []int{6}},
-	{"noise", "count = N(60λ, √(60λ)) × (1 + N(0, 0.02)), requests = count/60", "Each minute's arrivals are a Poisson-like count with a little extra day-to-day noise.", []int{6}},
-	{"shedding", "admitted = requests × (1 − 0.30·shed)", "Shedding rejects a share of the 30 % low-priority traffic at the load balancer; shed requests are not errors.", []int{6}},
-	{"hit_rate", "hit = warm × rT/(1 + rT), r = admitted/20,000, T = TTL", "Hit ratio of a TTL cache under Poisson requests, scaled by how full the cache is.", []int{5, 6}},
+	{"demand", "λ(t) = base × (1 + {daily_swing}·sin(2π(h − 6)/24)) × surge(t), base = {base_demand} req/s", "Demand follows the time of day, peaking at 12:00, times the scenario's surge.", []int{6}},
+	{"noise", "count = N(60λ, √(60λ)) × (1 + N(0, {noise_cv})), requests = count/60", "Each minute's arrivals are a Poisson-like count with a little extra day-to-day noise.", []int{6}},
+	{"shedding", "admitted = requests × (1 − {low_priority}·shed)", "Shedding rejects a share of the {low_priority} low-priority traffic at the load balancer; shed requests are not errors.", []int{6}},
+	{"hit_rate", "hit = warm × rT/(1 + rT), r = admitted/{hot_objects}, T = TTL", "Hit ratio of a TTL cache under Poisson requests, scaled by how full the cache is.", []int{5, 6}},
 	{"cache_age", "cache_age = TTL/2", "A cached answer is on average half a TTL old.", []int{5}},
-	{"db_load", "db_load = admitted × q × (1 − hit) + 600 during warm-up, q = 2 (+1 with the feature)", "Every miss sends its queries to the database; the warm-up job adds its own load.", []int{6}},
-	{"query_time", "query = 5 ms/(1 − ρ_db), capped at 250 ms", "Query time grows as the database fills, as in a single-server queue.", []int{3, 6}},
-	{"db_errors", "db_errors = (1 − hit)·(1 − 1/ρ_db) when ρ_db = db_load/4,000 > 1, else 0", "A request that needs the database fails when the database is past its capacity: it serves at most its capacity and the excess waits past its timeout. More app instances do not help; shedding, a longer TTL or the feature off do.", []int{3, 4}},
-	{"service_time", "S = (50 ms + 20 ms with the feature) × (1 + 0.25·bad) + (1 − hit)·q·query", "Service time is CPU time plus the database time of the misses; a bad build costs 25 % more CPU.", []int{6}},
-	{"erlang_b", "B₀ = 1, B_k = a·B_{k−1}/(k + a·B_{k−1}), a = admitted·S, N = serving × 16", "Erlang B, the blocking probability of N workers under offered load a.", []int{3}},
+	{"db_load", "db_load = admitted × q × (1 − hit) + {warmup_queries} during the {warmup_minutes} minutes of a warm-up, q = {queries} (+{feature_queries} with the feature)", "Every miss sends its queries to the database; the warm-up job adds its own load.", []int{6}},
+	{"query_time", "query = {db_base_ms} ms/(1 − ρ_db), capped at {db_cap_ms} ms, ρ_db = db_load/{db_capacity}", "Query time grows as the database fills, as in a single-server queue.", []int{3, 6}},
+	{"db_errors", "db_errors = (1 − hit)·(1 − 1/ρ_db) when ρ_db = db_load/{db_capacity} > 1, else 0", "A request that needs the database fails when the database is past its capacity: it serves at most its capacity and the excess waits past its timeout. More app instances do not help; shedding, a longer TTL or the feature off do.", []int{3, 4}},
+	{"service_time", "S = ({app_ms} ms + {feature_ms} ms with the feature) × (1 + {bad_cpu}·bad) + (1 − hit)·q·query", "Service time is CPU time plus the database time of the misses; a bad build costs {bad_cpu} more CPU.", []int{6}},
+	{"erlang_b", "B₀ = 1, Bₖ = a·Bₖ₋₁/(k + a·Bₖ₋₁), a = admitted·S, N = serving × {workers}", "Erlang B, the blocking probability of N workers under offered load a.", []int{3}},
 	{"erlang_c", "C = B/((1 − ρ) + ρB), ρ = a/N", "Erlang C, the probability that a request waits.", []int{3}},
-	{"timeouts", "E = 1/(e^{θD}/(ρB) + (e^{θD} − 1)/(1 − ρ) + 1), θ = (N − a)/S, D = 2 s", "Share of requests that would wait past the 2 s timeout, in the M/M/N queue whose customers leave at their patience; timeouts below capacity, failures above.", []int{3, 7}},
-	{"p99", "p99 = S·ln 100 + max(0, ln(C/0.01))/θ, capped at 2 s", "The 99th percentile adds the service-time and waiting-time quantiles; an approximation that can be a little high or low.", []int{3}},
+	{"timeouts", "E = 1/(e^(θD)/(ρB) + (e^(θD) − 1)/(1 − ρ) + 1), θ = (N − a)/S, D = {timeout_s} s", "Share of requests that would wait past the {timeout_s} timeout, in the M/M/N queue whose customers leave at their patience; timeouts below capacity, failures above.", []int{3, 7}},
+	{"p99", "p99 = S·ln 100 + max(0, ln(C/0.01))/θ, capped at {timeout_s} s", "The 99th percentile adds the service-time and waiting-time quantiles; an approximation that can be a little high or low.", []int{3}},
 	{"little", "busy workers = a = λ·S", "Little's law: the mean number of requests in service is arrival rate times service time.", []int{4}},
-	{"capacity", "capacity = N/S = serving × 16/S", "The fleet completes at most N/S requests a second: N workers, each finishing a request every S. Above it, requests queue and fail.", []int{3, 4}},
-	{"errors", "error_rate = 1 − (1 − timeouts − failed)(1 − db_errors)(1 − 0.05·bad)", "A request fails if it times out, is refused on overload, fails on an overloaded database, or hits the bad build's 5 % of errors.", []int{6}},
-	{"budget", "error budget = 1 − SLO = 0.1 %", "The error budget is what the SLO allows to fail over 30 days.", []int{1}},
-	{"burn", "burn = error_rate/0.001, budget_left −= burn/43,200", "Burn rate: how many times faster than allowed the budget is spent; one minute at burn 1 spends 1/43,200 of the month's budget.", []int{1, 2}},
-	{"page", "page = (burn_1h ≥ 14.4 ∧ burn_5m ≥ 14.4) ∨ (burn_6h ≥ 6 ∧ burn_30m ≥ 6)", "Multiwindow, multi-burn-rate alert: a fast burn over 1 hour confirmed by 5 minutes, or a slow burn over 6 hours confirmed by 30 minutes.", []int{2}},
-	{"cost", "cost/h = (serving + booting) × $0.40, twice during a rollback's preparation", "Every instance that runs is billed, booting or serving.", []int{6}},
-	{"refill", "warm += (1 − warm)(1 − e^{−1/30})·f (+0.12·f during warm-up), f = min(1, 4,000/db_load)", "The cache refills with a 30-minute time constant, slower while the database is saturated.", []int{6}},
-	{"autoscaler", "desired = max(min_instances, min(40, ⌈serving × u/target⌉))", "Target tracking as in the Kubernetes Horizontal Pod Autoscaler; no new scale-out while an instance boots.", []int{6}},
-	{"scale_in", "after 10 quiet minutes remove min(fleet − desired, max(1, ⌊0.2·fleet⌋))", "Scale-in is cautious: at most 20 % of the fleet after 10 quiet minutes.", []int{6}},
+	{"capacity", "capacity = N/S = serving × {workers}/S", "The fleet completes at most N/S requests a second: N workers, each finishing a request every S. Above it, requests queue and fail.", []int{3, 4}},
+	{"errors", "error_rate = 1 − (1 − timeouts − failed)(1 − db_errors)(1 − {bad_error_rate}·bad)", "A request fails if it times out, is refused on overload, fails on an overloaded database, or hits the bad build's {bad_error_rate} of errors.", []int{6}},
+	{"budget", "error budget = 1 − SLO = 1 − {slo} = {error_budget}, over {slo_days} days", "The error budget is what the SLO allows to fail over {slo_days}.", []int{1}},
+	{"burn", "burn = error_rate/{error_budget}, budget_left −= burn/{budget_minutes}", "Burn rate: how many times faster than allowed the budget is spent; one minute at burn 1 spends 1/{budget_minutes} of the error budget.", []int{1, 2}},
+	{"page", DefaultPageRule, "Multiwindow, multi-burn-rate alert: a fast burn over 1 hour confirmed by 5 minutes, or a slow burn over 6 hours confirmed by 30 minutes.", []int{2}},
+	{"cost", "cost/h = (serving + booting) × ${instance_price}, twice during a rollback's preparation", "Every instance that runs is billed, booting or serving.", []int{6}},
+	{"refill", "warm += (1 − warm)(1 − e^(−1/{refill_tau}))·f (+{warmup_rate}·f during warm-up), f = min(1, {db_capacity}/db_load)", "The cache refills with a time constant of {refill_tau}, slower while the database is saturated.", []int{6}},
+	{"autoscaler", "desired = max(min_instances, min({max_instances}, ⌈serving × u/target⌉)); a launched instance serves after {boot_delay} minutes", "Target tracking as in the Kubernetes Horizontal Pod Autoscaler; no new scale-out while an instance boots.", []int{6}},
+	{"scale_in", "after {scale_in_quiet_minutes} quiet minutes remove min(fleet − desired, max(1, ⌊{scale_in_share}·fleet⌋))", "Scale-in is cautious: at most {scale_in_share} of the fleet after {scale_in_quiet_minutes} of quiet.", []int{6}},
 	{"rollout", "bad_traffic = min(1, (m − m₀ + 1)/R)", "A bad build takes a growing share of traffic over its rollout.", []int{6}},
-	{"rollback", "rollback: 5 minutes on a fresh fleet, billed twice, then bad_traffic = 0", "A rollback redeploys the last good build and switches traffic when it is ready.", []int{6}},
+	{"rollback", "rollback: {rollback_minutes} minutes on a fresh fleet, billed twice, then bad_traffic = 0", "A rollback redeploys the last good build and switches traffic when it is ready.", []int{6}},
 }
+
+// DefaultPageRule is the page rule of the model as the model page writes it;
+// a scenario's own rule replaces it.
+const DefaultPageRule = "page = (burn_1h ≥ 14.4 ∧ burn_5m ≥ 14.4) ∨ (burn_6h ≥ 6 ∧ burn_30m ≥ 6)"
 
 var sources = []Source{
 	{1, "Beyer, Jones, Petoff, Murphy (eds.), Site Reliability Engineering, O'Reilly 2016, ch. 3 \"Embracing Risk\" and ch. 4 \"Service Level Objectives\"."},
@@ -55,10 +68,10 @@ var sources = []Source{
 }
 
 // Relations returns every relation of the model, in the order of a minute.
-func Relations() []Relation { return relations }
+func Relations() []Relation { return append([]Relation(nil), relations...) }
 
 // Sources returns the references the relations cite.
-func Sources() []Source { return sources }
+func Sources() []Source { return append([]Source(nil), sources...) }
 
 // Approximations are the simplifications the model page states.
 var Approximations = []string{
@@ -66,4 +79,84 @@ var Approximations = []string{
 	"The queue is treated as steady within each minute, because requests last milliseconds.",
 	"Failed requests still reach the database (one pass, no fixed point).",
 	"The burn windows average per-minute error rates rather than weighting them by traffic.",
+}
+
+// Quantity is a number the relations print: a constant, or a figure the
+// constants determine (the error budget is 1 − SLO). Unit is a
+// ConstantSpec's unit, or "factor" for a multiplier.
+type Quantity struct {
+	Name string
+	Unit string
+	Of   []string // the constants it is computed from
+	get  func(*Constants) float64
+}
+
+// Value returns the quantity's value under the constants c.
+func (q Quantity) Value(c *Constants) float64 { return q.get(c) }
+
+// derived are the quantities that are not constants themselves.
+var derived = []Quantity{
+	{"error_budget", "share", []string{"slo"}, func(c *Constants) float64 { return 1 - c.SLO }},
+	{"budget_minutes", "count", []string{"slo_days"}, func(c *Constants) float64 { return c.SLODays * 1440 }},
+	{"bad_cpu_factor", "factor", []string{"bad_cpu"}, func(c *Constants) float64 { return 1 + c.BadCPU }},
+}
+
+// Quantities returns every quantity a relation may name: the constants in
+// canonical order, then the derived figures.
+func Quantities() []Quantity {
+	qs := make([]Quantity, 0, len(constantSpecs)+len(derived))
+	for _, s := range constantSpecs {
+		qs = append(qs, Quantity{s.Name, s.Unit, []string{s.Name}, s.Get})
+	}
+	return append(qs, derived...)
+}
+
+// LookupQuantity finds a quantity by name.
+func LookupQuantity(name string) (Quantity, error) {
+	for _, q := range Quantities() {
+		if q.Name == name {
+			return q, nil
+		}
+	}
+	return Quantity{}, fmt.Errorf("unknown quantity %q", name)
+}
+
+// PlaceholderNames returns the names in braces in a template, in order of
+// first appearance: "{a} and {b}, {a}" gives a, b.
+func PlaceholderNames(template string) []string {
+	var names []string
+	for rest := template; ; {
+		i := strings.IndexByte(rest, '{')
+		if i < 0 {
+			return names
+		}
+		j := strings.IndexByte(rest[i:], '}')
+		if j < 0 {
+			return names
+		}
+		name := rest[i+1 : i+j]
+		if !slices.Contains(names, name) {
+			names = append(names, name)
+		}
+		rest = rest[i+j+1:]
+	}
+}
+
+// FillTemplate replaces each placeholder of a template by value(name).
+func FillTemplate(template string, value func(name string) string) string {
+	var b strings.Builder
+	for rest := template; ; {
+		i := strings.IndexByte(rest, '{')
+		j := -1
+		if i >= 0 {
+			j = strings.IndexByte(rest[i:], '}')
+		}
+		if j < 0 {
+			b.WriteString(rest)
+			return b.String()
+		}
+		b.WriteString(rest[:i])
+		b.WriteString(value(rest[i+1 : i+j]))
+		rest = rest[i+j+1:]
+	}
 }

@@ -159,6 +159,9 @@ func TestNamedKeysAreUsed(t *testing.T) {
 	consts := map[string]string{KeyIntro: "KeyIntro", KeyModelTitle: "KeyModelTitle", KeyModelIntro: "KeyModelIntro",
 		KeyModelApproximations: "KeyModelApproximations", KeyModelSources: "KeyModelSources",
 		KeyModelRandomness: "KeyModelRandomness", KeyModelDisclaimer: "KeyModelDisclaimer",
+		KeyModelConstants: "KeyModelConstants", KeyModelConstantsLine: "KeyModelConstantsLine",
+		KeyModelDepartures: "KeyModelDepartures", KeyDepartureSaturation: "KeyDepartureSaturation",
+		KeyDepartureDBOverload: "KeyDepartureDBOverload", KeyDepartureScenario: "KeyDepartureScenario",
 		KeySwitchOn: "KeySwitchOn", KeySwitchOff: "KeySwitchOff", KeyUnitQueries: "KeyUnitQueries", KeyUnitDays: "KeyUnitDays"}
 	for _, k := range NamedKeys() {
 		c, ok := consts[k]

@@ -18,16 +18,23 @@ const (
 	KeyModelSources        = "model.sources"        // heading of the sources
 	KeyModelRandomness     = "model.randomness"     // how the simulator draws its random numbers
 	KeyModelDisclaimer     = "model.disclaimer"     // "Educational model — not for operational decisions…"
-	KeySwitchOn            = "switch.on"            // a switch control that is on
-	KeySwitchOff           = "switch.off"           // a switch control that is off
-	KeyUnitQueries         = "unit.queries_per_s"   // database queries a second after a number: "{n} queries/s"
-	KeyUnitDays            = "unit.days"            // days after a number: "{n} days"
+	KeyModelConstants      = "model.constants"      // heading of the line of constants
+	KeyModelConstantsLine  = "model.constants.line" // the line of constants, a placeholder per quantity
+	KeyModelDepartures     = "model.departures"     // heading of where the model departs from the original
+	KeyDepartureSaturation = "model.departure.saturation"
+	KeyDepartureDBOverload = "model.departure.db_overload"
+	KeyDepartureScenario   = "model.departure.scenario"
+	KeySwitchOn            = "switch.on"          // a switch control that is on
+	KeySwitchOff           = "switch.off"         // a switch control that is off
+	KeyUnitQueries         = "unit.queries_per_s" // database queries a second after a number: "{n} queries/s"
+	KeyUnitDays            = "unit.days"          // days after a number: "{n} days"
 )
 
 // NamedKeys lists the named keys above.
 func NamedKeys() []string {
 	return []string{KeyIntro, KeyModelTitle, KeyModelIntro, KeyModelApproximations, KeyModelSources,
-		KeyModelRandomness, KeyModelDisclaimer, KeySwitchOn, KeySwitchOff, KeyUnitQueries, KeyUnitDays}
+		KeyModelRandomness, KeyModelDisclaimer, KeyModelConstants, KeyModelConstantsLine, KeyModelDepartures,
+		KeyDepartureSaturation, KeyDepartureDBOverload, KeyDepartureScenario, KeySwitchOn, KeySwitchOff, KeyUnitQueries, KeyUnitDays}
 }
 
 // ControlLabelKey and the functions below name the keys derived from the

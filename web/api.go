@@ -184,36 +184,6 @@ func (s *Server) meta(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, out)
 }
 
-// model is the model page's table: the same as `oncall model`.
-func (s *Server) model(w http.ResponseWriter, r *http.Request) {
-	if !allow(w, r, http.MethodGet) {
-		return
-	}
-	type relation struct {
-		ID      string `json:"id"`
-		Formula string `json:"formula"`
-		Text    string `json:"text"`
-		Sources []int  `json:"sources"`
-	}
-	type source struct {
-		N    int    `json:"n"`
-		Text string `json:"text"`
-	}
-	var out struct {
-		Relations      []relation `json:"relations"`
-		Approximations []string   `json:"approximations"`
-		Sources        []source   `json:"sources"`
-	}
-	for _, rel := range engine.Relations() {
-		out.Relations = append(out.Relations, relation{rel.ID, rel.Formula, rel.Text, rel.Sources})
-	}
-	out.Approximations = engine.Approximations
-	for _, src := range engine.Sources() {
-		out.Sources = append(out.Sources, source{src.N, src.Text})
-	}
-	writeJSON(w, http.StatusOK, out)
-}
-
 // messages serves one language's catalogue.
 func (s *Server) messages(w http.ResponseWriter, r *http.Request, lang string) {
 	if !allow(w, r, http.MethodGet) {

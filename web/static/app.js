@@ -164,7 +164,7 @@ function translate() {
   fillScenarios();
   fillPilots();
   if (S.shift) { drawControls(); S.drawn = 0; $("timeline").textContent = ""; draw(); }
-  if (!$("model").hidden) drawModel();
+  if (!$("model").hidden) loadModel().catch(oops);
   if (!$("results").hidden && S.gameday) showResults(S.gameday).catch(oops);
   updateLink();
 }
@@ -711,23 +711,34 @@ async function showModel() {
   stop();
   S.shift = null;
   showView("model");
-  if (!S.model) S.model = await api("GET", "/api/model");
-  drawModel();
+  await loadModel();
   updateLink();
+}
+
+// loadModel fetches the model page in the page's language, once per
+// language, and draws it.
+async function loadModel() {
+  const q = new URLSearchParams({ lang: S.lang }).toString();
+  if (!S.model || S.model.query !== q) S.model = Object.assign(await api("GET", "/api/model?" + q), { query: q });
+  drawModel();
 }
 
 function drawModel() {
   const m = S.model;
   if (!m) return;
-  $("model-title").textContent = t("model.title");
-  $("model-intro").textContent = t("model.intro");
-  $("model-approximations").textContent = t("model.approximations");
-  $("model-sources").textContent = t("model.sources");
-  $("model-randomness").textContent = t("model.randomness");
+  $("model-title").textContent = m.title;
+  $("model-intro").textContent = m.intro;
   $("relations").innerHTML = `<thead><tr><th scope="col">${esc(t("ui.model.formula"))}</th><th scope="col">${esc(t("ui.model.meaning"))}</th><th scope="col">${esc(t("ui.model.source"))}</th></tr></thead><tbody>` +
-    m.relations.map(r => `<tr><td><code>${esc(r.formula)}</code></td><td>${esc(t("relation." + r.id))}</td><td>${r.sources.map(n => `<a href="#source-${n}">[${n}]</a>`).join(" ")}</td></tr>`).join("") + "</tbody>";
-  $("approximations").innerHTML = m.approximations.map((a, i) => `<li>${esc(t("approximation." + (i + 1)))}</li>`).join("");
-  $("sources").innerHTML = m.sources.map(s => `<li id="source-${s.n}" value="${s.n}">${esc(S.msgs["source." + s.n] ?? s.text)}</li>`).join("");
+    m.relations.map(r => `<tr><td><code dir="ltr">${esc(r.formula)}</code></td><td>${esc(r.text)}</td><td>${r.sources.map(n => `<a href="#source-${n}">[${n}]</a>`).join(" ")}</td></tr>`).join("") + "</tbody>";
+  $("model-constants-title").textContent = m.constants_title;
+  $("model-constants").textContent = m.constants;
+  $("model-departures").textContent = m.departures_title;
+  $("departures").innerHTML = m.departures.map(d => `<li>${esc(d)}</li>`).join("");
+  $("model-approximations").textContent = m.approximations_title;
+  $("approximations").innerHTML = m.approximations.map(a => `<li>${esc(a)}</li>`).join("");
+  $("model-sources").textContent = m.sources_title;
+  $("sources").innerHTML = m.sources.map(s => `<li id="source-${s.n}" value="${s.n}">${esc(s.text)}</li>`).join("");
+  $("model-randomness").textContent = m.randomness;
 }
 
 // ---- wiring ----------------------------------------------------------------
