@@ -162,6 +162,10 @@ func TestNamedKeysAreUsed(t *testing.T) {
 		KeyModelConstants: "KeyModelConstants", KeyModelConstantsLine: "KeyModelConstantsLine",
 		KeyModelDepartures: "KeyModelDepartures", KeyDepartureSaturation: "KeyDepartureSaturation",
 		KeyDepartureDBOverload: "KeyDepartureDBOverload", KeyDepartureScenario: "KeyDepartureScenario",
+		KeyScenario: "KeyScenario", KeyScenarioStart: "KeyScenarioStart", KeyScenarioSeed: "KeyScenarioSeed",
+		KeyScenarioSeeds: "KeyScenarioSeeds", KeyScenarioLegend: "KeyScenarioLegend", KeyScenarioValue: "KeyScenarioValue",
+		KeyScenarioEvent: "KeyScenarioEvent", KeyScenarioEventsVary: "KeyScenarioEventsVary",
+		KeyScenarioSurge: "KeyScenarioSurge", KeyScenarioPage: "KeyScenarioPage",
 		KeySwitchOn: "KeySwitchOn", KeySwitchOff: "KeySwitchOff", KeyUnitQueries: "KeyUnitQueries", KeyUnitDays: "KeyUnitDays"}
 	for _, k := range NamedKeys() {
 		c, ok := consts[k]

@@ -24,17 +24,29 @@ const (
 	KeyDepartureSaturation = "model.departure.saturation"
 	KeyDepartureDBOverload = "model.departure.db_overload"
 	KeyDepartureScenario   = "model.departure.scenario"
-	KeySwitchOn            = "switch.on"          // a switch control that is on
-	KeySwitchOff           = "switch.off"         // a switch control that is off
-	KeyUnitQueries         = "unit.queries_per_s" // database queries a second after a number: "{n} queries/s"
-	KeyUnitDays            = "unit.days"          // days after a number: "{n} days"
+	KeyScenario            = "model.scenario"             // heading of the values in force for a scenario: {title}
+	KeyScenarioStart       = "model.scenario.start"       // {start} {duration} {budget} {warm} {instances}
+	KeyScenarioSeed        = "model.scenario.seed"        // {seed}: the seed chosen
+	KeyScenarioSeeds       = "model.scenario.seeds"       // {first} {last}: what a range means
+	KeyScenarioLegend      = "model.scenario.legend"      // what * means
+	KeyScenarioValue       = "model.scenario.value"       // {label} {value} {default}
+	KeyScenarioEvent       = "model.scenario.event"       // {time} {event}
+	KeyScenarioEventsVary  = "model.scenario.events_vary" // the events differ from seed to seed
+	KeyScenarioSurge       = "model.scenario.surge"       // {peak} {time}
+	KeyScenarioPage        = "model.scenario.page"        // {rule}
+	KeySwitchOn            = "switch.on"                  // a switch control that is on
+	KeySwitchOff           = "switch.off"                 // a switch control that is off
+	KeyUnitQueries         = "unit.queries_per_s"         // database queries a second after a number: "{n} queries/s"
+	KeyUnitDays            = "unit.days"                  // days after a number: "{n} days"
 )
 
 // NamedKeys lists the named keys above.
 func NamedKeys() []string {
 	return []string{KeyIntro, KeyModelTitle, KeyModelIntro, KeyModelApproximations, KeyModelSources,
 		KeyModelRandomness, KeyModelDisclaimer, KeyModelConstants, KeyModelConstantsLine, KeyModelDepartures,
-		KeyDepartureSaturation, KeyDepartureDBOverload, KeyDepartureScenario, KeySwitchOn, KeySwitchOff, KeyUnitQueries, KeyUnitDays}
+		KeyDepartureSaturation, KeyDepartureDBOverload, KeyDepartureScenario, KeyScenario, KeyScenarioStart,
+		KeyScenarioSeed, KeyScenarioSeeds, KeyScenarioLegend, KeyScenarioValue, KeyScenarioEvent,
+		KeyScenarioEventsVary, KeyScenarioSurge, KeyScenarioPage, KeySwitchOn, KeySwitchOff, KeyUnitQueries, KeyUnitDays}
 }
 
 // ControlLabelKey and the functions below name the keys derived from the

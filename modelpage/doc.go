@@ -4,6 +4,12 @@
 // sources and the disclaimer, in any language of the catalogue. `oncall
 // model` prints it and the web console shows it, from the same Page.
 //
-// The formulas and the texts print the values of the constants in force:
-// the model's defaults.
+// Without a scenario the page prints the model's defaults. For a scenario
+// (a built-in or a .lua file) it prints the values in force: the formulas
+// and the line of constants are filled with the scenario's constants, and
+// each value that differs from the default is marked with *. What a
+// scenario draws from its stream differs from seed to seed, so Sample runs
+// the scenario on a range of seeds, without decisions, and the page shows
+// the range of each drawn value; for a chosen seed it shows that seed's
+// value beside the range.
 package modelpage

@@ -13,6 +13,7 @@ type Page struct {
 	Lang                string      `json:"lang"`
 	Title               string      `json:"title"`
 	Intro               string      `json:"intro"`
+	InForce             *InForce    `json:"in_force,omitempty"`
 	Relations           []Relation  `json:"relations"`
 	ConstantsTitle      string      `json:"constants_title"`
 	Constants           string      `json:"constants"`
@@ -33,6 +34,7 @@ type Relation struct {
 	Formula string `json:"formula"`
 	Text    string `json:"text"`
 	Sources []int  `json:"sources"`
+	Changed bool   `json:"changed,omitempty"` // a value in it differs from the default
 }
 
 // Reference is one source of the page.
@@ -41,9 +43,30 @@ type Reference struct {
 	Text string `json:"text"`
 }
 
-// Build returns the model page in lang, with the model's defaults.
-func Build(lang string) Page {
-	b := &builder{lang: lang}
+// InForce is the part of the page about the scenario whose values are in
+// force: what it changes from the defaults, its events, its surge.
+type InForce struct {
+	Scenario string   `json:"scenario"`
+	Heading  string   `json:"heading"`
+	Seed     *uint32  `json:"seed,omitempty"`
+	Lines    []string `json:"lines"`
+	Legend   string   `json:"legend"`
+}
+
+// Build returns the model page in lang: the model's defaults when d is nil,
+// else the values in force for d's scenario, for the seed *seed when it is
+// given (one more run of the scenario) and over d's seeds otherwise.
+func Build(lang string, d *Draws, seed *uint32) (Page, error) {
+	b := &builder{lang: lang, d: d}
+	if d == nil {
+		b.d = defaults()
+	} else if seed != nil {
+		r, err := runOnce(d.src, *seed)
+		if err != nil {
+			return Page{}, err
+		}
+		b.chosen = &r
+	}
 	b.fill()
 	t := func(key string, args ...any) string { return i18n.T(lang, key, args...) }
 	p := Page{
@@ -62,6 +85,12 @@ func Build(lang string) Page {
 		rel := Relation{ID: r.ID, Sources: r.Sources,
 			Formula: engine.FillTemplate(r.Formula, func(n string) string { return b.formula[n] }),
 			Text:    t(i18n.RelationKey(r.ID), b.textArgs...)}
+		for _, n := range append(engine.PlaceholderNames(r.Formula), engine.PlaceholderNames(r.Text)...) {
+			rel.Changed = rel.Changed || b.changed[n]
+		}
+		if r.ID == "page" && b.pageRule != "" {
+			rel.Formula, rel.Changed = "page = "+b.pageRule+"*", true
+		}
 		p.Relations = append(p.Relations, rel)
 	}
 	for _, k := range []string{i18n.KeyDepartureSaturation, i18n.KeyDepartureDBOverload, i18n.KeyDepartureScenario} {
@@ -77,24 +106,46 @@ func Build(lang string) Page {
 		}
 		p.Sources = append(p.Sources, Reference{s.N, text})
 	}
-	return p
+	if d != nil {
+		p.InForce = b.inForce(seed)
+	}
+	return p, nil
+}
+
+// defaults are the draws of free play: the model's defaults, one run that
+// is never made.
+func defaults() *Draws {
+	setup := engine.FreePlay()
+	return &Draws{first: 1, last: 1, runs: []run{{
+		setup:  setup,
+		consts: []snapshot{{0, setup.Constants}},
+		ctls:   []ctlSnapshot{{0, setup.Controls}},
+	}}}
 }
 
 // builder gathers the values the page prints.
 type builder struct {
 	lang     string
+	d        *Draws
+	chosen   *run
 	formula  map[string]string // quantity → its value as a formula writes it
 	textArgs []any             // quantity, its value in the page's language, …
+	changed  map[string]bool   // quantities that differ from the default
+	pageRule string
+	varied   bool // some value of the scenario differs from seed to seed
 }
 
 // fill renders every quantity, for the formulas and for the texts.
 func (b *builder) fill() {
-	b.formula = map[string]string{}
-	c := engine.DefaultConstants()
+	b.formula, b.changed = map[string]string{}, map[string]bool{}
 	for _, q := range engine.Quantities() {
-		v := q.Value(&c)
-		b.formula[q.Name] = formulaNumber(q.Unit)(v)
-		b.textArgs = append(b.textArgs, q.Name, b.quantityValue(q)(v))
+		f := b.d.quantityFigure(q, b.chosen)
+		b.formula[q.Name] = f.render(formulaNumber(q.Unit), false)
+		b.textArgs = append(b.textArgs, q.Name, f.render(b.quantityValue(q), false))
+		b.changed[q.Name] = f.changed()
+	}
+	if pr, ok := b.d.src.(pageRuler); ok {
+		b.pageRule = pr.PageRule()
 	}
 }
 

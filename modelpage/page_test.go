@@ -2,9 +2,11 @@ package modelpage
 
 import (
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
 
+	"github.com/oncall-sim/oncall/dsl/scenario"
 	"github.com/oncall-sim/oncall/engine"
 	"github.com/oncall-sim/oncall/i18n"
 )
@@ -20,49 +22,199 @@ func texts(p Page) []string {
 	for _, s := range p.Sources {
 		out = append(out, s.Text)
 	}
+	if p.InForce != nil {
+		out = append(out, p.InForce.Heading, p.InForce.Legend)
+		out = append(out, p.InForce.Lines...)
+	}
 	return out
 }
 
-// Every placeholder of every text is filled, in every language.
+// Every placeholder of every text is filled, in every language, for the
+// defaults and for each built-in scenario.
 func TestBuildFillsEveryPlaceholder(t *testing.T) {
-	for _, lang := range i18n.Codes() {
-		p := Build(lang)
-		if len(p.Relations) != len(engine.Relations()) || len(p.Sources) != len(engine.Sources()) {
-			t.Errorf("%s: %d relations, %d sources", lang, len(p.Relations), len(p.Sources))
+	progs, err := scenario.Builtins(scenario.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	draws := []*Draws{nil}
+	for _, p := range progs {
+		d, err := Sample(p, 20)
+		if err != nil {
+			t.Fatal(err)
 		}
-		for _, s := range texts(p) {
-			if strings.TrimSpace(s) == "" || strings.ContainsAny(s, "{}") {
-				t.Errorf("%s: text %q", lang, s)
+		draws = append(draws, d)
+	}
+	seven := uint32(7)
+	for _, lang := range i18n.Codes() {
+		for _, d := range draws {
+			for _, seed := range []*uint32{nil, &seven} {
+				if d == nil && seed != nil {
+					continue
+				}
+				p, err := Build(lang, d, seed)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(p.Relations) != len(engine.Relations()) || len(p.Sources) != len(engine.Sources()) {
+					t.Errorf("%s: %d relations, %d sources", lang, len(p.Relations), len(p.Sources))
+				}
+				for _, s := range texts(p) {
+					if strings.TrimSpace(s) == "" || strings.ContainsAny(s, "{}") {
+						t.Errorf("%s, %v: text %q", lang, d != nil, s)
+					}
+				}
 			}
 		}
 	}
 }
 
+// fixed is a scenario written in Go: its bad build's error rate depends on
+// the seed, its database capacity drops at minute 30, and seed 13 fails.
+type fixed struct{}
+
+func (fixed) ID() string         { return "fixed" }
+func (fixed) Title() engine.Text { return engine.Text{"en": "Fixed", "fr": "Fixé"} }
+func (fixed) Instance(seed uint32) (engine.Scenario, engine.Setup, error) {
+	if seed == 13 {
+		return nil, engine.Setup{}, errors.New("no such luck")
+	}
+	s := engine.FreePlay()
+	s.ID, s.Minutes, s.BudgetLeft = "fixed", 60, 0.5
+	s.Constants.BadErrorRate = 0.10 + float64(seed%5)/100
+	return events{30: {{Kind: engine.EventSetConstant, Name: "db_capacity", Value: 3000}}}, s, nil
+}
+
+// events is a scenario of events at minutes, no surge.
+type events map[int][]engine.Event
+
+func (e events) Events(m int) ([]engine.Event, error) { return e[m], nil }
+func (events) Surge(int) (float64, error)             { return 1, nil }
+func (events) Observe(*engine.Row) error              { return nil }
+
+// sampleFixed samples the fixed scenario on seeds 1 to 5.
+func sampleFixed(t *testing.T) *Draws {
+	t.Helper()
+	d, err := Sample(fixed{}, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+// Over the sampled seeds: the ranges, the change an event makes, and the
+// formulas and texts that print them.
+func TestBuildInForce(t *testing.T) {
+	p, err := Build("en", sampleFixed(t), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := p.InForce
+	if f == nil || f.Scenario != "fixed" || f.Heading != "Values in force: Fixed (fixed)" || f.Seed != nil {
+		t.Fatalf("in force: %+v", f)
+	}
+	want := []string{
+		"A range (low–high) is what the scenario draws from its stream over seeds 1 to 5.",
+		"Starts at 08:00 for 60 min, with 50 %* of the error budget left, the cache 100 % full and 10 instances serving.",
+		"Database capacity: 4,000 queries/s → 3,000 queries/s (08:30)* (default 4,000 queries/s)",
+		"Error rate of a bad build: 10 %–14 %* (default 5 %)",
+		"At 08:30: Database capacity is now 3,000 queries/s",
+	}
+	if strings.Join(f.Lines, "\n") != strings.Join(want, "\n") {
+		t.Errorf("lines:\n%s\nwant:\n%s", strings.Join(f.Lines, "\n"), strings.Join(want, "\n"))
+	}
+	rel := relation(t, p, "errors")
+	if !rel.Changed || !strings.Contains(rel.Formula, "(1 − 0.1–0.14*·bad)") || !strings.Contains(rel.Text, "10 %–14 %*") {
+		t.Errorf("errors: %+v", rel)
+	}
+	if rel := relation(t, p, "cache_age"); rel.Changed {
+		t.Errorf("cache_age marked changed: %+v", rel)
+	}
+}
+
+// With a seed: that seed's value, beside the range, in the language asked.
+func TestBuildInForceSeed(t *testing.T) {
+	three := uint32(3)
+	p, err := Build("fr", sampleFixed(t), &three)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := relation(t, p, "errors").Formula; !strings.Contains(got, "(1 − 0.13*·bad)") {
+		t.Errorf("seed 3's formula: %q", got)
+	}
+	if got := p.InForce.Lines[0]; got != "Graine 3\u00a0: les valeurs ci-dessous sont celles que tire cette graine." {
+		t.Errorf("seed line: %q", got)
+	}
+	if !strings.Contains(strings.Join(p.InForce.Lines, "\n"), "Taux d’erreur d’une mauvaise version\u00a0: 13 % (10 %–14 %)* (par défaut 5 %)") {
+		t.Errorf("French lines:\n%s", strings.Join(p.InForce.Lines, "\n"))
+	}
+}
+
+// A seed the scenario cannot run on is an error naming it.
+func TestSampleErrors(t *testing.T) {
+	thirteen := uint32(13)
+	if _, err := Build("en", sampleFixed(t), &thirteen); err == nil || err.Error() != "scenario fixed, seed 13: no such luck" {
+		t.Errorf("a seed that fails: %v", err)
+	}
+	if _, err := Sample(fixed{}, 20); err == nil || !strings.Contains(err.Error(), "seed 13") {
+		t.Errorf("sampling past a failing seed: %v", err)
+	}
+	if _, err := Sample(fixed{}, 0); err == nil {
+		t.Error("sampling no seed at all succeeded")
+	}
+}
+
+func relation(t *testing.T, p Page, id string) Relation {
+	t.Helper()
+	for _, r := range p.Relations {
+		if r.ID == id {
+			return r
+		}
+	}
+	t.Fatalf("no relation %s", id)
+	return Relation{}
+}
+
 // The formulas print the defaults as numbers, the texts as the language
 // writes them.
 func TestBuildValues(t *testing.T) {
-	en, fr := Build("en"), Build("fr")
+	en, err := Build("en", nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fr, err := Build("fr", nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
 		p    Page
-		i    int
+		id   string
 		want string
 	}{
-		{en, 2, "admitted = requests × (1 − 0.3·shed)"},
-		{en, 17, "burn = error_rate/0.001, budget_left −= burn/43,200"},
-		{fr, 17, "burn = error_rate/0.001, budget_left −= burn/43,200"},
+		{en, "shedding", "admitted = requests × (1 − 0.3·shed)"},
+		{en, "burn", "burn = error_rate/0.001, budget_left −= burn/43,200"},
+		{fr, "burn", "burn = error_rate/0.001, budget_left −= burn/43,200"},
 	} {
-		if got := tc.p.Relations[tc.i].Formula; got != tc.want {
+		if got := relation(t, tc.p, tc.id).Formula; got != tc.want {
 			t.Errorf("%s: %q, want %q", tc.p.Lang, got, tc.want)
 		}
 	}
-	if got := fr.Relations[17].Text; !strings.Contains(got, "1/43\u202f200 du budget d’erreurs") {
+	if got := relation(t, fr, "burn").Text; !strings.Contains(got, "1/43\u202f200 du budget d’erreurs") {
 		t.Errorf("French burn text: %q", got)
+	}
+	for _, r := range en.Relations {
+		if r.Changed {
+			t.Errorf("the defaults mark %s as changed", r.ID)
+		}
 	}
 }
 
 // The page travels as JSON to the web console.
 func TestPageJSON(t *testing.T) {
-	b, err := json.Marshal(Build("en"))
+	p, err := Build("en", nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := json.Marshal(p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,12 +223,53 @@ func TestPageJSON(t *testing.T) {
 			t.Errorf("JSON lacks %s", key)
 		}
 	}
+	if strings.Contains(string(b), `"in_force"`) {
+		t.Error("the defaults' page has a scenario part")
+	}
+}
+
+func TestFigureRender(t *testing.T) {
+	one := func(v float64) string { return formulaNumber("")(v) }
+	for _, tc := range []struct {
+		name string
+		f    figure
+		want string
+	}{
+		{"default", figure{def: 0.05, all: []series{{{0, 0.05}}, {{0, 0.05}}}}, "0.05"},
+		{"changed", figure{def: 0.05, all: []series{{{0, 0.15}}}}, "0.15*"},
+		{"drawn", figure{def: 0.05, all: []series{{{0, 0.1}}, {{0, 0.2}}, {{0, 0.15}}}}, "0.1–0.2*"},
+		{"an event", figure{def: 4000, all: []series{{{540, 4000}, {600, 3000}}}}, "4,000 → 3,000 (10:00)*"},
+		{"chosen", figure{def: 0.05, all: []series{{{0, 0.1}}, {{0, 0.2}}}, chosen: series{{0, 0.12}}}, "0.12*"},
+		{"unmarked", figure{def: 1, noMark: true, all: []series{{{0, 2}}}}, "2"},
+	} {
+		if got := tc.f.render(one, false); got != tc.want {
+			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
+		}
+	}
+	f := figure{def: 0.05, all: []series{{{0, 0.1}}, {{0, 0.2}}}, chosen: series{{0, 0.12}}}
+	if got := f.render(one, true); got != "0.12 (0.1–0.2)*" {
+		t.Errorf("chosen with its range: %q", got)
+	}
 }
 
 func TestDecimals(t *testing.T) {
 	for v, want := range map[float64]int{16: 0, 0.3: 1, 0.05: 2, 0.999: 3, 0.001: 3, 1.0 / 3: 6} {
 		if got := decimals(v); got != want {
 			t.Errorf("decimals(%v) = %d, want %d", v, got, want)
+		}
+	}
+}
+
+// BenchmarkSample measures what the model page of a scenario costs the
+// first time: the surge, six hours, on every seed of DefaultSeeds.
+func BenchmarkSample(b *testing.B) {
+	p, err := scenario.Builtin("surge", scenario.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if _, err := Sample(p, DefaultSeeds); err != nil {
+			b.Fatal(err)
 		}
 	}
 }

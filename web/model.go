@@ -29,5 +29,10 @@ func (s *Server) model(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusBadRequest, errorBody{fmt.Sprintf("lang=%q is not a language of the console%s (it speaks %s)", clip(lang, 20), hint, strings.Join(i18n.Codes(), ", "))})
 		return
 	}
-	writeJSON(w, http.StatusOK, modelpage.Build(l.Code))
+	page, err := modelpage.Build(l.Code, nil, nil)
+	if err != nil {
+		writeJSON(w, http.StatusInternalServerError, errorBody{err.Error()})
+		return
+	}
+	writeJSON(w, http.StatusOK, page)
 }

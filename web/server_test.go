@@ -99,7 +99,10 @@ func TestMetaModelMessages(t *testing.T) {
 	if len(model.Relations) != len(engine.Relations()) || len(model.Sources) != len(engine.Sources()) {
 		t.Errorf("model: %d relations, %d sources", len(model.Relations), len(model.Sources))
 	}
-	page := modelpage.Build("en")
+	page, err := modelpage.Build("en", nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for i, r := range model.Relations {
 		if r.Formula != page.Relations[i].Formula || len(r.Sources) == 0 {
 			t.Errorf("relation %s differs from oncall model's", r.ID)

@@ -2,7 +2,9 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -119,10 +121,10 @@ func TestModelFrench(t *testing.T) {
 	}
 }
 
-// Every language prints a page of the same shape.
+// Every language prints a page of the same shape, with a scenario or not.
 func TestModelEveryLanguage(t *testing.T) {
 	e := newTestEnv(t)
-	for _, args := range [][]string{{"model"}} {
+	for _, args := range [][]string{{"model"}, {"model", "--scenario", "surge", "--seed", "3"}} {
 		if code := e.run(args...); code != 0 {
 			t.Fatal(e.err.String())
 		}
@@ -138,17 +140,143 @@ func TestModelEveryLanguage(t *testing.T) {
 	}
 }
 
-func TestModelUnknownLanguage(t *testing.T) {
+// The bad deploy's build fails 15 % of its requests: the page says so
+// wherever the rate appears, marked as differing from the default, and
+// nowhere prints the default 0.05.
+func TestModelScenarioBadDeploy(t *testing.T) {
 	e := newTestEnv(t)
-	for _, tc := range []struct{ lang, want string }{
-		{"fre", `--lang "fre" is not a language of oncall; did you mean fr? (languages: en, bs, id, es, ur, fr)`},
-		{"de", `--lang "de" is not a language of oncall (languages: en, bs, id, es, ur, fr)`},
+	for _, args := range [][]string{{"--scenario", "bad-deploy"}, {"--scenario", "bad-deploy", "--seed", "7"}} {
+		if code := e.run(append([]string{"model"}, args...)...); code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, e.err.String())
+		}
+		out := e.out.String()
+		for _, want := range []string{
+			"Values in force: Bad deploy (bad-deploy)\n",
+			"Error rate of a bad build: 15 %* (default 5 %)\n",
+			"with 20 %* of the error budget left",
+			"At 09:10: A bad build starts rolling out (over 3 min)\n",
+			"error_rate = 1 − (1 − timeouts − failed)(1 − db_errors)(1 − 0.15*·bad)\n",
+			"hits the bad build's 15 %* of errors.",
+			"bad build +15 %* errors, ×1.25 CPU",
+			"* differs from the model's default.\n",
+		} {
+			if !strings.Contains(out, want) {
+				t.Errorf("%v: the page lacks %q", args, want)
+			}
+		}
+		for _, stale := range []string{"0.05·bad", "bad build's 5 %", "+5 % errors"} {
+			if strings.Contains(out, stale) {
+				t.Errorf("%v: the page prints the default %q", args, stale)
+			}
+		}
+		// Nothing of the bad deploy depends on the seed: no range to explain.
+		if strings.Contains(out, "A range (low–high)") {
+			t.Errorf("%v: a range is explained where nothing varies", args)
+		}
+	}
+	if code := e.run("model", "--scenario", "bad-deploy", "--lang", "fr"); code != 0 {
+		t.Fatal(e.err.String())
+	}
+	if out := e.out.String(); !strings.Contains(out, "(1 − 0.15*·bad)") || !strings.Contains(out, "Taux d’erreur d’une mauvaise version\u00a0: 15 %* (par défaut 5 %)") {
+		t.Errorf("the French page lacks the bad build's rate:\n%s", out)
+	}
+}
+
+// A scenario that draws from its stream shows the range over the sampled
+// seeds, and with --seed the value that seed draws, within the range.
+func TestModelScenarioDraws(t *testing.T) {
+	drill := tempFile(t, "drill.lua", `scenario {
+  id = "drill",
+  title = { en = "Drill" },
+  briefing = { en = "A drill." },
+  start = "10:00",
+  duration = "1h",
+  constants = { bad_error_rate = 0.1 + math.floor(rng.uniform(0, 11)) / 100 },
+  page = "burn_5m >= 20",
+}
+at("10:30", function() set { db_capacity = 3000 } end)
+`)
+	e := newTestEnv(t)
+	if code := e.run("model", "--scenario", drill); code != 0 {
+		t.Fatalf("exit %d: %s", code, e.err.String())
+	}
+	out := e.out.String()
+	for _, want := range []string{
+		"A range (low–high) is what the scenario draws from its stream over seeds 1 to 200.\n",
+		"Error rate of a bad build: 10 %–20 %* (default 5 %)\n",
+		"Database capacity: 4,000 queries/s → 3,000 queries/s (10:30)* (default 4,000 queries/s)\n",
+		"At 10:30: Database capacity is now 3,000 queries/s\n",
+		"(1 − 0.1–0.2*·bad)",
+		"ρ_db = db_load/4,000 → 3,000 (10:30)*",
+		"page = burn_5m >= 20*\n",
+		"Page rule of the scenario: burn_5m >= 20*\n",
 	} {
-		if code := e.run("model", "--lang", tc.lang); code != 2 {
-			t.Errorf("--lang %s: exit %d, want 2", tc.lang, code)
+		if !strings.Contains(out, want) {
+			t.Errorf("the page lacks %q", want)
+		}
+	}
+	if code := e.run("model", "--scenario", drill, "--seed", "7"); code != 0 {
+		t.Fatalf("exit %d: %s", code, e.err.String())
+	}
+	out = e.out.String()
+	if !strings.Contains(out, "Seed 7: the values below are those this seed draws.\n") {
+		t.Error("the page does not name the seed")
+	}
+	// The value seed 7 draws, beside the range, and alone in the formula.
+	i := strings.Index(out, "Error rate of a bad build: ")
+	if i < 0 {
+		t.Fatalf("no bad build rate:\n%s", out)
+	}
+	line := out[i : i+strings.IndexByte(out[i:], '\n')]
+	var pct int
+	if _, err := fmt.Sscanf(line, "Error rate of a bad build: %d %%", &pct); err != nil || pct < 10 || pct > 20 ||
+		!strings.HasSuffix(line, " % (10 %–20 %)* (default 5 %)") {
+		t.Errorf("seed 7's rate: %q", line)
+	}
+	if share := strconv.FormatFloat(float64(pct)/100, 'f', -1, 64); !strings.Contains(out, "(1 − "+share+"*·bad)") {
+		t.Errorf("the formula does not print seed 7's rate %s", share)
+	}
+}
+
+// A surge drawn from the stream: its peak and time, as a range over seeds
+// and, with a seed, that seed's.
+func TestModelScenarioSurge(t *testing.T) {
+	e := newTestEnv(t)
+	if code := e.run("model", "--scenario", "surge"); code != 0 {
+		t.Fatal(e.err.String())
+	}
+	if out := e.out.String(); !strings.Contains(out, "Demand surge: surge(t) peaks at ×1.") || !strings.Contains(out, "Boot delay: 8 min* (default 3 min)") ||
+		!strings.Contains(out, "a launched instance serves after 8* minutes") {
+		t.Errorf("the surge's page:\n%s", out)
+	}
+	e.run("model", "--scenario", "surge", "--seed", "7")
+	first := e.out.String()
+	e.run("model", "--scenario", "surge", "--seed", "7")
+	if e.out.String() != first {
+		t.Error("the same seed gave two pages")
+	}
+	if !strings.Contains(first, "Demand surge: surge(t) peaks at ×2.12 (1.61–3.00)* at 09:52 (07:44–10:43).") {
+		t.Errorf("seed 7's surge:\n%s", first)
+	}
+}
+
+func TestModelUsageErrors(t *testing.T) {
+	e := newTestEnv(t)
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"model", "--lang", "fre"}, `--lang "fre" is not a language of oncall; did you mean fr? (languages: en, bs, id, es, ur, fr)`},
+		{[]string{"model", "--lang", "de"}, `--lang "de" is not a language of oncall (languages: en, bs, id, es, ur, fr)`},
+		{[]string{"model", "--seed", "3"}, "--seed 3: a seed picks a run of a scenario; give --scenario too"},
+		{[]string{"model", "--scenario", "surge", "--seed", "x"}, `--seed "x": it takes a whole number from 0 to 4294967295`},
+		{[]string{"model", "--scenario", "surj"}, "surj"},
+	} {
+		if code := e.run(tc.args...); code != 2 {
+			t.Errorf("%v: exit %d, want 2", tc.args, code)
 		}
 		if !strings.Contains(e.err.String(), tc.want) {
-			t.Errorf("--lang %s: %q, want %q", tc.lang, e.err.String(), tc.want)
+			t.Errorf("%v: %q, want %q", tc.args, e.err.String(), tc.want)
 		}
 	}
 }
