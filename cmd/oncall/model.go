@@ -4,10 +4,12 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"runtime"
 	"strings"
 
 	"github.com/oncall-sim/oncall/i18n"
 	"github.com/oncall-sim/oncall/modelpage"
+	"github.com/oncall-sim/oncall/queuesim"
 )
 
 // ModelCmd prints the model page: every relation and its sources, the
@@ -16,7 +18,9 @@ import (
 type ModelCmd struct {
 	Lang     string `help:"Language of the explanations: en, bs, id, es, ur or fr." default:"en" placeholder:"LANG"`
 	Scenario string `help:"Fill the formulas and constants with the values in force for this scenario, a built-in name or a .lua file; values that differ from the defaults are marked *." placeholder:"NAME"`
-	Seed     string `help:"With --scenario: the values this seed draws (without it, the range over seeds 1 to 200)." placeholder:"N"`
+	Seed     string `help:"With --scenario: the values this seed draws (without it, the range over seeds 1 to 200). With --validate: the seed of each cell's first simulated minute (default 1; the next minutes take the next seeds)." placeholder:"N"`
+	Validate bool   `help:"Check the queue formulas (timeouts, failed, p99) against a request-level simulation, over loads from 0.5 to 1.5 times capacity, and print the comparison as docs/model.md shows it (Markdown, English)."`
+	Runs     *int   `help:"With --validate: simulated minutes in each cell of the table (default 100)." placeholder:"N"`
 }
 
 // Help shows examples under the flags.
@@ -29,7 +33,12 @@ func (ModelCmd) Help() string {
                                           fails 15 % of requests, so the formulas say 0.15·bad
   oncall model --scenario surge --seed 7  what seed 7 draws (the surge's size and time),
                                           beside the range over seeds 1 to 200
-  oncall model --scenario drill.lua       a scenario file`
+  oncall model --scenario drill.lua       a scenario file
+  oncall model --validate                 the queue formulas beside a simulation of the requests
+                                          themselves: the table of docs/model.md, in about a
+                                          minute on two cores
+  oncall model --validate --runs 20 --seed 1000
+                                          fewer simulated minutes a cell, from other seeds`
 }
 
 // Run implements the subcommand.
@@ -43,26 +52,15 @@ func (c *ModelCmd) Run(env *Env) error {
 		return usageError("--lang %q is not a language of oncall%s (languages: %s)",
 			c.Lang, hint, strings.Join(i18n.Codes(), ", "))
 	}
-	if c.Seed != "" && c.Scenario == "" {
-		return usageError("--seed %s: a seed picks a run of a scenario; give --scenario too, e.g. --scenario surge --seed %s", c.Seed, c.Seed)
+	if c.Validate {
+		return c.validate(env)
 	}
-	var draws *modelpage.Draws
-	var seed *uint32
-	if c.Scenario != "" {
-		sc, err := resolveScenario(env, c.Scenario)
-		if err != nil {
-			return err
-		}
-		if c.Seed != "" {
-			s, err := parseSeed(c.Seed, env)
-			if err != nil {
-				return err
-			}
-			seed = &s
-		}
-		if draws, err = modelpage.Sample(sc, modelpage.DefaultSeeds); err != nil {
-			return failure("%v", err)
-		}
+	if c.Runs != nil {
+		return usageError("--runs %d: it counts the simulated minutes of --validate; add --validate", *c.Runs)
+	}
+	draws, seed, err := c.inForce(env)
+	if err != nil {
+		return err
 	}
 	page, err := modelpage.Build(lang.Code, draws, seed)
 	if err != nil {
@@ -74,6 +72,64 @@ func (c *ModelCmd) Run(env *Env) error {
 	writePage(w, page)
 	if err := w.Flush(); err != nil {
 		return failure("writing the model: %v", err)
+	}
+	return nil
+}
+
+// inForce samples the scenario of --scenario, if any, and reads --seed.
+func (c *ModelCmd) inForce(env *Env) (*modelpage.Draws, *uint32, error) {
+	if c.Seed != "" && c.Scenario == "" {
+		return nil, nil, usageError("--seed %s: a seed picks a run of a scenario; give --scenario too, e.g. --scenario surge --seed %s", c.Seed, c.Seed)
+	}
+	if c.Scenario == "" {
+		return nil, nil, nil
+	}
+	sc, err := resolveScenario(env, c.Scenario)
+	if err != nil {
+		return nil, nil, err
+	}
+	var seed *uint32
+	if c.Seed != "" {
+		s, err := parseSeed(c.Seed, env)
+		if err != nil {
+			return nil, nil, err
+		}
+		seed = &s
+	}
+	draws, err := modelpage.Sample(sc, modelpage.DefaultSeeds)
+	if err != nil {
+		return nil, nil, failure("%v", err)
+	}
+	return draws, seed, nil
+}
+
+// validate runs the request-level check of the queue formulas.
+func (c *ModelCmd) validate(env *Env) error {
+	if c.Scenario != "" {
+		return usageError("--validate checks the queue formulas alone, whatever the scenario: drop --scenario %s", c.Scenario)
+	}
+	cfg := queuesim.DefaultConfig()
+	if c.Runs != nil {
+		cfg.Runs = *c.Runs
+	}
+	if c.Seed != "" {
+		s, err := parseSeed(c.Seed, env)
+		if err != nil {
+			return err
+		}
+		cfg.Seed = s
+	}
+	if err := cfg.Validate(); err != nil {
+		return usageError("--validate --runs %d --seed %d: %v", cfg.Runs, cfg.Seed, err)
+	}
+	rows := queuesim.CheckAll(cfg, queuesim.Grid(), runtime.GOMAXPROCS(0))
+	w := bufio.NewWriter(env.Stdout)
+	err := queuesim.WriteMarkdown(w, cfg, rows)
+	if err == nil {
+		err = w.Flush()
+	}
+	if err != nil {
+		return failure("writing the check: %v", err)
 	}
 	return nil
 }

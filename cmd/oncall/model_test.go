@@ -271,12 +271,37 @@ func TestModelUsageErrors(t *testing.T) {
 		{[]string{"model", "--seed", "3"}, "--seed 3: a seed picks a run of a scenario; give --scenario too"},
 		{[]string{"model", "--scenario", "surge", "--seed", "x"}, `--seed "x": it takes a whole number from 0 to 4294967295`},
 		{[]string{"model", "--scenario", "surj"}, "surj"},
+		{[]string{"model", "--runs", "5"}, "--runs 5: it counts the simulated minutes of --validate; add --validate"},
+		{[]string{"model", "--validate", "--scenario", "surge"}, "--validate checks the queue formulas alone, whatever the scenario: drop --scenario surge"},
+		{[]string{"model", "--validate", "--runs", "3"}, "--validate --runs 3 --seed 1: runs = 3: a confidence interval takes at least 5 replications"},
 	} {
 		if code := e.run(tc.args...); code != 2 {
 			t.Errorf("%v: exit %d, want 2", tc.args, code)
 		}
 		if !strings.Contains(e.err.String(), tc.want) {
 			t.Errorf("%v: %q, want %q", tc.args, e.err.String(), tc.want)
+		}
+	}
+}
+
+// --validate prints the tables of docs/model.md for the seeds it is given.
+func TestModelValidate(t *testing.T) {
+	if testing.Short() {
+		t.Skip("simulates 5 minutes of every cell (seconds)")
+	}
+	e := newTestEnv(t)
+	if code := e.run("model", "--validate", "--runs", "5", "--seed", "11"); code != 0 {
+		t.Fatalf("exit %d: %s", code, e.err.String())
+	}
+	out := e.out.String()
+	for _, want := range []string{
+		"Simulated: 5 measured minutes a cell, each from a steady state drawn on its own stream, seeds 11 to 15",
+		"| ρ | N | p99 model (ms) | p99 exact M/M/N |",
+		"| 0.5 | 16 | 345 | 345 |",
+		"| 1.5 | 640 | 0 | – | 0.333 |",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the check lacks %q:\n%s", want, out)
 		}
 	}
 }
