@@ -38,7 +38,7 @@ var relations = []Relation{
 	{"erlang_b", "B₀ = 1, Bₖ = a·Bₖ₋₁/(k + a·Bₖ₋₁), a = admitted·S, N = serving × {workers}", "Erlang B, the blocking probability of N workers under offered load a.", []int{3}},
 	{"erlang_c", "C = B/((1 − ρ) + ρB), ρ = a/N", "Erlang C, the probability that a request waits.", []int{3}},
 	{"timeouts", "E = 1/(e^(θD)/(ρB) + (e^(θD) − 1)/(1 − ρ) + 1), θ = (N − a)/S, D = {timeout_s} s", "Share of requests that would wait past the {timeout_s} timeout, in the M/M/N queue whose customers leave at their patience; timeouts below capacity, failures above.", []int{3, 7}},
-	{"p99", "p99 = S·ln 100 + max(0, ln(C/0.01))/θ, capped at {timeout_s} s", "The 99th percentile adds the service-time and waiting-time quantiles; an approximation that can be a little high or low.", []int{3}},
+	{"p99", "p99 = S·ln 100 + max(0, ln(C/0.01))/θ, capped at {timeout_s} s", "The 99th percentile adds the service-time and waiting-time quantiles: an approximation, close far from capacity and too high near it.", []int{3}},
 	{"little", "busy workers = a = λ·S", "Little's law: the mean number of requests in service is arrival rate times service time.", []int{4}},
 	{"capacity", "capacity = N/S = serving × {workers}/S", "The fleet completes at most N/S requests a second: N workers, each finishing a request every S. Above it, requests queue and fail.", []int{3, 4}},
 	{"errors", "error_rate = 1 − (1 − timeouts − failed)(1 − db_errors)(1 − {bad_error_rate}·bad)", "A request fails if it times out, is refused on overload, fails on an overloaded database, or hits the bad build's {bad_error_rate} of errors.", []int{6}},
@@ -75,8 +75,8 @@ func Sources() []Source { return append([]Source(nil), sources...) }
 
 // Approximations are the simplifications the model page states.
 var Approximations = []string{
-	"Adding the service and waiting quantiles is not the exact p99 of their sum: it can be a little high or low.",
-	"The queue is treated as steady within each minute, because requests last milliseconds.",
+	"Adding the service and waiting quantiles is not the exact p99 of their sum: close far from capacity, it is too high near it, by up to about 40 % against a simulation of the requests.",
+	"The queue is treated as steady within each minute, because requests last milliseconds; close to capacity it takes several minutes to settle, so a single minute can be far from the formulas.",
 	"Failed requests still reach the database (one pass, no fixed point).",
 	"The burn windows average per-minute error rates rather than weighting them by traffic.",
 }
