@@ -7,7 +7,7 @@ import (
 )
 
 // Constants are the model's calibrations. A scenario may change any of them,
-// at the start or by an event; DefaultConstants gives MODEL.md's values.
+// at the start or by an event; DefaultConstants gives docs/model.md's values.
 type Constants struct {
 	Workers             float64 // workers per instance
 	AppMS               float64 // application time per request, ms
@@ -39,7 +39,7 @@ type Constants struct {
 	SLODays             float64 // SLO period, days
 }
 
-// DefaultConstants returns the calibrations of MODEL.md.
+// DefaultConstants returns the calibrations of docs/model.md.
 func DefaultConstants() Constants {
 	return Constants{
 		Workers: 16, AppMS: 50, FeatureMS: 20, Queries: 2, FeatureQueries: 1,

@@ -17,7 +17,7 @@ type Controls struct {
 	Feature           bool    // the heavy feature (recommendations)
 }
 
-// DefaultControls returns the free-play controls of MODEL.md.
+// DefaultControls returns the free-play controls of docs/model.md.
 func DefaultControls() Controls {
 	return Controls{MinInstances: 10, Autoscaling: true, TargetUtilization: 0.60, TTL: 60, Shed: 0, Feature: true}
 }
@@ -25,7 +25,7 @@ func DefaultControls() Controls {
 // Control names one control or one of the two actions.
 type Control int
 
-// The controls and actions, in the order of MODEL.md.
+// The controls and actions, in the order of docs/model.md.
 const (
 	MinInstances Control = iota
 	Autoscaling
@@ -80,7 +80,7 @@ var controlSpecs = [numControls]ControlSpec{
 		"Redeploys the last good build on a fresh fleet (5 minutes, billed twice), then switches traffic."},
 }
 
-// ControlSpecs returns the specs of every control and action, in the order of MODEL.md.
+// ControlSpecs returns the specs of every control and action, in the order of docs/model.md.
 func ControlSpecs() []ControlSpec { return controlSpecs[:] }
 
 // Spec returns the control's spec.

@@ -1,6 +1,6 @@
 // Package engine is the on-call model: a web service (load balancer, a fleet of
 // instances, a cache in front of a database, a 99.9 % SLO) advanced one minute at
-// a time by the formulas and in the order of MODEL.md.
+// a time by the formulas and in the order of docs/model.md.
 //
 // The engine knows nothing of Lua or expr. A scenario plugs in through the
 // Scenario interface (what happens at minute m, the demand multiplier at minute
@@ -9,15 +9,15 @@
 // from the run's seed, and nothing reads the wall clock, so the same setup,
 // scenario, seed and decisions always give the same trace.
 //
-// Decisions where MODEL.md is silent, taken here and kept in one place:
+// Decisions where docs/model.md is silent, taken here and kept in one place:
 //
-//   - Erlang B is computed by the reciprocal of the recursion of MODEL.md,
+//   - Erlang B is computed by the reciprocal of the recursion of docs/model.md,
 //     1/B_k = 1 + (k/a)·(1/B_{k-1}), evaluated with one fused multiply-add per
 //     step. It is the same recursion solved for 1/B; it replaces a division per
 //     step by a multiply-add, which brings N = 640 workers from about 4 µs to
 //     under 1 µs a minute. math.FMA rounds once by definition, so the result is
-//     the same on every machine. Where 1/B overflows, B is 0, as MODEL.md allows.
-//   - The autoscaler's scale-in removes serving instances, as MODEL.md says; in
+//     the same on every machine. Where 1/B overflows, B is 0, as docs/model.md allows.
+//   - The autoscaler's scale-in removes serving instances, as docs/model.md says; in
 //     the rare case where fewer instances serve than are to be removed (a long
 //     boot and a lowered floor), the rest are taken from the booting ones,
 //     newest first.

@@ -2,7 +2,7 @@ package engine
 
 import "math"
 
-// load is what steps 4 to 9 of MODEL.md take in for one minute.
+// load is what steps 4 to 9 of docs/model.md take in for one minute.
 type load struct {
 	requests   float64 // req/s, after noise
 	shed       float64 // control, 0..1
@@ -28,8 +28,8 @@ type served struct {
 }
 
 // serve computes shedding, cache, database, service time, queue and errors
-// for one minute (steps 4 to 9 of MODEL.md). It is pure: the reference
-// figures of MODEL.md are tested on it directly.
+// for one minute (steps 4 to 9 of docs/model.md). It is pure: the reference
+// figures of docs/model.md are tested on it directly.
 func (c *Constants) serve(in load) served {
 	var out served
 	// 4. Shedding.

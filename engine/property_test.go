@@ -173,7 +173,7 @@ func TestPropertyErrorsMonotoneInDemand(t *testing.T) {
 }
 
 // The failure share E never falls as the offered load rises at fixed N and S
-// (MODEL.md "Saturation").
+// (docs/model.md, "Saturation").
 func TestPropertyQueueMonotone(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		n := rapid.IntRange(1, 640).Draw(t, "workers")

@@ -82,9 +82,9 @@ func TestOneMinuteCases(t *testing.T) {
 		{"same, feature off", load{requests: 1250, ttl: 90, warm: 0, feature: false, serving: 10},
 			want{0, 0.625, 13.3333, 76.6667, 0.598958, 0, 353.06}},
 		{"row 2, shed 1", load{requests: 1250, ttl: 90, warm: 0, feature: true, shed: 1, serving: 10},
-			// MODEL.md prints p99 523.32; S·ln 100 = 113.63636 ms × 4.6051702 =
-			// 523.3148 and Erlang C is far below 0.01 (no waiting term), so
-			// the table's last digit is a rounding slip: 523.31 is right.
+			// S·ln 100 = 113.63636 ms × 4.6051702 = 523.3148 and Erlang C
+			// is far below 0.01 (no waiting term): docs/model.md prints
+			// 523.31 (an earlier table's 523.32 was a rounding slip).
 			want{0, 0.65625, 14.5455, 113.636, 0.621449, 0, 523.3148}},
 		{"feature off, warm 0, warm-up running", load{requests: 1250, ttl: 90, warm: 0, warmingUp: true, serving: 10},
 			want{0, 0.775, 22.2222, 94.4444, 0.737847, 0, 434.93}},
@@ -185,7 +185,7 @@ func TestEventText(t *testing.T) {
 	}
 }
 
-// TestDatabaseOverloadCases pins MODEL.md's "Database overload" case: a
+// TestDatabaseOverloadCases pins docs/model.md's "Database overload" case: a
 // database past its capacity fails the share (1 − hit)(1 − 1/ρ_db) of the
 // admitted requests, and nothing below it.
 func TestDatabaseOverloadCases(t *testing.T) {

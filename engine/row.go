@@ -6,7 +6,7 @@ import (
 	"strconv"
 )
 
-// Row is one minute of the trace: every metric of MODEL.md by canonical name,
+// Row is one minute of the trace: every metric of docs/model.md by canonical name,
 // the controls in force, the minutes left of a warm-up and a rollback, and the
 // minute's events and fired rules.
 type Row struct {

@@ -17,10 +17,10 @@ type Setup struct {
 	Instances  int     // instances serving at the start; 0 means min_instances
 	Constants  Constants
 	Controls   Controls
-	Page       PageRule // nil means the rule of MODEL.md
+	Page       PageRule // nil means the rule of docs/model.md
 }
 
-// FreePlay returns the setup of free play: the defaults of MODEL.md, 08:00,
+// FreePlay returns the setup of free play: the defaults of docs/model.md, 08:00,
 // a full cache, the whole budget, 24 hours.
 func FreePlay() Setup {
 	return Setup{
@@ -87,7 +87,7 @@ type PageRule interface {
 	Holds(r *Row) (bool, error)
 }
 
-// DefaultPage is the page rule of MODEL.md: (burn_1h ≥ 14.4 and burn_5m ≥
+// DefaultPage is the page rule of docs/model.md: (burn_1h ≥ 14.4 and burn_5m ≥
 // 14.4) or (burn_6h ≥ 6 and burn_30m ≥ 6).
 type DefaultPage struct{}
 

@@ -138,7 +138,7 @@ func (s *Sim) Run(n int) error {
 // ErrDone is returned by Step after the run's last minute.
 var ErrDone = errors.New("the run is over")
 
-// Step computes the next minute, in the order of MODEL.md "Timing", records
+// Step computes the next minute, in the order of docs/model.md ("A minute, step by step"), records
 // the row, shows it to the scenario and the policy, and returns it.
 func (s *Sim) Step() (*Row, error) {
 	if s.err != nil {

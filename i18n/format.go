@@ -41,7 +41,7 @@ const narrowNBSP = "\u202f"
 // "0.0 ×" and "4.00 $/h" (Spanish follows the point the RAE's Ortografía of
 // 2010 recommends, Urdu its usual Latin digits); all five write "77 %" and
 // "1125 req/s", with the money sign after the amount. English follows
-// MODEL.md: "$4.00", "77 %", "1,125 req/s".
+// docs/model.md: "$4.00", "77 %", "1,125 req/s".
 func FormatOf(lang string) Format {
 	base := Format{
 		Decimal: ",", Group: ".", MinGroupDigits: 5, Minus: "−",

@@ -13,7 +13,7 @@ import (
 )
 
 // TestFormatsFromTheSeeds pins the dashboard rows of the seeds, language by
-// language, and English as MODEL.md writes it.
+// language, and English as docs/model.md writes it.
 func TestFormatsFromTheSeeds(t *testing.T) {
 	type row struct{ got, want string }
 	for _, tc := range []struct {

@@ -71,7 +71,7 @@ var seedDashboards = map[string]string{
 }
 
 // TestSeedDashboards renders the seeds' dashboard from the catalogue and the
-// formats, with MODEL.md's reference figures for minute 0 of free play, and
+// formats, with docs/model.md's reference figures for minute 0 of free play, and
 // finds each seed's table to the byte: its terms and its numbers.
 func TestSeedDashboards(t *testing.T) {
 	rows := []struct {
