@@ -3,14 +3,18 @@ package web
 import (
 	"fmt"
 	"net/http"
+	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/oncall-sim/oncall/i18n"
 	"github.com/oncall-sim/oncall/modelpage"
 )
 
 // model serves the model page, the same page as `oncall model` prints, in
-// the language of ?lang= (the browser's when absent).
+// the language of ?lang= (the browser's when absent). With ?scenario=ID it
+// shows the values that scenario puts in force, and with &seed=N those of
+// the shift played on that seed.
 func (s *Server) model(w http.ResponseWriter, r *http.Request) {
 	if !allow(w, r, http.MethodGet) {
 		return
@@ -29,10 +33,67 @@ func (s *Server) model(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusBadRequest, errorBody{fmt.Sprintf("lang=%q is not a language of the console%s (it speaks %s)", clip(lang, 20), hint, strings.Join(i18n.Codes(), ", "))})
 		return
 	}
-	page, err := modelpage.Build(l.Code, nil, nil)
+	var draws *modelpage.Draws
+	var seed *uint32
+	if id := q.Get("scenario"); id != "" {
+		sc, err := s.scenario(id)
+		if err != nil {
+			writeJSON(w, http.StatusBadRequest, errorBody{err.Error()})
+			return
+		}
+		if draws, err = s.models.draws(sc); err != nil {
+			writeJSON(w, http.StatusInternalServerError, errorBody{err.Error()})
+			return
+		}
+	}
+	if text := q.Get("seed"); q.Has("seed") {
+		if draws == nil {
+			writeJSON(w, http.StatusBadRequest, errorBody{fmt.Sprintf("seed=%s: a seed picks a shift of a scenario; give scenario= too", clip(text, 20))})
+			return
+		}
+		v, err := strconv.ParseUint(text, 10, 32)
+		if err != nil {
+			writeJSON(w, http.StatusBadRequest, errorBody{fmt.Sprintf("seed=%q: it takes a whole number from 0 to 4294967295", clip(text, 20))})
+			return
+		}
+		n := uint32(v)
+		seed = &n
+	}
+	page, err := modelpage.Build(l.Code, draws, seed)
 	if err != nil {
 		writeJSON(w, http.StatusInternalServerError, errorBody{err.Error()})
 		return
 	}
 	writeJSON(w, http.StatusOK, page)
+}
+
+// modelDraws keeps, for each scenario, what it puts in force over the
+// sampled seeds: a scenario's runs are computed once, on its first model
+// page (a few tenths of a second), and shared by every page after.
+type modelDraws struct {
+	mu      sync.Mutex
+	entries map[string]*drawsEntry
+}
+
+type drawsEntry struct {
+	once sync.Once
+	d    *modelpage.Draws
+	err  error
+}
+
+// draws returns the scenario's draws, sampling them on the first call; a
+// second page asked for meanwhile waits for the first.
+func (m *modelDraws) draws(sc Scenario) (*modelpage.Draws, error) {
+	m.mu.Lock()
+	if m.entries == nil {
+		m.entries = map[string]*drawsEntry{}
+	}
+	e, ok := m.entries[sc.ID()]
+	if !ok {
+		e = &drawsEntry{}
+		m.entries[sc.ID()] = e
+	}
+	m.mu.Unlock()
+	e.once.Do(func() { e.d, e.err = modelpage.Sample(sc, modelpage.DefaultSeeds) })
+	return e.d, e.err
 }

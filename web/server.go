@@ -75,6 +75,8 @@ type Server struct {
 
 	mu       sync.Mutex
 	sessions map[string]*session
+
+	models modelDraws // the model page's samples of each scenario
 }
 
 // New prepares a console.

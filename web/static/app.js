@@ -378,7 +378,11 @@ function linkParams() {
     if (sh.autopilot) { q.set(sh.autopilot.policy ? "pilot" : "src", sh.autopilot.policy || sh.autopilot.source); if (sh.autopilot.until >= 0) q.set("until", sh.autopilot.until); }
     if (sh.decisions.length) q.set("d", compact(sh.decisions));
     q.set("m", sh.rows.length);
-  } else if (!$("model").hidden) q.set("view", "model");
+  } else if (!$("model").hidden) {
+    q.set("view", "model");
+    // The values in force travel with the link: the scenario and its seed.
+    if (S.modelFor) { q.set("scenario", S.modelFor.scenario); if (S.modelFor.seed !== undefined) q.set("seed", S.modelFor.seed); }
+  }
   else if (!$("results").hidden) q.set("view", "results");
   if (S.gameday) q.set("gameday", S.gameday);
   q.set("lang", S.lang);
@@ -707,7 +711,13 @@ async function showResults(id) {
 
 // ---- the model page --------------------------------------------------------
 
-async function showModel() {
+// showModel opens the model page for target, a scenario and a seed, or
+// for the shift being played when target is undefined: the formulas then
+// print the values in force in that shift. Without either it shows the
+// model's defaults.
+async function showModel(target) {
+  const sh = S.shift;
+  S.modelFor = target !== undefined ? target : sh ? { scenario: sh.scenario, seed: sh.seed } : null;
   stop();
   S.shift = null;
   showView("model");
@@ -715,10 +725,13 @@ async function showModel() {
   updateLink();
 }
 
-// loadModel fetches the model page in the page's language, once per
-// language, and draws it.
+// loadModel fetches the model page in the page's language, for the
+// scenario and seed shown, once for each, and draws it.
 async function loadModel() {
-  const q = new URLSearchParams({ lang: S.lang }).toString();
+  const p = { lang: S.lang }, f = S.modelFor;
+  if (f && f.scenario) p.scenario = f.scenario;
+  if (f && f.seed !== undefined && f.seed !== null && f.seed !== "") p.seed = f.seed;
+  const q = new URLSearchParams(p).toString();
   if (!S.model || S.model.query !== q) S.model = Object.assign(await api("GET", "/api/model?" + q), { query: q });
   drawModel();
 }
@@ -728,6 +741,13 @@ function drawModel() {
   if (!m) return;
   $("model-title").textContent = m.title;
   $("model-intro").textContent = m.intro;
+  const f = m.in_force;
+  $("inforce").hidden = !f;
+  if (f) {
+    $("inforce-heading").textContent = f.heading;
+    $("inforce-lines").innerHTML = f.lines.map(l => `<li>${esc(l)}</li>`).join("");
+    $("inforce-legend").textContent = f.legend;
+  }
   $("relations").innerHTML = `<thead><tr><th scope="col">${esc(t("ui.model.formula"))}</th><th scope="col">${esc(t("ui.model.meaning"))}</th><th scope="col">${esc(t("ui.model.source"))}</th></tr></thead><tbody>` +
     m.relations.map(r => `<tr><td><code dir="ltr">${esc(r.formula)}</code></td><td>${esc(r.text)}</td><td>${r.sources.map(n => `<a href="#source-${n}">[${n}]</a>`).join(" ")}</td></tr>`).join("") + "</tbody>";
   $("model-constants-title").textContent = m.constants_title;
@@ -783,7 +803,7 @@ async function boot() {
     let lang = q.get("lang");
     try { lang = lang || localStorage.getItem("oncall.lang"); } catch (e) { /* storage off */ }
     await setLang(lang || S.meta.lang);
-    if (q.get("view") === "model") return await showModel();
+    if (q.get("view") === "model") return await showModel(q.get("scenario") ? { scenario: q.get("scenario"), seed: q.get("seed") ?? undefined } : null);
     if (q.get("gameday") && q.get("view") === "results") return await showResults(q.get("gameday"));
     if (q.get("gameday")) {
       S.gameday = q.get("gameday");

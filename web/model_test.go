@@ -1,0 +1,97 @@
+package web
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/oncall-sim/oncall/modelpage"
+)
+
+// The model endpoint serves modelpage's page: in a language, for a
+// scenario, for a seed.
+func TestModelEndpoint(t *testing.T) {
+	ts := newTestServer(t, realOptions(t))
+	var fr modelpage.Page
+	ts.doJSON(t, "GET", "/api/model?lang=fr", nil, &fr)
+	if fr.Lang != "fr" || fr.Title != "Le modèle de garde\u00a0: chaque relation, avec sa source" || fr.InForce != nil {
+		t.Errorf("French page: %q %q %+v", fr.Lang, fr.Title, fr.InForce)
+	}
+	var bad modelpage.Page
+	ts.doJSON(t, "GET", "/api/model?lang=en&scenario=bad-deploy", nil, &bad)
+	if bad.InForce == nil || bad.InForce.Scenario != "bad-deploy" || bad.InForce.Seed != nil {
+		t.Fatalf("bad deploy: %+v", bad.InForce)
+	}
+	if f := formula(bad, "errors"); !strings.Contains(f, "(1 − 0.15*·bad)") {
+		t.Errorf("bad deploy's error formula: %q", f)
+	}
+	var surge modelpage.Page
+	ts.doJSON(t, "GET", "/api/model?lang=en&scenario=surge&seed=7", nil, &surge)
+	if surge.InForce == nil || surge.InForce.Seed == nil || *surge.InForce.Seed != 7 {
+		t.Fatalf("surge, seed 7: %+v", surge.InForce)
+	}
+	if !strings.Contains(strings.Join(surge.InForce.Lines, "\n"), "surge(t) peaks at ×2.12 (1.61–3.00)* at 09:52") {
+		t.Errorf("surge, seed 7: %q", surge.InForce.Lines)
+	}
+	for _, tc := range []struct{ path, want string }{
+		{"/api/model?lang=xx", `lang="xx" is not a language of the console`},
+		{"/api/model?lang=fre", "did you mean fr?"},
+		{"/api/model?scenario=bad-deplo", "did you mean bad-deploy?"},
+		{"/api/model?scenario=surge&seed=x", `seed="x": it takes a whole number from 0 to 4294967295`},
+		{"/api/model?seed=3", "seed=3: a seed picks a shift of a scenario; give scenario= too"},
+	} {
+		rec := ts.do("GET", tc.path, "")
+		var body errorBody
+		if err := json.Unmarshal(rec.Body.Bytes(), &body); err != nil || rec.Code != 400 || !strings.Contains(body.Error, tc.want) {
+			t.Errorf("GET %s: %d %s, want 400 with %q", tc.path, rec.Code, rec.Body, tc.want)
+		}
+	}
+	if rec := ts.do("POST", "/api/model", ""); rec.Code != 405 {
+		t.Errorf("POST /api/model: %d", rec.Code)
+	}
+}
+
+func formula(p modelpage.Page, id string) string {
+	for _, r := range p.Relations {
+		if r.ID == id {
+			return r.Formula
+		}
+	}
+	return ""
+}
+
+// TestBrowserModelOfTheShift: the model page opened during a shift shows
+// the values in force in it, in the page's language, and its link opens it
+// again.
+func TestBrowserModelOfTheShift(t *testing.T) {
+	ctx := browser(t)
+	url, _ := serve(t, realOptions(t))
+	run(t, ctx, chromedp.Navigate(url+"/?lang=en"), startShift("bad-deploy", "21"),
+		click("nav-model"), wait(`!document.getElementById("inforce").hidden`))
+	lines := text(t, ctx, "inforce-lines")
+	if !strings.Contains(lines, "Error rate of a bad build: 15 %* (default 5 %)") {
+		t.Errorf("in force:\n%s", lines)
+	}
+	if rel := text(t, ctx, "relations"); !strings.Contains(rel, "(1 − 0.15*·bad)") || strings.Contains(rel, "0.05·bad") {
+		t.Errorf("the formulas do not print the shift's rate:\n%.3000s", rel)
+	}
+	link := eval[string](t, ctx, `location.search`)
+	if !strings.Contains(link, "view=model") || !strings.Contains(link, "scenario=bad-deploy") || !strings.Contains(link, "seed=21") {
+		t.Errorf("link %q", link)
+	}
+	// In French, from the link alone.
+	run(t, ctx, chromedp.Navigate(url+"/?view=model&scenario=surge&seed=7&lang=fr"),
+		wait(`!document.getElementById("inforce").hidden && document.documentElement.lang === "fr"`))
+	if lines := text(t, ctx, "inforce-lines"); !strings.Contains(lines, "Graine 7\u00a0:") || !strings.Contains(lines, "×2,12") {
+		t.Errorf("French, seed 7:\n%s", lines)
+	}
+	// The defaults, from the start page: no scenario part.
+	run(t, ctx, click("nav-play"), wait(`!document.getElementById("start").hidden`), click("nav-model"),
+		wait(`document.getElementById("inforce").hidden && document.querySelectorAll("#relations tbody tr").length > 0`))
+	if rel := text(t, ctx, "relations"); !strings.Contains(rel, "0.05·bad") {
+		t.Errorf("the defaults' formulas:\n%.3000s", rel)
+	}
+	noMessage(t, ctx)
+}
