@@ -9,7 +9,7 @@ import (
 	"testing"
 )
 
-// Minute 0 of free play without noise, as JSON: MODEL.md's reference figures.
+// Minute 0 of free play without noise, as JSON: docs/model.md's reference figures.
 func TestRunMinuteZeroJSON(t *testing.T) {
 	e := newTestEnv(t)
 	if code := e.run("run", "--noise=false", "--minutes", "1", "--format", "json"); code != 0 {
