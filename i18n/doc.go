@@ -30,6 +30,10 @@
 // two units written after a number. EventText renders an engine event in a
 // language from these keys, ControlValue and ConstantValue a value.
 //
+// A relation's text names the quantities it prints (engine.Quantities) as
+// placeholders, "{bad_error_rate}", which the model page fills with the
+// values in force, as the relation's formula does.
+//
 // # Placeholders
 //
 // A message may hold placeholders, a name in braces: "Autoscaler launched
