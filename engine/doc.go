@@ -2,6 +2,9 @@
 // instances, a cache in front of a database, a 99.9 % SLO) advanced one minute at
 // a time by the formulas and in the order of docs/model.md.
 //
+// The engine imports only the standard library, and internal/spell, a leaf
+// of the standard library alone, for the "did you mean" of its lookups.
+//
 // The engine knows nothing of Lua or expr. A scenario plugs in through the
 // Scenario interface (what happens at minute m, the demand multiplier at minute
 // m, a look at each row) and a policy through the Policy interface (what to do

@@ -1,48 +1,11 @@
 package engine
 
-// Nearest returns the candidate closest to name by edit distance, or "" when
-// none is close enough to be a likely misspelling (at most a third of the
-// longer name's letters differ).
-func Nearest(name string, candidates []string) string {
-	best, bestD := "", -1
-	for _, c := range candidates {
-		d := editDistance(name, c)
-		if bestD < 0 || d < bestD {
-			best, bestD = c, d
-		}
-	}
-	limit := max(len(name), len(best))/3 + 1
-	if best == "" || bestD > limit {
-		return ""
-	}
-	return best
-}
+import "github.com/oncall-sim/oncall/internal/spell"
 
-// editDistance is the Levenshtein distance between a and b, in bytes.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
-}
+// Nearest returns the candidate closest to name, or "" when none is close
+// enough to be a likely misspelling: spell.Nearest, for the packages that
+// find names through the engine.
+func Nearest(name string, candidates []string) string { return spell.Nearest(name, candidates) }
 
 // didYouMean renders a suggestion as a clause to append to a message.
-func didYouMean(name string, candidates []string) string {
-	if n := Nearest(name, candidates); n != "" {
-		return "; did you mean " + n + "?"
-	}
-	return ""
-}
+func didYouMean(name string, candidates []string) string { return spell.Suggest(name, candidates) }

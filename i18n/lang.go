@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/oncall-sim/oncall/engine"
+	"github.com/oncall-sim/oncall/internal/spell"
 )
 
 // Language is one language of the product.
@@ -130,5 +130,5 @@ func Nearest(text string) string {
 			}
 		}
 	}
-	return engine.Nearest(t, Codes())
+	return spell.Nearest(t, Codes())
 }

@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"github.com/oncall-sim/oncall/internal/spell"
 	"strconv"
 	"strings"
 
@@ -72,7 +73,7 @@ func (v *callChecker) Visit(node *ast.Node) {
 		}
 		return
 	}
-	v.fail(call, "unknown function %s%s (helpers: %s; expr's builtins such as abs, min, max, all, any are also there)", name, didYouMean(name, helperNames()), strings.Join(helperNames(), ", "))
+	v.fail(call, "unknown function %s%s (helpers: %s; expr's builtins such as abs, min, max, all, any are also there)", name, spell.Suggest(name, helperNames()), strings.Join(helperNames(), ", "))
 }
 
 // helperSlot checks a helper call's arguments and returns its slot's key.
@@ -106,12 +107,12 @@ func (v *callChecker) helperSlot(call *ast.CallNode, name string) (string, bool)
 		for _, r := range c.rules {
 			names = append(names, r.name)
 		}
-		v.fail(str, "since(%q): no rule of this file has that name%s", str.Value, didYouMean(str.Value, names))
+		v.fail(str, "since(%q): no rule of this file has that name%s", str.Value, spell.Suggest(str.Value, names))
 		return "", false
 	}
 	mv, ok := lookupVariable(str.Value)
 	if !ok || mv.get == nil {
-		v.fail(str, "%s(%q): unknown metric%s", name, str.Value, didYouMean(str.Value, metricNames()))
+		v.fail(str, "%s(%q): unknown metric%s", name, str.Value, spell.Suggest(str.Value, metricNames()))
 		return "", false
 	}
 	lo := 1

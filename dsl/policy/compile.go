@@ -15,6 +15,7 @@ import (
 	"github.com/expr-lang/expr/vm"
 
 	"github.com/oncall-sim/oncall/dsl"
+	"github.com/oncall-sim/oncall/internal/spell"
 )
 
 // compiler holds what loading one file needs.
@@ -179,7 +180,7 @@ func (c *compiler) parse(rs *ruleSrc, cl *clause, isDo bool) *exprparser.Tree {
 				continue
 			}
 			if _, ok := lookupAction(id); !ok {
-				c.errs.Add(c.src, c.pos(cl, startOf(n)), quoteRule(rs.name), "unknown action %s%s (actions: %s)", id, didYouMean(id, actionNames()), strings.Join(actionNames(), ", "))
+				c.errs.Add(c.src, c.pos(cl, startOf(n)), quoteRule(rs.name), "unknown action %s%s (actions: %s)", id, spell.Suggest(id, actionNames()), strings.Join(actionNames(), ", "))
 				v.failed = true
 				continue
 			}

@@ -5,8 +5,6 @@ import (
 	"reflect"
 	"strconv"
 	"unicode/utf8"
-
-	"github.com/oncall-sim/oncall/engine"
 )
 
 // describe names a type for a message.
@@ -46,13 +44,6 @@ func clip(s string) string {
 }
 
 func fmtNum(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
-
-func didYouMean(name string, candidates []string) string {
-	if n := engine.Nearest(name, candidates); n != "" {
-		return "; did you mean " + n + "?"
-	}
-	return ""
-}
 
 func helperNames() []string {
 	var names []string

@@ -8,6 +8,7 @@ import (
 
 	"github.com/oncall-sim/oncall/dsl"
 	"github.com/oncall-sim/oncall/engine"
+	"github.com/oncall-sim/oncall/internal/spell"
 )
 
 // Limits on what a policy file may hold. They keep loading and evaluation
@@ -120,8 +121,8 @@ func parseFile(file, src string) ([]*ruleSrc, dsl.List) {
 				continue
 			}
 			msg := "expected rule, when, do or cooldown at the start of a line, found " + strconv.Quote(firstToken(trimmed))
-			if k := engine.Nearest(word, keywords); k != "" && word != "" {
-				msg = "unknown keyword " + word + "; did you mean " + k + "?"
+			if hint := spell.Suggest(word, keywords); hint != "" && word != "" {
+				msg = "unknown keyword " + word + hint
 			} else if open != nil {
 				msg += " (a condition or action that goes on over several lines continues on indented lines)"
 			}
@@ -234,7 +235,7 @@ func looksLikeKeyword(word string) bool {
 	if word == "" || isKnownName(word) {
 		return false
 	}
-	return engine.Nearest(word, keywords) != ""
+	return spell.Nearest(word, keywords) != ""
 }
 
 // firstToken returns the start of a line for a message.

@@ -10,6 +10,7 @@ import (
 	"github.com/expr-lang/expr/file"
 
 	"github.com/oncall-sim/oncall/dsl"
+	"github.com/oncall-sim/oncall/internal/spell"
 )
 
 // exprError turns an error of expr into a diagnostic at its place in the
@@ -28,7 +29,7 @@ func (c *compiler) exprError(rs *ruleSrc, cl *clause, err error, isDo bool) {
 		} else if _, isAction := lookupAction(name); isAction {
 			msg = name + " is an action: call it in the do clause, e.g. do " + exampleCall(name)
 		} else {
-			msg = "unknown name " + name + didYouMean(name, variableNames())
+			msg = "unknown name " + name + spell.Suggest(name, variableNames())
 		}
 	}
 	if msg == "unexpected token EOF" {

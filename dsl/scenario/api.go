@@ -10,6 +10,7 @@ import (
 
 	"github.com/oncall-sim/oncall/dsl"
 	"github.com/oncall-sim/oncall/engine"
+	"github.com/oncall-sim/oncall/internal/spell"
 )
 
 // API returns the globals a scenario can use or define, for documentation
@@ -93,7 +94,7 @@ func (r *run) deploy(L *lua.LState) int {
 		case "build":
 			s, ok := kv.value.(lua.LString)
 			if !ok || (s != "bad" && s != "good") {
-				L.RaiseError("deploy{}: build = %s: it takes \"bad\" or \"good\"%s", luaText(kv.value), suggest(lua.LVAsString(kv.value), []string{"bad", "good"}))
+				L.RaiseError("deploy{}: build = %s: it takes \"bad\" or \"good\"%s", luaText(kv.value), spell.Suggest(lua.LVAsString(kv.value), []string{"bad", "good"}))
 			}
 			build = string(s)
 		case "rollout":
@@ -103,7 +104,7 @@ func (r *run) deploy(L *lua.LState) int {
 			}
 			rollout = float64(n)
 		default:
-			L.RaiseError("deploy{}: unknown field %s%s (fields: build, rollout)", fieldName(kv), suggest(kv.key, []string{"build", "rollout"}))
+			L.RaiseError("deploy{}: unknown field %s%s (fields: build, rollout)", fieldName(kv), spell.Suggest(kv.key, []string{"build", "rollout"}))
 		}
 	}
 	if build == "" {
@@ -157,7 +158,7 @@ func (r *run) set(L *lua.LState) int {
 		spec, err := engine.LookupConstant(kv.key)
 		if err != nil {
 			names := append(engine.ControlNames(), engine.ConstantNames()...)
-			L.RaiseError("set{}: unknown control or constant %s%s", kv.key, suggest(kv.key, names))
+			L.RaiseError("set{}: unknown control or constant %s%s", kv.key, spell.Suggest(kv.key, names))
 		}
 		n, ok := kv.value.(lua.LNumber)
 		if !ok {
@@ -413,7 +414,7 @@ func (r *run) criterion(t *lua.LTable, pos dsl.Pos) (Criterion, []posMsg) {
 			}
 			c.Weight = float64(n)
 		default:
-			errs = append(errs, posMsg{pos, fmt.Sprintf("unknown field %s in a criterion%s (fields: %s)", fieldName(kv), suggest(kv.key, criterionFields), strings.Join(criterionFields, ", "))})
+			errs = append(errs, posMsg{pos, fmt.Sprintf("unknown field %s in a criterion%s (fields: %s)", fieldName(kv), spell.Suggest(kv.key, criterionFields), strings.Join(criterionFields, ", "))})
 		}
 	}
 	if c.Metric == "" && len(errs) == 0 {

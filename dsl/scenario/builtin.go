@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/oncall-sim/oncall/dsl"
+	"github.com/oncall-sim/oncall/internal/spell"
 	"github.com/oncall-sim/oncall/scenarios"
 )
 
@@ -32,7 +33,7 @@ func Builtin(name string, opts Options) (*Program, error) {
 	file := name + ".lua"
 	if !contains(scenarios.Names(), name) {
 		return nil, fmt.Errorf("unknown scenario %q%s (built-in scenarios: %s; or give the path of a .lua file)",
-			name, suggest(name, scenarios.Names()), strings.Join(scenarios.Names(), ", "))
+			name, spell.Suggest(name, scenarios.Names()), strings.Join(scenarios.Names(), ", "))
 	}
 	src, err := scenarios.Files.ReadFile(file)
 	if err != nil {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/oncall-sim/oncall/dsl"
 	"github.com/oncall-sim/oncall/engine"
+	"github.com/oncall-sim/oncall/internal/spell"
 )
 
 // languages are the languages of the console; "en" is required.
@@ -183,7 +184,7 @@ func (r *run) declare(L *lua.LState) int {
 				d.pageSrc, d.pagePos = string(s), at(key)
 			}
 		default:
-			bad(keyPos(r.p.file, r.p.src, line, key), "unknown field %s%s (fields: %s)", key, suggest(key, scenarioFields), strings.Join(scenarioFields, ", "))
+			bad(keyPos(r.p.file, r.p.src, line, key), "unknown field %s%s (fields: %s)", key, spell.Suggest(key, scenarioFields), strings.Join(scenarioFields, ", "))
 			continue
 		}
 		if err != nil {
@@ -344,7 +345,7 @@ func textValue(v lua.LValue) (engine.Text, error) {
 				return nil, fmt.Errorf("takes a text by language, e.g. { en = \"...\", fr = \"...\" }, not a list")
 			}
 			if !contains(languages, kv.key) {
-				return nil, fmt.Errorf("has an unknown language %s%s (languages: %s)", kv.key, suggest(kv.key, languages), strings.Join(languages, ", "))
+				return nil, fmt.Errorf("has an unknown language %s%s (languages: %s)", kv.key, spell.Suggest(kv.key, languages), strings.Join(languages, ", "))
 			}
 			s, ok := kv.value.(lua.LString)
 			if !ok || strings.TrimSpace(string(s)) == "" {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/oncall-sim/oncall/dsl"
 	"github.com/oncall-sim/oncall/engine"
+	"github.com/oncall-sim/oncall/internal/spell"
 )
 
 // pageRule is a page rule written as an expression over a row's metrics.
@@ -48,7 +49,7 @@ func compilePage(filename, src, text string, pos dsl.Pos) (*pageRule, *dsl.Diagn
 		}
 		if name, ok := strings.CutPrefix(msg, "unknown name "); ok {
 			name = strings.TrimSpace(name)
-			msg += suggest(name, append(names, "paging"))
+			msg += spell.Suggest(name, append(names, "paging"))
 			if name == "paging" {
 				msg = "the page rule cannot read paging, which is what it decides"
 			}

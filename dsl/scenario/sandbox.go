@@ -8,6 +8,7 @@ import (
 	lua "github.com/yuin/gopher-lua"
 
 	"github.com/oncall-sim/oncall/engine"
+	"github.com/oncall-sim/oncall/internal/spell"
 )
 
 // Limits of the Lua state beyond the budgets: Lua frames (deep recursion ends
@@ -131,7 +132,7 @@ func newLibrary() *library {
 	// later in a comparison.
 	lib.row = L.NewFunction(func(L *lua.LState) int {
 		key := lua.LVAsString(L.Get(2))
-		L.RaiseError("row.%s: unknown metric%s (metrics: the columns of a trace, e.g. burn_1h, error_rate, db_util)", key, suggest(key, names))
+		L.RaiseError("row.%s: unknown metric%s (metrics: the columns of a trace, e.g. burn_1h, error_rate, db_util)", key, spell.Suggest(key, names))
 		return 0
 	})
 	return lib
@@ -238,16 +239,8 @@ func strictIndex(L *lua.LState) int {
 	if shared, ok := L.Get(1).(*lua.LTable); ok && shared != L.G.Global {
 		shared.ForEach(collect)
 	}
-	L.RaiseError("unknown name %s%s", name, suggest(string(name), names))
+	L.RaiseError("unknown name %s%s", name, spell.Suggest(string(name), names))
 	return 0
-}
-
-// suggest renders "; did you mean X?" for the nearest candidate, or "".
-func suggest(name string, candidates []string) string {
-	if n := engine.Nearest(name, candidates); n != "" {
-		return "; did you mean " + n + "?"
-	}
-	return ""
 }
 
 // guardStrings replaces the string functions that could build a huge string

@@ -1,0 +1,49 @@
+package spell
+
+// Nearest returns the candidate closest to name by edit distance, or "" when
+// none is close enough to be a likely misspelling (at most a third of the
+// longer name's letters differ). Of candidates equally close, the first wins.
+func Nearest(name string, candidates []string) string {
+	best, bestD := "", -1
+	for _, c := range candidates {
+		d := distance(name, c)
+		if bestD < 0 || d < bestD {
+			best, bestD = c, d
+		}
+	}
+	limit := max(len(name), len(best))/3 + 1
+	if best == "" || bestD > limit {
+		return ""
+	}
+	return best
+}
+
+// Suggest renders the nearest candidate as a clause to append to a message,
+// "; did you mean shed?", or "" when none is close.
+func Suggest(name string, candidates []string) string {
+	if n := Nearest(name, candidates); n != "" {
+		return "; did you mean " + n + "?"
+	}
+	return ""
+}
+
+// distance is the Levenshtein distance between a and b, in bytes.
+func distance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
