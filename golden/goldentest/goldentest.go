@@ -14,6 +14,9 @@ import (
 	"errors"
 	"flag"
 	"os"
+	"path/filepath"
+	"sort"
+	"strings"
 	"testing"
 
 	"github.com/oncall-sim/oncall/golden"
@@ -114,6 +117,54 @@ func (g *Golden) equivalent(t testing.TB, label, name string, got []byte, cmp Co
 		t.Error(err)
 	}
 	return false
+}
+
+// Cases runs one subtest per file of dir whose name ends in ext, in name
+// order, named after the file without ext: run turns the file into the text
+// the case gives, which must equal the golden file of the same name beside
+// it (name.golden), or is written there with -update or GOLDIE_UPDATE=1.
+// Inputs and expected outputs are kept side by side as files, the way the Go
+// tree keeps its printer tests. An empty folder, or a golden file whose input
+// is gone, fails the test: no case is lost without a word. It returns the
+// number of cases.
+func Cases(t *testing.T, dir, ext string, run func(t *testing.T, file string, src []byte) []byte) int {
+	t.Helper()
+	inputs, err := filepath.Glob(filepath.Join(dir, "*"+ext))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(inputs) == 0 {
+		t.Fatalf("no case in %s (files *%s)", dir, ext)
+	}
+	sort.Strings(inputs)
+	for _, gf := range orphans(dir, ext) {
+		t.Errorf("%s has no input %s beside it: remove it with its case, or restore the case", gf, filepath.Base(strings.TrimSuffix(gf, ".golden")+ext))
+	}
+	g := New(t, dir, ".golden")
+	for _, in := range inputs {
+		file := filepath.Base(in)
+		name := strings.TrimSuffix(file, ext)
+		t.Run(name, func(t *testing.T) {
+			src, err := os.ReadFile(in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			g.Assert(t, name, run(t, file, src))
+		})
+	}
+	return len(inputs)
+}
+
+// orphans lists the golden files of dir that have no input file beside them.
+func orphans(dir, ext string) []string {
+	goldens, _ := filepath.Glob(filepath.Join(dir, "*.golden"))
+	var lost []string
+	for _, gf := range goldens {
+		if _, err := os.Stat(strings.TrimSuffix(gf, ".golden") + ext); err != nil {
+			lost = append(lost, gf)
+		}
+	}
+	return lost
 }
 
 // ErrMissing is returned by Check when the golden file does not exist.

@@ -34,3 +34,20 @@ func TestCheck(t *testing.T) {
 		t.Errorf("a changed cell: %v", err)
 	}
 }
+
+func TestCases(t *testing.T) {
+	dir := t.TempDir()
+	for name, text := range map[string]string{"a.in": "x", "a.golden": "X", "b.in": "yy", "b.golden": "YY"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var seen []string
+	n := goldentest.Cases(t, dir, ".in", func(t *testing.T, file string, src []byte) []byte {
+		seen = append(seen, file)
+		return []byte(strings.ToUpper(string(src)))
+	})
+	if n != 2 || strings.Join(seen, " ") != "a.in b.in" {
+		t.Errorf("ran %d cases: %q", n, seen)
+	}
+}

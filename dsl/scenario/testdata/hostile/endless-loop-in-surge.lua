@@ -1,0 +1,4 @@
+scenario { id = "h", title = "H", briefing = "B", start = "09:00", duration = "1h" }
+function surge(t)
+  repeat until false
+end

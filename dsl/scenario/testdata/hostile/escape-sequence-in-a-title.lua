@@ -1,0 +1,1 @@
+scenario { id = "h", title = "Drill\27[2J", briefing = "B" }

@@ -1,0 +1,2 @@
+scenario { id = "h", title = "H", briefing = "B" }
+-- [2J

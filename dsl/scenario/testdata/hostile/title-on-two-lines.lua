@@ -1,0 +1,1 @@
+scenario { id = "h", title = { en = "Two\nlines" }, briefing = "Line one.\nLine two." }

@@ -1,0 +1,7 @@
+scenario {
+  id = "u",
+  title = { en = "U", de = "V" },
+  briefing = "B",
+  duraton = "1h",
+  controls = { min_instance = 3 },
+}

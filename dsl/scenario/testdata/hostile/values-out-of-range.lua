@@ -1,0 +1,8 @@
+scenario {
+  id = "r",
+  title = "R",
+  briefing = "B",
+  budget_left = 2,
+  constants = { boot_delay = 500 },
+  controls = { shed = 1.5, feature = 1 },
+}
