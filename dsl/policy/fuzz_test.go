@@ -16,17 +16,14 @@ import (
 // panicking (it may stop with an error), and its conditions evaluated in Go
 // must agree with expr.
 func FuzzCompile(f *testing.F) {
-	for _, tc := range brokenAtLoad {
-		f.Add(tc.src)
-	}
-	for _, tc := range brokenAtRun {
-		f.Add(tc.src)
-	}
 	f.Add(fiveRules)
 	f.Add(rollbackPolicy)
-	files, _ := filepath.Glob("../../scripts/*.rules")
-	more, _ := filepath.Glob("../../scripts/examples/*.rules")
-	for _, name := range append(files, more...) {
+	var files []string
+	for _, pattern := range []string{"testdata/broken/*.rules", "testdata/stops/*.rules", "../../scripts/*.rules", "../../scripts/examples/*.rules"} {
+		more, _ := filepath.Glob(pattern)
+		files = append(files, more...)
+	}
+	for _, name := range files {
 		if src, err := os.ReadFile(name); err == nil {
 			f.Add(string(src))
 		}

@@ -20,6 +20,11 @@ func (badBuild) Events(m int) ([]engine.Event, error) {
 	return nil, nil
 }
 
+// rule1 writes a one-rule policy.
+func rule1(when, do string) string {
+	return "rule \"r\"\n  when " + when + "\n  do   " + do + "\n"
+}
+
 func shortSetup(minutes int) engine.Setup {
 	s := engine.FreePlay()
 	s.Minutes = minutes
