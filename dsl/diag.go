@@ -1,7 +1,9 @@
 package dsl
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -92,6 +94,14 @@ type List []Diagnostic
 // Add appends a diagnostic at pos, filling in the snippet from src.
 func (l *List) Add(src string, pos Pos, context, format string, args ...any) {
 	*l = append(*l, Diagnostic{Pos: pos, Context: context, Message: fmt.Sprintf(format, args...), Snippet: LineOf(src, pos.Line)})
+}
+
+// Sort orders the diagnostics by place in the file, so that the author
+// reads them in the file's order; diagnostics at one place keep theirs.
+func (l List) Sort() {
+	slices.SortStableFunc(l, func(a, b Diagnostic) int {
+		return cmp.Or(cmp.Compare(a.Pos.Line, b.Pos.Line), cmp.Compare(a.Pos.Col, b.Pos.Col))
+	})
 }
 
 // Err returns the list as an error, or nil when it is empty.

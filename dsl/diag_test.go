@@ -31,3 +31,20 @@ func TestLineOf(t *testing.T) {
 		}
 	}
 }
+
+func TestSort(t *testing.T) {
+	l := List{
+		{Pos: Pos{File: "f", Line: 3, Col: 2}, Message: "c"},
+		{Pos: Pos{File: "f", Line: 1, Col: 9}, Message: "b"},
+		{Pos: Pos{File: "f", Line: 1}, Message: "a"},
+		{Pos: Pos{File: "f", Line: 3, Col: 2}, Message: "d"},
+	}
+	l.Sort()
+	got := ""
+	for _, d := range l {
+		got += d.Message
+	}
+	if got != "abcd" {
+		t.Errorf("sorted %q, want abcd (by line, then column, then as they came)", got)
+	}
+}

@@ -3,7 +3,6 @@ package policy
 import (
 	"fmt"
 	"reflect"
-	"sort"
 	"strings"
 
 	"github.com/expr-lang/expr/ast"
@@ -89,10 +88,7 @@ func Compile(filename string, src []byte) (*Program, error) {
 	if len(c.errs) > 0 {
 		// Structure problems are found before expression ones; the
 		// author reads them in the file's order.
-		sort.SliceStable(c.errs, func(i, j int) bool {
-			a, b := c.errs[i].Pos, c.errs[j].Pos
-			return a.Line < b.Line || a.Line == b.Line && a.Col < b.Col
-		})
+		c.errs.Sort()
 		return nil, c.errs
 	}
 	p.bindVariables()
