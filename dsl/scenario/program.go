@@ -3,9 +3,11 @@ package scenario
 import (
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	lua "github.com/yuin/gopher-lua"
+	"github.com/yuin/gopher-lua/ast"
 	"github.com/yuin/gopher-lua/parse"
 
 	"github.com/oncall-sim/oncall/dsl"
@@ -46,6 +48,22 @@ type Program struct {
 	decl  *declaration // from the load with seed 0
 	lib   *library     // what every run's state shares
 	page  *pageRule    // nil: the rule of MODEL.md
+
+	chunk      []ast.Stmt // the syntax tree, for where tables stand
+	placesOnce sync.Once
+	placesOf   *places
+}
+
+// places returns where the file's table constructors stand, read from its
+// syntax tree the first time a diagnostic needs one.
+func (p *Program) places() *places {
+	p.placesOnce.Do(func() { p.placesOf = findPlaces(p.file, p.src, p.chunk) })
+	return p.placesOf
+}
+
+// argPlace returns where the table passed to name at call stands.
+func (p *Program) argPlace(call dsl.Pos, name string) place {
+	return place{at: p.places().argOf(call.Line, name), near: call}
 }
 
 // Compile checks a scenario file: its syntax, its declaration, its grading
@@ -70,7 +88,7 @@ func Compile(filename string, src []byte, opts Options) (*Program, error) {
 	if err != nil {
 		return nil, dsl.List{syntaxDiagnostic(filename, text, err)}
 	}
-	p.proto, p.cat = proto, concatenates(proto)
+	p.proto, p.cat, p.chunk = proto, concatenates(proto), chunk
 	r, diags := p.load(0)
 	if r != nil && r.decl != nil && r.decl.pageSrc != "" {
 		pr, d := compilePage(filename, text, r.decl.pageSrc, r.decl.pagePos)
