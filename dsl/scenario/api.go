@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"sort"
-	"strings"
 
 	lua "github.com/yuin/gopher-lua"
 
@@ -84,41 +83,55 @@ func (r *run) needEvent(name string) {
 // emit adds an event to the coming minute.
 func (r *run) emit(ev engine.Event) { r.pending = append(r.pending, ev) }
 
-// deploy implements deploy{ build = "bad"|"good", rollout = minutes }.
+// deployEvent is what deploy{} says.
+type deployEvent struct {
+	build   string
+	rollout float64
+}
+
+// deployTable declares deploy{ build = "bad"|"good", rollout = minutes }.
+var deployTable = tableSpec[deployEvent]{
+	fields: []field[deployEvent]{
+		to("build", buildValue, func(d *deployEvent, b string) { d.build = b }).
+			required(`build is missing: deploy{ build = "bad", rollout = 3 } or deploy{ build = "good" }`),
+		to("rollout", rolloutValue, func(d *deployEvent, n float64) { d.rollout = n }),
+	},
+	notList: "takes named fields (build, rollout), not a list",
+}
+
+func buildValue(v lua.LValue) (string, error) {
+	s, ok := v.(lua.LString)
+	if !ok || (s != "bad" && s != "good") {
+		return "", fmt.Errorf("= %s: it takes \"bad\" or \"good\"%s", luaText(v), spell.Suggest(lua.LVAsString(v), []string{"bad", "good"}))
+	}
+	return string(s), nil
+}
+
+func rolloutValue(v lua.LValue) (float64, error) {
+	n, ok := v.(lua.LNumber)
+	if !ok || !(n >= 1) || math.IsInf(float64(n), 0) {
+		return 0, fmt.Errorf("= %s is out of range: it takes the minutes the rollout lasts, 1 or more", luaText(v))
+	}
+	return float64(n), nil
+}
+
+// deploy implements deploy{}: a build rolls out.
 func (r *run) deploy(L *lua.LState) int {
 	r.needEvent("deploy{}")
-	t := tableArg(L, "deploy", `deploy{ build = "bad", rollout = 3 }`)
-	build, rollout := "", 1.0
-	for _, kv := range sortedFields(t) {
-		switch kv.key {
-		case "build":
-			s, ok := kv.value.(lua.LString)
-			if !ok || (s != "bad" && s != "good") {
-				L.RaiseError("deploy{}: build = %s: it takes \"bad\" or \"good\"%s", luaText(kv.value), spell.Suggest(lua.LVAsString(kv.value), []string{"bad", "good"}))
-			}
-			build = string(s)
-		case "rollout":
-			n, ok := kv.value.(lua.LNumber)
-			if !ok || !(n >= 1) || math.IsInf(float64(n), 0) {
-				L.RaiseError("deploy{}: rollout = %s is out of range: it takes the minutes the rollout lasts, 1 or more", luaText(kv.value))
-			}
-			rollout = float64(n)
-		default:
-			L.RaiseError("deploy{}: unknown field %s%s (fields: build, rollout)", fieldName(kv), spell.Suggest(kv.key, []string{"build", "rollout"}))
-		}
-	}
-	if build == "" {
-		L.RaiseError("deploy{}: build is missing: deploy{ build = \"bad\", rollout = 3 } or deploy{ build = \"good\" }")
-	}
-	r.emit(engine.Event{Kind: engine.EventDeploy, Name: build, Value: rollout})
+	d := deployEvent{rollout: 1}
+	readArg(r, "deploy{}", "deploy", &deployTable, &d, tableArg(L, "deploy", `deploy{ build = "bad", rollout = 3 }`))
+	r.emit(engine.Event{Kind: engine.EventDeploy, Name: d.build, Value: d.rollout})
 	return 0
 }
 
-func fieldName(kv field) string {
-	if kv.key == "" {
-		return fmt.Sprintf("#%d", kv.index)
+// readArg reads the table an API function was passed during the run; what
+// it finds wrong stops the script, every problem with its place.
+func readArg[D any](r *run, what, name string, spec *tableSpec[D], d *D, t *lua.LTable) {
+	var diags dsl.List
+	spec.read(d, t, r.newReading(what, name, 0, &diags))
+	if len(diags) > 0 {
+		r.raise(diags)
 	}
-	return kv.key
 }
 
 // flushCache implements flush_cache(): the cache empties.
@@ -137,38 +150,46 @@ func action(c engine.Control) func(*run, *lua.LState) int {
 	}
 }
 
-// set implements set{ name = value, ... }: controls changed by someone else
-// and constants changed by the world, in canonical order.
+// setTable declares set{ name = value, ... }: controls changed by someone
+// else and constants changed by the world.
+var setTable = tableSpec[[]engine.Event]{
+	other:   readSetting,
+	notList: "takes named values, e.g. set{ boot_delay = 8 }, not a list",
+}
+
+func readSetting(evs *[]engine.Event, key string, v lua.LValue, in *reading) {
+	if _, err := engine.LookupControl(key); err == nil {
+		c, x, err := controlValue(key, v)
+		if err != nil {
+			in.add(in.place().value(key), "%v", err)
+			return
+		}
+		*evs = append(*evs, engine.Event{Kind: engine.EventSetControl, Name: c.String(), Value: x, By: "scenario"})
+		return
+	}
+	spec, err := engine.LookupConstant(key)
+	if err != nil {
+		names := append(engine.ControlNames(), engine.ConstantNames()...)
+		in.add(in.place().key(key), "unknown control or constant %s%s", key, spell.Suggest(key, names))
+		return
+	}
+	n, ok := v.(lua.LNumber)
+	if !ok {
+		in.add(in.place().value(key), "constant %s = %s: it takes a number", key, luaText(v))
+		return
+	}
+	if err := spec.Check(float64(n)); err != nil {
+		in.add(in.place().value(key), "%v", err)
+		return
+	}
+	*evs = append(*evs, engine.Event{Kind: engine.EventSetConstant, Name: spec.Name, Value: float64(n)})
+}
+
+// set implements set{}, whose events happen in canonical order.
 func (r *run) set(L *lua.LState) int {
 	r.needEvent("set{}")
-	t := tableArg(L, "set", `set{ db_capacity = 3000, min_instances = 12 }`)
 	var evs []engine.Event
-	for _, kv := range sortedFields(t) {
-		if kv.key == "" {
-			L.RaiseError("set{} takes named values, e.g. set{ boot_delay = 8 }")
-		}
-		if _, err := engine.LookupControl(kv.key); err == nil {
-			c, v, err := controlValue(kv.key, kv.value)
-			if err != nil {
-				L.RaiseError("set{}: %v", err)
-			}
-			evs = append(evs, engine.Event{Kind: engine.EventSetControl, Name: c.String(), Value: v, By: "scenario"})
-			continue
-		}
-		spec, err := engine.LookupConstant(kv.key)
-		if err != nil {
-			names := append(engine.ControlNames(), engine.ConstantNames()...)
-			L.RaiseError("set{}: unknown control or constant %s%s", kv.key, spell.Suggest(kv.key, names))
-		}
-		n, ok := kv.value.(lua.LNumber)
-		if !ok {
-			L.RaiseError("set{}: constant %s = %s: it takes a number", kv.key, luaText(kv.value))
-		}
-		if err := spec.Check(float64(n)); err != nil {
-			L.RaiseError("set{}: %v", err)
-		}
-		evs = append(evs, engine.Event{Kind: engine.EventSetConstant, Name: spec.Name, Value: float64(n)})
-	}
+	readArg(r, "set{}", "set", &setTable, &evs, tableArg(L, "set", `set{ db_capacity = 3000, min_instances = 12 }`))
 	sort.SliceStable(evs, func(i, j int) bool { return canonical(evs[i]) < canonical(evs[j]) })
 	for _, ev := range evs {
 		r.emit(ev)
@@ -196,7 +217,9 @@ func (r *run) say(L *lua.LState) int {
 	r.needEvent("say{}")
 	text, err := textValue(L.Get(1))
 	if err != nil {
-		L.RaiseError("say: the message %v", err)
+		var diags dsl.List
+		r.newReading("say", "say", 0, &diags).argProblem("the message", err)
+		r.raise(diags)
 	}
 	r.emit(engine.Event{Kind: engine.EventSay, Text: text})
 	return 0
@@ -312,116 +335,4 @@ func tableArg(L *lua.LState, fn, example string) *lua.LTable {
 		L.RaiseError("%s takes a table, e.g. %s, not %s", fn, example, luaText(L.Get(1)))
 	}
 	return t
-}
-
-// grade implements grade{ { metric = ..., at_most = ..., weight = ... }, ... }.
-func (r *run) grade(L *lua.LState) int {
-	if r.phase != phaseLoad {
-		L.RaiseError("grade{...} declares how runs are graded: call it once, at the top level of the file")
-	}
-	if r.decl == nil {
-		L.RaiseError("grade{...}: call scenario{...} first")
-	}
-	if r.decl.gradePos.Line != 0 {
-		L.RaiseError("grade{...} is called twice (first at line %d): list every criterion in one grade{}", r.decl.gradePos.Line)
-	}
-	t := tableArg(L, "grade", `grade{ { metric = "budget_used", at_most = "reference + 0.01", weight = 1 } }`)
-	line := r.callerLine()
-	r.decl.gradePos = dsl.Pos{File: r.p.file, Line: line}
-	if r.p.decl != nil {
-		return 0 // a run of a compiled program: its criteria are known
-	}
-	bad := func(pos dsl.Pos, format string, args ...any) {
-		r.decl.diags = append(r.decl.diags, r.p.diagAt(pos, "grade{}", fmt.Sprintf(format, args...)))
-	}
-	n := 0
-	for _, item := range sortedFields(t) {
-		itemPos := nthPos(r.p.file, r.p.src, line, n, "metric")
-		n++
-		ct, ok := item.value.(*lua.LTable)
-		if item.key != "" || !ok {
-			bad(r.decl.gradePos, "grade{} takes a list of criteria, e.g. grade{ { metric = \"cost\", at_most = \"reference * 1.25\" } }; %s is not one", fieldName(item))
-			continue
-		}
-		c, errs := r.criterion(ct, itemPos)
-		for _, e := range errs {
-			bad(e.pos, "%s", e.msg)
-		}
-		if len(errs) == 0 {
-			r.decl.grading = append(r.decl.grading, c)
-		}
-	}
-	if n == 0 {
-		bad(r.decl.gradePos, "grade{} is empty: list at least one criterion, or leave grade{} out")
-	}
-	return 0
-}
-
-type posMsg struct {
-	pos dsl.Pos
-	msg string
-}
-
-var criterionFields = []string{"metric", "at_most", "at_least", "weight"}
-
-// criterion reads one criterion of grade{}.
-func (r *run) criterion(t *lua.LTable, pos dsl.Pos) (Criterion, []posMsg) {
-	c := Criterion{Weight: 1, Pos: pos}
-	var errs []posMsg
-	at := func(key string) dsl.Pos {
-		p := fieldPos(r.p.file, r.p.src, pos.Line, key)
-		if p.Line > pos.Line+5 {
-			return pos
-		}
-		return p
-	}
-	for _, kv := range sortedFields(t) {
-		switch kv.key {
-		case "metric":
-			s, ok := kv.value.(lua.LString)
-			if !ok {
-				errs = append(errs, posMsg{at("metric"), fmt.Sprintf("metric = %s: it takes an outcome's name, e.g. \"budget_used\"", luaText(kv.value))})
-				continue
-			}
-			if _, err := engine.LookupOutcome(string(s)); err != nil {
-				errs = append(errs, posMsg{at("metric"), err.Error()})
-				continue
-			}
-			c.Metric = string(s)
-		case "at_most", "at_least":
-			if c.Op != "" {
-				errs = append(errs, posMsg{at(kv.key), "a criterion takes one of at_most and at_least, not both"})
-				continue
-			}
-			c.Op = kv.key
-			switch v := kv.value.(type) {
-			case lua.LNumber:
-				c.Bound = fmtNum(float64(v))
-			case lua.LString:
-				c.Bound = strings.TrimSpace(string(v))
-			default:
-				errs = append(errs, posMsg{at(kv.key), fmt.Sprintf("%s = %s: it takes a number or an expression over reference, e.g. \"reference * 1.25\"", kv.key, luaText(kv.value))})
-				continue
-			}
-			if err := c.compileBound(); err != nil {
-				errs = append(errs, posMsg{at(kv.key), fmt.Sprintf("%s = %q: %v", kv.key, c.Bound, err)})
-			}
-		case "weight":
-			n, ok := kv.value.(lua.LNumber)
-			if !ok || !(n > 0) || math.IsInf(float64(n), 0) {
-				errs = append(errs, posMsg{at("weight"), fmt.Sprintf("weight = %s: it takes a number above 0", luaText(kv.value))})
-				continue
-			}
-			c.Weight = float64(n)
-		default:
-			errs = append(errs, posMsg{pos, fmt.Sprintf("unknown field %s in a criterion%s (fields: %s)", fieldName(kv), spell.Suggest(kv.key, criterionFields), strings.Join(criterionFields, ", "))})
-		}
-	}
-	if c.Metric == "" && len(errs) == 0 {
-		errs = append(errs, posMsg{pos, "a criterion needs a metric, e.g. metric = \"budget_used\""})
-	}
-	if c.Op == "" && len(errs) == 0 {
-		errs = append(errs, posMsg{pos, "a criterion needs a bound: at_most = ... or at_least = ..."})
-	}
-	return c, errs
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -31,7 +32,7 @@ func Builtins(opts Options) ([]*Program, error) {
 // error suggests the nearest one.
 func Builtin(name string, opts Options) (*Program, error) {
 	file := name + ".lua"
-	if !contains(scenarios.Names(), name) {
+	if !slices.Contains(scenarios.Names(), name) {
 		return nil, fmt.Errorf("unknown scenario %q%s (built-in scenarios: %s; or give the path of a .lua file)",
 			name, spell.Suggest(name, scenarios.Names()), strings.Join(scenarios.Names(), ", "))
 	}
@@ -84,7 +85,7 @@ func LoadDir(dir string, opts Options) ([]*Program, error) {
 			continue
 		}
 		if other, ok := taken[p.ID()]; ok {
-			problems = append(problems, p.diagAt(fieldPos(path, p.src, p.decl.pos.Line, "id"), "scenario{}",
+			problems = append(problems, p.diagAt(p.argPlace(p.decl.pos, "scenario").value("id"), "scenario{}",
 				fmt.Sprintf("id %q is already the id of %s: give this scenario an id of its own", p.ID(), other)))
 			continue
 		}

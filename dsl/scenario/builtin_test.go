@@ -247,9 +247,6 @@ func TestAnnotationsCoverTheAPI(t *testing.T) {
 	for _, s := range engine.OutcomeSpecs() {
 		names = append(names, `---| "`+s.Name+`"`)
 	}
-	for _, f := range scenarioFields {
-		names = append(names, "---@field "+f)
-	}
 	for _, f := range API() {
 		names = append(names, f)
 	}
@@ -259,6 +256,23 @@ func TestAnnotationsCoverTheAPI(t *testing.T) {
 	for _, n := range names {
 		if !strings.Contains(text, n) {
 			t.Errorf("%s has no %q", scenarios.Annotations, n)
+		}
+	}
+	// Every field a table of the API declares is in its class.
+	for class, fields := range map[string][]string{
+		"oncall.Scenario":  scenarioTable.names(),
+		"oncall.Criterion": criterionTable.names(),
+		"oncall.Deploy":    deployTable.names(),
+	} {
+		_, block, ok := strings.Cut(text, "---@class "+class+"\n")
+		block, _, _ = strings.Cut(block, "\n\n")
+		if !ok {
+			t.Errorf("%s has no class %s", scenarios.Annotations, class)
+		}
+		for _, f := range fields {
+			if !strings.Contains(block, "---@field "+f+" ") && !strings.Contains(block, "---@field "+f+"? ") {
+				t.Errorf("%s: class %s has no field %s", scenarios.Annotations, class, f)
+			}
 		}
 	}
 }

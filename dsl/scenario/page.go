@@ -22,8 +22,9 @@ type pageRule struct {
 }
 
 // compilePage compiles page = "..." against the metrics by canonical name;
-// it must be a bool. pos is where the string's value starts (its quote).
-func compilePage(filename, src, text string, pos dsl.Pos) (*pageRule, *dsl.Diagnostic) {
+// it must be a bool. An error points into the string.
+func (p *Program) compilePage(decl *declaration) (*pageRule, *dsl.Diagnostic) {
+	text := decl.pageSrc
 	env := map[string]any{}
 	var names []string
 	for _, s := range engine.MetricSpecs() {
@@ -39,7 +40,8 @@ func compilePage(filename, src, text string, pos dsl.Pos) (*pageRule, *dsl.Diagn
 	}
 	prog, err := expr.Compile(text, expr.Env(env), expr.AsBool())
 	if err != nil {
-		d := dsl.Diagnostic{Pos: pos, Context: "page rule", Snippet: dsl.LineOf(src, pos.Line)}
+		pos := p.argPlace(decl.pos, "scenario").value("page") // the string's opening quote
+		d := dsl.Diagnostic{Pos: pos, Context: "page rule", Snippet: dsl.LineOf(p.src, pos.Line)}
 		msg := err.Error()
 		if fe, ok := err.(*file.Error); ok {
 			msg = fe.Message

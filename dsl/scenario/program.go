@@ -91,7 +91,7 @@ func Compile(filename string, src []byte, opts Options) (*Program, error) {
 	p.proto, p.cat, p.chunk = proto, concatenates(proto), chunk
 	r, diags := p.load(0)
 	if r != nil && r.decl != nil && r.decl.pageSrc != "" {
-		pr, d := compilePage(filename, text, r.decl.pageSrc, r.decl.pagePos)
+		pr, d := p.compilePage(r.decl)
 		if d != nil {
 			diags = append(diags, *d)
 		}

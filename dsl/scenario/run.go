@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -44,6 +43,7 @@ type run struct {
 	loading  bool        // the main chunk is running
 	broken   error       // the state panicked past PCall
 	errLine  int         // where the last uncaught error was raised
+	raised   dsl.List    // what the API last stopped the script for (see raise)
 }
 
 func newRun(p *Program, seed uint32) *run {
@@ -129,10 +129,7 @@ func (r *run) finishLoad() {
 		r.row.Metatable = mt
 	}
 	r.diags = append(r.diags, r.decl.diags...)
-	sort.SliceStable(r.diags, func(i, j int) bool {
-		a, b := r.diags[i].Pos, r.diags[j].Pos
-		return a.Line < b.Line || (a.Line == b.Line && a.Col < b.Col)
-	})
+	r.diags.Sort()
 }
 
 func (r *run) fileDiag(msg string) dsl.Diagnostic {
@@ -224,10 +221,50 @@ func (r *run) Observe(row *engine.Row) error {
 	return nil
 }
 
-// runtimeError turns an error of a callback into a diagnostic with the line.
+// raise stops the script with what the API found wrong in what it was
+// passed. Lua sees the first problem as an error message, as from error(),
+// so that pcall catches it like any other; when nothing catches it, the
+// run reports every problem, each at its place (see runtimeError).
+func (r *run) raise(l dsl.List) {
+	l.Sort()
+	for i := range l {
+		l[i].Message = l[i].Context + ": " + l[i].Message
+		l[i].Context = ""
+	}
+	r.raised = l
+	r.L.RaiseError("%s", l[0].Message)
+}
+
+// runtimeError turns an error of a callback into a diagnostic with the
+// line, or into the diagnostics raise kept for it.
 func (r *run) runtimeError(err error, context string) error {
+	if l := r.raisedAs(err); l != nil {
+		for i := range l {
+			l[i].Context = context
+		}
+		if len(l) > 1 {
+			return l
+		}
+		return l[0]
+	}
 	l := asList(r.p.file, r.p.src, err, context, r.errLine)
 	return l[0]
+}
+
+// raisedAs returns the diagnostics raise kept when err is the error it
+// raised (and not one the script raised after catching it).
+func (r *run) raisedAs(err error) dsl.List {
+	l := r.raised
+	r.raised = nil
+	var api *lua.ApiError
+	if l == nil || !errors.As(err, &api) {
+		return nil
+	}
+	msg, ok := api.Object.(lua.LString)
+	if _, text := splitWhere(r.p.file, string(msg)); !ok || text != l[0].Message {
+		return nil
+	}
+	return l
 }
 
 // hookDiag names the line where a hook is defined.

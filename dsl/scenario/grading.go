@@ -1,0 +1,130 @@
+package scenario
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+
+	lua "github.com/yuin/gopher-lua"
+
+	"github.com/oncall-sim/oncall/dsl"
+	"github.com/oncall-sim/oncall/engine"
+)
+
+// gradeTable declares grade{ criterion, ... }: a list, each item read by
+// criterionTable.
+var gradeTable = tableSpec[[]Criterion]{
+	item: readCriterion,
+	other: func(_ *[]Criterion, key string, _ lua.LValue, in *reading) {
+		in.add(in.place().key(key), "takes a list of criteria, e.g. %s; %s is not one", gradeExample, key)
+	},
+}
+
+const gradeExample = `grade{ { metric = "cost", at_most = "reference * 1.25" } }`
+
+// criterionTable declares one criterion: { metric = ..., at_most = ... }.
+var criterionTable = tableSpec[Criterion]{
+	fields: []field[Criterion]{
+		{name: "metric", read: readMetric},
+		boundField("at_most"),
+		boundField("at_least"),
+		to("weight", weightValue, func(c *Criterion, w float64) { c.Weight = w }),
+	},
+	of: " in a criterion",
+}
+
+// readCriterion reads list item i of grade{}.
+func readCriterion(list *[]Criterion, i int, v lua.LValue, in *reading) {
+	t, ok := v.(*lua.LTable)
+	if !ok {
+		in.add(in.place().item(i), "takes a list of criteria, e.g. %s; #%d is not one", gradeExample, i)
+		return
+	}
+	item := in.inItem(i)
+	c := Criterion{Weight: 1}
+	before := len(*in.diags)
+	criterionTable.read(&c, t, item)
+	pl := item.place()
+	c.Pos = pl.key("metric")
+	if len(*in.diags) > before {
+		return
+	}
+	switch {
+	case c.Metric == "":
+		item.add(pl.near, "a criterion needs a metric, e.g. metric = \"budget_used\"")
+	case c.Op == "":
+		item.add(pl.near, "a criterion needs a bound: at_most = ... or at_least = ...")
+	default:
+		*list = append(*list, c)
+	}
+}
+
+func readMetric(c *Criterion, v lua.LValue, _ *reading) error {
+	s, ok := v.(lua.LString)
+	if !ok {
+		return fmt.Errorf("= %s: it takes an outcome's name, e.g. \"budget_used\"", luaText(v))
+	}
+	if _, err := engine.LookupOutcome(string(s)); err != nil {
+		return whole(err)
+	}
+	c.Metric = string(s)
+	return nil
+}
+
+// boundField declares at_most or at_least: a number, or an expression over
+// the reference outcome on the same seed. A criterion takes one of them.
+func boundField(op string) field[Criterion] {
+	return field[Criterion]{name: op, read: func(c *Criterion, v lua.LValue, _ *reading) error {
+		if c.Op != "" {
+			return whole(errors.New("a criterion takes one of at_most and at_least, not both"))
+		}
+		c.Op = op
+		switch v := v.(type) {
+		case lua.LNumber:
+			c.Bound = fmtNum(float64(v))
+		case lua.LString:
+			c.Bound = strings.TrimSpace(string(v))
+		default:
+			return fmt.Errorf("= %s: it takes a number or an expression over reference, e.g. \"reference * 1.25\"", luaText(v))
+		}
+		if err := c.compileBound(); err != nil {
+			return fmt.Errorf("= %q: %v", c.Bound, err)
+		}
+		return nil
+	}}
+}
+
+// weightValue reads a criterion's weight: a finite number above 0.
+func weightValue(v lua.LValue) (float64, error) {
+	n, ok := v.(lua.LNumber)
+	if !ok || !(n > 0) || math.IsInf(float64(n), 0) {
+		return 0, fmt.Errorf("= %s: it takes a number above 0", luaText(v))
+	}
+	return float64(n), nil
+}
+
+// grade implements grade{ { metric = ..., at_most = ..., weight = ... }, ... }.
+func (r *run) grade(L *lua.LState) int {
+	if r.phase != phaseLoad {
+		L.RaiseError("grade{...} declares how runs are graded: call it once, at the top level of the file")
+	}
+	if r.decl == nil {
+		L.RaiseError("grade{...}: call scenario{...} first")
+	}
+	if r.decl.gradePos.Line != 0 {
+		L.RaiseError("grade{...} is called twice (first at line %d): list every criterion in one grade{}", r.decl.gradePos.Line)
+	}
+	t := tableArg(L, "grade", `grade{ { metric = "budget_used", at_most = "reference + 0.01", weight = 1 } }`)
+	line := r.callerLine()
+	r.decl.gradePos = dsl.Pos{File: r.p.file, Line: line}
+	if r.p.decl != nil {
+		return 0 // a run of a compiled program: its criteria are known
+	}
+	in := r.newReading("grade{}", "grade", line, &r.decl.diags)
+	if k, _ := t.Next(lua.LNil); k == lua.LNil {
+		in.add(r.decl.gradePos, "grade{} is empty: list at least one criterion, or leave grade{} out")
+	}
+	gradeTable.read(&r.decl.grading, t, in)
+	return 0
+}

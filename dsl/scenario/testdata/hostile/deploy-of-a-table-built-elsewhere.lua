@@ -1,0 +1,5 @@
+scenario { id = "h", title = "H", briefing = "B", start = "09:00", duration = "1h" }
+local release = { build = "godo" }
+at("09:10", function()
+  deploy(release)
+end)
