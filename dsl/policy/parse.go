@@ -47,9 +47,12 @@ type ruleSrc struct {
 // parser reads the line structure of a policy file; the expressions
 // themselves are left to expr.
 type parser struct {
-	file string
-	src  string
-	errs dsl.List
+	file  string
+	src   string
+	errs  dsl.List
+	rules []*ruleSrc
+	cur   *ruleSrc // the rule being read
+	open  *clause  // the clause continuation lines extend
 }
 
 func (p *parser) add(line, col int, context, format string, args ...any) {
@@ -60,80 +63,102 @@ func (p *parser) add(line, col int, context, format string, args ...any) {
 // structure is collected, not only the first.
 func parseFile(file, src string) ([]*ruleSrc, dsl.List) {
 	p := &parser{file: file, src: src}
-	var rules []*ruleSrc
-	var cur *ruleSrc
-	var open *clause // the clause continuation lines extend
-	lines := strings.Split(src, "\n")
-	for i, raw := range lines {
-		n := i + 1
-		line := strings.TrimRight(raw, "\r")
-		trimmed := strings.TrimLeftFunc(line, unicode.IsSpace)
-		if trimmed == "" || strings.HasPrefix(trimmed, "#") || strings.HasPrefix(trimmed, "//") {
-			if open != nil {
-				open.text += "\n" // keep line numbers aligned
-			}
-			continue
+	for i, raw := range strings.Split(src, "\n") {
+		p.line(i+1, strings.TrimRight(raw, "\r"))
+	}
+	p.finish()
+	return p.rules, p.errs
+}
+
+// line reads line n of the file.
+func (p *parser) line(n int, line string) {
+	trimmed := strings.TrimLeftFunc(line, unicode.IsSpace)
+	if trimmed == "" || strings.HasPrefix(trimmed, "#") || strings.HasPrefix(trimmed, "//") {
+		if p.open != nil {
+			p.open.text += "\n" // keep line numbers aligned
 		}
-		indent := utf8.RuneCountInString(line) - utf8.RuneCountInString(trimmed)
-		word, rest := splitWord(trimmed)
-		col := indent + 1
-		switch word {
-		case "rule":
-			open = nil
-			cur = p.ruleLine(n, col, rest)
-			if cur != nil {
-				for _, r := range rules {
-					if r.name == cur.name {
-						p.add(n, col, quoteRule(cur.name), "a second rule has this name (the first is on line %d): give each rule a name of its own, since traces and since() refer to rules by name", r.pos.Line)
-					}
-				}
-				rules = append(rules, cur)
-				if len(rules) == MaxRules+1 {
-					p.add(n, col, "", "more than %d rules: split the policy or merge rules", MaxRules)
-				}
-			}
-		case "when", "do":
-			if cur == nil {
-				p.add(n, col, "", "%s outside a rule: start a rule with rule \"its name\" on the line before", word)
-				open = nil
-				continue
-			}
-			c := &clause{first: n, text: blankPrefix(line, len(line)-len(rest))}
-			open = c
-			if word == "when" {
-				if cur.when != nil {
-					p.add(n, col, quoteRule(cur.name), "a second when: a rule has one condition (its first is on line %d); join them with && or ||", cur.when.first)
-				}
-				cur.when = c
-			} else {
-				cur.do = append(cur.do, c)
-			}
-		case "cooldown":
-			open = nil
-			if cur == nil {
-				p.add(n, col, "", "cooldown outside a rule: it goes after a rule's do")
-				continue
-			}
-			p.cooldownLine(cur, n, col, line, rest)
-		default:
-			if open != nil && indent > 0 && !looksLikeKeyword(word) {
-				open.text += "\n" + line
-				continue
-			}
-			msg := "expected rule, when, do or cooldown at the start of a line, found " + strconv.Quote(firstToken(trimmed))
-			if hint := spell.Suggest(word, keywords); hint != "" && word != "" {
-				msg = "unknown keyword " + word + hint
-			} else if open != nil {
-				msg += " (a condition or action that goes on over several lines continues on indented lines)"
-			}
-			ctx := ""
-			if cur != nil {
-				ctx = quoteRule(cur.name)
-			}
-			p.add(n, col, ctx, "%s", msg)
+		return
+	}
+	indent := utf8.RuneCountInString(line) - utf8.RuneCountInString(trimmed)
+	word, rest := splitWord(trimmed)
+	col := indent + 1
+	switch word {
+	case "rule":
+		p.open = nil
+		p.startRule(n, col, rest)
+	case "when", "do":
+		p.clauseLine(n, col, word, line, rest)
+	case "cooldown":
+		p.open = nil
+		if p.cur == nil {
+			p.add(n, col, "", "cooldown outside a rule: it goes after a rule's do")
+			return
+		}
+		p.cooldownLine(p.cur, n, col, line, rest)
+	default:
+		if p.open != nil && indent > 0 && !looksLikeKeyword(word) {
+			p.open.text += "\n" + line
+			return
+		}
+		p.unexpected(n, col, word, trimmed)
+	}
+}
+
+// startRule reads `rule "name"` and makes it the current rule.
+func (p *parser) startRule(n, col int, rest string) {
+	p.cur = p.ruleLine(n, col, rest)
+	if p.cur == nil {
+		return
+	}
+	for _, r := range p.rules {
+		if r.name == p.cur.name {
+			p.add(n, col, quoteRule(p.cur.name), "a second rule has this name (the first is on line %d): give each rule a name of its own, since traces and since() refer to rules by name", r.pos.Line)
 		}
 	}
-	for _, r := range rules {
+	p.rules = append(p.rules, p.cur)
+	if len(p.rules) == MaxRules+1 {
+		p.add(n, col, "", "more than %d rules: split the policy or merge rules", MaxRules)
+	}
+}
+
+// clauseLine starts a when or do clause of the current rule.
+func (p *parser) clauseLine(n, col int, word, line, rest string) {
+	if p.cur == nil {
+		p.add(n, col, "", "%s outside a rule: start a rule with rule \"its name\" on the line before", word)
+		p.open = nil
+		return
+	}
+	c := &clause{first: n, text: blankPrefix(line, len(line)-len(rest))}
+	p.open = c
+	if word == "do" {
+		p.cur.do = append(p.cur.do, c)
+		return
+	}
+	if p.cur.when != nil {
+		p.add(n, col, quoteRule(p.cur.name), "a second when: a rule has one condition (its first is on line %d); join them with && or ||", p.cur.when.first)
+	}
+	p.cur.when = c
+}
+
+// unexpected reports a line that starts with no keyword and continues no
+// clause.
+func (p *parser) unexpected(n, col int, word, trimmed string) {
+	msg := "expected rule, when, do or cooldown at the start of a line, found " + strconv.Quote(firstToken(trimmed))
+	if hint := spell.Suggest(word, keywords); hint != "" && word != "" {
+		msg = "unknown keyword " + word + hint
+	} else if p.open != nil {
+		msg += " (a condition or action that goes on over several lines continues on indented lines)"
+	}
+	ctx := ""
+	if p.cur != nil {
+		ctx = quoteRule(p.cur.name)
+	}
+	p.add(n, col, ctx, "%s", msg)
+}
+
+// finish reports what the rules lack once the file is read.
+func (p *parser) finish() {
+	for _, r := range p.rules {
 		if r.when == nil {
 			p.add(r.pos.Line, r.pos.Col, quoteRule(r.name), "the rule has no condition: add a line `when <condition>`, e.g. when paging && bad_traffic > 0")
 		}
@@ -141,10 +166,9 @@ func parseFile(file, src string) ([]*ruleSrc, dsl.List) {
 			p.add(r.pos.Line, r.pos.Col, quoteRule(r.name), "the rule has no action: add a line `do <actions>`, e.g. do rollback()")
 		}
 	}
-	if len(rules) == 0 && len(p.errs) == 0 {
+	if len(p.rules) == 0 && len(p.errs) == 0 {
 		p.add(0, 0, "", "the file has no rule: a policy is a list of rules, each `rule \"name\"` followed by `when <condition>` and `do <actions>`")
 	}
-	return rules, p.errs
 }
 
 // ruleLine reads `rule "name"`.
