@@ -78,38 +78,52 @@ func (v *callChecker) Visit(node *ast.Node) {
 
 // helperSlot checks a helper call's arguments and returns its slot's key.
 func (v *callChecker) helperSlot(call *ast.CallNode, name string) (string, bool) {
-	c := v.c
+	str, ok := v.helperArgs(call, name)
+	switch {
+	case !ok:
+		return "", false
+	case name == "since":
+		return v.sinceSlot(str)
+	}
+	return v.windowSlot(call, name, str)
+}
+
+// helperArgs checks that a helper call has its arguments, the first a name
+// in quotes, and returns that name.
+func (v *callChecker) helperArgs(call *ast.CallNode, name string) (*ast.StringNode, bool) {
 	h, _ := lookupHelper(name)
-	wantArgs := 2
+	wantArgs, what := 2, `a metric's name in quotes, e.g. "error_rate"`
 	if name == "since" {
-		wantArgs = 1
+		wantArgs, what = 1, `a rule's name in quotes, e.g. "roll back"`
 	}
 	if len(call.Arguments) != wantArgs {
 		v.fail(call, "%s takes %d argument%s: %s", name, wantArgs, map[bool]string{true: "s", false: ""}[wantArgs > 1], h.Signature)
-		return "", false
+		return nil, false
 	}
 	str, ok := call.Arguments[0].(*ast.StringNode)
 	if !ok {
-		what := `a metric's name in quotes, e.g. "error_rate"`
-		if name == "since" {
-			what = `a rule's name in quotes, e.g. "roll back"`
-		}
 		v.fail(call.Arguments[0], "the first argument of %s must be %s", name, what)
-		return "", false
 	}
-	if name == "since" {
-		for i, r := range c.rules {
-			if r.name == str.Value {
-				return c.slot(slot{label: `since(` + strconv.Quote(str.Value) + `)`, kind: slotSince, typ: Int, rule: i}), true
-			}
+	return str, ok
+}
+
+// sinceSlot is the slot of since("rule name"), a rule of the file.
+func (v *callChecker) sinceSlot(str *ast.StringNode) (string, bool) {
+	c := v.c
+	var names []string
+	for i, r := range c.rules {
+		if r.name == str.Value {
+			return c.slot(slot{label: `since(` + strconv.Quote(str.Value) + `)`, kind: slotSince, typ: Int, rule: i}), true
 		}
-		var names []string
-		for _, r := range c.rules {
-			names = append(names, r.name)
-		}
-		v.fail(str, "since(%q): no rule of this file has that name%s", str.Value, spell.Suggest(str.Value, names))
-		return "", false
+		names = append(names, r.name)
 	}
+	v.fail(str, "since(%q): no rule of this file has that name%s", str.Value, spell.Suggest(str.Value, names))
+	return "", false
+}
+
+// windowSlot is the slot of a helper over a metric's last minutes, e.g.
+// mean_over("p99_ms", 10).
+func (v *callChecker) windowSlot(call *ast.CallNode, name string, str *ast.StringNode) (string, bool) {
 	mv, ok := lookupVariable(str.Value)
 	if !ok || mv.get == nil {
 		v.fail(str, "%s(%q): unknown metric%s", name, str.Value, spell.Suggest(str.Value, metricNames()))
@@ -124,23 +138,32 @@ func (v *callChecker) helperSlot(call *ast.CallNode, name string) (string, bool)
 		v.fail(call.Arguments[1], "the second argument of %s must be a whole number of minutes from %d to %d written as a number, e.g. %s(%q, 10)", name, lo, MaxWindow, name, str.Value)
 		return "", false
 	}
-	s := slot{get: mv.get, n: n.Value, typ: Float}
-	switch name {
-	case "ago":
-		s.kind, s.typ = slotAgo, mv.Type
-	case "mean_over":
-		s.kind = slotMean
-	case "max_over":
-		s.kind = slotMax
-	case "min_over":
-		s.kind = slotMin
-	case "rising":
-		s.kind, s.typ = slotRising, Bool
-	case "falling":
-		s.kind, s.typ = slotFalling, Bool
+	s := slot{get: mv.get, n: n.Value, typ: Float, kind: windowKind(name)}
+	switch s.kind {
+	case slotAgo:
+		s.typ = mv.Type
+	case slotRising, slotFalling:
+		s.typ = Bool
 	}
 	s.label = name + "(" + strconv.Quote(str.Value) + "," + strconv.Itoa(n.Value) + ")"
-	return c.slot(s), true
+	return v.c.slot(s), true
+}
+
+// windowKind is the slot kind of a helper over a metric's last minutes.
+func windowKind(name string) slotKind {
+	switch name {
+	case "mean_over":
+		return slotMean
+	case "max_over":
+		return slotMax
+	case "min_over":
+		return slotMin
+	case "rising":
+		return slotRising
+	case "falling":
+		return slotFalling
+	}
+	return slotAgo
 }
 
 // slot registers s once and returns its key.

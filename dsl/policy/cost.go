@@ -134,42 +134,63 @@ func (e *estimator) size(n ast.Node) float64 {
 	case *ast.StringNode:
 		return float64(len(x.Value))
 	case *ast.ConstantNode:
-		v := reflect.ValueOf(x.Value)
-		if v.Kind() == reflect.Slice || v.Kind() == reflect.Array || v.Kind() == reflect.Map || v.Kind() == reflect.String {
-			return float64(v.Len())
-		}
-		return 1
+		return constantSize(x.Value)
 	case *ast.BinaryNode:
-		if x.Operator == ".." {
-			lo, lok := intBound(x.Left, false)
-			hi, hok := intBound(x.Right, true)
-			if !lok || !hok {
-				return unknownSize
-			}
-			return math.Max(0, hi-lo+1)
-		}
-		if x.Operator == "+" && isList(x.Left) {
-			return e.size(x.Left) + e.size(x.Right)
-		}
+		return e.binarySize(x)
 	case *ast.IdentifierNode:
 		if s, ok := e.lets[x.Value]; ok {
 			return s
 		}
 	case *ast.BuiltinNode:
-		switch x.Name {
-		case "filter", "map", "sortBy", "sort", "reverse", "uniq", "take", "keys", "values", "toPairs":
-			if len(x.Arguments) > 0 {
-				return e.size(x.Arguments[0])
-			}
-		case "concat":
-			var s float64
-			for _, a := range x.Arguments {
-				s += e.size(a)
-			}
-			return s
-		}
+		return e.builtinSize(x)
 	case *ast.ConditionalNode:
 		return math.Max(e.size(x.Exp1), e.size(x.Exp2))
+	}
+	return unknownSize
+}
+
+// constantSize is the length of a constant the optimizer folded: a list, a
+// map or a text; 1 for anything else.
+func constantSize(v any) float64 {
+	switch rv := reflect.ValueOf(v); rv.Kind() {
+	case reflect.Slice, reflect.Array, reflect.Map, reflect.String:
+		return float64(rv.Len())
+	}
+	return 1
+}
+
+// binarySize is the length of a range a..b, from its bounds, or of two
+// lists joined by +.
+func (e *estimator) binarySize(x *ast.BinaryNode) float64 {
+	switch {
+	case x.Operator == "..":
+		lo, lok := intBound(x.Left, false)
+		hi, hok := intBound(x.Right, true)
+		if !lok || !hok {
+			return unknownSize
+		}
+		return math.Max(0, hi-lo+1)
+	case x.Operator == "+" && isList(x.Left):
+		return e.size(x.Left) + e.size(x.Right)
+	}
+	return unknownSize
+}
+
+// builtinSize is the length of the list a builtin gives: as long as its
+// first argument for those that keep or reorder elements, the sum for
+// concat.
+func (e *estimator) builtinSize(x *ast.BuiltinNode) float64 {
+	switch x.Name {
+	case "filter", "map", "sortBy", "sort", "reverse", "uniq", "take", "keys", "values", "toPairs":
+		if len(x.Arguments) > 0 {
+			return e.size(x.Arguments[0])
+		}
+	case "concat":
+		var s float64
+		for _, a := range x.Arguments {
+			s += e.size(a)
+		}
+		return s
 	}
 	return unknownSize
 }

@@ -35,6 +35,29 @@ type envVar struct {
 // keeps working: the map is then refreshed as well.
 func (p *Program) bindVariables() {
 	progs := p.programs()
+	p.base = letNames(progs)
+	p.index = map[string]int{}
+	slotOf := map[string]int{}
+	for i, s := range p.slots {
+		slotOf[s.key] = i
+	}
+	for _, prog := range progs {
+		p.bind(prog, slotOf)
+	}
+	if _, ok := p.index["time"]; ok || p.needsMap {
+		p.times = make([]any, 1440)
+		for m := range p.times {
+			p.times[m] = engine.ClockString(m)
+		}
+	}
+	if p.needsMap {
+		p.bindAll(slotOf)
+	}
+}
+
+// letNames returns the number of machine variables the programs' own let
+// names take: the first index free for the names of the environment.
+func letNames(progs []*vm.Program) int {
 	base := 0
 	for _, prog := range progs {
 		for i, op := range prog.Bytecode {
@@ -43,57 +66,50 @@ func (p *Program) bindVariables() {
 			}
 		}
 	}
-	index := map[string]int{}
-	slotOf := map[string]int{}
-	for i, s := range p.slots {
-		slotOf[s.key] = i
-	}
-	for _, prog := range progs {
-		for i, op := range prog.Bytecode {
-			switch op {
-			case vm.OpLoadFast:
-				name, ok := prog.Constants[prog.Arguments[i]].(string)
-				_, isSlot := slotOf[name]
-				_, isVar := lookupVariable(name)
-				if !ok || !isSlot && !isVar {
-					p.needsMap = true // not a name of ours: leave it to the map
-					continue
-				}
-				k, seen := index[name]
-				if !seen {
-					k = len(p.envVars)
-					index[name] = k
-					p.envVars = append(p.envVars, p.envVar(name, slotOf))
-				}
-				prog.Bytecode[i] = vm.OpLoadVar
-				prog.Arguments[i] = base + k
-			case vm.OpLoadConst, vm.OpLoadEnv, vm.OpLoadField, vm.OpLoadMethod:
-				p.needsMap = true
+	return base
+}
+
+// bind rewrites each load of a variable or slot by name in prog into a
+// load of its index, laying the name out the first time it is met.
+func (p *Program) bind(prog *vm.Program, slotOf map[string]int) {
+	for i, op := range prog.Bytecode {
+		switch op {
+		case vm.OpLoadFast:
+			name, ok := prog.Constants[prog.Arguments[i]].(string)
+			_, isSlot := slotOf[name]
+			_, isVar := lookupVariable(name)
+			if !ok || !isSlot && !isVar {
+				p.needsMap = true // not a name of ours: leave it to the map
+				continue
 			}
+			prog.Bytecode[i] = vm.OpLoadVar
+			prog.Arguments[i] = p.base + p.layOut(name, slotOf)
+		case vm.OpLoadConst, vm.OpLoadEnv, vm.OpLoadField, vm.OpLoadMethod:
+			p.needsMap = true
 		}
 	}
-	p.base = base
-	p.index = index
-	if _, ok := index["time"]; ok || p.needsMap {
-		p.times = make([]any, 1440)
-		for m := range p.times {
-			p.times[m] = engine.ClockString(m)
-		}
+}
+
+// layOut returns the place of name among the names the rules read, giving
+// it the next one the first time.
+func (p *Program) layOut(name string, slotOf map[string]int) int {
+	k, seen := p.index[name]
+	if !seen {
+		k = len(p.envVars)
+		p.index[name] = k
+		p.envVars = append(p.envVars, p.envVar(name, slotOf))
 	}
-	if p.needsMap {
-		// Every name then, since the map is what such a program reads.
-		for _, v := range Variables() {
-			if _, ok := index[v.Name]; !ok {
-				index[v.Name] = len(p.envVars)
-				p.envVars = append(p.envVars, p.envVar(v.Name, slotOf))
-			}
-		}
-		for _, s := range p.slots {
-			if _, ok := index[s.key]; !ok {
-				index[s.key] = len(p.envVars)
-				p.envVars = append(p.envVars, p.envVar(s.key, slotOf))
-			}
-		}
+	return k
+}
+
+// bindAll lays out every variable and slot, for a program that reads the
+// map environment reads them all.
+func (p *Program) bindAll(slotOf map[string]int) {
+	for _, v := range Variables() {
+		p.layOut(v.Name, slotOf)
+	}
+	for _, s := range p.slots {
+		p.layOut(s.key, slotOf)
 	}
 }
 
