@@ -9,9 +9,8 @@ import (
 	"github.com/oncall-sim/oncall/scenarios"
 )
 
-// FuzzCompile feeds arbitrary text to Compile: it never panics or hangs, and
-// a file that does not load gives diagnostics that name it.
-func FuzzCompile(f *testing.F) {
+// seedBuiltins adds the built-in scenarios to a fuzz test's corpus.
+func seedBuiltins(f *testing.F) {
 	for _, name := range scenarios.Names() {
 		src, err := scenarios.Files.ReadFile(name + ".lua")
 		if err != nil {
@@ -19,6 +18,12 @@ func FuzzCompile(f *testing.F) {
 		}
 		f.Add(string(src))
 	}
+}
+
+// FuzzCompile feeds arbitrary text to Compile: it never panics or hangs, and
+// a file that does not load gives diagnostics that name it.
+func FuzzCompile(f *testing.F) {
+	seedBuiltins(f)
 	for _, src := range []string{
 		"scenario { id = \"a\", title = \"A\", briefing = \"B\", duration = 10 }\nat(3, function() flush_cache() end)",
 		"scenario {",

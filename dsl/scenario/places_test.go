@@ -12,7 +12,6 @@ import (
 	"github.com/yuin/gopher-lua/parse"
 
 	"github.com/oncall-sim/oncall/dsl"
-	"github.com/oncall-sim/oncall/scenarios"
 )
 
 // String shows a table's fields and their places (line:column of the name,
@@ -106,13 +105,7 @@ func TestPlaceFallsBackToTheCall(t *testing.T) {
 // agree on the table constructors (as many, on the same lines), so that
 // every call passing one is found, and nothing panics.
 func FuzzPlaces(f *testing.F) {
-	for _, name := range scenarios.Names() {
-		src, err := scenarios.Files.ReadFile(name + ".lua")
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(string(src))
-	}
+	seedBuiltins(f)
 	cases, _ := filepath.Glob("testdata/hostile/*.lua")
 	for _, name := range cases {
 		if src, err := os.ReadFile(name); err == nil {
