@@ -7,6 +7,12 @@
 // reports every problem it finds as a dsl.List; Program.Instance gives each
 // run a fresh, sandboxed Lua state seeded from the run's seed.
 //
+// The tables a script passes to the API (scenario{}, grade{}, deploy{},
+// set{}, say{}) are read by declarations of their fields, each with what it
+// takes and where its value goes (reader.go); every wrong field is reported
+// where the script wrote it, found in the file's syntax tree (places.go),
+// with its line and column.
+//
 // Scenario files are untrusted. The state opens only the base library (less
 // load, dofile and their kin), table, string and math; math.random draws from
 // the scenario stream. A program builds these libraries once and its runs
