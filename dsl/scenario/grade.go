@@ -10,6 +10,7 @@ import (
 
 	"github.com/oncall-sim/oncall/dsl"
 	"github.com/oncall-sim/oncall/engine"
+	"github.com/oncall-sim/oncall/internal/spell"
 )
 
 // Criterion is one line of grade{...}: an outcome metric held at most or at
@@ -61,11 +62,7 @@ func (c *Criterion) checkOp() error {
 	if c.Op == "at_most" || c.Op == "at_least" {
 		return nil
 	}
-	hint := ""
-	if n := engine.Nearest(c.Op, []string{"at_most", "at_least"}); n != "" {
-		hint = "; did you mean " + n + "?"
-	}
-	return fmt.Errorf("%q is not a comparison%s (write at_most or at_least)", c.Op, hint)
+	return fmt.Errorf("%q is not a comparison%s (write at_most or at_least)", c.Op, spell.Suggest(c.Op, []string{"at_most", "at_least"}))
 }
 
 // problem is an error of the criterion, at its place when it has one.
