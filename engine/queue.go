@@ -2,30 +2,6 @@ package engine
 
 import "math"
 
-// erlangB returns the Erlang B blocking probability for offered load a (in
-// workers) and n workers. MODEL.md gives the recursion B_k = a·B_{k-1}/(k +
-// a·B_{k-1}); it is evaluated here for its reciprocal, I_k = 1/B_k =
-// 1 + (k/a)·I_{k-1}, with one fused multiply-add a step (see the package doc
-// for why). Where I overflows, B is 0: the underflow MODEL.md allows for a ≪ n.
-func erlangB(a float64, n int) float64 {
-	if n <= 0 {
-		return 1
-	}
-	if !(a > 0) {
-		return 0
-	}
-	inv := 1.0
-	k := 0.0
-	for i := 1; i <= n; i++ {
-		k++
-		inv = math.FMA(k/a, inv, 1)
-		if math.IsInf(inv, 1) {
-			return 0
-		}
-	}
-	return 1 / inv
-}
-
 // queueResult is what the M/M/N queue with a deterministic patience D gives
 // for one minute.
 type queueResult struct {

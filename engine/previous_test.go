@@ -1,0 +1,68 @@
+package engine
+
+import "math"
+
+// The engine's previous Erlang B and queue, kept verbatim: the property tests
+// compare the fast ones with them bit for bit, and the benchmarks measure
+// both in one run. Nothing outside the tests calls them.
+
+// erlangBPlain is the plain recursion of MODEL.md on the reciprocal,
+// I_k = 1 + (k/a)·I_{k−1}, one fused multiply-add a step, all N steps.
+func erlangBPlain(a float64, n int) float64 {
+	if n <= 0 {
+		return 1
+	}
+	if !(a > 0) {
+		return 0
+	}
+	inv := 1.0
+	k := 0.0
+	for i := 1; i <= n; i++ {
+		k++
+		inv = math.FMA(k/a, inv, 1)
+		if math.IsInf(inv, 1) {
+			return 0
+		}
+	}
+	return 1 / inv
+}
+
+// mmnQueuePlain is step 8 of MODEL.md as the engine computed it before:
+// Erlang B by the plain recursion every minute.
+func mmnQueuePlain(lambda, s float64, n int, d float64) queueResult {
+	capMS := d * 1000
+	if n <= 0 {
+		return queueResult{utilization: 1, failed: 1, p99MS: capMS}
+	}
+	nf := float64(n)
+	a := lambda * s
+	rho := a / nf
+	theta := (nf - a) / s
+	b := erlangBPlain(a, n)
+
+	e := 0.0
+	if theta*d <= 700 && rho*b != 0 {
+		td := theta * d
+		x := math.Exp(td)
+		middle := d * nf / s
+		if td != 0 {
+			middle *= math.Expm1(td) / td
+		}
+		e = 1 / (x/(rho*b) + middle + 1)
+	}
+
+	q := queueResult{utilization: math.Min(rho, 1)}
+	if a < nf {
+		q.timeouts = e
+		c := b / ((1 - rho) + rho*b) // Erlang C
+		wait := 0.0
+		if c > 0.01 {
+			wait = math.Log(c/0.01) / theta
+		}
+		q.p99MS = math.Min((s*math.Log(100)+wait)*1000, capMS)
+	} else {
+		q.failed = e
+		q.p99MS = capMS
+	}
+	return q
+}
