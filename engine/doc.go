@@ -21,14 +21,18 @@
 //     under 1 µs a minute. math.FMA rounds once by definition, so the result is
 //     the same on every machine. Where 1/B overflows, B is 0, as docs/model.md allows.
 //   - That recursion's value is kept bit for bit, but most of its N steps are
-//     not run; there is no error bound to state, as there is no error. The
-//     recursion starts about √(88a) steps below min(N, a), twice, from a lower
-//     and an upper bound of its own value there; each step is monotone, so the
-//     two runs enclose the full recursion's, and where they end on the same
-//     float that float is its result (near saturation at N = 640, about 250
-//     steps instead of 640). Where they do not meet, all N steps run;
-//     erlangb.go gives the proof and a property test compares the result with
-//     the plain recursion bit for bit.
+//     not run; there is no error bound to state, as there is no error. Where
+//     θD > 700 (E is 0 whatever B is) and a bound on B, the Poisson term at N
+//     over P(X ≤ N) ≥ ½, shows Erlang C ≤ 0.01 (no waiting term), B reaches no
+//     output and is not computed: so it is in every minute of a free-play day
+//     at its defaults. Elsewhere the recursion starts about √(88a) steps below
+//     min(N, a), twice, from a lower and an upper bound of its own value there;
+//     each step is monotone, so the two runs enclose the full recursion's, and
+//     where they end on the same float that float is its result (near
+//     saturation at N = 640, about 250 steps instead of 640). Where they do
+//     not meet, all N steps run. queue.go and erlangb.go give the proofs;
+//     property tests compare B and the queue's figures with the plain
+//     recursion's bit for bit.
 //   - The autoscaler's scale-in removes serving instances, as docs/model.md says; in
 //     the rare case where fewer instances serve than are to be removed (a long
 //     boot and a lowered floor), the rest are taken from the booting ones,

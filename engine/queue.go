@@ -22,6 +22,12 @@ func mmnQueue(lambda, s float64, n int, d float64) queueResult {
 	a := lambda * s
 	rho := a / nf
 	theta := (nf - a) / s
+	if a < nf && !(theta*d <= 700) && erlangCSmall(a, nf, rho) {
+		// E is 0 whatever B is, and Erlang C is at most 0.01, so the
+		// waiting term is 0: B reaches no output and is not computed.
+		wait := 0.0
+		return queueResult{utilization: math.Min(rho, 1), p99MS: math.Min((s*math.Log(100)+wait)*1000, capMS)}
+	}
 	b := erlangB(a, n)
 
 	// Share of requests that would wait longer than the patience D.
@@ -55,4 +61,22 @@ func mmnQueue(lambda, s float64, n int, d float64) queueResult {
 		q.p99MS = capMS
 	}
 	return q
+}
+
+// erlangCSmall reports whether Erlang C, as mmnQueue computes it from the
+// recursion's B, is certainly at most 0.01, from a bound on B that costs a
+// logarithm, an exponential and a square root instead of the recursion.
+// B = P(X = n)/P(X ≤ n) for X Poisson with mean a; P(X ≤ n) ≥ ½ once
+// n ≥ a + ⅓, since the Poisson median is below a + ⅓ (Choi, 1994); and
+// ln n! ≥ n·ln n − n + ½·ln(2πn) (Robbins, 1955), so
+// B ≤ 2·e^{(n − a) − n·ln(n/a)}/√(2πn). The test asks for 3 times that to be
+// at most 0.004·(1 − ρ): the recursion's B is within 10⁻¹² of the true one and
+// the bound's own rounding is far smaller, and C = B/((1 − ρ) + ρB) ≤ B/(1 − ρ)
+// in floating point too, as ρB ≥ 0; so C ≤ 0.004·(1 + 10⁻⁹) < 0.01.
+func erlangCSmall(a, nf, rho float64) bool {
+	if !(nf >= a+1) {
+		return false
+	}
+	bound := 3 * math.Exp((nf-a)-nf*math.Log(nf/a)) / math.Sqrt(2*math.Pi*nf)
+	return bound <= 0.004*(1-rho)
 }
