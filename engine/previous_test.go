@@ -2,8 +2,8 @@ package engine
 
 import "math"
 
-// The engine's previous Erlang B and queue, kept verbatim: the property tests
-// compare the fast ones with them bit for bit, and the benchmarks measure
+// The engine's previous Erlang B, queue and burn windows, kept verbatim: the
+// property tests compare the new ones with them, and the benchmarks measure
 // both in one run. Nothing outside the tests calls them.
 
 // erlangBPlain is the plain recursion of MODEL.md on the reciprocal,
@@ -65,4 +65,53 @@ func mmnQueuePlain(lambda, s float64, n int, d float64) queueResult {
 		q.p99MS = capMS
 	}
 	return q
+}
+
+// summedWindow keeps the last 360 minutes' error rates twice over, so that
+// the newest w values are always one slice, and sums each window afresh every
+// minute.
+type summedWindow struct {
+	buf [720]float64
+	pos int // index of the newest value in buf[360:]
+}
+
+func (w *summedWindow) push(rate float64, first bool) {
+	if first {
+		for i := range w.buf {
+			w.buf[i] = rate
+		}
+		w.pos = 0
+		return
+	}
+	w.pos = (w.pos + 1) % 360
+	w.buf[w.pos] = rate
+	w.buf[w.pos+360] = rate
+}
+
+func (w *summedWindow) means() [4]float64 {
+	var out [4]float64
+	end := w.pos + 361 // one past the newest
+	sum, from := 0.0, end
+	for i, n := range windows {
+		sum += sum4(w.buf[end-n : from])
+		from = end - n
+		out[i] = sum / float64(n)
+	}
+	return out
+}
+
+// sum4 adds xs with four interleaved running sums.
+func sum4(xs []float64) float64 {
+	var a, b, c, d float64
+	i := 0
+	for ; i+4 <= len(xs); i += 4 {
+		a += xs[i]
+		b += xs[i+1]
+		c += xs[i+2]
+		d += xs[i+3]
+	}
+	for ; i < len(xs); i++ {
+		a += xs[i]
+	}
+	return (a + b) + (c + d)
 }

@@ -3,59 +3,101 @@ package engine
 // windows are the burn-rate windows of MODEL.md, in minutes.
 var windows = [4]int{5, 30, 60, 360}
 
-// errorWindow keeps the last 360 minutes' error rates. Each value is stored
-// twice, at i and i+360, so that the newest w values are always one slice:
-// the means are summed afresh each minute rather than kept as running sums,
-// so that a window that has seen only zeros reads exactly zero.
+// errorWindow keeps the last 360 minutes' error rates and the exact sum of
+// each burn window, updated as a minute comes in and another leaves: O(1) a
+// minute, with no drift however long the run, and a window that has seen only
+// zeros reads exactly 0.
 type errorWindow struct {
-	buf [720]float64
-	pos int // index of the newest value in buf[360:]
+	rates [360]float64
+	pos   int // index of the newest rate
+	sums  [len(windows)]exactSum
+	// odd counts the rates held that an exactSum cannot: NaN or outside
+	// [0, 2). Error rates are shares, so none should come; while any is held
+	// the windows are summed afresh.
+	odd int
 }
 
 // push records a minute's error rate; the first push fills the whole window,
 // as MODEL.md pre-fills the windows with minute 0's error rate.
 func (w *errorWindow) push(rate float64, first bool) {
 	if first {
-		for i := range w.buf {
-			w.buf[i] = rate
-		}
-		w.pos = 0
+		w.fill(rate)
 		return
 	}
-	w.pos = (w.pos + 1) % 360
-	w.buf[w.pos] = rate
-	w.buf[w.pos+360] = rate
+	w.pos++
+	if w.pos == len(w.rates) {
+		w.pos = 0
+	}
+	w.take(len(windows)-1, w.rates[w.pos]) // 360 minutes old
+	w.rates[w.pos] = rate
+	for i, n := range windows[:len(windows)-1] {
+		w.take(i, w.at(n))
+	}
+	if !summable(rate) {
+		w.odd++
+	} else if rate != 0 {
+		p := partOf(rate)
+		for i := range w.sums {
+			w.sums[i].add(p, 1)
+		}
+	}
 }
 
-// means returns the mean error rate over each window of windows. The newest
-// 5 are summed, then the next 25 added, and so on; each segment is summed by
-// sum4, whose four running sums break the chain of dependent additions.
-func (w *errorWindow) means() [4]float64 {
-	var out [4]float64
-	end := w.pos + 361 // one past the newest
-	sum, from := 0.0, end
+// fill sets every minute of every window to rate.
+func (w *errorWindow) fill(rate float64) {
+	*w = errorWindow{}
+	for i := range w.rates {
+		w.rates[i] = rate
+	}
+	switch {
+	case !summable(rate):
+		w.odd = len(w.rates)
+	case rate != 0:
+		p := partOf(rate)
+		for i, n := range windows {
+			w.sums[i].add(p, uint64(n))
+		}
+	}
+}
+
+// take removes a rate that leaves window i.
+func (w *errorWindow) take(i int, rate float64) {
+	if !summable(rate) {
+		if i == len(windows)-1 {
+			w.odd--
+		}
+		return
+	}
+	if rate != 0 {
+		w.sums[i].sub(partOf(rate))
+	}
+}
+
+// at returns the rate of age minutes ago (0: the newest).
+func (w *errorWindow) at(age int) float64 {
+	i := w.pos - age
+	if i < 0 {
+		i += len(w.rates)
+	}
+	return w.rates[i]
+}
+
+// means returns the mean error rate over each window of windows.
+func (w *errorWindow) means() [len(windows)]float64 {
+	var out [len(windows)]float64
 	for i, n := range windows {
-		sum += sum4(w.buf[end-n : from])
-		from = end - n
+		sum := 0.0
+		if w.odd == 0 {
+			sum = w.sums[i].value()
+		} else {
+			for age := range n {
+				sum += w.at(age)
+			}
+		}
 		out[i] = sum / float64(n)
 	}
 	return out
 }
 
-// sum4 adds xs with four interleaved running sums. A window of zeros sums to
-// exactly zero, which running totals kept from minute to minute would not
-// guarantee.
-func sum4(xs []float64) float64 {
-	var a, b, c, d float64
-	i := 0
-	for ; i+4 <= len(xs); i += 4 {
-		a += xs[i]
-		b += xs[i+1]
-		c += xs[i+2]
-		d += xs[i+3]
-	}
-	for ; i < len(xs); i++ {
-		a += xs[i]
-	}
-	return (a + b) + (c + d)
-}
+// summable reports whether an exactSum can hold x.
+func summable(x float64) bool { return x >= 0 && x < 2 }
