@@ -11,6 +11,9 @@ type queueResult struct {
 	p99MS       float64 // approximate 99th percentile, capped at D
 }
 
+// ln100 is ln 100 rounded once, the float math.Log(100) returns.
+const ln100 = 2 * math.Ln10
+
 // mmnQueue evaluates step 8 of MODEL.md: arrival rate lambda (req/s), mean
 // service time s (seconds), n workers, patience d (seconds).
 func mmnQueue(lambda, s float64, n int, d float64) queueResult {
@@ -26,7 +29,7 @@ func mmnQueue(lambda, s float64, n int, d float64) queueResult {
 		// E is 0 whatever B is, and Erlang C is at most 0.01, so the
 		// waiting term is 0: B reaches no output and is not computed.
 		wait := 0.0
-		return queueResult{utilization: math.Min(rho, 1), p99MS: math.Min((s*math.Log(100)+wait)*1000, capMS)}
+		return queueResult{utilization: math.Min(rho, 1), p99MS: math.Min((s*ln100+wait)*1000, capMS)}
 	}
 	b := erlangB(a, n)
 
@@ -55,7 +58,7 @@ func mmnQueue(lambda, s float64, n int, d float64) queueResult {
 		if c > 0.01 {
 			wait = math.Log(c/0.01) / theta
 		}
-		q.p99MS = math.Min((s*math.Log(100)+wait)*1000, capMS)
+		q.p99MS = math.Min((s*ln100+wait)*1000, capMS)
 	} else {
 		q.failed = e
 		q.p99MS = capMS
@@ -64,19 +67,28 @@ func mmnQueue(lambda, s float64, n int, d float64) queueResult {
 }
 
 // erlangCSmall reports whether Erlang C, as mmnQueue computes it from the
-// recursion's B, is certainly at most 0.01, from a bound on B that costs a
-// logarithm, an exponential and a square root instead of the recursion.
-// B = P(X = n)/P(X ≤ n) for X Poisson with mean a; P(X ≤ n) ≥ ½ once
-// n ≥ a + ⅓, since the Poisson median is below a + ⅓ (Choi, 1994); and
+// recursion's B, is certainly at most 0.01, from a bound on B instead of the
+// recursion. B = P(X = n)/P(X ≤ n) for X Poisson with mean a; P(X ≤ n) ≥ ½
+// once n ≥ a + ⅓, since the Poisson median is below a + ⅓ (Choi, 1994); and
 // ln n! ≥ n·ln n − n + ½·ln(2πn) (Robbins, 1955), so
 // B ≤ 2·e^{(n − a) − n·ln(n/a)}/√(2πn). The test asks for 3 times that to be
-// at most 0.004·(1 − ρ): the recursion's B is within 10⁻¹² of the true one and
-// the bound's own rounding is far smaller, and C = B/((1 − ρ) + ρB) ≤ B/(1 − ρ)
-// in floating point too, as ρB ≥ 0; so C ≤ 0.004·(1 + 10⁻⁹) < 0.01.
+// at most 0.004·y, y = fl(1 − ρ) as mmnQueue computes it: the recursion's B is
+// within 10⁻¹² of the true one and the bound's own rounding is far smaller,
+// and C = B/(y + ρB) ≤ B/y in floating point too, as ρB ≥ 0; so
+// C ≤ 0.004·(1 + 10⁻⁹) < 0.01.
+//
+// A test in arithmetic alone comes first and settles most minutes: as
+// ln x ≥ 2(x − 1)/(x + 1) for x ≥ 1, the exponent is at most −(n − a)²/(n + a);
+// ln(3/√(2πn)) ≤ 0.19, −ln 0.004 < 5.53 and −ln y ≤ 1/y − 1, so
+// (n − a)²/(n + a) ≥ 4.73 + 1/y implies the test.
 func erlangCSmall(a, nf, rho float64) bool {
 	if !(nf >= a+1) {
 		return false
 	}
+	y := 1 - rho
+	if d := nf - a; d*d/(nf+a) >= 4.73+1/y {
+		return true
+	}
 	bound := 3 * math.Exp((nf-a)-nf*math.Log(nf/a)) / math.Sqrt(2*math.Pi*nf)
-	return bound <= 0.004*(1-rho)
+	return bound <= 0.004*y
 }

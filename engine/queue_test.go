@@ -52,3 +52,10 @@ func sameQueue(x, y queueResult) bool {
 	return same(x.utilization, y.utilization) && same(x.timeouts, y.timeouts) &&
 		same(x.failed, y.failed) && same(x.p99MS, y.p99MS)
 }
+
+// The constant the p99 uses is the float math.Log(100) gives.
+func TestLn100(t *testing.T) {
+	if x := math.Log(100); math.Float64bits(x) != math.Float64bits(ln100) {
+		t.Errorf("math.Log(100) = %v, ln100 = %v", x, ln100)
+	}
+}
