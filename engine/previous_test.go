@@ -115,3 +115,42 @@ func sum4(xs []float64) float64 {
 	}
 	return (a + b) + (c + d)
 }
+
+// servePrevious is serve (steps 4 to 9 of a minute) with the previous queue.
+func (c *Constants) servePrevious(in load) served {
+	var out served
+	out.shedTraffic = c.LowPriority * in.shed
+	out.admitted = in.requests * (1 - out.shedTraffic)
+	rt := out.admitted / c.HotObjects * in.ttl
+	if rt > 0 {
+		out.hitRate = in.warm * rt / (1 + rt)
+	}
+	out.cacheAgeS = in.ttl / 2
+	q := c.Queries
+	appMS := c.AppMS
+	if in.feature {
+		q += c.FeatureQueries
+		appMS += c.FeatureMS
+	}
+	out.queries = q
+	out.dbLoad = out.admitted * q * (1 - out.hitRate)
+	if in.warmingUp {
+		out.dbLoad += c.WarmupQueries
+	}
+	rho := out.dbLoad / c.DBCapacity
+	out.queryMS = c.DBCapMS
+	if rho < 1 {
+		out.queryMS = math.Min(c.DBBaseMS/(1-rho), c.DBCapMS)
+	}
+	out.dbUtil = math.Min(rho, 1)
+	if rho > 1 {
+		out.dbErrors = (1 - out.hitRate) * (1 - 1/rho)
+	}
+	out.serviceMS = appMS*(1+c.BadCPU*in.badTraffic) + (1-out.hitRate)*q*out.queryMS
+	n := in.serving * int(c.Workers)
+	out.queue = mmnQueuePlain(out.admitted, out.serviceMS/1000, n, c.TimeoutS)
+	out.capacity = float64(n) / (out.serviceMS / 1000)
+	eq := out.queue.failed + out.queue.timeouts
+	out.errorRate = 1 - (1-eq)*(1-out.dbErrors)*(1-c.BadErrorRate*in.badTraffic)
+	return out
+}
