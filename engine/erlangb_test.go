@@ -72,3 +72,16 @@ func TestErlangBEdges(t *testing.T) {
 		}
 	}
 }
+
+// bracketed refuses a start where its upper bound does not hold: at or too
+// close below k = a, the ratios c_k reach 1.
+func TestBracketedRefusesStartNearA(t *testing.T) {
+	for _, j := range []int{100, 101, 150} {
+		if _, ok := bracketed(100, 160, j); ok {
+			t.Errorf("bracketed(100, 160, %d) started at c_j = %v", j, float64(j)/100)
+		}
+	}
+	if _, ok := bracketed(1e12, 160, 99); !ok {
+		t.Error("bracketed(1e12, 160, 99) did not meet, though every ratio is below 10⁻⁹")
+	}
+}

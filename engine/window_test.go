@@ -140,3 +140,18 @@ func TestWindowOddRates(t *testing.T) {
 		t.Errorf("after 360 minutes of 0.125: means %v, %d odd rates held", got, w.odd)
 	}
 }
+
+// A first minute whose rate an exactSum cannot hold fills the windows too.
+func TestWindowOddFirstRate(t *testing.T) {
+	var w errorWindow
+	w.push(math.Inf(1), true)
+	if got := w.means(); !math.IsInf(got[0], 1) || !math.IsInf(got[3], 1) {
+		t.Errorf("pre-filled with +Inf: means %v", got)
+	}
+	for range 360 {
+		w.push(0.25, false)
+	}
+	if got := w.means(); got != [4]float64{0.25, 0.25, 0.25, 0.25} || w.odd != 0 {
+		t.Errorf("after 360 minutes of 0.25: means %v, %d odd rates held", got, w.odd)
+	}
+}
