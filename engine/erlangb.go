@@ -84,7 +84,8 @@ func bracketed(a float64, n, j int) (float64, bool) {
 // with n ≤ 2,560 no pair failed to meet at 44; at 40, 7 did, at 36, 453.
 const coalesceLog = 44
 
-// minSkipped is the fewest steps worth skipping: below it all n steps run.
+// minSkipped is the fewest steps worth skipping, with a quarter of n: the
+// start and the check cost about ten steps, and below that all n steps run.
 const minSkipped = 16
 
 // bracketStart returns the step j from which bracketed starts, 0 for none.
@@ -99,7 +100,7 @@ func bracketStart(a float64, n int) int {
 	t := 2 * k * a / (math.Sqrt(g*g+2*k*a) + g)
 	t = math.Max(t, k) // far above n, every ratio is small and few steps do
 	j := m - t
-	if !(j >= minSkipped) {
+	if !(j >= minSkipped) || int(j) < n/4 {
 		return 0
 	}
 	return int(j)
