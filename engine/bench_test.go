@@ -9,6 +9,7 @@ import (
 // implementation (previous_test.go) in one run: the queue at chosen loads,
 // the burn windows, and steps 4 to 10's arithmetic over every minute of a
 // free-play day and of the worst case; then whole minutes of the Sim.
+// "benchstat -col /impl" puts the two side by side with their ratio.
 
 // worstCase is 40 instances (N = 640 workers) held near saturation all day:
 // the demand is flat at 8,780 req/s, ρ from 0.91 to 1.04 with the noise
@@ -54,7 +55,7 @@ func BenchmarkQueue(b *testing.B) {
 			name  string
 			queue func(lambda, s float64, n int, d float64) queueResult
 		}{{"previous", mmnQueuePlain}, {"now", mmnQueue}} {
-			b.Run(fmt.Sprintf("N=%d/rho=%v/%s", tc.n, tc.rho, impl.name), func(b *testing.B) {
+			b.Run(fmt.Sprintf("N=%d/rho=%v/impl=%s", tc.n, tc.rho, impl.name), func(b *testing.B) {
 				var sink float64
 				for b.Loop() {
 					sink += impl.queue(lambda, s, tc.n, 2).p99MS
@@ -86,7 +87,7 @@ func BenchmarkWindow(b *testing.B) {
 			name string
 			w    window
 		}{{"previous", &summedWindow{}}, {"now", &errorWindow{}}} {
-			b.Run(day.name+"/"+impl.name, func(b *testing.B) {
+			b.Run("day="+day.name+"/impl="+impl.name, func(b *testing.B) {
 				var sink float64
 				i := 0
 				for b.Loop() {
@@ -120,7 +121,7 @@ func BenchmarkMinuteArithmetic(b *testing.B) {
 			serve func(load) served
 			w     window
 		}{{"previous", c.servePrevious, &summedWindow{}}, {"now", c.serve, &errorWindow{}}} {
-			b.Run(day.name+"/"+impl.name, func(b *testing.B) {
+			b.Run("day="+day.name+"/impl="+impl.name, func(b *testing.B) {
 				var sink float64
 				i := 0
 				for b.Loop() {
