@@ -29,10 +29,11 @@
 //     min(N, a), twice, from a lower and an upper bound of its own value there;
 //     each step is monotone, so the two runs enclose the full recursion's, and
 //     where they end on the same float that float is its result (near
-//     saturation at N = 640, about 250 steps instead of 640). Where they do
-//     not meet, all N steps run. queue.go and erlangb.go give the proofs;
-//     property tests compare B and the queue's figures with the plain
-//     recursion's bit for bit.
+//     saturation at N = 640, about 250 steps instead of 640). Where that
+//     would skip less than a quarter of the N steps, or the runs do not meet,
+//     all N steps run. queue.go and erlangb.go give the proofs; property
+//     tests compare B and the queue's figures with the plain recursion's bit
+//     for bit.
 //   - The burn windows keep exact sums of their error rates (a fixed-point
 //     number from 2⁻¹⁰⁷⁴ up, exactsum.go), updated as a minute comes in and
 //     another leaves: O(1) a minute, no drift however long the run, 0 exactly
