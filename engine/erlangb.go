@@ -3,10 +3,10 @@ package engine
 import "math"
 
 // erlangB returns the Erlang B blocking probability for offered load a (in
-// workers) and n workers, bit for bit as the recursion of MODEL.md gives it
-// when evaluated on its reciprocal, I_0 = 1, I_k = 1/B_k = 1 + (k/a)·I_{k−1},
+// workers) and n workers, bit for bit as the recursion of docs/model.md gives
+// it when evaluated on its reciprocal, I_0 = 1, I_k = 1/B_k = 1 + (k/a)·I_{k−1},
 // with one fused multiply-add a step (see the package doc for why). Where I
-// overflows, B is 0: the underflow MODEL.md allows for a ≪ n.
+// overflows, B is 0: the underflow docs/model.md allows for a ≪ n.
 //
 // Most of the n steps cannot change the result, and they are skipped where
 // that can be proven: see bracketed. Where the proof fails, all n steps run.

@@ -6,7 +6,7 @@ import "math"
 // property tests compare the new ones with them, and the benchmarks measure
 // both in one run. Nothing outside the tests calls them.
 
-// erlangBPlain is the plain recursion of MODEL.md on the reciprocal,
+// erlangBPlain is the plain recursion of docs/model.md on the reciprocal,
 // I_k = 1 + (k/a)·I_{k−1}, one fused multiply-add a step, all N steps.
 func erlangBPlain(a float64, n int) float64 {
 	if n <= 0 {
@@ -27,7 +27,7 @@ func erlangBPlain(a float64, n int) float64 {
 	return 1 / inv
 }
 
-// mmnQueuePlain is step 8 of MODEL.md as the engine computed it before:
+// mmnQueuePlain is step 8 of docs/model.md as the engine computed it before:
 // Erlang B by the plain recursion every minute.
 func mmnQueuePlain(lambda, s float64, n int, d float64) queueResult {
 	capMS := d * 1000

@@ -14,7 +14,7 @@ type queueResult struct {
 // ln100 is ln 100 rounded once, the float math.Log(100) returns.
 const ln100 = 2 * math.Ln10
 
-// mmnQueue evaluates step 8 of MODEL.md: arrival rate lambda (req/s), mean
+// mmnQueue evaluates step 8 of docs/model.md: arrival rate lambda (req/s), mean
 // service time s (seconds), n workers, patience d (seconds).
 func mmnQueue(lambda, s float64, n int, d float64) queueResult {
 	capMS := d * 1000
@@ -39,8 +39,8 @@ func mmnQueue(lambda, s float64, n int, d float64) queueResult {
 		// The middle term (e^{θD} − 1)/(1 − ρ) is evaluated as
 		// (N·D/S)·expm1(θD)/(θD): the same value, since θ = N(1 − ρ)/S, but
 		// without the cancellation of e^{θD} − 1 and 1 − ρ near ρ = 1, which
-		// would make E fall as load rises. At θ = 0 it is D·N/S, as MODEL.md
-		// gives for ρ = 1.
+		// would make E fall as load rises. At θ = 0 it is D·N/S, as
+		// docs/model.md gives for ρ = 1.
 		td := theta * d
 		x := math.Exp(td)
 		middle := d * nf / s

@@ -1,6 +1,6 @@
 package engine
 
-// windows are the burn-rate windows of MODEL.md, in minutes.
+// windows are the burn-rate windows of docs/model.md, in minutes.
 var windows = [4]int{5, 30, 60, 360}
 
 // errorWindow keeps the last 360 minutes' error rates and the exact sum of
@@ -18,7 +18,7 @@ type errorWindow struct {
 }
 
 // push records a minute's error rate; the first push fills the whole window,
-// as MODEL.md pre-fills the windows with minute 0's error rate.
+// as docs/model.md pre-fills the windows with minute 0's error rate.
 func (w *errorWindow) push(rate float64, first bool) {
 	if first {
 		w.fill(rate)
