@@ -5,7 +5,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"net/http"
 	"strings"
 
@@ -27,34 +26,14 @@ func newGameDayID() string {
 	return hex.EncodeToString(b[:])
 }
 
-// gamedays routes /api/gamedays, /api/gamedays/ID and /api/gamedays/ID/results.
-func (s *Server) gamedays(w http.ResponseWriter, r *http.Request, parts []string) {
-	switch len(parts) {
-	case 1:
-		if allow(w, r, http.MethodPost) {
-			s.createGameDay(w, r)
-		}
-	case 2:
-		if !allow(w, r, http.MethodGet) {
-			return
-		}
-		g, err := s.results.Get(r.Context(), parts[1])
-		if err != nil {
-			fail(w, s.storeError(r, err))
-			return
-		}
-		writeJSON(w, http.StatusOK, g)
-	case 3:
-		if parts[2] != "results" {
-			writeJSON(w, http.StatusNotFound, errorBody{fmt.Sprintf("%s: no such endpoint", clip(r.URL.Path, 60))})
-			return
-		}
-		if allow(w, r, http.MethodPost) {
-			s.addResult(w, r, parts[1])
-		}
-	default:
-		writeJSON(w, http.StatusNotFound, errorBody{fmt.Sprintf("%s: no such endpoint", clip(r.URL.Path, 60))})
+// getGameDay answers a game day and its results.
+func (s *Server) getGameDay(w http.ResponseWriter, r *http.Request) {
+	g, err := s.results.Get(r.Context(), r.PathValue("id"))
+	if err != nil {
+		fail(w, s.storeError(r, err))
+		return
 	}
+	writeJSON(w, http.StatusOK, g)
 }
 
 type gameDayRequest struct {
@@ -107,7 +86,8 @@ type resultRequest struct {
 
 // addResult replays a participant's whole shift on the game day's scenario
 // and seed and keeps its outcome: the server trusts decisions, not figures.
-func (s *Server) addResult(w http.ResponseWriter, r *http.Request, id string) {
+func (s *Server) addResult(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("id")
 	var req resultRequest
 	if err := readJSON(w, r, &req); err != nil {
 		fail(w, err)

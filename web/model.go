@@ -16,9 +16,6 @@ import (
 // shows the values that scenario puts in force, and with &seed=N those of
 // the shift played on that seed.
 func (s *Server) model(w http.ResponseWriter, r *http.Request) {
-	if !allow(w, r, http.MethodGet) {
-		return
-	}
 	q := r.URL.Query()
 	lang := q.Get("lang")
 	if lang == "" {

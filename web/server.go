@@ -2,13 +2,10 @@ package web
 
 import (
 	"embed"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"io/fs"
 	"log"
 	"net/http"
-	"runtime/debug"
 	"sort"
 	"strings"
 	"sync"
@@ -127,98 +124,14 @@ func New(o Options) (*Server, error) {
 	return s, nil
 }
 
-// Handler returns the console's HTTP handler.
-func (s *Server) Handler() http.Handler {
-	mux := http.NewServeMux()
-	mux.HandleFunc("/", s.page)
-	mux.HandleFunc("/static/", s.file)
-	mux.HandleFunc("/api/", s.api)
-	return s.guard(mux)
-}
-
-// guard sets the security headers of a page that loads nothing from
-// elsewhere and turns a panic into a 500 rather than a dropped connection.
-func (s *Server) guard(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		h := w.Header()
-		h.Set("Content-Security-Policy", "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
-		h.Set("X-Content-Type-Options", "nosniff")
-		h.Set("Referrer-Policy", "no-referrer")
-		h.Set("X-Frame-Options", "DENY")
-		h.Set("Cross-Origin-Opener-Policy", "same-origin")
-		h.Set("Cross-Origin-Resource-Policy", "same-origin")
-		if strings.Contains(r.URL.Path, "..") {
-			writeJSON(w, http.StatusBadRequest, errorBody{fmt.Sprintf("%s: a path with .. points outside the console", clip(r.URL.Path, 60))})
-			return
-		}
-		defer func() {
-			if v := recover(); v != nil {
-				if v == http.ErrAbortHandler {
-					panic(v)
-				}
-				s.logf("web: panic serving %s %s: %v\n%s", r.Method, r.URL.Path, v, debug.Stack())
-				writeJSON(w, http.StatusInternalServerError, errorBody{"internal error: the server hit a bug; the page can rebuild the shift from its link"})
-			}
-		}()
-		next.ServeHTTP(w, r)
-	})
-}
-
-type errorBody struct {
-	Error string `json:"error"`
-}
-
-func writeJSON(w http.ResponseWriter, status int, v any) {
-	b, err := json.Marshal(v)
-	if err != nil {
-		status, b = http.StatusInternalServerError, []byte(`{"error":"internal error: the answer could not be written"}`)
-	}
-	w.Header().Set("Content-Type", "application/json; charset=utf-8")
-	w.Header().Set("Cache-Control", "no-store")
-	w.WriteHeader(status)
-	w.Write(b)
-}
-
-// fail answers with the error's status (400 unless it says otherwise).
-func fail(w http.ResponseWriter, err error) {
-	var he *httpError
-	if errors.As(err, &he) {
-		writeJSON(w, he.status, errorBody{he.msg})
-		return
-	}
-	writeJSON(w, http.StatusBadRequest, errorBody{err.Error()})
-}
-
-// allow answers 405 unless the request uses one of the methods.
-func allow(w http.ResponseWriter, r *http.Request, methods ...string) bool {
-	for _, m := range methods {
-		if r.Method == m || (m == http.MethodGet && r.Method == http.MethodHead) {
-			return true
-		}
-	}
-	w.Header().Set("Allow", strings.Join(methods, ", "))
-	writeJSON(w, http.StatusMethodNotAllowed, errorBody{fmt.Sprintf("%s %s: this address takes %s", r.Method, r.URL.Path, strings.Join(methods, " or "))})
-	return false
-}
-
 // page serves the console's one page at "/".
 func (s *Server) page(w http.ResponseWriter, r *http.Request) {
-	if r.URL.Path != "/" {
-		writeJSON(w, http.StatusNotFound, errorBody{fmt.Sprintf("%s: no such page; the console is at /", clip(r.URL.Path, 60))})
-		return
-	}
-	if !allow(w, r, http.MethodGet) {
-		return
-	}
 	s.serveFile(w, r, "index.html")
 }
 
 // file serves an embedded file under /static/.
 func (s *Server) file(w http.ResponseWriter, r *http.Request) {
-	if !allow(w, r, http.MethodGet) {
-		return
-	}
-	name := strings.TrimPrefix(r.URL.Path, "/static/")
+	name := r.PathValue("name")
 	if name == "format.js" {
 		// The number formats live with the catalogue, which tests them
 		// against its Go twin; the page loads them from here.

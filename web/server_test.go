@@ -433,7 +433,7 @@ func TestBadRequests(t *testing.T) {
 // connection, and is logged.
 func TestRecover(t *testing.T) {
 	ts := newTestServer(t, Options{})
-	h := ts.guard(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { panic("boom") }))
+	h := ts.harden(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { panic("boom") }))
 	rec := httptestRecorder(h, "GET", "/")
 	if rec.Code != 500 || !strings.Contains(rec.Body.String(), "internal error") || ts.panics.Load() != 1 {
 		t.Fatalf("%d %s, %d logged", rec.Code, rec.Body, ts.panics.Load())

@@ -61,18 +61,6 @@ type session struct {
 	lastUsed time.Time // guarded by Server.mu
 }
 
-// httpError is an error with the status the client gets.
-type httpError struct {
-	status int
-	msg    string
-}
-
-func (e *httpError) Error() string { return e.msg }
-
-func badRequest(format string, args ...any) error {
-	return &httpError{http.StatusBadRequest, fmt.Sprintf(format, args...)}
-}
-
 func newSessionID() string {
 	var b [16]byte
 	rand.Read(b[:]) // crypto/rand.Read never fails

@@ -1,0 +1,86 @@
+package web
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/oncall-sim/oncall/engine"
+	"github.com/oncall-sim/oncall/i18n"
+)
+
+// meta describes what the page draws: controls, metrics, outcome figures,
+// scenarios, policies, languages and limits.
+func (s *Server) meta(w http.ResponseWriter, r *http.Request) {
+	type control struct {
+		Name    string  `json:"name"`
+		Kind    string  `json:"kind"`
+		Min     float64 `json:"min"`
+		Max     float64 `json:"max"`
+		Default float64 `json:"default"`
+		Unit    string  `json:"unit"`
+		Doc     string  `json:"doc"`
+	}
+	type metric struct {
+		Name     string `json:"name"`
+		Unit     string `json:"unit"`
+		Decimals int    `json:"decimals"`
+		Kind     string `json:"kind"`
+		Control  bool   `json:"control,omitempty"`
+	}
+	type scenario struct {
+		ID       string      `json:"id"`
+		Title    engine.Text `json:"title"`
+		Briefing engine.Text `json:"briefing"`
+	}
+	kinds := map[engine.ControlKind]string{engine.KindInt: "int", engine.KindBool: "bool", engine.KindFloat: "float", engine.KindAction: "action"}
+	mkinds := map[engine.MetricKind]string{engine.Number: "number", engine.Integer: "int", engine.Boolean: "bool"}
+	var out struct {
+		Controls  []control       `json:"controls"`
+		Metrics   []metric        `json:"metrics"`
+		Outcomes  []metric        `json:"outcomes"`
+		Constants []metric        `json:"constants"`
+		Scenarios []scenario      `json:"scenarios"`
+		Policies  []string        `json:"policies"`
+		Autopilot bool            `json:"autopilot"`
+		Languages []i18n.Language `json:"languages"`
+		Lang      string          `json:"lang"` // the browser's best match
+		Limits    map[string]int  `json:"limits"`
+	}
+	for _, c := range engine.ControlSpecs() {
+		out.Controls = append(out.Controls, control{c.Name, kinds[c.Kind], c.Min, c.Max, c.Default, c.Unit, c.Doc})
+	}
+	for _, m := range engine.MetricSpecs() {
+		out.Metrics = append(out.Metrics, metric{m.Name, m.Unit, m.Decimals, mkinds[m.Kind], m.Control})
+	}
+	for _, o := range engine.OutcomeSpecs() {
+		out.Outcomes = append(out.Outcomes, metric{Name: o.Name, Unit: o.Unit, Decimals: o.Decimals, Kind: "number"})
+	}
+	for _, c := range engine.ConstantSpecs() {
+		out.Constants = append(out.Constants, metric{Name: c.Name, Unit: c.Unit, Kind: "number"})
+	}
+	for _, id := range s.order {
+		sc := s.scenarios[id]
+		out.Scenarios = append(out.Scenarios, scenario{id, sc.Title(), sc.Briefing()})
+	}
+	out.Policies = s.policyNames()
+	out.Autopilot = s.opts.Compile != nil
+	out.Languages = i18n.Languages()
+	out.Lang = i18n.Match(r.Header.Get("Accept-Language"))
+	out.Limits = map[string]int{"max_step": maxStep, "max_body": maxBody, "max_decisions": maxDecisions}
+	writeJSON(w, http.StatusOK, out)
+}
+
+// messages serves one language's catalogue.
+func (s *Server) messages(w http.ResponseWriter, r *http.Request) {
+	lang := r.PathValue("lang")
+	if _, ok := i18n.Lookup(lang); !ok || lang != strings.ToLower(lang) {
+		hint := ""
+		if n := i18n.Nearest(lang); n != "" {
+			hint = "; did you mean " + n + "?"
+		}
+		writeJSON(w, http.StatusNotFound, errorBody{fmt.Sprintf("unknown language %q%s (the console speaks %s)", clip(lang, 20), hint, strings.Join(i18n.Codes(), ", "))})
+		return
+	}
+	serveBytes(w, r, "application/json; charset=utf-8", i18n.Payload(lang))
+}

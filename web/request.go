@@ -1,0 +1,110 @@
+package web
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"reflect"
+	"strings"
+)
+
+// httpError is an error with the status the client gets.
+type httpError struct {
+	status int
+	msg    string
+}
+
+func (e *httpError) Error() string { return e.msg }
+
+func badRequest(format string, args ...any) error {
+	return &httpError{http.StatusBadRequest, fmt.Sprintf(format, args...)}
+}
+
+type errorBody struct {
+	Error string `json:"error"`
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		status, b = http.StatusInternalServerError, []byte(`{"error":"internal error: the answer could not be written"}`)
+	}
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	w.Write(b)
+}
+
+// fail answers with the error's status (400 unless it says otherwise).
+func fail(w http.ResponseWriter, err error) {
+	var he *httpError
+	if errors.As(err, &he) {
+		writeJSON(w, he.status, errorBody{he.msg})
+		return
+	}
+	writeJSON(w, http.StatusBadRequest, errorBody{err.Error()})
+}
+
+// readJSON decodes a request body of at most maxBody bytes into v,
+// refusing unknown fields and trailing data.
+func readJSON(w http.ResponseWriter, r *http.Request, v any) error {
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBody))
+	if err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			return &httpError{http.StatusRequestEntityTooLarge, fmt.Sprintf("the request body is larger than %d KB", maxBody>>10)}
+		}
+		return badRequest("reading the request body: %v", err)
+	}
+	if len(bytes.TrimSpace(body)) == 0 {
+		return badRequest("the request body is empty: send a JSON object")
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return badRequest("malformed JSON: %s", jsonMessage(err))
+	}
+	if dec.More() {
+		return badRequest("malformed JSON: more than one value in the body: send one JSON object")
+	}
+	return nil
+}
+
+// jsonMessage rewords the decoder's errors for a person.
+func jsonMessage(err error) string {
+	var syn *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &syn):
+		return fmt.Sprintf("%v (at byte %d)", syn, syn.Offset)
+	case errors.As(err, &typ):
+		if typ.Field != "" {
+			return fmt.Sprintf("field %q takes %s, not a JSON %s", typ.Field, typeName(typ.Type.Kind()), typ.Value)
+		}
+		return fmt.Sprintf("expected a JSON object, not a %s", typ.Value)
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return "the body ends in the middle of a value"
+	}
+	return strings.TrimPrefix(err.Error(), "json: ")
+}
+
+func typeName(k reflect.Kind) string {
+	switch k {
+	case reflect.Int, reflect.Uint32:
+		return "a whole number"
+	case reflect.Float64:
+		return "a number"
+	case reflect.String:
+		return "text"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Slice:
+		return "a list"
+	case reflect.Struct, reflect.Map, reflect.Pointer:
+		return "an object"
+	}
+	return "another kind of value"
+}

@@ -1,0 +1,79 @@
+package web
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+)
+
+// route is one endpoint of the console: a method, a ServeMux path pattern
+// and its handler.
+type route struct {
+	method, path string
+	handler      http.HandlerFunc
+}
+
+// routes lists every endpoint. GET also answers HEAD.
+func (s *Server) routes() []route {
+	return []route{
+		{"GET", "/{$}", s.page},
+		{"GET", "/static/{name...}", s.file},
+		{"GET", "/api/meta", s.meta},
+		{"GET", "/api/model", s.model},
+		{"GET", "/api/i18n/{lang}", s.messages},
+		{"GET", "/api/trace", s.trace},
+		{"POST", "/api/debrief", s.debriefHandler},
+		{"POST", "/api/gamedays", s.createGameDay},
+		{"GET", "/api/gamedays/{id}", s.getGameDay},
+		{"POST", "/api/gamedays/{id}/results", s.addResult},
+		{"POST", "/api/sessions", s.create},
+		{"GET", "/api/sessions/{id}", s.getSession},
+		{"DELETE", "/api/sessions/{id}", s.endSession},
+		{"POST", "/api/sessions/{id}/decide", s.decide},
+		{"POST", "/api/sessions/{id}/step", s.step},
+		{"POST", "/api/sessions/{id}/takeover", s.takeover},
+	}
+}
+
+// Handler returns the console's HTTP handler: the routes, a JSON 405 for a
+// known path asked with another method, a JSON 404 for any other path, all
+// behind the checks of harden.
+func (s *Server) Handler() http.Handler {
+	mux := http.NewServeMux()
+	methods := map[string][]string{} // path → its methods, in the table's order
+	var paths, api []string
+	for _, rt := range s.routes() {
+		mux.HandleFunc(rt.method+" "+rt.path, rt.handler)
+		if methods[rt.path] == nil {
+			paths = append(paths, rt.path)
+			if p, ok := strings.CutPrefix(rt.path, "/api/"); ok {
+				api = append(api, p)
+			}
+		}
+		methods[rt.path] = append(methods[rt.path], rt.method)
+	}
+	for _, p := range paths {
+		mux.Handle(p, notAllowed(methods[p]))
+	}
+	list := strings.Join(api, ", ")
+	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
+		writeJSON(w, http.StatusNotFound, errorBody{fmt.Sprintf("%s: no such endpoint (the API has %s)", clip(r.URL.Path, 60), list)})
+	})
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		writeJSON(w, http.StatusNotFound, errorBody{fmt.Sprintf("%s: no such page; the console is at /", clip(r.URL.Path, 60))})
+	})
+	return s.harden(mux)
+}
+
+// notAllowed answers 405 with the methods a path takes, in JSON as every
+// other refusal.
+func notAllowed(methods []string) http.HandlerFunc {
+	allow := strings.Join(methods, ", ")
+	if strings.Contains(allow, "GET") {
+		allow += ", HEAD"
+	}
+	return func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Allow", allow)
+		writeJSON(w, http.StatusMethodNotAllowed, errorBody{fmt.Sprintf("%s %s: this address takes %s", r.Method, clip(r.URL.Path, 60), strings.Join(methods, " or "))})
+	}
+}

@@ -1,0 +1,305 @@
+package web
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/oncall-sim/oncall/engine"
+	"github.com/oncall-sim/oncall/shift"
+)
+
+// The handlers of /api/sessions: a session is one shift being played, one
+// minute or a few at a time.
+
+// createRequest starts a shift, or rebuilds one to the minute it reached.
+type createRequest struct {
+	Scenario  string      `json:"scenario"`
+	Seed      json.Number `json:"seed"`
+	Noise     *bool       `json:"noise"`
+	Minute    int         `json:"minute"`
+	Decisions []Decision  `json:"decisions"`
+	Autopilot *Autopilot  `json:"autopilot"`
+}
+
+// parseSeed reads the seed of a request, which names it "seed".
+func parseSeed(text string) (uint32, error) {
+	seed, err := shift.ParseSeed(text)
+	switch {
+	case errors.Is(err, shift.ErrNoSeed):
+		return 0, badRequest("%v", err)
+	case err != nil:
+		return 0, badRequest("seed = %s: %v", clip(text, 30), err)
+	}
+	return seed, nil
+}
+
+// shiftState is a shift as the page draws it.
+type shiftState struct {
+	ID        string             `json:"id"`
+	Scenario  string             `json:"scenario"`
+	Seed      uint32             `json:"seed"`
+	Noise     bool               `json:"noise"`
+	Start     string             `json:"start"`
+	Duration  int                `json:"duration"`
+	Minute    int                `json:"minute"`
+	Initial   map[string]float64 `json:"initial"`
+	Autopilot *Autopilot         `json:"autopilot,omitempty"`
+	Rows      []engine.Row       `json:"rows"`
+	Done      bool               `json:"done"`
+	Outcome   *engine.Outcome    `json:"outcome,omitempty"`
+}
+
+// readShift decodes a shift as the page sends it (scenario, seed, noise,
+// autopilot, decisions), for the handlers that start or replay one.
+func readShift(w http.ResponseWriter, r *http.Request) (createRequest, Shift, error) {
+	var req createRequest
+	if err := readJSON(w, r, &req); err != nil {
+		return req, Shift{}, err
+	}
+	seed, err := parseSeed(req.Seed.String())
+	if err != nil {
+		return req, Shift{}, err
+	}
+	return req, Shift{Scenario: req.Scenario, Seed: seed, Noise: req.Noise == nil || *req.Noise, Autopilot: req.Autopilot, Decisions: req.Decisions}, nil
+}
+
+// create starts a session: a new shift, or one rebuilt from its decisions
+// to the minute the page had reached.
+func (s *Server) create(w http.ResponseWriter, r *http.Request) {
+	req, sh, err := readShift(w, r)
+	if err != nil {
+		fail(w, err)
+		return
+	}
+	sim, sc, pl, err := s.build(sh, req.Minute)
+	if err != nil {
+		fail(w, err)
+		return
+	}
+	sess := &session{id: newSessionID(), shift: sh, sc: sc, sim: sim, pilot: pl}
+	st := sess.state() // before the session is shared: no other request can step it yet
+	if err := s.add(sess); err != nil {
+		fail(w, err)
+		return
+	}
+	writeJSON(w, http.StatusCreated, st)
+}
+
+// state is the whole shift so far. The caller holds the session's lock or
+// owns the session alone.
+func (sess *session) state() shiftState {
+	setup := sess.sim.Setup()
+	init := map[string]float64{}
+	for _, c := range engine.ControlSpecs() {
+		if c.Kind != engine.KindAction {
+			init[c.Name] = setup.Controls.Get(c.Control)
+		}
+	}
+	st := shiftState{
+		ID: sess.id, Scenario: sess.shift.Scenario, Seed: sess.shift.Seed, Noise: sess.shift.Noise,
+		Start: engine.ClockString(setup.Start), Duration: setup.Minutes, Minute: sess.sim.Minute(),
+		Initial: init, Autopilot: sess.shift.Autopilot, Rows: sess.sim.Rows(), Done: sess.sim.Done(),
+	}
+	if st.Rows == nil {
+		st.Rows = []engine.Row{}
+	}
+	if st.Done {
+		o := sess.sim.Outcome()
+		st.Outcome = &o
+	}
+	return st
+}
+
+// getSession answers the whole shift so far.
+func (s *Server) getSession(w http.ResponseWriter, r *http.Request) {
+	sess := s.lockSession(w, r)
+	if sess == nil {
+		return
+	}
+	st := sess.state()
+	sess.mu.Unlock()
+	writeJSON(w, http.StatusOK, st)
+}
+
+// endSession forgets a session.
+func (s *Server) endSession(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("id")
+	if !s.drop(id) {
+		writeJSON(w, http.StatusNotFound, errorBody{"session " + clip(id, 40) + " is gone already"})
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]bool{"ended": true})
+}
+
+type decideRequest struct {
+	Control string `json:"control"`
+	Value   Value  `json:"value"`
+}
+
+// decide queues a decision for the start of the next minute and answers
+// the minute it takes effect, which the page records with it.
+func (s *Server) decide(w http.ResponseWriter, r *http.Request) {
+	var req decideRequest
+	if err := readJSON(w, r, &req); err != nil {
+		fail(w, err)
+		return
+	}
+	if req.Control == "" {
+		fail(w, badRequest("control is missing: give one of %s", strings.Join(engine.ControlNames(), ", ")))
+		return
+	}
+	sess := s.lockSession(w, r)
+	if sess == nil {
+		return
+	}
+	defer sess.mu.Unlock()
+	d := Decision{Minute: sess.sim.Minute(), Control: req.Control, Value: req.Value}
+	a, err := d.action("player")
+	if err != nil {
+		fail(w, err)
+		return
+	}
+	if err := shift.Decide(sess.sim, a); err != nil {
+		fail(w, decisionError(err))
+		return
+	}
+	d.Value = Value(a.Value)
+	sess.shift.Decisions = append(sess.shift.Decisions, d)
+	writeJSON(w, http.StatusOK, d)
+}
+
+type stepRequest struct {
+	Minutes int `json:"minutes"`
+}
+
+type stepAnswer struct {
+	Minute  int             `json:"minute"`
+	Rows    []engine.Row    `json:"rows"`
+	Done    bool            `json:"done"`
+	Outcome *engine.Outcome `json:"outcome,omitempty"`
+}
+
+// step advances the shift by 1 to maxStep minutes and answers the new rows.
+func (s *Server) step(w http.ResponseWriter, r *http.Request) {
+	var req stepRequest
+	if err := readJSON(w, r, &req); err != nil {
+		fail(w, err)
+		return
+	}
+	if req.Minutes < 1 || req.Minutes > maxStep {
+		fail(w, badRequest("minutes = %d is out of range: a step advances 1 to %d minutes", req.Minutes, maxStep))
+		return
+	}
+	sess := s.lockSession(w, r)
+	if sess == nil {
+		return
+	}
+	defer sess.mu.Unlock()
+	sim := sess.sim
+	if sim.Done() {
+		if sim.Err() != nil {
+			fail(w, runError(sess.shift, sim.Err()))
+			return
+		}
+		fail(w, &httpError{http.StatusConflict, "the shift is over: start a new one"})
+		return
+	}
+	from := sim.Minute()
+	if err := sim.Run(req.Minutes); err != nil {
+		fail(w, runError(sess.shift, err))
+		return
+	}
+	ans := stepAnswer{Minute: sim.Minute(), Rows: sim.Rows()[from:], Done: sim.Done()}
+	if ans.Done {
+		o := sim.Outcome()
+		ans.Outcome = &o
+	}
+	writeStep(w, ans)
+}
+
+// writeStep writes a step's answer by hand: it is the request a playing
+// page sends every tick, and json.Marshal would parse again every row that
+// Row.MarshalJSON has just written.
+func writeStep(w http.ResponseWriter, ans stepAnswer) {
+	buf := make([]byte, 0, 1600*len(ans.Rows)+64)
+	buf = append(buf, `{"minute":`...)
+	buf = strconv.AppendInt(buf, int64(ans.Minute), 10)
+	buf = append(buf, `,"rows":[`...)
+	for i, r := range ans.Rows {
+		b, err := r.MarshalJSON()
+		if err != nil {
+			fail(w, &httpError{http.StatusInternalServerError, "writing a row: " + err.Error()})
+			return
+		}
+		if i > 0 {
+			buf = append(buf, ',')
+		}
+		buf = append(buf, b...)
+	}
+	buf = append(buf, `],"done":`...)
+	buf = strconv.AppendBool(buf, ans.Done)
+	if ans.Outcome != nil {
+		o, err := json.Marshal(ans.Outcome)
+		if err != nil {
+			fail(w, &httpError{http.StatusInternalServerError, "writing the outcome: " + err.Error()})
+			return
+		}
+		buf = append(buf, `,"outcome":`...)
+		buf = append(buf, o...)
+	}
+	buf = append(buf, '}')
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(http.StatusOK)
+	w.Write(buf)
+}
+
+// takeover ends the autopilot: the policy decides nothing after the minutes
+// played so far, and the player's controls take over.
+func (s *Server) takeover(w http.ResponseWriter, r *http.Request) {
+	var req struct{}
+	if err := readJSON(w, r, &req); err != nil {
+		fail(w, err)
+		return
+	}
+	sess := s.lockSession(w, r)
+	if sess == nil {
+		return
+	}
+	defer sess.mu.Unlock()
+	if sess.pilot == nil {
+		fail(w, &httpError{http.StatusConflict, "this shift has no autopilot: you are playing it already"})
+		return
+	}
+	if sess.pilot.until >= 0 {
+		fail(w, &httpError{http.StatusConflict, fmt.Sprintf("you took over already, at minute %d", sess.pilot.until)})
+		return
+	}
+	if sess.sim.Done() {
+		fail(w, &httpError{http.StatusConflict, "the shift is over: there is nothing to take over"})
+		return
+	}
+	m := sess.sim.Minute()
+	sess.pilot.until = m
+	a := *sess.shift.Autopilot
+	a.Until = m
+	sess.shift.Autopilot = &a
+	writeJSON(w, http.StatusOK, map[string]int{"until": m})
+}
+
+// lockSession finds the session named by the request's path and locks it
+// for the request, since each session's engine serves one request at a
+// time. It returns nil when there is none, having answered the request.
+func (s *Server) lockSession(w http.ResponseWriter, r *http.Request) *session {
+	sess, err := s.get(r.PathValue("id"))
+	if err != nil {
+		fail(w, err)
+		return nil
+	}
+	sess.mu.Lock()
+	return sess
+}

@@ -1,0 +1,102 @@
+package web
+
+import (
+	"bytes"
+	"fmt"
+	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/oncall-sim/oncall/engine"
+)
+
+// traceParams are the parameters /api/trace takes.
+var traceParams = []string{"scenario", "seed", "noise", "minute", "d", "format", "policy", "source", "until"}
+
+// trace replays a shift from the query and answers its trace as CSV or
+// JSON, for the page's download links; it needs no session, so a download
+// works after a restart as well.
+func (s *Server) trace(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	sh, format, err := readTrace(q)
+	if err != nil {
+		fail(w, err)
+		return
+	}
+	end, err := s.duration(sh)
+	if err != nil {
+		fail(w, err)
+		return
+	}
+	minute := end
+	if m := q.Get("minute"); m != "" {
+		if minute, err = strconv.Atoi(m); err != nil {
+			fail(w, badRequest("minute = %q: it takes a whole number from 0 to %d", clip(m, 20), end))
+			return
+		}
+	}
+	sim, _, _, err := s.build(sh, minute)
+	if err != nil {
+		fail(w, err)
+		return
+	}
+	var buf bytes.Buffer
+	if format == "csv" {
+		err = engine.WriteCSV(&buf, sim.Rows())
+		w.Header().Set("Content-Type", "text/csv; charset=utf-8")
+	} else {
+		err = engine.WriteJSON(&buf, sim.Trace())
+		w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	}
+	if err != nil {
+		fail(w, &httpError{http.StatusInternalServerError, "writing the trace: " + err.Error()})
+		return
+	}
+	w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="oncall-%s-%d.%s"`, safeName(sh.Scenario), sh.Seed, format))
+	w.WriteHeader(http.StatusOK)
+	w.Write(buf.Bytes())
+}
+
+// readTrace reads the shift and the format of a trace's query.
+func readTrace(q url.Values) (Shift, string, error) {
+	for k := range q {
+		if !slices.Contains(traceParams, k) {
+			return Shift{}, "", badRequest("unknown parameter %q: the trace takes %s", clip(k, 30), strings.Join(traceParams, ", "))
+		}
+	}
+	seed, err := parseSeed(q.Get("seed"))
+	if err != nil {
+		return Shift{}, "", err
+	}
+	ds, err := ParseDecisions(q.Get("d"))
+	if err != nil {
+		return Shift{}, "", badRequest("d: %v", err)
+	}
+	sh := Shift{Scenario: q.Get("scenario"), Seed: seed, Noise: q.Get("noise") != "false", Decisions: ds}
+	if name, src := q.Get("policy"), q.Get("source"); name != "" || src != "" {
+		until := -1
+		if u := q.Get("until"); u != "" {
+			if until, err = strconv.Atoi(u); err != nil {
+				return Shift{}, "", badRequest("until = %q: it takes a minute, or -1 while the autopilot is on", clip(u, 20))
+			}
+		}
+		sh.Autopilot = &Autopilot{Policy: name, Source: src, Until: until}
+	}
+	format := q.Get("format")
+	if format != "csv" && format != "json" {
+		return Shift{}, "", badRequest("format = %q: it takes csv or json", clip(format, 20))
+	}
+	return sh, format, nil
+}
+
+// safeName keeps the letters, digits and dashes of a name for a file name.
+func safeName(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' {
+			return r
+		}
+		return -1
+	}, s)
+}
