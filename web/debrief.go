@@ -174,7 +174,7 @@ func moments(rows []engine.Row, ds []Decision, ref []engine.Row) []Moment {
 // debriefHandler answers the debrief of a finished shift. It replays the
 // shift from the request, so that it needs no session.
 func (s *Server) debriefHandler(w http.ResponseWriter, r *http.Request) {
-	_, sh, err := readShift(w, r)
+	_, sh, err := readShift(r)
 	if err != nil {
 		fail(w, err)
 		return

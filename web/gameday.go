@@ -44,7 +44,7 @@ type gameDayRequest struct {
 
 func (s *Server) createGameDay(w http.ResponseWriter, r *http.Request) {
 	var req gameDayRequest
-	if err := readJSON(w, r, &req); err != nil {
+	if err := readJSON(r, &req); err != nil {
 		fail(w, err)
 		return
 	}
@@ -89,7 +89,7 @@ type resultRequest struct {
 func (s *Server) addResult(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
 	var req resultRequest
-	if err := readJSON(w, r, &req); err != nil {
+	if err := readJSON(r, &req); err != nil {
 		fail(w, err)
 		return
 	}

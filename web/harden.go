@@ -2,14 +2,20 @@ package web
 
 import (
 	"fmt"
+	"io"
 	"net/http"
 	"runtime/debug"
 	"strings"
 )
 
-// harden sets the security headers of a page that loads nothing from
-// elsewhere and turns a panic into a 500 rather than a dropped connection.
+// harden puts the checks every request passes before its handler, in this
+// order (the Go security guides' advice for a server that browsers reach):
+//
+//   - security headers for a page that loads nothing from elsewhere, and a
+//     panic turned into a 500 rather than a dropped connection;
+//   - a body above maxBody refused with a 413 (limitBody).
 func (s *Server) harden(next http.Handler) http.Handler {
+	next = limitBody(next)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()
 		h.Set("Content-Security-Policy", "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
@@ -31,6 +37,39 @@ func (s *Server) harden(next http.Handler) http.Handler {
 				writeJSON(w, http.StatusInternalServerError, errorBody{"internal error: the server hit a bug; the page can rebuild the shift from its link"})
 			}
 		}()
+		next.ServeHTTP(w, r)
+	})
+}
+
+// maxDrain is how much of a refused body the server still reads, so that a
+// client that sends its whole body before it reads the answer (Python's
+// http.client, many scripts) gets the 413 rather than a connection reset.
+// Past it the connection is closed.
+const maxDrain = 64 << 20
+
+// tooLarge is the answer to a body above maxBody.
+func tooLarge() error {
+	return &httpError{http.StatusRequestEntityTooLarge, fmt.Sprintf("the request body is larger than %d KB: a shift's decisions or a pasted policy fit in less", maxBody>>10)}
+}
+
+// limitBody bounds every request body to maxBody bytes: a larger declared
+// length is refused at once, a longer chunked body when the handler reads
+// past the bound. Whatever the handler leaves unread is read and dropped
+// before the answer goes out (up to maxDrain).
+func limitBody(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body := r.Body
+		if body == nil {
+			next.ServeHTTP(w, r)
+			return
+		}
+		defer io.CopyN(io.Discard, body, maxDrain)
+		if r.ContentLength > maxBody {
+			w.Header().Set("Connection", "close")
+			fail(w, tooLarge())
+			return
+		}
+		r.Body = http.MaxBytesReader(w, body, maxBody)
 		next.ServeHTTP(w, r)
 	})
 }

@@ -48,14 +48,14 @@ func fail(w http.ResponseWriter, err error) {
 	writeJSON(w, http.StatusBadRequest, errorBody{err.Error()})
 }
 
-// readJSON decodes a request body of at most maxBody bytes into v,
-// refusing unknown fields and trailing data.
-func readJSON(w http.ResponseWriter, r *http.Request, v any) error {
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBody))
+// readJSON decodes a request body into v, refusing unknown fields and
+// trailing data. limitBody bounds the body.
+func readJSON(r *http.Request, v any) error {
+	body, err := io.ReadAll(r.Body)
 	if err != nil {
 		var tooBig *http.MaxBytesError
 		if errors.As(err, &tooBig) {
-			return &httpError{http.StatusRequestEntityTooLarge, fmt.Sprintf("the request body is larger than %d KB", maxBody>>10)}
+			return tooLarge()
 		}
 		return badRequest("reading the request body: %v", err)
 	}

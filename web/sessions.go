@@ -55,9 +55,9 @@ type shiftState struct {
 
 // readShift decodes a shift as the page sends it (scenario, seed, noise,
 // autopilot, decisions), for the handlers that start or replay one.
-func readShift(w http.ResponseWriter, r *http.Request) (createRequest, Shift, error) {
+func readShift(r *http.Request) (createRequest, Shift, error) {
 	var req createRequest
-	if err := readJSON(w, r, &req); err != nil {
+	if err := readJSON(r, &req); err != nil {
 		return req, Shift{}, err
 	}
 	seed, err := parseSeed(req.Seed.String())
@@ -70,7 +70,7 @@ func readShift(w http.ResponseWriter, r *http.Request) (createRequest, Shift, er
 // create starts a session: a new shift, or one rebuilt from its decisions
 // to the minute the page had reached.
 func (s *Server) create(w http.ResponseWriter, r *http.Request) {
-	req, sh, err := readShift(w, r)
+	req, sh, err := readShift(r)
 	if err != nil {
 		fail(w, err)
 		return
@@ -144,7 +144,7 @@ type decideRequest struct {
 // the minute it takes effect, which the page records with it.
 func (s *Server) decide(w http.ResponseWriter, r *http.Request) {
 	var req decideRequest
-	if err := readJSON(w, r, &req); err != nil {
+	if err := readJSON(r, &req); err != nil {
 		fail(w, err)
 		return
 	}
@@ -186,7 +186,7 @@ type stepAnswer struct {
 // step advances the shift by 1 to maxStep minutes and answers the new rows.
 func (s *Server) step(w http.ResponseWriter, r *http.Request) {
 	var req stepRequest
-	if err := readJSON(w, r, &req); err != nil {
+	if err := readJSON(r, &req); err != nil {
 		fail(w, err)
 		return
 	}
@@ -262,7 +262,7 @@ func writeStep(w http.ResponseWriter, ans stepAnswer) {
 // played so far, and the player's controls take over.
 func (s *Server) takeover(w http.ResponseWriter, r *http.Request) {
 	var req struct{}
-	if err := readJSON(w, r, &req); err != nil {
+	if err := readJSON(r, &req); err != nil {
 		fail(w, err)
 		return
 	}
