@@ -14,6 +14,9 @@ import (
 //   - security headers for a page that loads nothing from elsewhere, and a
 //     panic turned into a 500 rather than a dropped connection;
 //   - a body above maxBody refused with a 413 (limitBody).
+//
+// JSON endpoints also refuse a body that is not application/json with a
+// 415 (readJSON).
 func (s *Server) harden(next http.Handler) http.Handler {
 	next = limitBody(next)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -13,6 +13,56 @@ import (
 	"time"
 )
 
+// jsonEndpoints are the requests with a JSON body, each with a body it
+// takes; ID stands for a live session's id, GD for a game day's.
+var jsonEndpoints = []struct{ path, body string }{
+	{"/api/sessions", `{"scenario":"bad-deploy","seed":1}`},
+	{"/api/sessions/ID/decide", `{"control":"shed","value":0.1}`},
+	{"/api/sessions/ID/step", `{"minutes":1}`},
+	{"/api/sessions/ID/takeover", `{}`},
+	{"/api/debrief", `{"scenario":"bad-deploy","seed":1}`},
+	{"/api/gamedays", `{"scenario":"bad-deploy","seed":1}`},
+	{"/api/gamedays/GD/results", `{"name":"Ana"}`},
+}
+
+// liveIDs starts a shift on autopilot and a game day, for the paths of
+// jsonEndpoints.
+func liveIDs(t testing.TB, ts *testServer) *strings.Replacer {
+	var st state
+	ts.doJSON(t, "POST", "/api/sessions", map[string]any{"scenario": "bad-deploy", "seed": 1, "autopilot": map[string]any{"policy": "bad-deploy", "until": -1}}, &st)
+	var gd GameDay
+	ts.doJSON(t, "POST", "/api/gamedays", map[string]any{"scenario": "bad-deploy", "seed": 1}, &gd)
+	return strings.NewReplacer("ID", st.ID, "GD", gd.ID)
+}
+
+// TestContentType: every JSON endpoint refuses a body of another type with
+// a 415 that says what to send, and changes nothing; application/json with
+// a charset is JSON.
+func TestContentType(t *testing.T) {
+	ts := newTestServer(t, Options{})
+	ids := liveIDs(t, ts)
+	for _, e := range jsonEndpoints {
+		path := ids.Replace(e.path)
+		for _, ct := range []string{"", "text/plain", "text/plain;charset=UTF-8", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "application/jsonp", "json", "application/json; charset"} {
+			req := pageRequest("POST", path, e.body)
+			req.Header.Set("Content-Type", ct)
+			before := ts.Sessions()
+			rec := ts.send(req)
+			if rec.Code != http.StatusUnsupportedMediaType || !strings.Contains(rec.Body.String(), "Content-Type: application/json") {
+				t.Errorf("POST %s as %q: %d %s", e.path, ct, rec.Code, rec.Body)
+			}
+			if ts.Sessions() != before {
+				t.Errorf("POST %s as %q started a session", e.path, ct)
+			}
+		}
+		req := pageRequest("POST", path, e.body)
+		req.Header.Set("Content-Type", "application/json; charset=utf-8")
+		if rec := ts.send(req); rec.Code/100 != 2 {
+			t.Errorf("POST %s as JSON with a charset: %d %s", e.path, rec.Code, rec.Body)
+		}
+	}
+}
+
 // TestLargeBody: a body above the limit gets a 413 with a JSON message,
 // even from a client that sends its whole body before it reads the answer
 // (where a server that stops reading resets the connection), whether the

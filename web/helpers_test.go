@@ -127,16 +127,32 @@ func newTestServer(t testing.TB, o Options) *testServer {
 	return &testServer{Server: s, h: s.Handler(), panics: &panics}
 }
 
-// do sends one request to the handler and returns the recorded answer.
+// do sends one request to the handler, as the page sends it (to the
+// address served, a body as JSON), and returns the recorded answer.
 func (ts *testServer) do(method, path, body string) *httptest.ResponseRecorder {
+	return ts.send(pageRequest(method, path, body))
+}
+
+// send sends a request to the handler and returns the recorded answer.
+func (ts *testServer) send(req *http.Request) *httptest.ResponseRecorder {
+	rec := httptest.NewRecorder()
+	ts.h.ServeHTTP(rec, req)
+	return rec
+}
+
+// pageRequest is a request as the console's page makes it: to the address
+// it is served on, with a body of JSON.
+func pageRequest(method, path, body string) *http.Request {
 	var r io.Reader
 	if body != "" {
 		r = strings.NewReader(body)
 	}
 	req := httptest.NewRequest(method, path, r)
-	rec := httptest.NewRecorder()
-	ts.h.ServeHTTP(rec, req)
-	return rec
+	req.Host = "127.0.0.1:8080"
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	return req
 }
 
 // doJSON sends a request and decodes a 2xx answer into out.
@@ -199,6 +215,6 @@ func field(t testing.TB, row json.RawMessage, name string) float64 {
 
 func httptestRecorder(h http.Handler, method, path string) *httptest.ResponseRecorder {
 	rec := httptest.NewRecorder()
-	h.ServeHTTP(rec, httptest.NewRequest(method, path, nil))
+	h.ServeHTTP(rec, pageRequest(method, path, ""))
 	return rec
 }

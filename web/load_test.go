@@ -225,7 +225,7 @@ func BenchmarkStepHandler(b *testing.B) {
 			b.StartTimer()
 		}
 		rec := httptest.NewRecorder()
-		ts.h.ServeHTTP(rec, httptest.NewRequest("POST", path, bytes.NewBufferString(`{"minutes":1}`)))
+		ts.h.ServeHTTP(rec, pageRequest("POST", path, `{"minutes":1}`))
 		if rec.Code != http.StatusOK {
 			b.Fatalf("%d %s", rec.Code, rec.Body)
 		}

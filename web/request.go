@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"mime"
 	"net/http"
 	"reflect"
 	"strings"
@@ -48,9 +49,16 @@ func fail(w http.ResponseWriter, err error) {
 	writeJSON(w, http.StatusBadRequest, errorBody{err.Error()})
 }
 
-// readJSON decodes a request body into v, refusing unknown fields and
-// trailing data. limitBody bounds the body.
+// readJSON decodes a request body of JSON into v, refusing another media
+// type, unknown fields and trailing data. limitBody bounds the body.
+//
+// Requiring application/json is what keeps another site's page from
+// posting here with a form or a plain fetch: a browser sends that type
+// across origins only after a preflight, which the console never answers.
 func readJSON(r *http.Request, v any) error {
+	if err := jsonType(r.Header.Get("Content-Type")); err != nil {
+		return err
+	}
 	body, err := io.ReadAll(r.Body)
 	if err != nil {
 		var tooBig *http.MaxBytesError
@@ -69,6 +77,19 @@ func readJSON(r *http.Request, v any) error {
 	}
 	if dec.More() {
 		return badRequest("malformed JSON: more than one value in the body: send one JSON object")
+	}
+	return nil
+}
+
+// jsonType accepts application/json, with parameters such as a charset,
+// and answers 415 to anything else.
+func jsonType(header string) error {
+	if header == "" {
+		return &httpError{http.StatusUnsupportedMediaType, "the request has no Content-Type: send the body as JSON, with Content-Type: application/json"}
+	}
+	mt, _, err := mime.ParseMediaType(header)
+	if err != nil || mt != "application/json" {
+		return &httpError{http.StatusUnsupportedMediaType, fmt.Sprintf("Content-Type %q: the console reads JSON only; send Content-Type: application/json", clip(header, 60))}
 	}
 	return nil
 }

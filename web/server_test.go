@@ -350,7 +350,7 @@ func TestBadRequests(t *testing.T) {
 		{"seed as text", "POST", "/api/sessions", `{"scenario":"bad-deploy","seed":"seven"}`, 400, "malformed JSON"},
 		{"malformed JSON", "POST", "/api/sessions", `{"scenario":`, 400, "malformed JSON"},
 		{"not an object", "POST", "/api/sessions", `[1,2]`, 400, "malformed JSON"},
-		{"empty body", "POST", "/api/sessions", ``, 400, "empty"},
+		{"empty body", "POST", "/api/sessions", ` `, 400, "empty"},
 		{"two values", "POST", "/api/sessions", `{"scenario":"free-play","seed":1}{}`, 400, "more than one value"},
 		{"unknown field", "POST", "/api/sessions", `{"scenario":"free-play","seed":1,"sead":2}`, 400, "unknown field"},
 		{"body too large", "POST", "/api/sessions", big, 413, "larger than"},
