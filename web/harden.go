@@ -13,11 +13,14 @@ import (
 //
 //   - security headers for a page that loads nothing from elsewhere, and a
 //     panic turned into a 500 rather than a dropped connection;
-//   - a body above maxBody refused with a 413 (limitBody).
+//   - a body above maxBody refused with a 413 (limitBody);
+//   - a state-changing request from another site refused with a 403
+//     (checkOrigin).
 //
 // JSON endpoints also refuse a body that is not application/json with a
 // 415 (readJSON).
 func (s *Server) harden(next http.Handler) http.Handler {
+	next = s.checkOrigin(next)
 	next = limitBody(next)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()
@@ -73,6 +76,25 @@ func limitBody(next http.Handler) http.Handler {
 			return
 		}
 		r.Body = http.MaxBytesReader(w, body, maxBody)
+		next.ServeHTTP(w, r)
+	})
+}
+
+// checkOrigin refuses a state-changing request (any method but GET, HEAD
+// and OPTIONS) that a browser sent from another site, with 403: the
+// Sec-Fetch-Site header, or where a browser does not send it, Origin
+// against Host (http.CrossOriginProtection). Requests without either
+// header come from no browser (curl, scripts) and pass.
+func (s *Server) checkOrigin(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if err := s.origins.Check(r); err != nil {
+			what := "Sec-Fetch-Site: " + r.Header.Get("Sec-Fetch-Site")
+			if r.Header.Get("Sec-Fetch-Site") == "" {
+				what = "Origin " + r.Header.Get("Origin") + " is not " + r.Host
+			}
+			writeJSON(w, http.StatusForbidden, errorBody{fmt.Sprintf("%s %s: refused, a request from another site (%s); the console takes changes only from its own page", r.Method, clip(r.URL.Path, 60), clip(what, 120))})
+			return
+		}
 		next.ServeHTTP(w, r)
 	})
 }

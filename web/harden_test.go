@@ -63,6 +63,65 @@ func TestContentType(t *testing.T) {
 	}
 }
 
+// TestCrossOrigin: a state-changing request a browser sends from another
+// site is refused with a 403 that says why, by Sec-Fetch-Site or, from a
+// browser without it, by Origin against Host; the console's own page, a
+// typed address and clients that are no browser pass, and reading is
+// never refused.
+func TestCrossOrigin(t *testing.T) {
+	ts := newTestServer(t, Options{})
+	body := `{"scenario":"free-play","seed":1}`
+	cases := []struct {
+		name, site, origin string
+		status             int
+	}{
+		{"another site", "cross-site", "https://evil.example", 403},
+		{"a sibling subdomain", "same-site", "http://other.127.0.0.1.nip.io", 403},
+		{"an old browser on another site", "", "https://evil.example", 403},
+		{"an old browser on another port", "", "http://127.0.0.1:9999", 403},
+		{"the console's page", "same-origin", "http://127.0.0.1:8080", 201},
+		{"an old browser on the console", "", "http://127.0.0.1:8080", 201},
+		{"a typed address", "none", "", 201},
+		{"curl", "", "", 201},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			req := pageRequest("POST", "/api/sessions", body)
+			if c.site != "" {
+				req.Header.Set("Sec-Fetch-Site", c.site)
+			}
+			if c.origin != "" {
+				req.Header.Set("Origin", c.origin)
+			}
+			before := ts.Sessions()
+			rec := ts.send(req)
+			if rec.Code != c.status {
+				t.Fatalf("%d, want %d: %s", rec.Code, c.status, rec.Body)
+			}
+			if c.status == 403 {
+				if !strings.Contains(rec.Body.String(), "a request from another site") {
+					t.Errorf("message %s", rec.Body)
+				}
+				if ts.Sessions() != before {
+					t.Error("the refused request started a session")
+				}
+			}
+		})
+	}
+	for _, method := range []string{"DELETE", "POST"} {
+		req := pageRequest(method, "/api/sessions/x", "")
+		req.Header.Set("Sec-Fetch-Site", "cross-site")
+		if rec := ts.send(req); rec.Code != 403 {
+			t.Errorf("%s from another site: %d", method, rec.Code)
+		}
+	}
+	req := pageRequest("GET", "/api/meta", "")
+	req.Header.Set("Sec-Fetch-Site", "cross-site")
+	if rec := ts.send(req); rec.Code != 200 || rec.Header().Get("Cross-Origin-Resource-Policy") != "same-origin" {
+		t.Errorf("GET from another site: %d, CORP %q", rec.Code, rec.Header().Get("Cross-Origin-Resource-Policy"))
+	}
+}
+
 // TestLargeBody: a body above the limit gets a 413 with a JSON message,
 // even from a client that sends its whole body before it reads the answer
 // (where a server that stops reading resets the connection), whether the

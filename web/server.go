@@ -69,6 +69,7 @@ type Server struct {
 	logf        func(format string, args ...any)
 	static      fs.FS
 	results     gameday.Store
+	origins     *http.CrossOriginProtection
 
 	mu       sync.Mutex
 	sessions map[string]*session
@@ -82,6 +83,7 @@ func New(o Options) (*Server, error) {
 		opts: o, scenarios: map[string]Scenario{},
 		maxSessions: o.MaxSessions, idle: o.Idle, now: o.Now, logf: o.Log,
 		sessions: map[string]*session{}, results: o.Results,
+		origins: http.NewCrossOriginProtection(),
 	}
 	if s.maxSessions <= 0 {
 		s.maxSessions = DefaultMaxSessions
