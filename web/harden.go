@@ -3,7 +3,9 @@ package web
 import (
 	"fmt"
 	"io"
+	"net"
 	"net/http"
+	"net/netip"
 	"runtime/debug"
 	"strings"
 )
@@ -14,6 +16,7 @@ import (
 //   - security headers for a page that loads nothing from elsewhere, and a
 //     panic turned into a 500 rather than a dropped connection;
 //   - a body above maxBody refused with a 413 (limitBody);
+//   - a Host the console does not serve refused with a 421 (checkHost);
 //   - a state-changing request from another site refused with a 403
 //     (checkOrigin).
 //
@@ -21,6 +24,7 @@ import (
 // 415 (readJSON).
 func (s *Server) harden(next http.Handler) http.Handler {
 	next = s.checkOrigin(next)
+	next = s.checkHost(next)
 	next = limitBody(next)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()
@@ -78,6 +82,70 @@ func limitBody(next http.Handler) http.Handler {
 		r.Body = http.MaxBytesReader(w, body, maxBody)
 		next.ServeHTTP(w, r)
 	})
+}
+
+// checkHost refuses a request whose Host header the console does not
+// serve, with 421 Misdirected Request: the request reached a server that
+// does not answer for that name. A page on another site that rebinds its
+// own name to this machine's address (DNS rebinding) sends its own name
+// as the Host, and so cannot read or change anything here.
+//
+// The console answers an IP address (the name a rebinding cannot forge),
+// localhost and the names of Options.AllowHosts; the port is not checked,
+// since a proxy or a port mapping may change it.
+func (s *Server) checkHost(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		host := hostName(r.Host)
+		if !s.servesHost(host) {
+			msg := fmt.Sprintf("Host %q: this console does not answer for that name (it answers its IP addresses and localhost", clip(r.Host, 60))
+			if len(s.allowHosts) > 0 {
+				msg += ", and " + strings.Join(s.allowHosts, ", ")
+			}
+			msg += "); to reach it by a name, start it with oncall play --allow-host NAME"
+			writeJSON(w, http.StatusMisdirectedRequest, errorBody{msg})
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// hostName is the lower-case name of a Host header without its port or a
+// final dot: "Example.org.:8080" is example.org, "[::1]:80" is ::1.
+func hostName(hostport string) string {
+	host := hostport
+	if h, _, err := net.SplitHostPort(hostport); err == nil {
+		host = h
+	}
+	host = strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")
+	return strings.TrimSuffix(strings.ToLower(host), ".")
+}
+
+func (s *Server) servesHost(host string) bool {
+	if host == "" {
+		return false
+	}
+	if _, err := netip.ParseAddr(host); err == nil {
+		return true
+	}
+	if host == "localhost" || strings.HasSuffix(host, ".localhost") {
+		return true
+	}
+	for _, h := range s.allowHosts {
+		if h == host {
+			return true
+		}
+	}
+	return false
+}
+
+// CheckHostName reports whether a name can be given to Options.AllowHosts:
+// a host name alone, without scheme, port or path.
+func CheckHostName(name string) error {
+	h := strings.TrimSuffix(strings.TrimSpace(name), ".")
+	if h == "" || strings.ContainsAny(h, ":/@?#[] \t") || strings.HasPrefix(h, ".") || strings.Contains(h, "..") {
+		return fmt.Errorf("%q is not a host name: give a name such as oncall.example.org, without scheme, port or path", clip(name, 60))
+	}
+	return nil
 }
 
 // checkOrigin refuses a state-changing request (any method but GET, HEAD

@@ -122,6 +122,37 @@ func TestCrossOrigin(t *testing.T) {
 	}
 }
 
+// TestHost: the console answers its IP addresses, localhost and the names
+// it is given, and refuses any other Host (a rebound DNS name) with a 421
+// that says how to allow a name, reading and writing alike.
+func TestHost(t *testing.T) {
+	ts := newTestServer(t, Options{AllowHosts: []string{"oncall.school.example", "Lab.Example."}})
+	for _, host := range []string{"127.0.0.1:8080", "127.0.0.1", "[::1]:8080", "10.1.2.3:80", "[fe80::1%25eth0]:8080", "localhost:8080", "LOCALHOST.", "app.localhost", "oncall.school.example", "Oncall.School.Example:443", "lab.example"} {
+		req := pageRequest("GET", "/api/meta", "")
+		req.Host = host
+		if rec := ts.send(req); rec.Code != 200 {
+			t.Errorf("Host %q: %d %s", host, rec.Code, rec.Body)
+		}
+	}
+	for _, host := range []string{"evil.example", "evil.example:8080", "oncall.school.example.evil.example", "sub.oncall.school.example", "localhost.evil.example", "127.0.0.1.nip.io", ""} {
+		for _, r := range []*http.Request{pageRequest("GET", "/", ""), pageRequest("POST", "/api/sessions", `{"scenario":"free-play","seed":1}`)} {
+			r.Host = host
+			rec := ts.send(r)
+			if rec.Code != http.StatusMisdirectedRequest || !strings.Contains(rec.Body.String(), "--allow-host") || !strings.Contains(rec.Body.String(), "oncall.school.example") {
+				t.Errorf("%s with Host %q: %d %s", r.Method, host, rec.Code, rec.Body)
+			}
+		}
+	}
+	if ts.Sessions() != 0 {
+		t.Error("a request to another host started a session")
+	}
+	for _, bad := range []string{"http://oncall.example", "oncall.example:8080", "oncall.example/", "", "a b", ".example", "a..b"} {
+		if _, err := New(Options{AllowHosts: []string{bad}}); err == nil || !strings.Contains(err.Error(), "not a host name") {
+			t.Errorf("AllowHosts %q: %v", bad, err)
+		}
+	}
+}
+
 // TestLargeBody: a body above the limit gets a 413 with a JSON message,
 // even from a client that sends its whole body before it reads the answer
 // (where a server that stops reading resets the connection), whether the

@@ -46,6 +46,10 @@ type Options struct {
 	// Results keeps game days; nil keeps them in memory, in a store the
 	// server opens for its lifetime.
 	Results gameday.Store
+	// AllowHosts are the host names the console answers besides its IP
+	// addresses and localhost: the name a class reaches it by, or the one
+	// a proxy in front of it passes on. Any other Host gets a 421.
+	AllowHosts []string
 }
 
 // PolicySource is a policy file the console offers on autopilot.
@@ -69,6 +73,7 @@ type Server struct {
 	logf        func(format string, args ...any)
 	static      fs.FS
 	results     gameday.Store
+	allowHosts  []string
 	origins     *http.CrossOriginProtection
 
 	mu       sync.Mutex
@@ -84,6 +89,12 @@ func New(o Options) (*Server, error) {
 		maxSessions: o.MaxSessions, idle: o.Idle, now: o.Now, logf: o.Log,
 		sessions: map[string]*session{}, results: o.Results,
 		origins: http.NewCrossOriginProtection(),
+	}
+	for _, name := range o.AllowHosts {
+		if err := CheckHostName(name); err != nil {
+			return nil, fmt.Errorf("allowed host %v", err)
+		}
+		s.allowHosts = append(s.allowHosts, hostName(name))
 	}
 	if s.maxSessions <= 0 {
 		s.maxSessions = DefaultMaxSessions

@@ -20,9 +20,10 @@ import (
 
 // PlayCmd serves the web console.
 type PlayCmd struct {
-	Addr      string `default:"127.0.0.1:8080" help:"Address to listen on (loopback by default; the console has no accounts, so keep it off public networks)." placeholder:"HOST:PORT"`
-	Scenarios string `help:"Also offer the .lua scenarios of this folder." placeholder:"DIR"`
-	Data      string `help:"Keep game days and their results in this SQLite file (made if need be), or in the PostgreSQL database of a postgres:// URL that several consoles share (default: in memory, lost on restart). A JSON file of an earlier oncall is imported once into a .db beside it." placeholder:"FILE|URL"`
+	Addr      string   `default:"127.0.0.1:8080" help:"Address to listen on (loopback by default; the console has no accounts, so keep it off public networks)." placeholder:"HOST:PORT"`
+	Scenarios string   `help:"Also offer the .lua scenarios of this folder." placeholder:"DIR"`
+	AllowHost []string `name:"allow-host" sep:"," help:"Also answer requests that reach the console by this host name (repeat it or separate names with commas): the name a class types, or the one a proxy in front of the console passes on. Without it the console answers only its IP addresses and localhost, so that no other web site can reach it through a name of its own (DNS rebinding)." placeholder:"NAME"`
+	Data      string   `help:"Keep game days and their results in this SQLite file (made if need be), or in the PostgreSQL database of a postgres:// URL that several consoles share (default: in memory, lost on restart). A JSON file of an earlier oncall is imported once into a .db beside it." placeholder:"FILE|URL"`
 }
 
 // Help shows examples under the flags.
@@ -32,6 +33,8 @@ func (PlayCmd) Help() string {
   oncall play --addr 127.0.0.1:9000      another port
   oncall play --scenarios ./my-scenarios the built-in scenarios and those of a folder
   oncall play --data gamedays.db         game days kept in a SQLite file across restarts
+  oncall play --addr 0.0.0.0:8080 --allow-host oncall.school.example
+                                         a class on the network, reaching it by a name
   oncall play --data postgres://oncall@db.school.example/oncall
                                          several consoles behind a load balancer, one database
                                          (the password from PGPASSWORD or ~/.pgpass, not the URL)
@@ -80,8 +83,12 @@ func (c *PlayCmd) Run(env *Env) error {
 		}
 		defer results.Close()
 	}
+	hosts, err := allowedHosts(c.AllowHost, c.Addr)
+	if err != nil {
+		return err
+	}
 	srv, err := web.New(web.Options{
-		Scenarios: scs, Policies: pols, Compile: compilePolicy, Results: results,
+		Scenarios: scs, Policies: pols, Compile: compilePolicy, Results: results, AllowHosts: hosts,
 		Log: func(format string, args ...any) { fmt.Fprintf(env.Stderr, format+"\n", args...) },
 	})
 	if err != nil {
@@ -141,6 +148,20 @@ func compilePolicy(filename, src string) (func() engine.Policy, error) {
 		return nil, err
 	}
 	return p.Instance, nil
+}
+
+// allowedHosts are the names the console answers besides its addresses:
+// those of --allow-host, and the name of --addr when it is one.
+func allowedHosts(names []string, addr string) ([]string, error) {
+	for _, n := range names {
+		if err := web.CheckHostName(n); err != nil {
+			return nil, usageError("--allow-host %s: %v", n, err)
+		}
+	}
+	if host, _, err := net.SplitHostPort(addr); err == nil && host != "" && net.ParseIP(host) == nil {
+		names = append(names, host)
+	}
+	return names, nil
 }
 
 // exposed reports whether the console listens beyond this machine.

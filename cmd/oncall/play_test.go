@@ -34,15 +34,17 @@ func (w *lineWriter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// TestPlay starts the console on a free loopback port, loads the page and a
-// scenario list, then stops it through the interrupt channel.
-func TestPlay(t *testing.T) {
+// servePlay runs oncall play with the arguments on a free loopback port
+// and returns the URL it prints and a function that stops it, checking
+// that it exits with 0.
+func servePlay(t *testing.T, args ...string) (*testEnv, string, func()) {
+	t.Helper()
 	e := newTestEnv(t)
 	out := &lineWriter{lines: make(chan string, 8)}
 	stop := make(chan os.Signal, 1)
 	e.Stdout, e.Interrupt = out, stop
 	code := make(chan int, 1)
-	go func() { code <- Main([]string{"play", "--addr", "127.0.0.1:0"}, &e.Env) }()
+	go func() { code <- Main(append([]string{"play", "--addr", "127.0.0.1:0"}, args...), &e.Env) }()
 	var url string
 	select {
 	case line := <-out.lines:
@@ -55,6 +57,24 @@ func TestPlay(t *testing.T) {
 	if !strings.HasPrefix(url, "http://127.0.0.1:") {
 		t.Fatalf("URL %q", url)
 	}
+	return e, url, func() {
+		t.Helper()
+		stop <- os.Interrupt
+		select {
+		case c := <-code:
+			if c != 0 {
+				t.Errorf("exit code %d: %s", c, e.err.String())
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatal("play did not stop on interrupt")
+		}
+	}
+}
+
+// TestPlay starts the console on a free loopback port, loads the page and a
+// scenario list, then stops it through the interrupt channel.
+func TestPlay(t *testing.T) {
+	e, url, stop := servePlay(t)
 	for path, want := range map[string]string{"": "<!doctype html>", "api/meta": `"bad-deploy"`} {
 		res, err := http.Get(url + path)
 		if err != nil {
@@ -66,17 +86,32 @@ func TestPlay(t *testing.T) {
 			t.Errorf("GET /%s: %d, %.100s", path, res.StatusCode, b)
 		}
 	}
-	stop <- os.Interrupt
-	select {
-	case c := <-code:
-		if c != 0 {
-			t.Errorf("exit code %d: %s", c, e.err.String())
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("play did not stop on interrupt")
-	}
+	stop()
 	if strings.Contains(e.err.String(), "warning") {
 		t.Errorf("a warning on loopback: %s", e.err.String())
+	}
+}
+
+// TestPlayAllowHost: the console answers the names of --allow-host and
+// refuses any other with a 421.
+func TestPlayAllowHost(t *testing.T) {
+	_, url, stop := servePlay(t, "--allow-host", "oncall.school.example,lab.example", "--allow-host", "Other.Example")
+	defer stop()
+	for host, want := range map[string]int{"oncall.school.example": 200, "lab.example:8080": 200, "other.example": 200, "localhost": 200, "evil.example": 421, "sub.lab.example": 421} {
+		req, err := http.NewRequest("GET", url+"api/meta", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Host = host
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if res.StatusCode != want {
+			t.Errorf("Host %s: %d, want %d: %.200s", host, res.StatusCode, want, b)
+		}
 	}
 }
 
@@ -100,6 +135,11 @@ func TestPlayBadFlags(t *testing.T) {
 	}
 	if c := e.run("play", "--scenarios", t.TempDir()+"/missing"); c != 2 || !strings.Contains(e.err.String(), "--scenarios") {
 		t.Errorf("missing folder: %d %s", c, e.err.String())
+	}
+	for _, name := range []string{"http://oncall.example", "oncall.example:80", "oncall.example/x"} {
+		if c := e.run("play", "--allow-host", name); c != 2 || !strings.Contains(e.err.String(), "--allow-host "+name+": ") || !strings.Contains(e.err.String(), "without scheme, port or path") {
+			t.Errorf("--allow-host %s: %d %s", name, c, e.err.String())
+		}
 	}
 	bad := tempFile(t, "results.json", "not json")
 	if c := e.run("play", "--data", bad); c != 2 || !strings.Contains(e.err.String(), "--data") {
