@@ -16,12 +16,23 @@
 // PostgreSQL shared by several consoles), so any console behind a load
 // balancer can answer any request.
 //
+// The endpoints are a table of ServeMux patterns (routes.go), one file for
+// each concern: sessions, game days, metadata and the catalogue, the model,
+// traces, the debrief. Before its handler every request passes the checks
+// of harden.go, as the Go security guides describe them for a server that
+// browsers reach: a body above 256 KB is a 413 (read to its end first, so
+// that the client sees the answer rather than a reset connection); a Host
+// the console does not serve (a DNS rebinding) is a 421; a state-changing
+// request from another site (Sec-Fetch-Site, or Origin against Host) is a
+// 403; and a JSON endpoint refuses any body but application/json with a
+// 415.
+//
 // Sessions are bounded in number and expire when idle; each is used by one
-// request at a time (a mutex per session); request bodies and the minutes a
-// step may advance are bounded. Every bad request gets a 4xx answer whose
-// body is {"error": "..."}, a sentence the page shows as it is; a panic in a
+// request at a time (a mutex per session); the minutes a step may advance
+// are bounded. Every bad request gets a 4xx answer whose body is
+// {"error": "..."}, a sentence the page shows as it is; a panic in a
 // handler is caught and turned into a 500 so that the server keeps serving,
-// and the tests show that no bad request reaches it.
+// and the tests (and FuzzAPI) show that no bad request reaches it.
 //
 // The page's words come from the i18n catalogue (the "ui.*" keys of
 // i18n/catalog/ui.<lang>.json and the model's own keys), its numbers from

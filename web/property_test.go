@@ -102,17 +102,38 @@ func FuzzParseDecisions(f *testing.F) {
 	})
 }
 
-// FuzzCreate: any body sent to start a shift gets an answer below 500.
-func FuzzCreate(f *testing.F) {
-	for _, s := range []string{`{"scenario":"bad-deploy","seed":1}`, `{"scenario":"bad-deploy","seed":1,"minute":5,"decisions":[{"minute":2,"control":"shed","value":0.5}]}`,
-		`{`, `[]`, `{"seed":1e99}`, `{"scenario":"free-play","seed":"1","autopilot":{"source":"rollback","until":-1}}`} {
-		f.Add(s)
+// FuzzAPI: any body sent to any JSON endpoint gets an answer below 500:
+// a 2xx of JSON or a 4xx whose JSON says what is wrong, and never a panic.
+// The seed corpus is a body each endpoint takes and broken ones.
+func FuzzAPI(f *testing.F) {
+	for i, e := range jsonEndpoints {
+		for _, body := range []string{e.body, "", "{", "[]", "null", `{"x":1}`, strings.TrimSuffix(e.body, "}") + `,"seed":1e99}`} {
+			f.Add(uint8(i), body)
+		}
 	}
+	for _, body := range []string{`{"scenario":"bad-deploy","seed":1,"minute":5,"decisions":[{"minute":2,"control":"shed","value":0.5}]}`,
+		`{"seed":1e99}`, `{"scenario":"free-play","seed":"1","autopilot":{"source":"rollback","until":-1}}`,
+		`{"scenario":"bad-deploy","seed":4294967295,"minute":120,"decisions":[{"minute":120,"control":"rollback"}]}`} {
+		f.Add(uint8(0), body)
+		f.Add(uint8(4), body)
+	}
+	f.Add(uint8(1), `{"control":"feature","value":true}`)
+	f.Add(uint8(6), `{"name":"Ana","decisions":[{"minute":3,"control":"min_instances","value":12}],"autopilot":{"policy":"bad-deploy","until":-1}}`)
 	ts := newTestServer(f, Options{MaxSessions: 1 << 20})
-	f.Fuzz(func(t *testing.T, body string) {
-		rec := ts.do("POST", "/api/sessions", body)
-		if rec.Code >= 500 || (rec.Code >= 400 && !strings.Contains(rec.Body.String(), `"error":`)) {
-			t.Fatalf("%q: %d %s", body, rec.Code, rec.Body)
+	ids := liveIDs(f, ts)
+	f.Fuzz(func(t *testing.T, endpoint uint8, body string) {
+		e := jsonEndpoints[int(endpoint)%len(jsonEndpoints)]
+		rec := ts.do("POST", ids.Replace(e.path), body)
+		switch {
+		case rec.Code >= 500:
+			t.Fatalf("POST %s %q: %d %s", e.path, body, rec.Code, rec.Body)
+		case rec.Code >= 400:
+			var eb errorBody
+			if json.Unmarshal(rec.Body.Bytes(), &eb) != nil || eb.Error == "" {
+				t.Fatalf("POST %s %q: %d without a message: %s", e.path, body, rec.Code, rec.Body)
+			}
+		case !json.Valid(rec.Body.Bytes()):
+			t.Fatalf("POST %s %q: %d, not JSON: %.200s", e.path, body, rec.Code, rec.Body)
 		}
 		if ts.panics.Load() != 0 {
 			t.Fatal("panic")
