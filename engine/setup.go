@@ -93,7 +93,7 @@ type DefaultPage struct{}
 
 // Holds implements PageRule.
 func (DefaultPage) Holds(r *Row) (bool, error) {
-	return (r.Burn1h >= 14.4 && r.Burn5m >= 14.4) || (r.Burn6h >= 6 && r.Burn30m >= 6), nil
+	return (r.Burn1h >= fastBurn && r.Burn5m >= fastBurn) || (r.Burn6h >= slowBurn && r.Burn30m >= slowBurn), nil
 }
 
 // NoScenario is the scenario of free play: no events, no surge.
