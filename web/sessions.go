@@ -37,7 +37,8 @@ func parseSeed(text string) (uint32, error) {
 	return seed, nil
 }
 
-// shiftState is a shift as the page draws it.
+// shiftState is a shift as the page draws it: besides the rows, the
+// tiles' levels and the bounds its charts draw.
 type shiftState struct {
 	ID        string             `json:"id"`
 	Scenario  string             `json:"scenario"`
@@ -48,6 +49,8 @@ type shiftState struct {
 	Minute    int                `json:"minute"`
 	Initial   map[string]float64 `json:"initial"`
 	Autopilot *Autopilot         `json:"autopilot,omitempty"`
+	Levels    map[string]level   `json:"levels"`
+	Lines     []chartLine        `json:"lines"`
 	Rows      []engine.Row       `json:"rows"`
 	Done      bool               `json:"done"`
 	Outcome   *engine.Outcome    `json:"outcome,omitempty"`
@@ -102,7 +105,8 @@ func (sess *session) state() shiftState {
 	st := shiftState{
 		ID: sess.id, Scenario: sess.shift.Scenario, Seed: sess.shift.Seed, Noise: sess.shift.Noise,
 		Start: engine.ClockString(setup.Start), Duration: setup.Minutes, Minute: sess.sim.Minute(),
-		Initial: init, Autopilot: sess.shift.Autopilot, Rows: sess.sim.Rows(), Done: sess.sim.Done(),
+		Initial: init, Autopilot: sess.shift.Autopilot,
+		Levels: levels(setup), Lines: chartLines(setup), Rows: sess.sim.Rows(), Done: sess.sim.Done(),
 	}
 	if st.Rows == nil {
 		st.Rows = []engine.Row{}

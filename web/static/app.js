@@ -125,9 +125,14 @@ async function rebuild(minute) {
   adopt(st);
 }
 
+// adopt takes a shift as the server sends it: its rows, the tiles' levels
+// and the charts' bounds.
 function adopt(st) {
   const sh = S.shift;
-  Object.assign(sh, { id: st.id, start: st.start, duration: st.duration, initial: st.initial, rows: st.rows, done: st.done, outcome: st.outcome || null });
+  Object.assign(sh, {
+    id: st.id, start: st.start, duration: st.duration, initial: st.initial, rows: st.rows, done: st.done, outcome: st.outcome || null,
+    levels: st.levels, lines: st.lines,
+  });
   S.drawn = 0;
   $("timeline").textContent = "";
 }
@@ -415,17 +420,12 @@ function loadSaved() {
 const TILES = ["requests", "shed_traffic", "serving", "booting", "utilization", "p99_ms", "error_rate", "burn_1h",
   "budget_left", "hit_rate", "cache_age_s", "db_util", "bad_traffic", "recommendations", "cost_per_hour", "cost"];
 
+// level is a tile's colour by the levels the server sends with the shift.
 function level(name, v) {
-  switch (name) {
-    case "error_rate": return v >= 0.01 ? "bad" : v >= 0.001 ? "warn" : "";
-    case "burn_1h": return v >= 14.4 ? "bad" : v >= 6 ? "warn" : "";
-    case "budget_left": return v <= 0.05 ? "bad" : v <= 0.2 ? "warn" : "";
-    case "p99_ms": return v >= 1000 ? "bad" : v >= 500 ? "warn" : "";
-    case "db_util": case "utilization": return v >= 0.95 ? "bad" : v >= 0.85 ? "warn" : "";
-    case "bad_traffic": return v > 0 ? "bad" : "";
-    case "shed_traffic": return v > 0 ? "warn" : "";
-  }
-  return "";
+  const l = S.shift.levels[name];
+  if (!l) return "";
+  const past = b => b !== undefined && (l.below ? (l.strict ? v < b : v <= b) : (l.strict ? v > b : v >= b));
+  return past(l.bad) ? "bad" : past(l.warn) ? "warn" : "";
 }
 
 function clockAt(m) {
@@ -479,11 +479,10 @@ function drawPage(last) {
 const COLORS = ["#0b57d0", "#b3261e", "#0a7d5a", "#8a4fbf", "#c25e00"];
 
 function chartDefs() {
-  const cap = r => (r.service_ms > 0 ? (r.serving * 16 * 1000) / r.service_ms : 0);
   return [
-    { key: "ui.chart.traffic", unit: "req/s", lines: [["requests", r => r.requests, label("requests")], ["capacity", cap, t("ui.chart.capacity")]] },
-    { key: "ui.chart.p99", unit: "ms", lines: [["p99_ms", r => r.p99_ms, label("p99_ms")]], thresholds: [500] },
-    { key: "ui.chart.burn", unit: "×", lines: [["burn_5m", r => r.burn_5m, label("burn_5m")], ["burn_1h", r => r.burn_1h, label("burn_1h")]], thresholds: [14.4] },
+    { key: "ui.chart.traffic", unit: "req/s", lines: [["requests", r => r.requests, label("requests")], ["capacity", r => r.capacity, t("ui.chart.capacity")]] },
+    { key: "ui.chart.p99", unit: "ms", lines: [["p99_ms", r => r.p99_ms, label("p99_ms")]] },
+    { key: "ui.chart.burn", unit: "×", lines: [["burn_5m", r => r.burn_5m, label("burn_5m")], ["burn_1h", r => r.burn_1h, label("burn_1h")]] },
     { key: "ui.chart.budget", unit: "share", lines: [["budget_left", r => r.budget_left, label("budget_left")]], min: null },
     { key: "ui.chart.cache", unit: "share", lines: [["hit_rate", r => r.hit_rate, label("hit_rate")], ["db_util", r => r.db_util, label("db_util")]], max: 1 },
     { key: "ui.chart.fleet", unit: "instances", lines: [["serving", r => r.serving, label("serving")], ["booting", r => r.booting, label("booting")], ["min_instances", r => r.min_instances, label("min_instances")]] },
@@ -522,9 +521,13 @@ function drawCharts() {
     if (ref) legend.push(`<span><i class="refkey"></i>${esc(t("ui.debrief.refline"))}</span>`);
     let lo = 0;
     if (d.min === null) { lo = Math.min(0, ...series.flatMap(s => s.values)); }
+    // The bounds the server sends for the metrics of this chart: the page
+    // rule's, the slow p99.
+    const names = d.lines.map(l => l[0]);
+    const bounds = sh.lines.filter(b => names.includes(b.metric));
     const svg = lineChart({
       series, duration: sh.duration, min: lo, max: d.max, marks: mk, now: sh.rows.length,
-      thresholds: (d.thresholds || []).map(v => ({ value: v, title: value(d.unit, v) })),
+      thresholds: bounds.map(b => ({ value: b.value, title: label(b.metric) + " " + b.op + " " + value(d.unit, b.value) })),
       fmtY: v => axis(d.unit, v), fmtX: m => clockAt(m), label: t(d.key),
     });
     $("chart-" + i).innerHTML = `<figcaption>${esc(t(d.key))}</figcaption>${svg}<div class="legend">${legend.join("")}</div>`;
