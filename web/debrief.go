@@ -189,7 +189,7 @@ func (s *Server) debriefHandler(w http.ResponseWriter, r *http.Request) {
 		fail(w, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, d)
+	writeJSON(w, http.StatusOK, viewDebrief(d))
 }
 
 // finished replays a whole shift.

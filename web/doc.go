@@ -39,4 +39,12 @@
 // i18n's format.js, served as /static/format.js. In Urdu the page is right
 // to left and each value inside a sentence is isolated so that it keeps its
 // order.
+//
+// The page computes no figure of the model: it draws what the server
+// sends. The capacity is a metric of the row; the tiles' levels and the
+// bounds across the charts (the page rule in force, the slow p99) come
+// with each shift, from the engine and the scenario; the lines of the
+// timeline and the values of decisions come written by i18n (EventText,
+// ControlValue) in every language, so that a change of language needs no
+// request.
 package web

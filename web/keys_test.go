@@ -3,6 +3,7 @@ package web
 import (
 	"encoding/json"
 	"os"
+	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
@@ -12,7 +13,8 @@ import (
 )
 
 // keyPattern finds the catalogue keys the page names literally: in t("..."),
-// data-i18n="..." and the key lists of the script.
+// data-i18n="..." and the key lists of the script, and those the server
+// writes for the page (the timeline's lines).
 var keyPattern = regexp.MustCompile(`"((?:ui|switch|unit|model|metric|control|outcome|event|constant)\.[a-z0-9_.]*[a-z0-9_])"`)
 
 func staticKeys(t *testing.T) map[string]bool {
@@ -24,6 +26,22 @@ func staticKeys(t *testing.T) map[string]bool {
 	}
 	for _, e := range entries {
 		b, err := staticFiles.ReadFile("static/" + e.Name())
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range keyPattern.FindAllStringSubmatch(string(b), -1) {
+			used[m[1]] = true
+		}
+	}
+	sources, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range sources {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		b, err := os.ReadFile(name)
 		if err != nil {
 			t.Fatal(err)
 		}

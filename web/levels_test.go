@@ -16,10 +16,12 @@ import (
 // viewState is the part of a shift's state the page draws without
 // computing anything.
 type viewState struct {
-	ID     string
-	Rows   []engine.Row
-	Levels map[string]level
-	Lines  []chartLine
+	ID        string
+	Rows      []engine.Row
+	Texts     []rowTexts
+	Decisions []decisionView
+	Levels    map[string]level
+	Lines     []chartLine
 }
 
 // pagedScenario is a Lua scenario with its own page rule and half the

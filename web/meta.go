@@ -10,7 +10,9 @@ import (
 )
 
 // meta describes what the page draws: controls, metrics, outcome figures,
-// scenarios, policies, languages and limits.
+// scenarios, policies, languages and limits. What belongs to one shift
+// (the tiles' levels, the bounds on its charts, the lines of its timeline)
+// comes with the shift.
 func (s *Server) meta(w http.ResponseWriter, r *http.Request) {
 	type control struct {
 		Name    string  `json:"name"`
@@ -39,7 +41,6 @@ func (s *Server) meta(w http.ResponseWriter, r *http.Request) {
 		Controls  []control       `json:"controls"`
 		Metrics   []metric        `json:"metrics"`
 		Outcomes  []metric        `json:"outcomes"`
-		Constants []metric        `json:"constants"`
 		Scenarios []scenario      `json:"scenarios"`
 		Policies  []string        `json:"policies"`
 		Autopilot bool            `json:"autopilot"`
@@ -55,9 +56,6 @@ func (s *Server) meta(w http.ResponseWriter, r *http.Request) {
 	}
 	for _, o := range engine.OutcomeSpecs() {
 		out.Outcomes = append(out.Outcomes, metric{Name: o.Name, Unit: o.Unit, Decimals: o.Decimals, Kind: "number"})
-	}
-	for _, c := range engine.ConstantSpecs() {
-		out.Constants = append(out.Constants, metric{Name: c.Name, Unit: c.Unit, Kind: "number"})
 	}
 	for _, id := range s.order {
 		sc := s.scenarios[id]

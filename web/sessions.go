@@ -37,8 +37,9 @@ func parseSeed(text string) (uint32, error) {
 	return seed, nil
 }
 
-// shiftState is a shift as the page draws it: besides the rows, the
-// tiles' levels and the bounds its charts draw.
+// shiftState is a shift as the page draws it: besides the rows, the lines
+// of its timeline and the values of its decisions written in every
+// language, the tiles' levels and the bounds its charts draw.
 type shiftState struct {
 	ID        string             `json:"id"`
 	Scenario  string             `json:"scenario"`
@@ -49,9 +50,11 @@ type shiftState struct {
 	Minute    int                `json:"minute"`
 	Initial   map[string]float64 `json:"initial"`
 	Autopilot *Autopilot         `json:"autopilot,omitempty"`
+	Decisions []decisionView     `json:"decisions"`
 	Levels    map[string]level   `json:"levels"`
 	Lines     []chartLine        `json:"lines"`
 	Rows      []engine.Row       `json:"rows"`
+	Texts     []rowTexts         `json:"texts"`
 	Done      bool               `json:"done"`
 	Outcome   *engine.Outcome    `json:"outcome,omitempty"`
 }
@@ -105,9 +108,10 @@ func (sess *session) state() shiftState {
 	st := shiftState{
 		ID: sess.id, Scenario: sess.shift.Scenario, Seed: sess.shift.Seed, Noise: sess.shift.Noise,
 		Start: engine.ClockString(setup.Start), Duration: setup.Minutes, Minute: sess.sim.Minute(),
-		Initial: init, Autopilot: sess.shift.Autopilot,
+		Initial: init, Autopilot: sess.shift.Autopilot, Decisions: viewsOf(sess.shift.Decisions),
 		Levels: levels(setup), Lines: chartLines(setup), Rows: sess.sim.Rows(), Done: sess.sim.Done(),
 	}
+	st.Texts = timeline(st.Rows)
 	if st.Rows == nil {
 		st.Rows = []engine.Row{}
 	}
@@ -173,7 +177,7 @@ func (s *Server) decide(w http.ResponseWriter, r *http.Request) {
 	}
 	d.Value = Value(a.Value)
 	sess.shift.Decisions = append(sess.shift.Decisions, d)
-	writeJSON(w, http.StatusOK, d)
+	writeJSON(w, http.StatusOK, viewOf(d))
 }
 
 type stepRequest struct {
@@ -183,6 +187,7 @@ type stepRequest struct {
 type stepAnswer struct {
 	Minute  int             `json:"minute"`
 	Rows    []engine.Row    `json:"rows"`
+	Texts   []rowTexts      `json:"texts"`
 	Done    bool            `json:"done"`
 	Outcome *engine.Outcome `json:"outcome,omitempty"`
 }
@@ -218,6 +223,7 @@ func (s *Server) step(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ans := stepAnswer{Minute: sim.Minute(), Rows: sim.Rows()[from:], Done: sim.Done()}
+	ans.Texts = timeline(ans.Rows)
 	if ans.Done {
 		o := sim.Outcome()
 		ans.Outcome = &o
@@ -244,7 +250,14 @@ func writeStep(w http.ResponseWriter, ans stepAnswer) {
 		}
 		buf = append(buf, b...)
 	}
-	buf = append(buf, `],"done":`...)
+	texts, err := json.Marshal(ans.Texts)
+	if err != nil {
+		fail(w, &httpError{http.StatusInternalServerError, "writing the timeline: " + err.Error()})
+		return
+	}
+	buf = append(buf, `],"texts":`...)
+	buf = append(buf, texts...)
+	buf = append(buf, `,"done":`...)
 	buf = strconv.AppendBool(buf, ans.Done)
 	if ans.Outcome != nil {
 		o, err := json.Marshal(ans.Outcome)

@@ -24,12 +24,6 @@ function t(key, vars) {
 const num = (v, d) => (v == null || Number.isNaN(v) ? "–" : F.number(S.fmt, v, d));
 const pct = (v, d = 1) => F.percent(S.fmt, v, d);
 
-// shortDecimals is the number of decimals v needs, at most 4 (as i18n's).
-function shortDecimals(v) {
-  const s = Math.abs(v).toFixed(4).replace(/0+$/, "");
-  return s.length - 1 - s.indexOf(".");
-}
-
 // value formats a metric's value by its unit.
 function value(unit, v, decimals) {
   switch (unit) {
@@ -60,30 +54,6 @@ function axis(unit, v) {
 function metricSpec(name) { return S.meta.metrics.find(m => m.name === name) || S.meta.outcomes.find(m => m.name === name); }
 function metricValue(name, v) { const m = metricSpec(name); return m.kind === "bool" ? (v ? t("switch.on") : t("switch.off")) : value(m.unit, v, m.decimals); }
 
-// controlValue writes a control's value as i18n.ControlValue does.
-function controlValue(c, v) {
-  if (c.kind === "action") return "";
-  if (c.kind === "bool") return v ? t("switch.on") : t("switch.off");
-  if (c.name === "target_utilization" || c.name === "shed") return pct(v, Math.min(shortDecimals(v * 100), 2));
-  if (c.unit === "s") return num(v, shortDecimals(v)) + " s";
-  return num(v, shortDecimals(v));
-}
-
-// constantValue writes a scenario's change of a constant, as i18n.ConstantValue.
-function constantValue(name, v) {
-  const c = S.meta.constants.find(x => x.name === name);
-  const d = shortDecimals(v);
-  switch (c && c.unit) {
-    case "share": return pct(v, Math.min(shortDecimals(v * 100), 3));
-    case "share/min": return pct(v, Math.min(shortDecimals(v * 100), 3)) + "/min";
-    case "$/h": return F.moneyPerHour(S.fmt, v);
-    case "min": return S.fmt.minutes.replace("{n}", num(v, d));
-    case "queries/s": return t("unit.queries_per_s", { n: num(v, d) });
-    case "days": return t("unit.days", { n: num(v, d) });
-    case "ms": case "s": case "req/s": return num(v, d) + " " + c.unit;
-  }
-  return num(v, d);
-}
 const label = name => t("metric." + name + ".label");
 const ctlLabel = name => t("control." + name + ".label");
 const text = tx => (tx ? tx[S.lang] || tx.en || "" : "");
@@ -105,9 +75,13 @@ async function api(method, path, body) {
 let chain = Promise.resolve();
 function serial(fn) { const p = chain.then(fn); chain = p.catch(() => {}); return p; }
 
+// plain are decisions as the server takes them back: without the texts it
+// wrote for them.
+const plain = ds => ds.map(({ minute, control, value }) => ({ minute, control, value }));
+
 function shiftBody(minute) {
   const sh = S.shift;
-  return { scenario: sh.scenario, seed: sh.seed, noise: sh.noise, minute, decisions: sh.decisions, autopilot: sh.autopilot || undefined };
+  return { scenario: sh.scenario, seed: sh.seed, noise: sh.noise, minute, decisions: plain(sh.decisions), autopilot: sh.autopilot || undefined };
 }
 
 // withSession calls fn with the session's id; when the session is gone (a
@@ -125,17 +99,21 @@ async function rebuild(minute) {
   adopt(st);
 }
 
-// adopt takes a shift as the server sends it: its rows, the tiles' levels
-// and the charts' bounds.
+// adopt takes a shift as the server sends it: its rows, the lines of its
+// timeline and the values of its decisions in every language, the tiles'
+// levels and the charts' bounds.
 function adopt(st) {
   const sh = S.shift;
   Object.assign(sh, {
     id: st.id, start: st.start, duration: st.duration, initial: st.initial, rows: st.rows, done: st.done, outcome: st.outcome || null,
-    levels: st.levels, lines: st.lines,
+    decisions: st.decisions, levels: st.levels, lines: st.lines, texts: {},
   });
+  addTexts(st.texts);
   S.drawn = 0;
   $("timeline").textContent = "";
 }
+
+function addTexts(list) { for (const x of list) S.shift.texts[x.minute] = x; }
 
 // ---- messages --------------------------------------------------------------
 
@@ -300,7 +278,7 @@ async function advance(n) {
   n = Math.min(n, sh.duration - sh.rows.length);
   const ans = await withSession(id => api("POST", `/api/sessions/${id}/step`, { minutes: n }));
   if (ans.rows.length && ans.rows[0].minute !== sh.rows.length) { await rebuild(ans.minute); }
-  else sh.rows.push(...ans.rows);
+  else { sh.rows.push(...ans.rows); addTexts(ans.texts); }
   sh.done = ans.done;
   sh.outcome = ans.outcome || null;
   say("");
@@ -325,7 +303,7 @@ async function finish() {
   } catch (e) { oops(e); }
   if (S.gameday && !sh.sent) {
     try {
-      await api("POST", `/api/gamedays/${encodeURIComponent(S.gameday)}/results`, { name: localStorage.getItem("oncall.name") || "?", decisions: sh.decisions, autopilot: sh.autopilot || undefined });
+      await api("POST", `/api/gamedays/${encodeURIComponent(S.gameday)}/results`, { name: localStorage.getItem("oncall.name") || "?", decisions: plain(sh.decisions), autopilot: sh.autopilot || undefined });
       sh.sent = true;
       say(t("ui.gameday.sent"), true);
     } catch (e) { oops(e); }
@@ -407,7 +385,7 @@ function save() {
   const sh = S.shift;
   if (!sh) return;
   try {
-    localStorage.setItem("oncall.shift", JSON.stringify({ scenario: sh.scenario, seed: sh.seed, noise: sh.noise, decisions: sh.decisions, autopilot: sh.autopilot, minute: sh.rows.length, done: sh.done, gameday: S.gameday }));
+    localStorage.setItem("oncall.shift", JSON.stringify({ scenario: sh.scenario, seed: sh.seed, noise: sh.noise, decisions: plain(sh.decisions), autopilot: sh.autopilot, minute: sh.rows.length, done: sh.done, gameday: S.gameday }));
   } catch (e) { /* storage full or off: the link still holds the shift */ }
 }
 
@@ -490,16 +468,19 @@ function chartDefs() {
   ];
 }
 
+// eventLine is the server's line for the i-th event of a row.
+function eventLine(r, i) { const x = S.shift.texts[r.minute]; return x && x.events ? text(x.events[i]) : ""; }
+
 function marks(rows) {
   const out = [];
   for (const r of rows) {
-    for (const e of r.events) {
+    r.events.forEach((e, i) => {
       let cls = null;
       if (e.kind === "page") cls = "page";
       else if (e.kind === "action") cls = e.by === "player" ? "player" : "rule";
       else if (["deploy", "flush_cache", "say", "set_constant", "set_control", "rollback_done"].includes(e.kind)) cls = "scenario";
-      if (cls) out.push({ minute: r.minute, cls, title: r.time + " " + eventText(e) });
-    }
+      if (cls) out.push({ minute: r.minute, cls, title: r.time + " " + eventLine(r, i) });
+    });
   }
   return out;
 }
@@ -534,39 +515,12 @@ function drawCharts() {
   });
 }
 
-// eventKey and eventText render an event as i18n.EventKey and EventText do.
-function eventKey(e) {
-  const c = S.meta.controls.find(x => x.name === e.name);
-  const sp = c && c.kind === "action" ? "press" : "set";
-  switch (e.kind) {
-    case "deploy": return "event.deploy." + (e.name === "bad" ? "bad" : "good");
-    case "set_control": return "event.set_control." + sp;
-    case "action": return "event.action." + (e.by === "player" || e.by === "scenario" ? e.by : "rule") + "." + sp;
-    case "launch": case "remove": return "event." + e.kind + "." + (e.by === "autoscaler" ? "autoscaler" : "min_instances");
-  }
-  return "event." + e.kind;
-}
-
-function eventText(e) {
-  const v = e.value || 0;
-  const args = { n: num(Math.abs(v), 0), rollout: F.minutes(S.fmt, Math.round(v)), rule: e.by || "", text: text(e.text) };
-  const c = S.meta.controls.find(x => x.name === e.name);
-  if (e.kind === "set_control" || e.kind === "action") Object.assign(args, c ? { control: ctlLabel(e.name), value: controlValue(c, v) } : { control: e.name, value: num(v, shortDecimals(v)) });
-  if (e.kind === "set_constant") Object.assign(args, { constant: t("constant." + e.name + ".label"), value: constantValue(e.name, v) });
-  return t(eventKey(e), args);
-}
-
-function firedText(f) {
-  const seen = (f.seen || []).map(s => s.name + " = " + num(s.value, Math.abs(s.value) < 10 ? 3 : 1)).join(", ");
-  return t("ui.event.fired", { rule: f.rule, seen: seen || "–", actions: (f.actions || []).join(", ") || "–" });
-}
-
 function drawTimeline() {
   const sh = S.shift, ol = $("timeline");
   for (; S.drawn < sh.rows.length; S.drawn++) {
-    const r = sh.rows[S.drawn];
-    const items = r.events.map(e => [e.kind === "page" ? "page" : e.kind === "action" ? (e.by === "player" ? "player" : "rule") : "", eventText(e)]);
-    for (const f of r.fired || []) items.push(["rule", firedText(f)]);
+    const r = sh.rows[S.drawn], x = sh.texts[r.minute] || {};
+    const items = r.events.map((e, i) => [e.kind === "page" ? "page" : e.kind === "action" ? (e.by === "player" ? "player" : "rule") : "", eventLine(r, i)]);
+    (x.fired || []).forEach(f => items.push(["rule", text(f)]));
     for (const [cls, msg] of items) {
       const li = document.createElement("li");
       li.className = cls;
@@ -616,7 +570,7 @@ function drawPending() {
   for (const c of S.meta.controls) {
     const p = $("pend-" + c.name);
     const d = sh.decisions.filter(x => x.minute === now && x.control === c.name).pop();
-    p.textContent = d && !sh.done ? t(c.kind === "action" ? "ui.controls.pending_action" : "ui.controls.pending", { value: controlValue(c, d.value), time: clockAt(now) }) : "";
+    p.textContent = d && !sh.done ? t(c.kind === "action" ? "ui.controls.pending_action" : "ui.controls.pending", { value: text(d.text), time: clockAt(now) }) : "";
   }
 }
 
@@ -674,8 +628,7 @@ function drawDebrief() {
 }
 
 function decisionText(d) {
-  const c = S.meta.controls.find(x => x.name === d.control);
-  return ctlLabel(d.control) + (c && c.kind !== "action" ? " → " + controlValue(c, d.value) : "");
+  return ctlLabel(d.control) + (d.text ? " → " + text(d.text) : "");
 }
 
 // ---- game days -------------------------------------------------------------
