@@ -76,9 +76,10 @@ func Check() error { return bundle().err }
 
 // canonical returns the code of lang, or the default for an unknown one.
 func canonical(lang string) string {
-	switch lang { // the common case, a code as the catalogue spells it
-	case "en", "bs", "id", "es", "ur", "fr":
-		return lang
+	for _, l := range languages() { // the common case, a code as the catalogue spells it
+		if l.Code == lang {
+			return lang
+		}
 	}
 	if l, ok := Lookup(lang); ok {
 		return l.Code

@@ -15,10 +15,13 @@ import (
 	"io/fs"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
 	"github.com/alecthomas/kong"
+
+	"github.com/oncall-sim/oncall/i18n"
 )
 
 func main() {
@@ -104,6 +107,18 @@ func isTerminal(f any) bool {
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
+// languageVars name the languages of the catalogue for the flags that take
+// one, so that the list is written once, in i18n: ${languages} for an
+// enum, ${language_list} for a help text.
+func languageVars() kong.Vars {
+	codes := i18n.Codes()
+	last := len(codes) - 1
+	return kong.Vars{
+		"languages":     strings.Join(codes, ","),
+		"language_list": strings.Join(codes[:last], ", ") + " or " + codes[last],
+	}
+}
+
 // Main parses args, runs the subcommand and returns the exit code. It touches
 // the process only through env, so tests call it directly.
 func Main(args []string, env *Env) int {
@@ -117,6 +132,7 @@ func Main(args []string, env *Env) int {
 		kong.ConfigureHelp(kong.HelpOptions{Compact: true}),
 		kong.Bind(env),
 		kong.Vars{"version": version},
+		languageVars(),
 	)
 	if err != nil {
 		fmt.Fprintln(env.Stderr, "oncall:", err)

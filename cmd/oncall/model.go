@@ -16,7 +16,7 @@ import (
 // constants, the departures from the original model, the approximations;
 // for a scenario, the values it puts in force.
 type ModelCmd struct {
-	Lang     string `help:"Language of the explanations: en, bs, id, es, ur or fr." default:"en" placeholder:"LANG"`
+	Lang     string `help:"Language of the explanations: ${language_list}." default:"en" placeholder:"LANG"`
 	Scenario string `help:"Fill the formulas and constants with the values in force for this scenario, a built-in name or a .lua file; values that differ from the defaults are marked *." placeholder:"NAME"`
 	Seed     string `help:"With --scenario: the values this seed draws (without it, the range over seeds 1 to 200). With --validate: the seed of each cell's first simulated minute (default 1; the next minutes take the next seeds)." placeholder:"N"`
 	Validate bool   `help:"Check the queue formulas (timeouts, failed, p99) against a request-level simulation, over loads from 0.5 to 1.5 times capacity, and print the comparison as docs/model.md shows it (Markdown, English)."`
@@ -27,8 +27,9 @@ type ModelCmd struct {
 func (ModelCmd) Help() string {
 	return `Examples:
   oncall model                            every relation of the model, with its sources
-  oncall model --lang fr                  the same in French (bs, id, es, ur and fr besides en);
-                                          formulas and references to books stay as written
+  oncall model --lang fr                  the same in French (--lang takes every language of
+                                          the console); formulas and references to books stay
+                                          as written
   oncall model --scenario bad-deploy      the values in force in a scenario: its bad build
                                           fails 15 % of requests, so the formulas say 0.15·bad
   oncall model --scenario surge --seed 7  what seed 7 draws (the surge's size and time),

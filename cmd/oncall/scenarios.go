@@ -11,7 +11,7 @@ import (
 // ScenariosCmd lists the built-in scenarios and those of a folder.
 type ScenariosCmd struct {
 	Dir  string `arg:"" optional:"" help:"Also list the .lua scenarios of this folder." placeholder:"DIR" type:"existingdir"`
-	Lang string `default:"en" enum:"en,bs,id,es,ur,fr" help:"Language of the titles: en, bs, id, es, ur or fr."`
+	Lang string `default:"en" enum:"${languages}" help:"Language of the titles: ${language_list}."`
 }
 
 // Help shows examples under the flags.

@@ -36,7 +36,7 @@ func TestBuiltinsLoadInOrderWithEveryLanguage(t *testing.T) {
 		if p.ID() != scenarios.Names()[i] {
 			t.Errorf("built-in %d is %s, want %s", i, p.ID(), scenarios.Names()[i])
 		}
-		for _, lang := range languages {
+		for _, lang := range languages() {
 			if p.Title()[lang] == "" || p.Briefing()[lang] == "" {
 				t.Errorf("%s has no title or briefing in %s", p.ID(), lang)
 			}

@@ -35,7 +35,7 @@ var scenarioTable = tableSpec[declaration]{
 		to("id", idValue, func(d *declaration, id string) { d.setup.ID = id }).
 			required(`id is missing: name the scenario, e.g. id = "my-drill" (lower-case letters, digits and -)`),
 		to("title", titleValue, func(d *declaration, t engine.Text) { d.title = t }).
-			required(`title is missing: title = { en = "..." } (other languages: ` + strings.Join(languages[1:], ", ") + ")"),
+			required(`title is missing: title = { en = "..." } (other languages: ` + strings.Join(languages()[1:], ", ") + ")"),
 		to("briefing", textValue, func(d *declaration, t engine.Text) { d.briefing = t }).
 			required(`briefing is missing: briefing = { en = "what the player faces" }`),
 		to("start", timeOfDay, func(d *declaration, m int) { d.setup.Start = m }),

@@ -13,6 +13,7 @@ import (
 	lua "github.com/yuin/gopher-lua"
 
 	"github.com/oncall-sim/oncall/engine"
+	"github.com/oncall-sim/oncall/i18n"
 	"github.com/oncall-sim/oncall/internal/spell"
 )
 
@@ -20,8 +21,9 @@ import (
 // Lua value and says, when it is wrong, what is wrong as the message goes on
 // after the field's name ("= 2 is out of range: it takes 0 to 1").
 
-// languages are the languages of the console; "en" is required.
-var languages = []string{"en", "bs", "id", "es", "ur", "fr"}
+// languages are the languages of the console, English first; "en" is
+// required.
+func languages() []string { return i18n.Codes() }
 
 // entry is one key and value of a table.
 type entry struct {
@@ -97,8 +99,8 @@ func textTable(t *lua.LTable) (engine.Text, error) {
 		if kv.key == "" {
 			return nil, fmt.Errorf("takes a text by language, e.g. { en = \"...\", fr = \"...\" }, not a list")
 		}
-		if !slices.Contains(languages, kv.key) {
-			return nil, atInnerKey(kv.key, fmt.Errorf("has an unknown language %s%s (languages: %s)", kv.key, spell.Suggest(kv.key, languages), strings.Join(languages, ", ")))
+		if !slices.Contains(languages(), kv.key) {
+			return nil, atInnerKey(kv.key, fmt.Errorf("has an unknown language %s%s (languages: %s)", kv.key, spell.Suggest(kv.key, languages()), strings.Join(languages(), ", ")))
 		}
 		s, ok := kv.value.(lua.LString)
 		if !ok || strings.TrimSpace(string(s)) == "" {
@@ -122,7 +124,7 @@ func titleValue(v lua.LValue) (engine.Text, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, lang := range languages {
+	for _, lang := range languages() {
 		if s := t[lang]; strings.ContainsAny(s, "\n\t") {
 			return nil, atInnerValue(lang, fmt.Errorf("%s = %q: a title is one line, without tabs", lang, s))
 		}
