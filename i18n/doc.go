@@ -28,7 +28,9 @@
 // plus a few named keys (NamedKeys): the product's first paragraph, the
 // model page's headings and notes, the words for a switch that is on or off,
 // two units written after a number. EventText renders an engine event in a
-// language from these keys, ControlValue and ConstantValue a value.
+// language from these keys, ControlValue and ConstantValue a value; the web
+// console's server writes its timeline and its decisions' values with them,
+// so that the page holds no copy.
 //
 // A relation's text names the quantities it prints (engine.Quantities) as
 // placeholders, "{bad_error_rate}", which the model page fills with the
@@ -54,7 +56,9 @@
 // Format in its Payload and format.js repeats the same algorithm, digit for
 // digit (a test runs both on the same values when Node.js is installed), so
 // the browser's Intl, whose separators vary by version and platform, is not
-// used.
+// used. format.js is the one copy kept on purpose: the page writes every
+// tile and axis as each minute arrives, which the server cannot do for it
+// in six languages at no cost; Money and Burn are there as its reference.
 //
 // Values inside right-to-left text (Urdu) are written with Latin digits, as
 // the seeds do; the page should wrap each value in an element with

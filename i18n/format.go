@@ -2,14 +2,13 @@ package i18n
 
 import (
 	_ "embed"
-	"encoding/json"
 	"math"
 	"strconv"
 	"strings"
 )
 
 // Format is how a language writes numbers. The web page receives it as JSON
-// (FormatJSON, or "format" in Payload) and formats with the same algorithm
+// ("format" in Payload) and formats with the same algorithm
 // (format.js), so that the page and the command line print the same digits.
 //
 // Patterns hold the formatted number as {n}. Spaces in patterns are ordinary
@@ -63,15 +62,6 @@ func FormatOf(lang string) Format {
 		base.Money, base.MoneyPerHour = "${n}", "${n}/h"
 	}
 	return base
-}
-
-// FormatJSON returns lang's Format as JSON, for the web page.
-func FormatJSON(lang string) []byte {
-	b, err := json.Marshal(FormatOf(canonical(lang)))
-	if err != nil { // a struct of strings and an int always marshals
-		return []byte("{}")
-	}
-	return b
 }
 
 // powers10 are the scales Number rounds at; exact in float64 and in

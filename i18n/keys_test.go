@@ -64,9 +64,9 @@ func TestPayload(t *testing.T) {
 	if err := json.Unmarshal(Payload("klingon"), &p); err != nil || p.Lang != "en" {
 		t.Errorf("an unknown language gets English, got %q (%v)", p.Lang, err)
 	}
-	var f Format
-	if err := json.Unmarshal(FormatJSON("fr"), &f); err != nil || f != FormatOf("fr") {
-		t.Errorf("FormatJSON(fr) = %+v (%v)", f, err)
+	var fr struct{ Format Format }
+	if err := json.Unmarshal(Payload("fr"), &fr); err != nil || fr.Format != FormatOf("fr") {
+		t.Errorf("Payload(fr)'s format = %+v (%v)", fr.Format, err)
 	}
 	if len(FormatJS()) == 0 {
 		t.Error("format.js is not embedded")
