@@ -179,7 +179,8 @@ func setOrPress(control string) string {
 }
 
 // EventText renders an event as a line of the timeline in lang: the message
-// of EventKey with its placeholders filled, numbers in lang's format.
+// of EventKey with its placeholders filled, numbers in lang's format, each
+// value isolated in a right-to-left language (Isolate).
 func EventText(lang string, e engine.Event) string {
 	args := []any{
 		"n", Number(lang, math.Abs(e.Value), 0),
@@ -201,7 +202,22 @@ func EventText(lang string, e engine.Event) string {
 			args = append(args, "constant", e.Name, "value", Number(lang, e.Value, shortDecimals(e.Value)))
 		}
 	}
+	for i := 1; i < len(args); i += 2 {
+		args[i] = Isolate(lang, args[i].(string))
+	}
 	return T(lang, EventKey(e), args...)
+}
+
+// Isolate prepares a value to fill into a message of lang: in a
+// right-to-left language it is set between the marks LRI and PDI (U+2066,
+// U+2069), so that "4.00 $/h", "09:16" or a Latin name keeps its order
+// inside an Urdu sentence; elsewhere it is unchanged. The web page does the
+// same for the values it fills itself.
+func Isolate(lang, value string) string {
+	if l, ok := Lookup(lang); ok && l.Dir == "rtl" {
+		return "\u2066" + value + "\u2069"
+	}
+	return value
 }
 
 // ControlValue writes a control's value as the console shows it: a switch

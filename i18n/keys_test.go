@@ -98,7 +98,8 @@ func TestEventText(t *testing.T) {
 		{"en", engine.Event{Kind: engine.EventSetConstant, Name: "no_such", Value: 1}, "no_such is now 1"},
 		{"en", engine.Event{Kind: engine.EventSetControl, Name: "warmup"}, "Someone else pressed Cache warm-up"},
 		{"fr", engine.Event{Kind: engine.EventSay, Text: engine.Text{"en": "Build 4.2.0 is rolling out.", "fr": "La version 4.2.0 se déploie."}}, "La version 4.2.0 se déploie."},
-		{"ur", engine.Event{Kind: engine.EventSay, Text: engine.Text{"en": "Build 4.2.0 is rolling out."}}, "Build 4.2.0 is rolling out."},
+		{"ur", engine.Event{Kind: engine.EventSay, Text: engine.Text{"en": "Build 4.2.0 is rolling out."}}, "\u2066Build 4.2.0 is rolling out.\u2069"},
+		{"ur", engine.Event{Kind: engine.EventLaunch, By: "autoscaler", Value: 4}, strings.Replace(T("ur", "event.launch.autoscaler"), "{n}", "\u20664\u2069", 1)},
 		{"ur", engine.Event{Kind: engine.EventPage}, "پیج بج گیا"},
 		{"en", engine.Event{Kind: engine.EventRollbackDone}, "Rollback done: traffic on the last good build"},
 	} {

@@ -65,7 +65,7 @@ func firedText(lang string, f engine.Firing) string {
 	for i, a := range f.Actions {
 		actions[i] = a.String()
 	}
-	return i18n.T(lang, "ui.event.fired", "rule", f.Rule, "seen", orDash(seen), "actions", orDash(actions))
+	return i18n.T(lang, "ui.event.fired", "rule", i18n.Isolate(lang, f.Rule), "seen", i18n.Isolate(lang, orDash(seen)), "actions", i18n.Isolate(lang, orDash(actions)))
 }
 
 func orDash(items []string) string {

@@ -49,6 +49,9 @@ func TestTimelineTexts(t *testing.T) {
 			if got := x.Fired[i]["fr"]; !strings.Contains(got, "bad_traffic = 1,000") {
 				t.Errorf("minute %d in French: %q", r.Minute, got)
 			}
+			if got := x.Fired[i]["ur"]; !strings.Contains(got, "\u2066bad_traffic = 1.000\u2069") {
+				t.Errorf("minute %d in Urdu, the values are not isolated: %q", r.Minute, got)
+			}
 		}
 	}
 	if fired != 1 {
