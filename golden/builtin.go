@@ -9,22 +9,38 @@ import (
 )
 
 // Graded adapts a compiled scenario for grading: its id, English title,
-// the scenario itself as the source of every run, and its grading criteria.
+// file and the SHA-256 of its source, the scenario itself as the source of
+// every run, its grading criteria, and its built-in reference policy's name
+// and hash when it has one.
 func Graded(p *scenario.Program) Scenario {
-	return Scenario{ID: p.ID(), Title: p.Title().In("en"), Source: p, Criteria: p.Grading()}
+	sc := Scenario{ID: p.ID(), Title: p.Title().In("en"), File: p.File(), SHA256: SHA256([]byte(p.Source())), Source: p, Criteria: p.Grading()}
+	if src, err := scripts.Reference(p.ID()); err == nil {
+		sc.ReferencePolicy, sc.ReferencePolicySHA256 = referencePolicyName(p.ID()), SHA256(src)
+	}
+	return sc
+}
+
+func referencePolicyName(id string) string { return "scripts/" + id + ".rules" }
+
+// Policy is a compiled policy with its name and the SHA-256 of its source,
+// as a reference records them.
+type Policy struct {
+	Program *policy.Program
+	Name    string
+	SHA256  string
 }
 
 // ReferencePolicy compiles the built-in reference policy of a scenario,
-// scripts/<id>.rules, and returns it with that name.
-func ReferencePolicy(id string) (*policy.Program, string, error) {
-	name := "scripts/" + id + ".rules"
+// scripts/<id>.rules.
+func ReferencePolicy(id string) (Policy, error) {
+	b := Policy{Name: referencePolicyName(id)}
 	src, err := scripts.Reference(id)
 	if err != nil {
-		return nil, name, fmt.Errorf("scenario %s has no built-in reference policy (%s)", id, name)
+		return b, fmt.Errorf("scenario %s has no built-in reference policy (%s)", id, b.Name)
 	}
-	p, err := policy.Compile(name, src)
-	if err != nil {
-		return nil, name, fmt.Errorf("the built-in reference policy %s does not load: %w", name, err)
+	b.SHA256 = SHA256(src)
+	if b.Program, err = policy.Compile(b.Name, src); err != nil {
+		return b, fmt.Errorf("the built-in reference policy %s does not load: %w", b.Name, err)
 	}
-	return p, name, nil
+	return b, nil
 }

@@ -20,6 +20,9 @@ const maxListed = 5
 // WriteText writes the report as a table for people.
 func (r *Report) WriteText(w io.Writer) error {
 	fmt.Fprintf(w, "grade of %s against %s\n", r.Policy, r.Reference)
+	for _, s := range r.Stale {
+		fmt.Fprintf(w, "\nwarning: %s\n", s)
+	}
 	if r.PolicyError != "" {
 		fmt.Fprintf(w, "\nthe policy does not load, so no seed ran:\n%s", indent(strings.TrimRight(r.PolicyError, "\n")+"\n", "  "))
 	}
@@ -235,6 +238,9 @@ func (r *Report) WriteJUnit(w io.Writer) error {
 				Error: &junitFailure{Type: "load", Message: notLoaded.Error(), Text: r.PolicyError}})
 			suite.Errors++
 		}
+		for _, st := range r.Stale {
+			suite.SystemErr += "warning: " + st + "\n"
+		}
 		if len(s.Errors) > 0 {
 			var b strings.Builder
 			for _, e := range s.Errors {
@@ -243,7 +249,7 @@ func (r *Report) WriteJUnit(w io.Writer) error {
 			suite.Cases = append(suite.Cases, junitCase{Name: "runs", Classname: "oncall." + s.Scenario, Time: "0",
 				Error: &junitFailure{Type: "run", Message: fmt.Sprintf("the policy stopped on %d of %d seeds", len(s.Errors), s.Runs), Text: b.String()}})
 			suite.Errors++
-			suite.SystemErr = b.String()
+			suite.SystemErr += b.String()
 		}
 		suite.Tests = len(suite.Cases)
 		doc.Tests += suite.Tests

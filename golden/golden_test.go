@@ -31,11 +31,11 @@ func runFor(t testing.TB, p *scenario.Program, which string) shift.Shift {
 	t.Helper()
 	run := shift.Shift{Scenario: p, Noise: true}
 	if which == golden.PolicyReference {
-		pol, _, err := golden.ReferencePolicy(p.ID())
+		pol, err := golden.ReferencePolicy(p.ID())
 		if err != nil {
 			t.Fatal(err)
 		}
-		run.Policy = pol
+		run.Policy = pol.Program
 	}
 	return run
 }
@@ -78,11 +78,13 @@ func TestPublicReferences(t *testing.T) {
 			continue
 		}
 		t.Run(p.ID(), func(t *testing.T) {
-			pol, name, err := golden.ReferencePolicy(p.ID())
+			pol, err := golden.ReferencePolicy(p.ID())
 			if err != nil {
 				t.Fatal(err)
 			}
-			ref, err := golden.RecordReference(context.Background(), p.ID(), name, shift.Shift{Scenario: p, Noise: true, Policy: pol}, seeds, batch.Options{})
+			ref, err := golden.RecordReference(context.Background(), golden.RecordOptions{
+				Scenario: golden.Graded(p), Policy: pol.Program, PolicyName: pol.Name, PolicySHA256: pol.SHA256, Noise: true,
+			}, seeds, batch.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -13,13 +13,20 @@ import (
 	"github.com/oncall-sim/oncall/shift"
 )
 
-// Scenario is a scenario to grade: its id and title, how to run it on a
-// seed, and its grading criteria.
+// Scenario is a scenario to grade: its id and title, the file it came from
+// and the SHA-256 of its source, how to run it on a seed, its grading
+// criteria, and its built-in reference policy if it has one.
 type Scenario struct {
 	ID       string
 	Title    string
+	File     string
+	SHA256   string // "" for a scenario written in Go
 	Source   shift.Source
 	Criteria []scenario.Criterion // compiled: grade{...} of a scenario, or scenario.NewCriterion
+	// ReferencePolicy names the scenario's built-in reference policy, and
+	// ReferencePolicySHA256 hashes its source; both "" when it has none. A
+	// reference recorded with it is stale once it changes.
+	ReferencePolicy, ReferencePolicySHA256 string
 }
 
 // Tolerance is the relative slack a figure is given against a bound or a
@@ -42,6 +49,10 @@ type GradeOptions struct {
 	Clock func() time.Time
 	// Progress, when set, is told of every finished run.
 	Progress func(scenario string, done, total int)
+	// AllowStale grades against references that no longer fit their
+	// scenario (see Reference.Stale), and says so in the report, rather
+	// than refusing them.
+	AllowStale bool
 	// PolicyError, when set, is why the policy did not load (its rendered
 	// diagnostics): nothing runs, every criterion fails on every seed, and
 	// the report says why, so that an autograder still gets a report with
@@ -79,6 +90,12 @@ func Grade(ctx context.Context, o GradeOptions) (*Report, error) {
 		ref, err := o.References.Lookup(sc.ID)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", o.ReferenceName, err)
+		}
+		if stale := ref.Stale(sc); stale != nil {
+			if !o.AllowStale {
+				return nil, stale
+			}
+			rep.Stale = append(rep.Stale, fmt.Sprintf("the references of scenario %s are stale, graded anyway (--allow-stale): %s", sc.ID, strings.Join(stale.Changes, "; ")))
 		}
 		var start time.Time
 		if o.Clock != nil {
@@ -187,6 +204,9 @@ type Report struct {
 	Passed    bool             `json:"passed"`
 	// PolicyError is why the policy did not load, when it did not.
 	PolicyError string `json:"policy_error,omitempty"`
+	// Stale says, a scenario a line, which references no longer fit their
+	// scenario and were used all the same.
+	Stale []string `json:"stale,omitempty"`
 }
 
 // ScenarioResult is the grading of one scenario.

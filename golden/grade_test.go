@@ -43,8 +43,9 @@ func goScenario(t testing.TB) golden.Scenario {
 
 func goReferences(t testing.TB, seeds []uint32) *golden.ReferenceFile {
 	t.Helper()
-	ref, err := golden.RecordReference(context.Background(), "go-bad-deploy", "five rules (Go)",
-		shift.Shift{Scenario: batchtest.BadDeploy(), Noise: true, Policy: batchtest.FiveRules()}, seeds, batch.Options{})
+	ref, err := golden.RecordReference(context.Background(), golden.RecordOptions{
+		Scenario: goScenario(t), Policy: batchtest.FiveRules(), PolicyName: "five rules (Go)", Noise: true,
+	}, seeds, batch.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,12 +89,12 @@ func TestGradeCriterionErrors(t *testing.T) {
 	refs := goReferences(t, []uint32{1})
 	sc := goScenario(t)
 	sc.Criteria = []scenario.Criterion{criterion(t, "cost", "at_most", "reference / 0", 1, dsl.Pos{File: "s.lua", Line: 9, Col: 5})}
-	_, err := golden.Grade(context.Background(), golden.GradeOptions{Scenarios: []golden.Scenario{sc}, Policy: batchtest.Idle(), References: refs})
+	_, err := golden.Grade(context.Background(), golden.GradeOptions{Scenarios: []golden.Scenario{sc}, Policy: batchtest.Idle(), References: refs, AllowStale: true})
 	if want := `scenario go-bad-deploy, seed 1: s.lua:9:5: grade cost: bound "reference / 0" is +Inf for reference = `; err == nil || !strings.HasPrefix(err.Error(), want) || !strings.HasSuffix(err.Error(), "it must be a finite number") {
 		t.Errorf("reference / 0: error %v, want it to start %q", err, want)
 	}
 	sc.Criteria = nil
-	_, err = golden.Grade(context.Background(), golden.GradeOptions{Scenarios: []golden.Scenario{sc}, Policy: batchtest.Idle(), References: refs})
+	_, err = golden.Grade(context.Background(), golden.GradeOptions{Scenarios: []golden.Scenario{sc}, Policy: batchtest.Idle(), References: refs, AllowStale: true})
 	if err == nil || err.Error() != "scenario go-bad-deploy has no grading criteria: it cannot be graded (add a grade { ... } block to it)" {
 		t.Errorf("no criteria: %v", err)
 	}

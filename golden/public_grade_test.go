@@ -39,13 +39,13 @@ func TestGradeBuiltins(t *testing.T) {
 		}
 		sc := golden.Graded(p)
 		all = append(all, sc)
-		pol, name, err := golden.ReferencePolicy(p.ID())
+		pol, err := golden.ReferencePolicy(p.ID())
 		if err != nil {
 			t.Fatal(err)
 		}
-		rep := publicGrade(t, []golden.Scenario{sc}, pol, name)
+		rep := publicGrade(t, []golden.Scenario{sc}, pol.Program, pol.Name)
 		if rep.Score != rep.MaxScore || !rep.Passed {
-			t.Errorf("%s against its own reference: %v / %v", name, rep.Score, rep.MaxScore)
+			t.Errorf("%s against its own reference: %v / %v", pol.Name, rep.Score, rep.MaxScore)
 		}
 	}
 	src, err := os.ReadFile("testdata/policies/harmful.rules")

@@ -18,8 +18,11 @@ import (
 )
 
 // ReferenceFormat names the format of a reference file; a file of another
-// format is refused rather than misread.
-const ReferenceFormat = "oncall-reference/1"
+// format is refused rather than misread. Format 2 added what a reference
+// pins (the scenario's and the policy's SHA-256, the model version, the
+// criteria) and no policy's outcome on every seed, which partial credit
+// measures from.
+const ReferenceFormat = "oncall-reference/2"
 
 // PublicSeeds is the public seed set of the references shipped with oncall.
 const PublicSeeds = "1-20"
@@ -31,19 +34,28 @@ type ReferenceFile struct {
 }
 
 // Reference is the outcome of one scenario's reference policy over a seed
-// set, one run a seed, each outcome at full precision.
+// set, and no policy's on the same seeds, one run a seed, each outcome at
+// full precision; with what it was recorded from, so that grading can
+// refuse a scenario, criteria or model that changed since.
 type Reference struct {
-	Scenario string         `json:"scenario"` // scenario id
-	Policy   string         `json:"policy"`   // where the reference policy came from
-	Seeds    string         `json:"seeds"`    // the seed set, as shift.FormatSeeds writes it
-	Noise    bool           `json:"noise"`
-	Runs     []ReferenceRun `json:"runs"`
+	Scenario       string            `json:"scenario"`        // scenario id
+	Source         string            `json:"source"`          // the scenario's file, as it was compiled
+	ScenarioSHA256 string            `json:"scenario_sha256"` // of the scenario's source; "" for a scenario written in Go
+	Policy         string            `json:"policy"`          // where the reference policy came from
+	PolicySHA256   string            `json:"policy_sha256"`   // of the policy's source; "" for a policy written in Go
+	Model          int               `json:"model"`           // engine.ModelVersion
+	Criteria       []PinnedCriterion `json:"criteria"`        // the scenario's grading criteria, in order
+	Seeds          string            `json:"seeds"`           // the seed set, as shift.FormatSeeds writes it
+	Noise          bool              `json:"noise"`
+	Runs           []ReferenceRun    `json:"runs"`
 }
 
-// ReferenceRun is the reference outcome of one seed.
+// ReferenceRun holds the outcomes of one seed: the reference policy's, and
+// no policy's (from which a criterion's partial credit is measured).
 type ReferenceRun struct {
 	Seed    uint32         `json:"seed"`
 	Outcome engine.Outcome `json:"outcome"`
+	None    engine.Outcome `json:"none"`
 }
 
 // SeedList returns the seeds of the reference's runs, in order.
@@ -55,20 +67,54 @@ func (r *Reference) SeedList() []uint32 {
 	return s
 }
 
-// RecordReference runs a scenario's reference policy (sh.Policy) over seeds
-// and returns its outcomes. Every run must finish: a reference with a
-// failed run would grade nobody fairly.
-func RecordReference(ctx context.Context, scenario, policy string, sh shift.Shift, seeds []uint32, o batch.Options) (Reference, error) {
+// RecordOptions say what a reference is recorded from: the scenario (its
+// source, hash and criteria), its reference policy with its name and the
+// hash of its source, and the noise setting.
+type RecordOptions struct {
+	Scenario     Scenario
+	Policy       shift.Policy
+	PolicyName   string
+	PolicySHA256 string // "" for a policy written in Go
+	Noise        bool
+}
+
+// RecordReference runs the reference policy and no policy over seeds and
+// returns their outcomes with what they pin. Every run of the reference
+// policy must finish: a reference with a failed run would grade nobody
+// fairly.
+func RecordReference(ctx context.Context, rec RecordOptions, seeds []uint32, o batch.Options) (Reference, error) {
+	sc := rec.Scenario
+	sh := shift.Shift{Scenario: sc.Source, Noise: rec.Noise, Policy: rec.Policy}
+	progress := o.Progress
+	if progress != nil {
+		o.Progress = func(done, total int) { progress(done, 2*total) }
+	}
 	results, err := batch.Many(ctx, sh, seeds, o)
 	if err != nil {
 		return Reference{}, err
 	}
 	if err := batch.FirstError(results); err != nil {
-		return Reference{}, fmt.Errorf("%s: the reference policy %s failed: %w", scenario, policy, err)
+		return Reference{}, fmt.Errorf("%s: the reference policy %s failed: %w", sc.ID, rec.PolicyName, err)
 	}
-	ref := Reference{Scenario: scenario, Policy: policy, Seeds: shift.FormatSeeds(seeds), Noise: sh.Noise}
-	for _, r := range results {
-		ref.Runs = append(ref.Runs, ReferenceRun{Seed: r.Seed, Outcome: r.Outcome})
+	if progress != nil {
+		o.Progress = func(done, total int) { progress(total+done, 2*total) }
+	}
+	sh.Policy = nil
+	none, err := batch.Many(ctx, sh, seeds, o)
+	if err != nil {
+		return Reference{}, err
+	}
+	if err := batch.FirstError(none); err != nil {
+		return Reference{}, fmt.Errorf("%s: the scenario failed with no policy: %w", sc.ID, err)
+	}
+	ref := Reference{
+		Scenario: sc.ID, Source: sc.File, ScenarioSHA256: sc.SHA256,
+		Policy: rec.PolicyName, PolicySHA256: rec.PolicySHA256,
+		Model: engine.ModelVersion, Criteria: pin(sc.Criteria),
+		Seeds: shift.FormatSeeds(seeds), Noise: rec.Noise,
+	}
+	for i, r := range results {
+		ref.Runs = append(ref.Runs, ReferenceRun{Seed: r.Seed, Outcome: r.Outcome, None: none[i].Outcome})
 	}
 	return ref, nil
 }
@@ -124,6 +170,9 @@ func jsonError(data []byte, err error) string {
 }
 
 func (f *ReferenceFile) check() error {
+	if f.Format == "oncall-reference/1" {
+		return fmt.Errorf("format %q was recorded by an older oncall, without what a reference pins (the scenario's and the policy's SHA-256, the model version, the criteria) nor no policy's outcomes, which partial credit needs: record the file again with `oncall golden record`", f.Format)
+	}
 	if f.Format != ReferenceFormat {
 		return fmt.Errorf("format %q: this oncall reads %q (record the file again with `oncall golden record`)", f.Format, ReferenceFormat)
 	}
@@ -151,6 +200,17 @@ func (f *ReferenceFile) check() error {
 			seeds[run.Seed] = true
 			if run.Outcome.Minutes < 1 {
 				return fmt.Errorf("%s.runs[%d] (seed %d).outcome.minutes = %d: a reference run lasts at least a minute", at, j, run.Seed, run.Outcome.Minutes)
+			}
+			if run.None.Minutes != run.Outcome.Minutes {
+				return fmt.Errorf("%s.runs[%d] (seed %d).none.minutes = %d but the reference run lasts %d: no policy's run is missing or cut", at, j, run.Seed, run.None.Minutes, run.Outcome.Minutes)
+			}
+		}
+		if len(r.Criteria) == 0 {
+			return fmt.Errorf("%s.criteria: none; a reference pins the criteria it was recorded for", at)
+		}
+		for _, h := range []struct{ name, v string }{{"scenario_sha256", r.ScenarioSHA256}, {"policy_sha256", r.PolicySHA256}} {
+			if !isSHA256(h.v) {
+				return fmt.Errorf("%s.%s = %q: it takes 64 hexadecimal digits, or \"\" for a scenario or policy written in Go", at, h.name, h.v)
 			}
 		}
 		if got := shift.FormatSeeds(r.SeedList()); r.Seeds != got {

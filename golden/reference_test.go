@@ -9,24 +9,35 @@ import (
 )
 
 func TestReadReferencesErrors(t *testing.T) {
-	run := `{"seed": 1, "outcome": {"minutes": 120}}`
+	run := `{"seed": 1, "outcome": {"minutes": 120}, "none": {"minutes": 120}}`
+	crit := `"criteria": [{"metric": "cost", "op": "at_most", "bound": "reference * 1.5", "weight": 1}]`
+	ref := func(fields string) string {
+		return `{"format": "oncall-reference/2", "references": [{"scenario": "a", ` + fields + `}]}`
+	}
 	cases := []struct{ in, want string }{
-		{`{"format": "oncall-reference/1", "references": [`, "f.json: the file ends in the middle of its JSON: record it again with `oncall golden record`"},
+		{`{"format": "oncall-reference/2", "references": [`, "f.json: the file ends in the middle of its JSON: record it again with `oncall golden record`"},
 		{"", "f.json: the file is empty: give a file recorded by `oncall golden record`"},
 		{"{\n\"format\": 1}", "f.json: line 2, column"},
-		{`{"format": "oncall-reference/1", "references": [], "extra": 1}`, `unknown field "extra"`},
-		{`{"format": "oncall-reference/1", "references": []}`, "the file holds no reference"},
-		{`{"format": "oncall-reference/1", "references": [{"scenario": "a", "seeds": "1", "runs": []}]}`, "references[0] (a).runs: no runs"},
-		{`{"format": "oncall-reference/1", "references": [{"scenario": "a", "seeds": "1", "runs": [` + run + `,` + run + `]}]}`, "seed 1 appears twice"},
-		{`{"format": "oncall-reference/1", "references": [{"scenario": "a", "seeds": "1-2", "runs": [` + run + `]}]}`, `seeds = "1-2" but the runs hold seeds 1`},
-		{`{"format": "oncall-reference/1", "references": [{"scenario": "a", "seeds": "1", "runs": [{"seed": 1, "outcome": {}}]}]}`, "outcome.minutes = 0"},
-		{`{"format": "oncall-reference/1", "references": [{"scenario": "a", "seeds": "1", "runs": [` + run + `]}, {"scenario": "a", "seeds": "1", "runs": [` + run + `]}]}`, "scenario a appears twice"},
+		{`{"format": "oncall-reference/2", "references": [], "extra": 1}`, `unknown field "extra"`},
+		{`{"format": "oncall-reference/2", "references": []}`, "the file holds no reference"},
+		{`{"format": "oncall-reference/1", "references": []}`, `format "oncall-reference/1" was recorded by an older oncall, without what a reference pins`},
+		{ref(crit + `, "seeds": "1", "runs": []`), "references[0] (a).runs: no runs"},
+		{ref(crit + `, "seeds": "1", "runs": [` + run + `,` + run + `]`), "seed 1 appears twice"},
+		{ref(crit + `, "seeds": "1-2", "runs": [` + run + `]`), `seeds = "1-2" but the runs hold seeds 1`},
+		{ref(crit + `, "seeds": "1", "runs": [{"seed": 1, "outcome": {}}]`), "outcome.minutes = 0"},
+		{ref(crit + `, "seeds": "1", "runs": [{"seed": 1, "outcome": {"minutes": 120}}]`), "(seed 1).none.minutes = 0 but the reference run lasts 120: no policy's run is missing or cut"},
+		{ref(`"seeds": "1", "runs": [` + run + `]`), "references[0] (a).criteria: none; a reference pins the criteria it was recorded for"},
+		{ref(crit + `, "scenario_sha256": "abc", "seeds": "1", "runs": [` + run + `]`), `references[0] (a).scenario_sha256 = "abc": it takes 64 hexadecimal digits`},
+		{`{"format": "oncall-reference/2", "references": [{"scenario": "a", ` + crit + `, "seeds": "1", "runs": [` + run + `]}, {"scenario": "a", ` + crit + `, "seeds": "1", "runs": [` + run + `]}]}`, "scenario a appears twice"},
 	}
 	for _, c := range cases {
 		_, err := golden.ReadReferences("f.json", []byte(c.in))
 		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.HasPrefix(err.Error(), "f.json: ") {
 			t.Errorf("%s\n  error %v, want it to start with the file and contain %q", c.in, err, c.want)
 		}
+	}
+	if _, err := golden.ReadReferences("f.json", []byte(ref(crit+`, "seeds": "1", "runs": [`+run+`]`))); err != nil {
+		t.Errorf("a minimal file is refused: %v", err)
 	}
 }
 
@@ -58,7 +69,7 @@ func FuzzReadReferences(f *testing.F) {
 	var out bytes.Buffer
 	refs.Write(&out)
 	f.Add(out.Bytes())
-	f.Add([]byte(`{"format": "oncall-reference/1", "references": [{"scenario": "a", "seeds": "1", "runs": [{"seed": 1, "outcome": {"minutes": 1}}]}]}`))
+	f.Add([]byte(`{"format": "oncall-reference/2", "references": [{"scenario": "a", "criteria": [{"metric": "cost", "op": "at_most", "bound": "1", "weight": 1}], "seeds": "1", "runs": [{"seed": 1, "outcome": {"minutes": 1}, "none": {"minutes": 1}}]}]}`))
 	f.Add([]byte(`{}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		r, err := golden.ReadReferences("fuzz.json", data)

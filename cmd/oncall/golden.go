@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/oncall-sim/oncall/batch"
-	"github.com/oncall-sim/oncall/dsl/policy"
 	"github.com/oncall-sim/oncall/dsl/scenario"
 	"github.com/oncall-sim/oncall/golden"
 	"github.com/oncall-sim/oncall/shift"
@@ -76,13 +75,14 @@ func (c *GoldenRecordCmd) Run(env *Env) error {
 	ctx, stop := interruptible(env)
 	defer stop()
 	for _, p := range progs {
-		pol, label, err := c.policy(env, p.ID())
+		pol, err := c.policy(env, p.ID())
 		if err != nil {
 			return err
 		}
-		bar := newProgress(env, len(seeds))
-		sh := shift.Shift{Scenario: p, Noise: c.Noise, Policy: pol}
-		ref, err := golden.RecordReference(ctx, p.ID(), label, sh, seeds, batch.Options{Jobs: c.Jobs, Progress: bar.pass(0)})
+		bar := newProgress(env, 2*len(seeds))
+		ref, err := golden.RecordReference(ctx, golden.RecordOptions{
+			Scenario: golden.Graded(p), Policy: pol.Program, PolicyName: pol.Name, PolicySHA256: pol.SHA256, Noise: c.Noise,
+		}, seeds, batch.Options{Jobs: c.Jobs, Progress: bar.pass(0)})
 		bar.done()
 		if err != nil {
 			if ctx.Err() != nil {
@@ -146,14 +146,21 @@ func (c *GoldenRecordCmd) scenarios(env *Env) ([]*scenario.Program, error) {
 }
 
 // policy loads --policy, or the built-in reference policy of the scenario.
-func (c *GoldenRecordCmd) policy(env *Env, id string) (*policy.Program, string, error) {
+func (c *GoldenRecordCmd) policy(env *Env, id string) (golden.Policy, error) {
 	if c.Policy != "" {
 		p, err := readPolicyFile(env, "--policy", c.Policy)
-		return p, c.Policy, err
+		if err != nil {
+			return golden.Policy{}, err
+		}
+		src, err := env.ReadFile(c.Policy)
+		if err != nil {
+			return golden.Policy{}, usageError("--policy %s: %v", c.Policy, err)
+		}
+		return golden.Policy{Program: p, Name: c.Policy, SHA256: golden.SHA256(src)}, nil
 	}
-	p, name, err := golden.ReferencePolicy(id)
+	p, err := golden.ReferencePolicy(id)
 	if err != nil {
-		return nil, name, usageError("%v: give one with --policy FILE", err)
+		return p, usageError("%v: give one with --policy FILE", err)
 	}
-	return p, name, nil
+	return p, nil
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -16,6 +17,7 @@ type GradeCmd struct {
 	Output     string  `short:"o" help:"Write the report to FILE instead of standard output." placeholder:"FILE"`
 	PassMark   float64 `default:"100" help:"Percent of the maximum score needed to pass (default 100: every criterion on every seed)." placeholder:"PCT"`
 	Visibility string  `enum:"visible,hidden,after_due_date,after_published" default:"visible" help:"Visibility of the tests in Gradescope's results.json."`
+	AllowStale bool    `help:"Grade against references whose scenario, criteria, reference policy or model changed since they were recorded; the report says so (by default they are refused)."`
 	Jobs       int     `short:"j" help:"Runs at once (default: one per core)." placeholder:"N"`
 }
 
@@ -75,7 +77,7 @@ func (c *GradeCmd) Run(env *Env) error {
 	opts := golden.GradeOptions{
 		Scenarios: scenarios, PolicyName: c.Policy,
 		References: refs, ReferenceName: refName,
-		PassMark: c.PassMark / 100, Jobs: c.Jobs, Clock: env.Now,
+		PassMark: c.PassMark / 100, Jobs: c.Jobs, Clock: env.Now, AllowStale: c.AllowStale,
 		Progress: func(id string, done, _ int) {
 			if bar.w != nil {
 				bar.draw(offsets[id] + done)
@@ -89,10 +91,14 @@ func (c *GradeCmd) Run(env *Env) error {
 	}
 	rep, err := golden.Grade(ctx, opts)
 	bar.done()
-	if err != nil {
-		if ctx.Err() != nil {
-			return failure("interrupted: no grade")
-		}
+	var stale *golden.StaleError
+	switch {
+	case err != nil && ctx.Err() != nil:
+		return failure("interrupted: no grade")
+	case errors.As(err, &stale):
+		stale.Rerecord = c.rerecord(stale)
+		return usageError("%v", stale)
+	case err != nil:
 		return usageError("%v", err)
 	}
 	if err := c.write(env, rep); err != nil {
@@ -106,6 +112,26 @@ func (c *GradeCmd) Run(env *Env) error {
 			trimFloat(rep.Score), trimFloat(rep.MaxScore), c.PassMark)
 	}
 	return nil
+}
+
+// rerecord is the command that records stale references again: golden's
+// tests for the built-in ones, oncall golden record for a file.
+func (c *GradeCmd) rerecord(e *golden.StaleError) string {
+	if c.Reference == "" {
+		return "the built-in references are recorded by GOLDIE_UPDATE=1 go test ./golden/, then oncall is built again"
+	}
+	scenario := e.Scenario
+	if c.Scenario != "" {
+		scenario = c.Scenario
+	}
+	cmd := fmt.Sprintf("oncall golden record -s %s --seeds %s", scenario, e.Seeds)
+	if !e.Noise {
+		cmd += " --no-noise"
+	}
+	if e.Policy != "scripts/"+e.Scenario+".rules" {
+		cmd += " -p " + e.Policy
+	}
+	return cmd + " -o " + c.Reference
 }
 
 func trimFloat(v float64) string { return strings.TrimSuffix(fmt.Sprintf("%.2f", v), ".00") }

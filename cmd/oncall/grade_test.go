@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/oncall-sim/oncall/golden"
 )
 
 const (
@@ -149,7 +151,7 @@ func TestGradeUsageErrors(t *testing.T) {
 		{[]string{"grade", "-p", refBadDeploy, "--scenario", "bad-deplo"}, `unknown scenario "bad-deplo"; did you mean bad-deploy?`},
 		{[]string{"grade", "-p", refBadDeploy, "--reference", "nowhere.json"}, "--reference nowhere.json:"},
 		{[]string{"grade", "-p", refBadDeploy, "--reference", broken}, "--reference " + broken + ": line 3, column"},
-		{[]string{"grade", "-p", refBadDeploy, "--reference", old}, `format "oncall-reference/0": this oncall reads "oncall-reference/1"`},
+		{[]string{"grade", "-p", refBadDeploy, "--reference", old}, `format "oncall-reference/0": this oncall reads "oncall-reference/2"`},
 		{[]string{"grade", "-p", refBadDeploy, "--reference", empty}, "--reference " + empty + ": the file is empty: give a file recorded by `oncall golden record`"},
 		{[]string{"grade", "-p", refBadDeploy, "--reference", cut}, "--reference " + cut + ": the file ends in the middle of its JSON: record it again with `oncall golden record`"},
 		{[]string{"grade", "-p", refBadDeploy, "-f", "html"}, "--format"},
@@ -161,6 +163,42 @@ func TestGradeUsageErrors(t *testing.T) {
 		if code := e.run(c.args...); code != 2 || !strings.Contains(e.err.String(), c.want) {
 			t.Errorf("%v: exit %d, stderr %q; want 2 and %q", c.args, code, e.err.String(), c.want)
 		}
+	}
+}
+
+// Editing one character of a scenario after its references were recorded
+// makes grade refuse them, naming the scenario and both hashes and how to
+// record them again; --allow-stale grades all the same and says so.
+func TestGradeRefusesAnEditedScenario(t *testing.T) {
+	e := newTestEnv(t)
+	src := `scenario { id = "drill", title = "Drill", briefing = "B", start = "09:00", duration = "1h" }
+grade { { metric = "cost", at_most = "reference * 1.2" } }
+`
+	sc := tempFile(t, "drill.lua", src)
+	refs := filepath.Join(t.TempDir(), "refs.json")
+	if code := e.run("golden", "record", "-s", sc, "-p", refBadDeploy, "--seeds", "1-3", "-o", refs); code != 0 {
+		t.Fatalf("exit %d: %s", code, e.err.String())
+	}
+	if code := e.run("grade", "-p", refBadDeploy, "--reference", refs, "--scenario", sc); code != 0 {
+		t.Fatalf("unchanged: exit %d: %s", code, e.err.String())
+	}
+	edited := strings.Replace(src, `"1h"`, `"2h"`, 1)
+	if err := os.WriteFile(sc, []byte(edited), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	was, now := golden.SHA256([]byte(src))[:12], golden.SHA256([]byte(edited))[:12]
+	code := e.run("grade", "-p", refBadDeploy, "--reference", refs, "--scenario", sc)
+	for _, want := range []string{
+		"the references of scenario drill are stale: scenario drill changed: the SHA-256 of its source was " + was + " when recorded (" + sc + "), it is " + now + " now (" + sc + ")",
+		"record them again (oncall golden record -s " + sc + " --seeds 1-3 -p " + refBadDeploy + " -o " + refs + "), or grade against them as they are with --allow-stale",
+	} {
+		if code != 2 || !strings.Contains(e.err.String(), want) {
+			t.Errorf("edited: exit %d, stderr %q\nwant 2 and %q", code, e.err.String(), want)
+		}
+	}
+	if code := e.run("grade", "-p", refBadDeploy, "--reference", refs, "--scenario", sc, "--allow-stale"); code == 2 ||
+		!strings.Contains(e.out.String(), "warning: the references of scenario drill are stale, graded anyway (--allow-stale): scenario drill changed") {
+		t.Errorf("--allow-stale: exit %d, stdout %q, stderr %q", code, e.out.String(), e.err.String())
 	}
 }
 

@@ -135,6 +135,10 @@ func (p *Program) ID() string { return p.decl.setup.ID }
 // File returns the name the program was compiled from.
 func (p *Program) File() string { return p.file }
 
+// Source returns the text the program was compiled from, which references
+// pin by its SHA-256.
+func (p *Program) Source() string { return p.src }
+
 // Title returns the scenario's title by language; "en" is always there.
 func (p *Program) Title() engine.Text { return p.decl.title }
 
