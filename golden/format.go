@@ -34,15 +34,11 @@ func (r *Report) WriteText(w io.Writer) error {
 		}
 		fmt.Fprintf(w, "\n%s: %s / %s points, seeds %s\n", title, points(s.Score), points(s.MaxScore), s.Seeds)
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(tw, "  \tcriterion\tseeds passed\tmean\treference mean\tpoints")
+		fmt.Fprintln(tw, "  \tcriterion\tseeds met\tmean\treference mean\tno policy mean\tpoints")
 		for j := range s.Criteria {
 			c := &s.Criteria[j]
-			mark := "pass"
-			if !c.Pass() {
-				mark = "FAIL"
-			}
-			fmt.Fprintf(tw, "  %s\t%s\t%d/%d\t%s\t%s\t%s / %s\n", mark, c.Text, c.Passed, len(c.Seeds),
-				c.format(c.Mean), c.format(c.ReferenceMean), points(c.Score), points(c.Weight))
+			fmt.Fprintf(tw, "  %s\t%s\t%d/%d\t%s\t%s\t%s\t%s / %s\n", c.mark(), c.Text, c.Passed, len(c.Seeds),
+				c.format(c.Mean), c.format(c.ReferenceMean), c.format(c.NoneMean), points(c.Score), points(c.Weight))
 		}
 		if err := tw.Flush(); err != nil {
 			return err
@@ -64,18 +60,59 @@ func (r *Report) WriteText(w io.Writer) error {
 	if !r.Passed {
 		verdict = "FAILED"
 	}
-	_, err := fmt.Fprintf(w, "\ntotal %s / %s points (%s %%): %s (pass mark %s %%)\n",
-		points(r.Score), points(r.MaxScore), percent(r.Score, r.MaxScore), verdict, points(100*r.PassMark))
+	_, err := fmt.Fprintf(w, "\ntotal %s / %s points (%s %%): %s (pass mark %s %%)\n\n%s\n",
+		points(r.Score), points(r.MaxScore), percent(r.Score, r.MaxScore), verdict, points(100*r.PassMark), wrap(Scoring, 78))
 	return err
+}
+
+// Scoring states how a criterion is scored, in every report.
+const Scoring = "How points are counted: on each seed a criterion scores 1 where the policy meets its bound; " +
+	"otherwise the share of the gap between no policy's figure and the bound that the policy closed " +
+	"(none − value) / (none − bound), from 0 (as bad as doing nothing, or worse) to 1; " +
+	"where no policy already meets the bound there is no gap, and the criterion scores 1 or 0 by the bound. " +
+	"A criterion's points are its weight × the mean of its seeds' scores; it passes only at full points."
+
+// wrap breaks a paragraph into lines of at most width bytes.
+func wrap(s string, width int) string {
+	var b strings.Builder
+	n := 0
+	for i, word := range strings.Fields(s) {
+		if i > 0 && n+1+len(word) > width {
+			b.WriteByte('\n')
+			n = 0
+		} else if i > 0 {
+			b.WriteByte(' ')
+			n++
+		}
+		b.WriteString(word)
+		n += len(word)
+	}
+	return b.String()
+}
+
+// mark says how much of the criterion a policy earned: all of it, part of
+// it, or none.
+func (c *CriterionResult) mark() string {
+	switch {
+	case c.Pass():
+		return "pass"
+	case c.Score > 0:
+		return "part"
+	}
+	return "FAIL"
 }
 
 func (c *CriterionResult) format(v float64) string {
 	return engine.FormatFixed(v, c.decimals+1)
 }
 
-// failures lists the seeds where the criterion failed, at most maxListed,
-// one a line: "seed 3: cost 41.2 > 38.1 (reference 30.48)".
-func (c *CriterionResult) failures() string {
+// failures lists the seeds where the criterion missed its bound, at most
+// maxListed, one a line: "seed 3: cost 41.2 > 38.1 (bound reference * 1.25,
+// reference 30.48, no policy 45.1): 0.28 of the gap closed".
+func (c *CriterionResult) failures() string { return c.misses(maxListed) }
+
+// misses lists at most limit seeds where the criterion missed its bound.
+func (c *CriterionResult) misses(limit int) string {
 	var b strings.Builder
 	n := 0
 	for _, s := range c.Seeds {
@@ -83,7 +120,7 @@ func (c *CriterionResult) failures() string {
 			continue
 		}
 		n++
-		if n > maxListed {
+		if n > limit {
 			continue
 		}
 		if s.Error == notLoaded.Error() {
@@ -99,13 +136,21 @@ func (c *CriterionResult) failures() string {
 		if c.Op == "at_least" {
 			op = "<"
 		}
-		fmt.Fprintf(&b, "seed %d: %s %s %s %s (bound %s, reference %s)\n", s.Seed, c.Metric, c.format(s.Value), op,
-			c.format(s.Bound), c.Bound, c.format(s.Reference))
+		fmt.Fprintf(&b, "seed %d: %s %s %s %s (bound %s, reference %s, no policy %s): %s\n", s.Seed, c.Metric, c.format(s.Value), op,
+			c.format(s.Bound), c.Bound, c.format(s.Reference), c.format(s.None), gapText(s))
 	}
-	if n > maxListed {
-		fmt.Fprintf(&b, "and %s\n", moreSeeds(n-maxListed))
+	if n > limit {
+		fmt.Fprintf(&b, "and %s\n", moreSeeds(n-limit))
 	}
 	return b.String()
+}
+
+// gapText says how a missed seed scored.
+func gapText(s SeedCheck) string {
+	if s.ByBound {
+		return "no policy meets the bound, so it scores 0"
+	}
+	return "scores " + engine.FormatFixed(s.Score, 2) + ", the share of the gap from no policy to the bound it closed"
 }
 
 // moreSeeds writes "1 more seed" or "n more seeds".
@@ -215,7 +260,7 @@ func (r *Report) WriteJUnit(w io.Writer) error {
 			Time: seconds(s.Seconds),
 			Properties: []junitProperty{
 				{"policy", r.Policy}, {"reference", r.Reference}, {"seeds", s.Seeds},
-				{"score", points(s.Score)}, {"max_score", points(s.MaxScore)},
+				{"score", points(s.Score)}, {"max_score", points(s.MaxScore)}, {"scoring", Scoring},
 			},
 			SystemOut: fmt.Sprintf("%s: %s / %s points\n", s.Scenario, points(s.Score), points(s.MaxScore)),
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 	"time"
 
@@ -64,8 +65,9 @@ type GradeOptions struct {
 var notLoaded = errors.New("the policy does not load")
 
 // Grade runs the policy on every scenario and seed of the references and
-// checks each criterion, seed by seed, against the reference outcome of the
-// same seed. A criterion scores weight × (seeds passed / seeds). An error in
+// checks each criterion, seed by seed, against the reference outcome and no
+// policy's outcome of the same seed (scenario.Criterion.Check). A criterion
+// scores weight × the mean of its seeds' scores. An error in
 // a scenario's criteria (an unknown figure, a bound that does not compile)
 // stops the grading; a policy that fails on a seed fails that seed.
 func Grade(ctx context.Context, o GradeOptions) (*Report, error) {
@@ -79,7 +81,7 @@ func Grade(ctx context.Context, o GradeOptions) (*Report, error) {
 	if !(mark > 0 && mark <= 1) {
 		return nil, fmt.Errorf("pass mark %v is out of range: it takes more than 0 up to 1 (100 %%)", mark)
 	}
-	rep := &Report{Policy: o.PolicyName, Reference: o.ReferenceName, PassMark: mark, PolicyError: o.PolicyError}
+	rep := &Report{Policy: o.PolicyName, Reference: o.ReferenceName, PassMark: mark, PolicyError: o.PolicyError, Scoring: Scoring}
 	if o.Clock != nil {
 		rep.Started = o.Clock()
 	}
@@ -159,35 +161,41 @@ func gradeCriterion(c scenario.Criterion, ref *Reference, results []batch.Result
 		return CriterionResult{}, err
 	}
 	cr := CriterionResult{Metric: c.Metric, Op: c.Op, Bound: c.Bound, Text: c.Text(), Weight: c.Weight, Pos: c.Pos.String(), Unit: spec.Unit, decimals: spec.Decimals}
-	var sumV, sumRef, points float64
+	var sumV, sumRef, sumNone, points float64
 	n := 0
 	for j, r := range results {
-		sc := SeedCheck{Seed: r.Seed, Reference: spec.Get(&ref.Runs[j].Outcome)}
-		var score float64
+		sc := SeedCheck{Seed: r.Seed, Reference: spec.Get(&ref.Runs[j].Outcome), None: spec.Get(&ref.Runs[j].None)}
+		var v scenario.Verdict
 		if r.Err != nil {
 			sc.Error = runError(r)
-			sc.Bound, err = c.Limit(sc.Reference)
+			v, err = c.Check(math.NaN(), sc.Reference, sc.None)
 		} else {
 			sc.Value = spec.Get(&r.Outcome)
-			score, sc.Bound, err = c.Check(sc.Value, sc.Reference)
+			v, err = c.Check(sc.Value, sc.Reference, sc.None)
 			sumV += sc.Value
 			n++
 		}
 		if err != nil {
 			return cr, fmt.Errorf("seed %d: %w", r.Seed, err)
 		}
-		sc.Pass = score == 1
+		sc.Bound, sc.Score, sc.ByBound = v.Limit, v.Score, v.ByBound
+		sc.Pass = v.Score == 1
 		if sc.Pass {
 			cr.Passed++
 		}
-		points += score
+		if v.ByBound {
+			cr.ByBound++
+		}
+		points += v.Score
 		sumRef += sc.Reference
+		sumNone += sc.None
 		cr.Seeds = append(cr.Seeds, sc)
 	}
 	if n > 0 {
 		cr.Mean = sumV / float64(n)
 	}
 	cr.ReferenceMean = sumRef / float64(len(results))
+	cr.NoneMean = sumNone / float64(len(results))
 	cr.Score = c.Weight * points / float64(len(results))
 	return cr, nil
 }
@@ -207,6 +215,8 @@ type Report struct {
 	// Stale says, a scenario a line, which references no longer fit their
 	// scenario and were used all the same.
 	Stale []string `json:"stale,omitempty"`
+	// Scoring states how the points were counted (the constant Scoring).
+	Scoring string `json:"scoring"`
 }
 
 // ScenarioResult is the grading of one scenario.
@@ -243,15 +253,17 @@ type CriterionResult struct {
 	Unit          string      `json:"unit"`
 	Pos           string      `json:"pos,omitempty"`
 	Weight        float64     `json:"weight"`
-	Passed        int         `json:"seeds_passed"`
+	Passed        int         `json:"seeds_passed"`   // seeds where the figure met the bound: full score
+	ByBound       int         `json:"seeds_by_bound"` // seeds where no policy already meets the bound: scored by the bound alone
 	Mean          float64     `json:"mean"`           // of the policy's values over the runs that finished
 	ReferenceMean float64     `json:"reference_mean"` // of the reference values
+	NoneMean      float64     `json:"none_mean"`      // of no policy's values
 	Score         float64     `json:"score"`
 	Seeds         []SeedCheck `json:"seeds"`
 	decimals      int
 }
 
-// Pass reports whether the criterion held on every seed.
+// Pass reports whether the criterion held on every seed: full points.
 func (c *CriterionResult) Pass() bool { return c.Passed == len(c.Seeds) }
 
 // SeedCheck is one criterion on one seed.
@@ -259,7 +271,10 @@ type SeedCheck struct {
 	Seed      uint32  `json:"seed"`
 	Value     float64 `json:"value"`
 	Reference float64 `json:"reference"`
+	None      float64 `json:"none"` // no policy's figure
 	Bound     float64 `json:"bound"`
-	Pass      bool    `json:"pass"`
+	Score     float64 `json:"score"`    // 0 to 1 (scenario.Criterion.Check)
+	ByBound   bool    `json:"by_bound"` // no policy meets the bound: scored by the bound alone
+	Pass      bool    `json:"pass"`     // the figure met the bound: score 1
 	Error     string  `json:"error,omitempty"`
 }

@@ -15,7 +15,8 @@ type graded interface {
 
 // Debrief sets a finished shift beside the reference policy's run on the
 // same seed: the scenario's criteria with both values, the score, the
-// reference's series for the charts, and the three moments that cost most.
+// reference's series for the charts, the first sign of trouble a player
+// could see, and the three moments that cost most from it on.
 type Debrief struct {
 	Criteria  []CriterionResult    `json:"criteria"`
 	Score     float64              `json:"score"`
@@ -23,10 +24,12 @@ type Debrief struct {
 	Reference string               `json:"reference,omitempty"` // the policy's name; "" when the scenario has none
 	Series    map[string][]float64 `json:"series,omitempty"`    // the reference run, by metric, for the charts
 	RefOut    *engine.Outcome      `json:"reference_outcome,omitempty"`
+	Signal    engine.Signal        `json:"signal"` // the first abnormal metric or the page; minute −1: none
 	Moments   []Moment             `json:"moments"`
 }
 
-// CriterionResult is one criterion of the scenario on this shift.
+// CriterionResult is one criterion of the scenario on this shift, scored
+// as oncall grade scores it on this seed.
 type CriterionResult struct {
 	Metric    string  `json:"metric"`
 	Op        string  `json:"op"`
@@ -34,7 +37,10 @@ type CriterionResult struct {
 	Limit     float64 `json:"limit"`
 	Value     float64 `json:"value"`
 	Reference float64 `json:"reference"`
-	Pass      bool    `json:"pass"`
+	None      float64 `json:"none"`     // no policy's figure on the seed
+	Pass      bool    `json:"pass"`     // the bound is met: full points
+	ByBound   bool    `json:"by_bound"` // no policy meets the bound: scored by the bound alone
+	Points    float64 `json:"points"`   // weight × the seed's score
 	Weight    float64 `json:"weight"`
 }
 
@@ -80,6 +86,12 @@ func (s *Server) debrief(sh Shift, sim *engine.Sim, sc Scenario) (*Debrief, erro
 		o := ref.Outcome()
 		d.RefOut = &o
 	}
+	// No policy's run on the seed: partial credit is measured from it.
+	idle, _, _, err := s.build(Shift{Scenario: sh.Scenario, Seed: sh.Seed, Noise: sh.Noise}, len(rows))
+	if err != nil {
+		return nil, prefix("the run with no policy: ", err)
+	}
+	none := idle.Outcome()
 	out := sim.Outcome()
 	if g, ok := sc.(graded); ok {
 		for _, c := range g.Grading() {
@@ -87,19 +99,19 @@ func (s *Server) debrief(sh Shift, sim *engine.Sim, sc Scenario) (*Debrief, erro
 			if err != nil {
 				return nil, &httpError{http.StatusUnprocessableEntity, fmt.Sprintf("%s: %v", c.Pos, err)}
 			}
-			r := CriterionResult{Metric: c.Metric, Op: c.Op, Bound: c.Bound, Weight: c.Weight, Value: spec.Get(&out)}
+			r := CriterionResult{Metric: c.Metric, Op: c.Op, Bound: c.Bound, Weight: c.Weight, Value: spec.Get(&out), None: spec.Get(&none)}
 			if d.RefOut != nil {
 				r.Reference = spec.Get(d.RefOut)
 			}
 			// The check of `oncall grade`, so that a shift scores here what
 			// grading gives it on this seed.
-			score, limit, err := c.Check(r.Value, r.Reference)
+			v, err := c.Check(r.Value, r.Reference, r.None)
 			if err != nil {
 				return nil, &httpError{http.StatusUnprocessableEntity, err.Error()}
 			}
-			r.Limit, r.Pass = limit, score == 1
+			r.Limit, r.Pass, r.ByBound, r.Points = v.Limit, v.Score == 1, v.ByBound, c.Weight*v.Score
 			d.Max += c.Weight
-			d.Score += c.Weight * score
+			d.Score += r.Points
 			d.Criteria = append(d.Criteria, r)
 		}
 	}
@@ -107,7 +119,8 @@ func (s *Server) debrief(sh Shift, sim *engine.Sim, sc Scenario) (*Debrief, erro
 	if ref != nil {
 		refRows = ref.Rows()
 	}
-	d.Moments = moments(rows, sh.Decisions, refRows)
+	d.Signal = engine.FirstSignal(rows)
+	d.Moments = moments(rows, sh.Decisions, refRows, d.Signal.Minute)
 	return d, nil
 }
 
@@ -120,16 +133,18 @@ func (s *Server) hasPolicy(name string) bool {
 	return false
 }
 
-// moments finds the minute of the largest budget burn, the minute of the
-// highest cost per hour and the longest stretch of paging, each with the
-// decisions taken in the minutes before it.
-func moments(rows []engine.Row, ds []Decision, ref []engine.Row) []Moment {
-	if len(rows) == 0 {
-		return nil
+// moments finds, from the first signal on, the minute of the largest budget
+// burn, the minute of the highest cost per hour and the longest stretch of
+// paging, each with the decisions taken in the minutes before it, but none
+// before the signal: a player cannot be blamed for what they could not see.
+// A shift with no signal has no moment.
+func moments(rows []engine.Row, ds []Decision, ref []engine.Row, signal int) []Moment {
+	if signal < 0 || signal >= len(rows) {
+		return []Moment{}
 	}
-	burn, cost := 0, 0
+	burn, cost := signal, signal
 	pageFrom, pageLen, run := -1, 0, 0
-	for i := range rows {
+	for i := signal; i < len(rows); i++ {
 		if rows[i].Burn > rows[burn].Burn {
 			burn = i
 		}
@@ -145,16 +160,16 @@ func moments(rows []engine.Row, ds []Decision, ref []engine.Row) []Moment {
 			run = 0
 		}
 	}
-	var out []Moment
+	out := []Moment{}
 	add := func(kind string, from, to int, v float64) {
 		m := Moment{Kind: kind, Minute: from, End: to, Value: v, Player: []Decision{}, Reference: []Decision{}}
-		lo, hi := from-momentWindow, to
+		lo, hi := max(signal, from-momentWindow), to
 		for _, d := range ds {
 			if d.Minute >= lo && d.Minute <= hi {
 				m.Player = append(m.Player, d)
 			}
 		}
-		for i := max(0, lo); i <= hi && i < len(ref); i++ {
+		for i := lo; i <= hi && i < len(ref); i++ {
 			for _, e := range ref[i].Events {
 				if e.Kind == engine.EventAction && e.By != "player" && e.By != "scenario" {
 					m.Reference = append(m.Reference, Decision{Minute: i, Control: e.Name, Value: Value(e.Value)})

@@ -198,11 +198,11 @@ grade { { metric = "cost", at_most = 100 }, { metric = "availability", at_least 
 		g[1].Bound != "reference - 0.001" || g[1].Op != "at_least" || g[1].Weight != 3 || g[1].Pos.Line != 7 {
 		t.Errorf("grading = %+v", g)
 	}
-	if score, _, err := g[1].Check(0.9995, 0.9999); score != 1 || err != nil {
-		t.Errorf("availability 0.9995 against at_least reference - 0.001, reference 0.9999: %v, %v", score, err)
+	if v, err := g[1].Check(0.9995, 0.9999, 0.99); v.Score != 1 || err != nil {
+		t.Errorf("availability 0.9995 against at_least reference - 0.001, reference 0.9999: %+v, %v", v, err)
 	}
-	if score, _, _ := g[1].Check(0.998, 0.9999); score != 0 {
-		t.Error("availability 0.998 meets at_least 0.9989")
+	if v, _ := g[1].Check(0.998, 0.9999, 0.9989); v.Score != 0 || !v.ByBound {
+		t.Errorf("availability 0.998 against 0.9989, no policy meeting it: %+v", v)
 	}
 }
 

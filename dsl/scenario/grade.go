@@ -112,21 +112,66 @@ func (c Criterion) Limit(reference float64) (float64, error) {
 	return v, nil
 }
 
-// Check scores a run's figure against the criterion, given the reference
-// outcome's figure on the same seed: score is 1 when the value meets the
-// limit (within Tolerance) and 0 when it misses; limit is the bound's
-// value. A score is a share, 0 to 1, so that a run may later earn part of
-// a criterion's weight.
-func (c Criterion) Check(value, reference float64) (score, limit float64, err error) {
-	limit, err = c.Limit(reference)
+// Verdict is a criterion checked on one seed.
+type Verdict struct {
+	// Score is the share of the criterion's weight the run earns on the
+	// seed, 0 to 1: 1 when its figure meets the limit, otherwise the share
+	// of the gap between no policy's figure and the limit that it closed.
+	Score float64
+	// Limit is the bound's value for the reference's figure on the seed.
+	Limit float64
+	// ByBound is set when no policy already meets the limit on the seed:
+	// there is no gap to close, and the run scores 1 if it meets the limit
+	// and 0 if not.
+	ByBound bool
+}
+
+// Check scores a run's figure against the criterion on one seed, given the
+// reference policy's figure (which sets the limit) and no policy's figure
+// on the same seed (both runs see the same traffic and the same incident).
+//
+// A figure that meets the limit, within Tolerance, scores 1. One that
+// misses it scores the share of the gap between doing nothing and the
+// limit that the run closed: for at_most, (none − value) / (none − limit),
+// clamped to 0..1; at_least the same with the signs turned. So doing
+// nothing, or worse, scores 0; halfway from doing nothing to the limit
+// scores 0.5; and the score rises continuously to 1 as the figure reaches
+// the limit, with no cliff a hair past it. Where no policy already meets
+// the limit there is no gap: the criterion is scored by the limit alone,
+// and the verdict says so (ByBound).
+func (c Criterion) Check(value, reference, none float64) (Verdict, error) {
+	limit, err := c.Limit(reference)
 	if err != nil {
-		return 0, 0, err
+		return Verdict{}, err
 	}
+	v := Verdict{Limit: limit}
+	if c.meets(none, limit) {
+		v.ByBound = true
+	}
+	switch {
+	case c.meets(value, limit):
+		v.Score = 1
+	case v.ByBound || math.IsNaN(value):
+		v.Score = 0
+	default:
+		// none and value both miss the limit: the gap is none − limit
+		// (at_most) and is not 0.
+		v.Score = math.Max(0, math.Min(1, (none-value)/(none-limit)))
+		if math.IsNaN(v.Score) {
+			v.Score = 0
+		}
+	}
+	return v, nil
+}
+
+// meets reports whether a figure is on the right side of the limit, within
+// Tolerance.
+func (c Criterion) meets(value, limit float64) bool {
 	slack := Tolerance * math.Max(1, math.Abs(limit))
-	if c.Op == "at_least" && value >= limit-slack || c.Op == "at_most" && value <= limit+slack {
-		return 1, limit, nil
+	if c.Op == "at_least" {
+		return value >= limit-slack
 	}
-	return 0, limit, nil
+	return value <= limit+slack
 }
 
 func firstLine(s string) string {

@@ -19,52 +19,69 @@ func mustCriterion(t testing.TB, metric, op, bound string) Criterion {
 }
 
 // Check scores 1 on the right side of the limit, within the relative
-// Tolerance, and 0 beyond it.
+// Tolerance; beyond it, the share of the gap from no policy's figure to the
+// limit that the value closed; by the limit alone where no policy meets it.
 func TestCriterionCheck(t *testing.T) {
 	cases := []struct {
-		op, bound        string
-		value, reference float64
-		score, limit     float64
+		op, bound              string
+		value, reference, none float64
+		score, limit           float64
+		byBound                bool
 	}{
-		{"at_most", "reference + 0.01", 0.03, 0.02, 1, 0.03},
-		{"at_most", "reference + 0.01", 0.0301, 0.02, 0, 0.03},
-		{"at_most", "reference * 1.25", 125, 100, 1, 125},
-		{"at_most", "reference * 1.25", 125 * (1 + 1e-10), 100, 1, 125}, // within the tolerance
-		{"at_most", "reference * 1.25", 125 * (1 + 1e-8), 100, 0, 125},
-		{"at_most", "0.05", 0.05 + 1e-10, 7, 1, 0.05}, // slack of at least 1e-9 near 0
-		{"at_least", "reference - 0.001", 0.9989, 0.9999, 1, 0.9989},
-		{"at_least", "reference - 0.001", 0.9988, 0.9999, 0, 0.9989},
-		{"at_least", "0.99", 0.99, 0, 1, 0.99},
-		{"at_least", "2", 1, 0, 0, 2}, // a whole number is a float bound
+		{"at_most", "reference + 0.01", 0.03, 0.02, 0.10, 1, 0.03, false},
+		{"at_most", "reference + 0.01", 0.0301, 0.02, 0.10, (0.10 - 0.0301) / 0.07, 0.03, false},
+		{"at_most", "reference + 0.01", 0.065, 0.02, 0.10, 0.5, 0.03, false}, // halfway from none to the limit
+		{"at_most", "reference + 0.01", 0.10, 0.02, 0.10, 0, 0.03, false},    // as bad as doing nothing
+		{"at_most", "reference + 0.01", 0.20, 0.02, 0.10, 0, 0.03, false},    // worse: clamped at 0
+		{"at_most", "reference * 1.25", 125, 100, 200, 1, 125, false},
+		{"at_most", "reference * 1.25", 125 * (1 + 1e-10), 100, 200, 1, 125, false}, // within the tolerance
+		{"at_most", "reference * 1.25", 130, 100, 90, 0, 125, true},                 // no policy meets the limit: no gap
+		{"at_most", "reference * 1.25", 120, 100, 90, 1, 125, true},
+		{"at_most", "0.05", 0.05 + 1e-10, 7, 7, 1, 0.05, false}, // slack of at least 1e-9 near 0
+		{"at_least", "reference - 0.001", 0.9989, 0.9999, 0.9, 1, 0.9989, false},
+		{"at_least", "reference - 0.001", 0.94945, 0.9999, 0.9, 0.5, 0.9989, false},
+		{"at_least", "reference - 0.001", 0.89, 0.9999, 0.9, 0, 0.9989, false},
+		{"at_least", "reference - 0.001", 0.99, 0.9999, 0.9995, 0, 0.9989, true},
+		{"at_least", "0.99", 0.99, 0, 0, 1, 0.99, false},
+		{"at_least", "2", 1, 0, 0, 0.5, 2, false}, // a whole number is a float bound
 	}
 	for _, c := range cases {
 		crit := mustCriterion(t, "cost", c.op, c.bound)
-		score, limit, err := crit.Check(c.value, c.reference)
-		if err != nil || score != c.score || math.Abs(limit-c.limit) > 1e-12 {
-			t.Errorf("%s %s, value %v, reference %v: score %v limit %v (%v); want %v, %v", c.op, c.bound, c.value, c.reference, score, limit, err, c.score, c.limit)
+		v, err := crit.Check(c.value, c.reference, c.none)
+		if err != nil || math.Abs(v.Score-c.score) > 1e-9 || math.Abs(v.Limit-c.limit) > 1e-12 || v.ByBound != c.byBound {
+			t.Errorf("%s %s, value %v, reference %v, none %v: %+v (%v); want score %v, limit %v, by bound %v",
+				c.op, c.bound, c.value, c.reference, c.none, v, err, c.score, c.limit, c.byBound)
 		}
 	}
 }
 
-// Scores are 0 or 1, and never fall as a value moves to the good side of
-// its bound.
+// Scores stay within 0..1, never fall as a value moves to the good side of
+// its bound, are 1 exactly where the value meets the limit, and 0 for
+// doing nothing.
 func TestCriterionCheckIsMonotone(t *testing.T) {
 	most := mustCriterion(t, "cost", "at_most", "reference * 1.25")
 	least := mustCriterion(t, "availability", "at_least", "reference - 0.001")
 	rapid.Check(t, func(t *rapid.T) {
 		ref := rapid.Float64Range(0, 1e6).Draw(t, "reference")
+		none := rapid.Float64Range(0, 2e6).Draw(t, "none")
 		a := rapid.Float64Range(0, 2e6).Draw(t, "a")
 		b := rapid.Float64Range(0, 2e6).Draw(t, "b")
 		lo, hi := min(a, b), max(a, b)
-		sLo, _, _ := most.Check(lo, ref)
-		sHi, _, _ := most.Check(hi, ref)
-		if sLo < sHi || (sLo != 0 && sLo != 1) {
-			t.Fatalf("at_most: %v scores %v, %v scores %v", lo, sLo, hi, sHi)
-		}
-		sLo, _, _ = least.Check(lo, ref)
-		sHi, _, _ = least.Check(hi, ref)
-		if sHi < sLo {
-			t.Fatalf("at_least: %v scores %v, %v scores %v", lo, sLo, hi, sHi)
+		for _, c := range []struct {
+			crit          Criterion
+			better, worse float64
+		}{{most, lo, hi}, {least, hi, lo}} {
+			good, _ := c.crit.Check(c.better, ref, none)
+			bad, _ := c.crit.Check(c.worse, ref, none)
+			if good.Score < bad.Score || bad.Score < 0 || good.Score > 1 {
+				t.Fatalf("%s: %v scores %v, %v scores %v (none %v, reference %v)", c.crit.Op, c.better, good.Score, c.worse, bad.Score, none, ref)
+			}
+			if (good.Score == 1) != c.crit.meets(c.better, good.Limit) {
+				t.Fatalf("%s: %v scores %v against limit %v", c.crit.Op, c.better, good.Score, good.Limit)
+			}
+			if idle, _ := c.crit.Check(none, ref, none); idle.Score != 0 && !c.crit.meets(none, idle.Limit) {
+				t.Fatalf("%s: doing nothing (%v) scores %v against limit %v", c.crit.Op, none, idle.Score, idle.Limit)
+			}
 		}
 	})
 }
@@ -100,11 +117,11 @@ func TestNewCriterionErrors(t *testing.T) {
 // that was never compiled, are errors, not scores.
 func TestCriterionCheckErrors(t *testing.T) {
 	c := mustCriterion(t, "cost", "at_most", "reference / 0")
-	if _, _, err := c.Check(1, 2); err == nil || err.Error() != `grade cost: bound "reference / 0" is +Inf for reference = 2: it must be a finite number` {
+	if _, err := c.Check(1, 2, 3); err == nil || err.Error() != `grade cost: bound "reference / 0" is +Inf for reference = 2: it must be a finite number` {
 		t.Errorf("reference / 0: %v", err)
 	}
 	literal := Criterion{Metric: "cost", Op: "at_most", Bound: "1", Weight: 1}
-	if _, _, err := literal.Check(1, 1); err == nil || !strings.Contains(err.Error(), "not compiled: make it with NewCriterion") {
+	if _, err := literal.Check(1, 1, 1); err == nil || !strings.Contains(err.Error(), "not compiled: make it with NewCriterion") {
 		t.Errorf("a literal: %v", err)
 	}
 }
@@ -115,7 +132,7 @@ func BenchmarkCriterionCheck(b *testing.B) {
 	c := mustCriterion(b, "budget_used", "at_most", "reference + 0.01")
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, _, err := c.Check(0.03, 0.02); err != nil {
+		if _, err := c.Check(0.03, 0.02, 0.1); err != nil {
 			b.Fatal(err)
 		}
 	}

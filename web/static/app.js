@@ -602,19 +602,21 @@ function drawDebrief() {
   if (!d) { box.textContent = ""; return; }
   const out = [];
   if (d.criteria.length) {
-    out.push(`<p class="score">${esc(t("ui.debrief.score", { score: num(d.score, 0), max: num(d.max, 0) }))}</p>`);
+    out.push(`<p class="score">${esc(t("ui.debrief.score", { score: num(d.score, 1), max: num(d.max, 0) }))}</p>`);
     out.push(`<table class="outcome"><thead><tr><th scope="col">${esc(t("ui.debrief.criterion"))}</th><th scope="col">${esc(t("ui.debrief.bound"))}</th><th scope="col">${esc(t("ui.debrief.you"))}</th><th scope="col">${esc(t("ui.debrief.reference"))}</th><th scope="col">${esc(t("ui.debrief.result"))}</th></tr></thead><tbody>`);
     for (const c of d.criteria) {
       const o = metricSpec(c.metric);
       const f = v => value(o.unit, v, o.decimals);
       out.push(`<tr><th scope="row">${esc(t("outcome." + c.metric + ".label"))}</th><td class="num">${esc(t(c.op === "at_least" ? "ui.debrief.at_least" : "ui.debrief.at_most", { bound: f(c.limit) }))}</td>` +
         `<td class="num" dir="ltr">${esc(f(c.value))}</td><td class="num" dir="ltr">${esc(d.reference ? f(c.reference) : "–")}</td>` +
-        `<td class="${c.pass ? "pass" : "failc"}">${esc(t(c.pass ? "ui.debrief.pass" : "ui.debrief.fail", { n: num(c.weight, 0) }))}</td></tr>`);
+        `<td class="${c.pass ? "pass" : "failc"}">${esc(t(c.pass ? "ui.debrief.pass" : c.points > 0 ? "ui.debrief.partial" : "ui.debrief.fail", { n: num(c.weight, 0), points: num(c.points, 1) }))}</td></tr>`);
     }
     out.push("</tbody></table>");
+    out.push(`<p>${esc(t("ui.debrief.scoring"))}</p>`);
   } else out.push(`<p>${esc(t("ui.debrief.nocriteria"))}</p>`);
   out.push(`<p>${esc(d.reference ? t("ui.debrief.refnote", { name: d.reference }) : t("ui.debrief.noreference"))}</p>`);
-  out.push(`<h4>${esc(t("ui.debrief.moments"))}</h4><ol class="moments">`);
+  out.push(`<h4>${esc(t("ui.debrief.moments"))}</h4>`);
+  out.push(`<p class="signal">${esc(d.signal.minute < 0 ? t("ui.debrief.nosignal") : t("ui.debrief.signal", { time: clockAt(d.signal.minute), metric: t("metric." + d.signal.metric + ".label") }))}</p><ol class="moments">`);
   for (const m of d.moments) {
     const val = m.kind === "burn" ? F.burn(S.fmt, m.value) : m.kind === "cost" ? F.moneyPerHour(S.fmt, m.value) : F.minutes(S.fmt, m.value);
     const key = m.kind === "burn" ? "ui.debrief.moment_burn" : m.kind === "cost" ? "ui.debrief.moment_cost" : "ui.debrief.moment_page";
