@@ -1,7 +1,15 @@
 -- Traffic surge: sometime this morning demand climbs to a multiple of the
 -- usual, holds, then fades. When and how big come from the scenario stream,
--- so every seed differs, the same seed gives the same surge, and nothing in
--- the briefing gives either away. New instances take 8 minutes to boot.
+-- so every seed differs and the same seed gives the same surge; the
+-- briefing gives the ranges, never the seed's values:
+--   the start              07:30 to 10:30
+--   the peak               2.2 to 3.2 times the usual demand
+--   the climb to the peak  5 to 19 minutes
+--   the hold at the peak   30 to 89 minutes
+--   the fade               a time constant of 20 to 60 minutes
+-- New instances take 8 minutes to boot, so target tracking, which waits
+-- for each launch to boot before it launches again, falls behind every
+-- surge of this size.
 scenario {
   id = "surge",
   title = {
@@ -13,12 +21,12 @@ scenario {
     fr = "Pic de trafic",
   },
   briefing = {
-    en = "A link to the service is spreading fast and a surge of traffic is expected sometime this morning: nobody knows when, nor how big. New instances take 8 minutes to boot today. When it comes, keep errors and latency low without burning money on idle capacity.",
-    bs = "Link do usluge se brzo širi i očekuje se nalet saobraćaja negdje ovog jutra — niko ne zna kada, niti koliko velik. Nove instance danas trebaju 8 minuta da se podignu. Kad naiđe, držite greške i latenciju niskima bez trošenja novca na neiskorišteni kapacitet.",
-    id = "Tautan ke layanan menyebar cepat dan lonjakan lalu lintas diperkirakan terjadi sekitar pagi ini — tak seorang pun tahu kapan, atau seberapa besar. Instans baru butuh 8 menit untuk menyala hari ini. Saat lonjakan datang, jaga galat dan latensi tetap rendah tanpa membakar uang untuk kapasitas yang menganggur.",
-    es = "Un enlace al servicio se está difundiendo rápido y se espera un pico de tráfico en algún momento de esta mañana: nadie sabe cuándo ni de qué tamaño. Hoy las instancias nuevas tardan 8 minutos en arrancar. Cuando llegue, mantén bajos los errores y la latencia sin quemar dinero en capacidad ociosa.",
-    ur = "سروس کا ایک لنک تیزی سے پھیل رہا ہے اور آج صبح کسی وقت ٹریفک میں اچانک اضافے کی توقع ہے — کوئی نہیں جانتا کب، یا کتنا بڑا۔ آج نئے انسٹینسز کو بوٹ ہونے میں 8 منٹ لگتے ہیں۔ جب وہ آئے تو خالی گنجائش پر پیسہ جلائے بغیر غلطیاں اور تاخیر کم رکھیں۔",
-    fr = "Un lien vers le service se propage vite et un pic de trafic est attendu à un moment de cette matinée — personne ne sait quand ni de quelle ampleur. Le démarrage de nouvelles instances prend 8 minutes aujourd’hui. Quand il arrivera, gardez les erreurs et la latence faibles sans brûler d’argent dans une capacité inutilisée.",
+    en = "A link to the service is spreading fast and a surge of traffic is expected this morning, sometime between 07:30 and 10:30: nobody knows when, nor how big, only that demand will climb within minutes to 2.2 to 3.2 times the usual and hold for half an hour or more. New instances take 8 minutes to boot today. When it comes, keep errors and latency low without burning money on idle capacity.",
+    bs = "Link do usluge se brzo širi i nalet saobraćaja očekuje se jutros, negdje između 07:30 i 10:30 — niko ne zna kada, niti koliko velik, samo da će saobraćaj za nekoliko minuta porasti na 2,2 do 3,2 puta više od uobičajenog i zadržati se pola sata ili duže. Nove instance danas trebaju 8 minuta da se podignu. Kad naiđe, držite greške i latenciju niskima bez trošenja novca na neiskorišteni kapacitet.",
+    id = "Tautan ke layanan menyebar cepat dan lonjakan lalu lintas diperkirakan terjadi pagi ini, antara pukul 07:30 dan 10:30 — tak seorang pun tahu kapan, atau seberapa besar, hanya bahwa permintaan akan naik dalam hitungan menit menjadi 2,2 sampai 3,2 kali biasanya dan bertahan setengah jam atau lebih. Instans baru butuh 8 menit untuk menyala hari ini. Saat lonjakan datang, jaga galat dan latensi tetap rendah tanpa membakar uang untuk kapasitas yang menganggur.",
+    es = "Un enlace al servicio se está difundiendo rápido y se espera un pico de tráfico esta mañana, entre las 07:30 y las 10:30: nadie sabe cuándo ni de qué tamaño, solo que la demanda subirá en minutos a entre 2,2 y 3,2 veces la habitual y se mantendrá media hora o más. Hoy las instancias nuevas tardan 8 minutos en arrancar. Cuando llegue, mantén bajos los errores y la latencia sin quemar dinero en capacidad ociosa.",
+    ur = "سروس کا ایک لنک تیزی سے پھیل رہا ہے اور آج صبح 07:30 سے 10:30 کے درمیان کسی وقت ٹریفک میں اچانک اضافے کی توقع ہے — کوئی نہیں جانتا کب، یا کتنا بڑا، بس یہ کہ طلب چند منٹ میں معمول سے 2.2 سے 3.2 گنا تک بڑھے گی اور آدھا گھنٹہ یا اس سے زیادہ رہے گی۔ آج نئے انسٹینسز کو بوٹ ہونے میں 8 منٹ لگتے ہیں۔ جب وہ آئے تو خالی گنجائش پر پیسہ جلائے بغیر غلطیاں اور تاخیر کم رکھیں۔",
+    fr = "Un lien vers le service se propage vite et un pic de trafic est attendu ce matin, entre 07:30 et 10:30 — personne ne sait quand ni de quelle ampleur, seulement que la demande montera en quelques minutes à 2,2 à 3,2 fois l’habituelle et s’y maintiendra une demi-heure ou plus. Le démarrage de nouvelles instances prend 8 minutes aujourd’hui. Quand il arrivera, gardez les erreurs et la latence faibles sans brûler d’argent dans une capacité inutilisée.",
   },
   start = "07:00",
   duration = "6h",
@@ -26,7 +34,7 @@ scenario {
 }
 
 local from = clock("07:30") + math.floor(rng.uniform(0, 180)) -- 07:30 to 10:30
-local size = rng.uniform(1.6, 3.0)                           -- peak multiplier
+local size = rng.uniform(2.2, 3.2)                           -- peak multiplier
 local ramp = 5 + math.floor(rng.uniform(0, 15))              -- minutes to the peak
 local hold = 30 + math.floor(rng.uniform(0, 60))             -- minutes at the peak
 local fade = rng.uniform(20, 60)                             -- time constant of the decline
@@ -47,7 +55,8 @@ function surge(t)
 end
 
 grade {
-  { metric = "error_requests", at_most = "reference * 1.2 + 1000", weight = 4 },
+  { metric = "error_requests", at_most = "reference * 1.2 + 1000", weight = 5 },
   { metric = "slow_minutes",   at_most = "reference + 5",          weight = 2 },
-  { metric = "cost",           at_most = "reference * 1.25",       weight = 3 },
+  { metric = "cost",           at_most = "reference * 1.25",       weight = 1 },
+  { metric = "shed_share",     at_most = "reference + 0.02",       weight = 2 },
 }

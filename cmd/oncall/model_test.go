@@ -140,44 +140,51 @@ func TestModelEveryLanguage(t *testing.T) {
 	}
 }
 
-// The bad deploy's build fails 15 % of its requests: the page says so
-// wherever the rate appears, marked as differing from the default, and
-// nowhere prints the default 0.05.
+// The bad deploy draws its build from the seed: without a seed the page
+// gives the ranges over the sampled seeds, marked as differing from the
+// default; with seed 7 the build that seed draws (16.5 % of errors, +44 %
+// CPU, a 7-minute rollout) wherever the rate appears, and nowhere the
+// default 0.05.
 func TestModelScenarioBadDeploy(t *testing.T) {
 	e := newTestEnv(t)
-	for _, args := range [][]string{{"--scenario", "bad-deploy"}, {"--scenario", "bad-deploy", "--seed", "7"}} {
-		if code := e.run(append([]string{"model"}, args...)...); code != 0 {
-			t.Fatalf("%v: exit %d: %s", args, code, e.err.String())
+	for _, c := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"--scenario", "bad-deploy"}, []string{
+			"Error rate of a bad build: 8.2 %–19.9 %* (default 5 %)\n",
+			"Extra CPU of a bad build: 25 %–75 %* (default 25 %)\n",
+			"A range (low–high) is what the scenario draws from its stream over seeds 1 to 200.\n",
+			"The scenario's events vary with the seed: choose a seed to see them.\n",
+			"(1 − 0.082–0.199*·bad)\n",
+		}},
+		{[]string{"--scenario", "bad-deploy", "--seed", "7"}, []string{
+			"Error rate of a bad build: 16.5 % (8.2 %–19.9 %)* (default 5 %)\n",
+			"At 09:10: A bad build starts rolling out (over 7 min)\n",
+			"error_rate = 1 − (1 − timeouts − failed)(1 − db_errors)(1 − 0.165*·bad)\n",
+			"hits the bad build's 16.5 %* of errors.",
+			"bad build +16.5 %* errors, ×1.44* CPU",
+		}},
+	} {
+		if code := e.run(append([]string{"model"}, c.args...)...); code != 0 {
+			t.Fatalf("%v: exit %d: %s", c.args, code, e.err.String())
 		}
 		out := e.out.String()
-		for _, want := range []string{
-			"Values in force: Bad deploy (bad-deploy)\n",
-			"Error rate of a bad build: 15 %* (default 5 %)\n",
-			"with 20 %* of the error budget left",
-			"At 09:10: A bad build starts rolling out (over 3 min)\n",
-			"error_rate = 1 − (1 − timeouts − failed)(1 − db_errors)(1 − 0.15*·bad)\n",
-			"hits the bad build's 15 %* of errors.",
-			"bad build +15 %* errors, ×1.25 CPU",
-			"* differs from the model's default.\n",
-		} {
+		for _, want := range append(c.want, "Values in force: Bad deploy (bad-deploy)\n", "with 20 %* of the error budget left", "* differs from the model's default.\n") {
 			if !strings.Contains(out, want) {
-				t.Errorf("%v: the page lacks %q", args, want)
+				t.Errorf("%v: the page lacks %q", c.args, want)
 			}
 		}
 		for _, stale := range []string{"0.05·bad", "bad build's 5 %", "+5 % errors"} {
 			if strings.Contains(out, stale) {
-				t.Errorf("%v: the page prints the default %q", args, stale)
+				t.Errorf("%v: the page prints the default %q", c.args, stale)
 			}
 		}
-		// Nothing of the bad deploy depends on the seed: no range to explain.
-		if strings.Contains(out, "A range (low–high)") {
-			t.Errorf("%v: a range is explained where nothing varies", args)
-		}
 	}
-	if code := e.run("model", "--scenario", "bad-deploy", "--lang", "fr"); code != 0 {
+	if code := e.run("model", "--scenario", "bad-deploy", "--seed", "7", "--lang", "fr"); code != 0 {
 		t.Fatal(e.err.String())
 	}
-	if out := e.out.String(); !strings.Contains(out, "(1 − 0.15*·bad)") || !strings.Contains(out, "Taux d’erreur d’une mauvaise version\u00a0: 15 %* (par défaut 5 %)") {
+	if out := e.out.String(); !strings.Contains(out, "(1 − 0.165*·bad)") || !strings.Contains(out, "Taux d’erreur d’une mauvaise version\u00a0: 16,5 % (8,2 %–19,9 %)* (par défaut 5 %)") {
 		t.Errorf("the French page lacks the bad build's rate:\n%s", out)
 	}
 }
@@ -245,7 +252,7 @@ func TestModelScenarioSurge(t *testing.T) {
 	if code := e.run("model", "--scenario", "surge"); code != 0 {
 		t.Fatal(e.err.String())
 	}
-	if out := e.out.String(); !strings.Contains(out, "Demand surge: surge(t) peaks at ×1.") || !strings.Contains(out, "Boot delay: 8 min* (default 3 min)") ||
+	if out := e.out.String(); !strings.Contains(out, "Demand surge: surge(t) peaks at ×2.21–3.20* at ") || !strings.Contains(out, "Boot delay: 8 min* (default 3 min)") ||
 		!strings.Contains(out, "a launched instance serves after 8* minutes") {
 		t.Errorf("the surge's page:\n%s", out)
 	}
@@ -255,7 +262,7 @@ func TestModelScenarioSurge(t *testing.T) {
 	if e.out.String() != first {
 		t.Error("the same seed gave two pages")
 	}
-	if !strings.Contains(first, "Demand surge: surge(t) peaks at ×2.12 (1.61–3.00)* at 09:52 (07:44–10:43).") {
+	if !strings.Contains(first, "Demand surge: surge(t) peaks at ×2.57 (2.21–3.20)* at 09:52 (07:44–10:43).") {
 		t.Errorf("seed 7's surge:\n%s", first)
 	}
 }

@@ -8,14 +8,26 @@ import (
 )
 
 // goBadDeploy is bad-deploy.lua written in Go: the bad build and its message
-// at 09:10 (minute 10).
-type goBadDeploy struct{ say engine.Text }
+// at 09:10 (minute 10), rolled out over the minutes the scenario stream
+// draws third, after the build's error rate and CPU (which the setup
+// already holds).
+type goBadDeploy struct {
+	say     engine.Text
+	rollout float64
+}
+
+func newGoBadDeploy(seed uint32) goBadDeploy {
+	r := engine.NewRand(engine.ScenarioSeed(seed))
+	r.Uniform(0.08, 0.20)
+	r.Uniform(0.25, 0.75)
+	return goBadDeploy{say: engine.Text{"en": "Build 4.2.0 is rolling out to the fleet."}, rollout: 2 + math.Floor(r.Uniform(0, 7))}
+}
 
 func (g goBadDeploy) Events(m int) ([]engine.Event, error) {
 	if m != 10 {
 		return nil, nil
 	}
-	return []engine.Event{{Kind: engine.EventDeploy, Name: "bad", Value: 3}, {Kind: engine.EventSay, Text: g.say}}, nil
+	return []engine.Event{{Kind: engine.EventDeploy, Name: "bad", Value: g.rollout}, {Kind: engine.EventSay, Text: g.say}}, nil
 }
 func (goBadDeploy) Surge(int) (float64, error) { return 1, nil }
 func (goBadDeploy) Observe(*engine.Row) error  { return nil }
@@ -27,7 +39,7 @@ type goSurge struct{ from, size, ramp, hold, fade float64 }
 func newGoSurge(seed uint32) *goSurge {
 	r := engine.NewRand(engine.ScenarioSeed(seed))
 	g := &goSurge{from: 30 + math.Floor(r.Uniform(0, 180))}
-	g.size = r.Uniform(1.6, 3.0)
+	g.size = r.Uniform(2.2, 3.2)
 	g.ramp = 5 + math.Floor(r.Uniform(0, 15))
 	g.hold = 30 + math.Floor(r.Uniform(0, 60))
 	g.fade = r.Uniform(20, 60)
@@ -54,10 +66,8 @@ func (g *goSurge) Surge(m int) (float64, error) {
 type twin func(p *Program, seed uint32) engine.Scenario
 
 var twins = map[string]twin{
-	"bad-deploy": func(p *Program, _ uint32) engine.Scenario {
-		return goBadDeploy{say: engine.Text{"en": "Build 4.2.0 is rolling out to the fleet."}}
-	},
-	"surge": func(_ *Program, seed uint32) engine.Scenario { return newGoSurge(seed) },
+	"bad-deploy": func(_ *Program, seed uint32) engine.Scenario { return newGoBadDeploy(seed) },
+	"surge":      func(_ *Program, seed uint32) engine.Scenario { return newGoSurge(seed) },
 }
 
 func runWith(tb testing.TB, setup engine.Setup, sc engine.Scenario, seed uint32) []engine.Row {

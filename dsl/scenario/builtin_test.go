@@ -80,31 +80,50 @@ func TestFreePlayIsTheDefaults(t *testing.T) {
 	}
 }
 
-func TestBadDeployPagesMinutesAfterTheBuildShips(t *testing.T) {
-	for _, seed := range []uint32{1, 2, 3, 42, 1000} {
+// The bad build ships at 09:10 on every seed; how bad it is comes from the
+// seed, within the ranges the header and the briefing state, so that with
+// no policy the budget spent and the minute of the page vary over seeds
+// 1-50, and the page fires a few minutes after the deploy.
+func TestBadDeployVariesWithTheSeed(t *testing.T) {
+	budgets, pages := map[float64]bool{}, map[int]bool{}
+	for seed := uint32(1); seed <= 50; seed++ {
 		p, rows := runBuiltin(t, "bad-deploy", seed)
-		if s := p.Setup(); s.BudgetLeft != 0.20 || engine.ClockString(s.Start) != "09:00" {
+		_, s, err := p.Instance(seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.BudgetLeft != 0.20 || engine.ClockString(s.Start) != "09:00" {
 			t.Fatalf("setup: budget_left %v, start %s", s.BudgetLeft, engine.ClockString(s.Start))
+		}
+		c := s.Constants
+		if c.BadErrorRate < 0.08 || c.BadErrorRate > 0.20 || c.BadCPU < 0.25 || c.BadCPU > 0.75 {
+			t.Errorf("seed %d: the bad build fails %v of its requests and costs +%v CPU, want 0.08-0.20 and 0.25-0.75", seed, c.BadErrorRate, c.BadCPU)
 		}
 		deploy, page := -1, -1
 		for _, r := range rows {
 			if r.Time() < "09:10" && r.BadTraffic != 0 {
 				t.Fatalf("seed %d: bad traffic %v at %s, before the deploy", seed, r.BadTraffic, r.Time())
 			}
-			if r.Time() == "09:10" && r.BadTraffic > 0 {
+			if r.Time() == "09:10" {
 				deploy = r.Minute
+				if rollout := math.Round(1 / r.BadTraffic); rollout < 2 || rollout > 8 || math.Abs(r.BadTraffic*rollout-1) > 1e-12 {
+					t.Errorf("seed %d: bad traffic %v at 09:10, want a rollout of 2 to 8 minutes", seed, r.BadTraffic)
+				}
 			}
 			if r.Paging && page < 0 {
 				page = r.Minute
 			}
 		}
-		if deploy < 0 {
-			t.Fatalf("seed %d: no bad traffic at 09:10", seed)
+		if page < 0 || page-deploy < 3 || page-deploy > 15 {
+			t.Errorf("seed %d: the page fires %d minutes after the deploy, want a few (3 to 15)", seed, page-deploy)
 		}
-		if page < 0 || page-deploy < 2 || page-deploy > 10 {
-			t.Errorf("seed %d: the page fires %d minutes after the deploy, want a few (2 to 10)", seed, page-deploy)
-		}
+		o := engine.Summarize(s.BudgetLeft, rows)
+		budgets[o.BudgetUsed], pages[page] = true, true
 	}
+	if len(budgets) < 10 || len(pages) < 3 {
+		t.Errorf("seeds 1-50 with no policy: %d distinct budget_used and %d page minutes, want at least 10 and 3", len(budgets), len(pages))
+	}
+	t.Logf("seeds 1-50, no policy: %d distinct budget_used, the page at %d different minutes", len(budgets), len(pages))
 }
 
 // surgeCurve reads a surge instance's multipliers over the run.
@@ -153,8 +172,8 @@ func TestSurgeTimeAndSizeComeFromTheSeed(t *testing.T) {
 		}
 		onset, peak := onsetAndPeak(a)
 		clock := engine.ClockString(p.Setup().Start + onset)
-		if onset < 0 || clock < "07:30" || clock > "10:30" || peak < 1.6 || peak > 3 {
-			t.Errorf("seed %d: surge from %s up to ×%.2f, want a morning surge of ×1.6 to ×3", seed, clock, peak)
+		if onset < 0 || clock < "07:30" || clock > "10:30" || peak < 2.2 || peak > 3.2 {
+			t.Errorf("seed %d: surge from %s up to ×%.2f, want a morning surge of ×2.2 to ×3.2", seed, clock, peak)
 		}
 		onsets[onset], peaks[peak] = true, true
 	}
@@ -169,22 +188,58 @@ func TestSurgeTimeAndSizeComeFromTheSeed(t *testing.T) {
 }
 
 func TestCacheFlushEmptiesTheCacheAtNoon(t *testing.T) {
-	p, rows := runBuiltin(t, "cache-flush", 9)
-	if ttl := p.Setup().Controls.TTL; ttl != 90 {
-		t.Errorf("ttl_s = %v, want 90", ttl)
-	}
-	for _, r := range rows {
-		switch {
-		case r.Time() < "12:00" && math.Abs(r.HitRate-0.85) > 0.01:
-			t.Errorf("%s: hit rate %.4f, want about 0.85", r.Time(), r.HitRate)
-		case r.Time() == "12:00":
-			if r.HitRate != 0 {
-				t.Errorf("12:00: hit rate %v, want 0", r.HitRate)
-			}
-			if r.DBUtil < 0.9 {
-				t.Errorf("12:00: db_util %.3f, want the database near saturation", r.DBUtil)
+	for _, seed := range []uint32{2, 9} {
+		p, rows := runBuiltin(t, "cache-flush", seed)
+		if ttl := p.Setup().Controls.TTL; ttl != 90 {
+			t.Errorf("ttl_s = %v, want 90", ttl)
+		}
+		for _, r := range rows {
+			switch {
+			case r.Time() < "12:00" && math.Abs(r.HitRate-0.85) > 0.01:
+				t.Errorf("seed %d, %s: hit rate %.4f, want about 0.85", seed, r.Time(), r.HitRate)
+			case r.Time() == "12:00":
+				if r.HitRate != 0 {
+					t.Errorf("seed %d, 12:00: hit rate %v, want 0", seed, r.HitRate)
+				}
+				if r.DBUtil < 0.9 {
+					t.Errorf("seed %d, 12:00: db_util %.3f, want the database near saturation", seed, r.DBUtil)
+				}
 			}
 		}
+	}
+}
+
+// The database's capacity and the fleet's floor come from the seed, within
+// the ranges the header and the briefing state: the flush overloads a small
+// database and only slows a large one, and no policy's errors vary.
+func TestCacheFlushVariesWithTheSeed(t *testing.T) {
+	capacities, fleets, errs := map[float64]bool{}, map[int]bool{}, map[float64]bool{}
+	overloaded, slowed := 0, 0
+	for seed := uint32(1); seed <= 40; seed++ {
+		p, rows := runBuiltin(t, "cache-flush", seed)
+		_, s, err := p.Instance(seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, n := s.Constants.DBCapacity, s.Controls.MinInstances
+		if c < 3400 || c > 4600 || n < 9 || n > 12 || rows[0].Serving != n {
+			t.Errorf("seed %d: database capacity %v, floor %d, %d serving; want 3,400-4,600 and 9-12", seed, c, n, rows[0].Serving)
+		}
+		capacities[c], fleets[n] = true, true
+		errs[engine.Summarize(s.BudgetLeft, rows).ErrorRequests] = true
+		var dbErrors bool
+		for _, r := range rows {
+			dbErrors = dbErrors || r.DBErrors > 0
+		}
+		if dbErrors {
+			overloaded++
+		} else {
+			slowed++
+		}
+	}
+	if len(capacities) < 20 || len(fleets) != 4 || len(errs) < 20 || overloaded == 0 || slowed == 0 {
+		t.Errorf("seeds 1-40: %d capacities, %d floors, %d error counts; %d seeds overload the database, %d only slow it",
+			len(capacities), len(fleets), len(errs), overloaded, slowed)
 	}
 }
 
