@@ -148,9 +148,9 @@ func (c *CriterionResult) misses(limit int) string {
 // gapText says how a missed seed scored.
 func gapText(s SeedCheck) string {
 	if s.ByBound {
-		return "no policy meets the bound, so it scores 0"
+		return "no policy meets the bound here, so missing it scores 0"
 	}
-	return "scores " + engine.FormatFixed(s.Score, 2) + ", the share of the gap from no policy to the bound it closed"
+	return "closed " + engine.FormatFixed(100*s.Score, 0) + " % of the gap from no policy to the bound, scores " + engine.FormatFixed(s.Score, 2)
 }
 
 // moreSeeds writes "1 more seed" or "n more seeds".
