@@ -25,7 +25,7 @@ func TestGradeReferencePasses(t *testing.T) {
 	for _, want := range []string{
 		"grade of " + refBadDeploy + " against the public references (seeds 1-20)",
 		"bad-deploy — Bad deploy: 10 / 10 points, seeds 1-20",
-		"pass  budget_used at most reference + 0.005",
+		"pass  budget_used at most reference + 0.035",
 		"total 10 / 10 points (100 %): PASSED",
 	} {
 		if !strings.Contains(e.out.String(), want) {
@@ -41,7 +41,7 @@ func TestGradeHarmfulFails(t *testing.T) {
 	if code := e.run("grade", "-p", harmful, "-f", "gradescope", "-o", out, "--visibility", "after_due_date"); code != 1 {
 		t.Fatalf("exit %d, want 1: %s", code, e.err.String())
 	}
-	if !strings.Contains(e.err.String(), "oncall: "+harmful+" did not pass: 7 / 31 points, pass mark 100 %") {
+	if !strings.Contains(e.err.String(), "oncall: "+harmful+" did not pass: 7.40 / 33 points, pass mark 100 %") {
 		t.Errorf("stderr %q", e.err.String())
 	}
 	data, err := os.ReadFile(out)
@@ -63,7 +63,7 @@ func TestGradeHarmfulFails(t *testing.T) {
 	if err := json.Unmarshal(data, &res); err != nil {
 		t.Fatal(err)
 	}
-	if res.Score == nil || res.MaxScore == nil || *res.Score != 7 || *res.MaxScore != 31 || len(res.Tests) != 11 {
+	if res.Score == nil || res.MaxScore == nil || *res.Score != 7.4 || *res.MaxScore != 33 || len(res.Tests) != 13 {
 		t.Fatalf("results.json %s", data)
 	}
 	for _, tc := range res.Tests {
@@ -97,7 +97,7 @@ func TestGradeJUnitFile(t *testing.T) {
 	if err := xml.Unmarshal(data, &doc); err != nil {
 		t.Fatal(err)
 	}
-	if doc.Tests != 11 || len(doc.Suites) != 4 || doc.Suites[0].Name != "bad-deploy" || doc.Suites[0].Stamp == "1970-01-01T00:00:00" {
+	if doc.Tests != 13 || len(doc.Suites) != 4 || doc.Suites[0].Name != "bad-deploy" || doc.Suites[0].Stamp == "1970-01-01T00:00:00" {
 		t.Errorf("JUnit %s", data)
 	}
 }
@@ -264,7 +264,7 @@ func TestGradeReportsAPolicyThatDoesNotLoad(t *testing.T) {
 		t.Fatal(err)
 	}
 	if doc.Score != 0 || doc.MaxScore != 10 || len(doc.Tests) != 3 || doc.Tests[0].Status != "failed" ||
-		doc.Tests[0].Output != "held on 0 of 20 seeds (1-20); mean 0, reference mean 0.0173611\nno seed ran: the policy does not load\n" {
+		doc.Tests[0].Output != "held on 0 of 20 seeds (1-20); mean 0, reference mean 0.0136476\nno seed ran: the policy does not load\n" {
 		t.Errorf("results.json %s", data)
 	}
 	if !strings.Contains(doc.Output, "the policy does not load, so no seed ran:\n  --policy "+bad+" does not load:\n  "+bad+":2:8: ") {
