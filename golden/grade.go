@@ -131,6 +131,9 @@ func Grade(ctx context.Context, o GradeOptions) (*Report, error) {
 		rep.MaxScore += sr.MaxScore
 	}
 	rep.Passed = rep.Score >= mark*rep.MaxScore-Tolerance
+	if o.Clock != nil {
+		rep.Finished = o.Clock()
+	}
 	return rep, nil
 }
 
@@ -205,6 +208,7 @@ type Report struct {
 	Policy    string           `json:"policy"`
 	Reference string           `json:"reference"`
 	Started   time.Time        `json:"-"`
+	Finished  time.Time        `json:"-"`
 	Scenarios []ScenarioResult `json:"scenarios"`
 	Score     float64          `json:"score"`
 	MaxScore  float64          `json:"max_score"`

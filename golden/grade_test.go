@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"encoding/xml"
+	"errors"
 	"regexp"
 	"strings"
 	"testing"
@@ -14,6 +15,7 @@ import (
 	"github.com/oncall-sim/oncall/batch/batchtest"
 	"github.com/oncall-sim/oncall/dsl"
 	"github.com/oncall-sim/oncall/dsl/scenario"
+	"github.com/oncall-sim/oncall/engine"
 	"github.com/oncall-sim/oncall/golden"
 	"github.com/oncall-sim/oncall/shift"
 )
@@ -194,8 +196,9 @@ func TestGradeJUnit(t *testing.T) {
 		}
 		if c.Failure != nil {
 			failures++
-			if c.Failure.Type == nil || *c.Failure.Type == "" || !strings.Contains(c.Failure.Text, "seed ") {
-				t.Errorf("failure without a type or the failing seeds: %+v", c.Failure)
+			if c.Failure.Type == nil || *c.Failure.Type == "" || !strings.HasSuffix(c.Failure.Message, "; missed on seeds 1-3") ||
+				strings.Count(c.Failure.Text, "seed ") != 3 {
+				t.Errorf("failure without a type or every seed that missed: %+v", c.Failure)
 			}
 		}
 	}
@@ -212,13 +215,20 @@ func attrMap(as []xml.Attr) map[string]string {
 	return m
 }
 
-// The Gradescope results carry score, max_score and per test name, score,
-// max_score, status, output and visibility.
+// The Gradescope results carry what its autograder specification
+// describes: score, max_score, the time the grading took, the report as
+// output with its format, both visibilities, and per test name, number,
+// score, max_score, status, output with its format and visibility; the
+// first test says that the policy loads and runs, always visible.
 func TestGradeGradescope(t *testing.T) {
 	refs := goReferences(t, []uint32{1, 2, 3})
-	rep := grade(t, refs, batchtest.Idle(), "idle.rules")
+	rep, err := golden.Grade(context.Background(), golden.GradeOptions{Scenarios: []golden.Scenario{goScenario(t)}, Policy: batchtest.Idle(),
+		PolicyName: "idle.rules", References: refs, ReferenceName: "test references", Clock: fixedClock()})
+	if err != nil {
+		t.Fatal(err)
+	}
 	var out bytes.Buffer
-	if err := rep.WriteGradescope(&out, "after_due_date"); err != nil {
+	if err := rep.WriteGradescope(&out, golden.GradescopeOptions{Visibility: "after_due_date", StdoutVisibility: "after_published"}); err != nil {
 		t.Fatal(err)
 	}
 	var doc map[string]any
@@ -230,14 +240,27 @@ func TestGradeGradescope(t *testing.T) {
 	if !ok1 || !ok2 || score != 25 || max != 100 {
 		t.Errorf("score %v / %v", doc["score"], doc["max_score"])
 	}
+	// The fixed clock moves 250 ms a reading: the grading read it three
+	// times between its start and its end, 0.75 s, which rounds up to 1.
+	if doc["execution_time"] != 1.0 || doc["output_format"] != "html" || doc["test_output_format"] != "text" ||
+		doc["visibility"] != "after_due_date" || doc["stdout_visibility"] != "after_published" {
+		t.Errorf("execution_time %v, output_format %v, test_output_format %v, visibility %v, stdout_visibility %v",
+			doc["execution_time"], doc["output_format"], doc["test_output_format"], doc["visibility"], doc["stdout_visibility"])
+	}
+	if o, _ := doc["output"].(string); !strings.HasPrefix(o, "<pre>grade of idle.rules against test references") || !strings.Contains(o, "How points are counted") {
+		t.Errorf("output %.200q", o)
+	}
 	tests, _ := doc["tests"].([]any)
-	if len(tests) != 3 {
-		t.Fatalf("%d tests, want 3", len(tests))
+	if len(tests) != 4 {
+		t.Fatalf("%d tests, want 4 (the policy, 3 criteria)", len(tests))
+	}
+	if first := tests[0].(map[string]any); first["name"] != "the policy loads and runs" || first["status"] != "passed" || first["visibility"] != "visible" || first["score"] != nil {
+		t.Errorf("first test %v", first)
 	}
 	sum := 0.0
-	for _, x := range tests {
+	for _, x := range tests[1:] {
 		tc := x.(map[string]any)
-		for _, k := range []string{"name", "output", "status", "visibility"} {
+		for _, k := range []string{"name", "number", "output", "output_format", "status", "visibility"} {
 			if s, ok := tc[k].(string); !ok || s == "" {
 				t.Errorf("test %v: %s missing or empty", tc["name"], k)
 			}
@@ -247,8 +270,8 @@ func TestGradeGradescope(t *testing.T) {
 				t.Errorf("test %v: %s is not a number", tc["name"], k)
 			}
 		}
-		if st := tc["status"]; st != "passed" && st != "failed" {
-			t.Errorf("status %v", st)
+		if st := tc["status"]; (st == "passed") != (tc["score"] == tc["max_score"]) {
+			t.Errorf("test %v: status %v with %v of %v points", tc["name"], st, tc["score"], tc["max_score"])
 		}
 		if tc["visibility"] != "after_due_date" {
 			t.Errorf("visibility %v", tc["visibility"])
@@ -258,6 +281,39 @@ func TestGradeGradescope(t *testing.T) {
 	if sum != score {
 		t.Errorf("tests sum to %v, total %v", sum, score)
 	}
+}
+
+// A run that stops fails the policy's own Gradescope test, which names the
+// scenario, the seed and the error.
+func TestGradeGradescopeRunError(t *testing.T) {
+	refs := goReferences(t, []uint32{1, 2})
+	rep := grade(t, refs, shift.PolicyFunc(func() engine.Policy { return failing{} }), "failing.rules")
+	var out bytes.Buffer
+	if err := rep.WriteGradescope(&out, golden.GradescopeOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		StdoutVisibility string `json:"stdout_visibility"`
+		Tests            []struct{ Name, Status, Output, Visibility string }
+	}
+	if err := json.Unmarshal(out.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	first := doc.Tests[0]
+	if doc.StdoutVisibility != "hidden" || first.Status != "failed" || first.Visibility != "visible" ||
+		!strings.Contains(first.Output, "go-bad-deploy, seed 1: ") || !strings.Contains(first.Output, "the probe broke") {
+		t.Errorf("stdout_visibility %q, first test %+v", doc.StdoutVisibility, first)
+	}
+}
+
+// failing is a policy that stops its run at minute 5.
+type failing struct{}
+
+func (failing) Decide(rows []engine.Row) ([]engine.Firing, error) {
+	if len(rows) == 5 {
+		return nil, errors.New("the probe broke")
+	}
+	return nil, nil
 }
 
 func TestGradeTextAndJSON(t *testing.T) {
@@ -323,7 +379,29 @@ func TestGradePolicyThatDoesNotLoad(t *testing.T) {
 			t.Errorf("text lacks %q:\n%s", want, text.String())
 		}
 	}
-	if !strings.Contains(junit.String(), `<error type="load" message="the policy does not load">bad.rules:2:8: unknown name utilisation</error>`) {
+	if !strings.Contains(junit.String(), `<error type="load" message="the policy does not load">bad.rules:2:8: unknown name utilisation</error>`) ||
+		!strings.Contains(junit.String(), "missed on every seed: the policy does not load") {
 		t.Errorf("JUnit lacks the load error:\n%s", junit.String())
+	}
+	var gs, js bytes.Buffer
+	if err := rep.WriteGradescope(&gs, golden.GradescopeOptions{Visibility: "hidden"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := rep.WriteJSON(&js); err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Score float64
+		Tests []struct{ Name, Status, Output, Visibility string }
+	}
+	if err := json.Unmarshal(gs.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.Score != 0 || doc.Tests[0].Status != "failed" || doc.Tests[0].Visibility != "visible" ||
+		doc.Tests[0].Output != "The policy does not load, so no seed ran:\nbad.rules:2:8: unknown name utilisation\n" {
+		t.Errorf("Gradescope: %s", gs.String())
+	}
+	if !strings.Contains(js.String(), `"policy_error": "bad.rules:2:8: unknown name utilisation"`) {
+		t.Errorf("JSON lacks the policy's error:\n%s", js.String())
 	}
 }

@@ -10,25 +10,30 @@ import (
 
 // GradeCmd grades a policy against reference outcomes.
 type GradeCmd struct {
-	Policy     string  `short:"p" required:"" help:"The policy file to grade." placeholder:"FILE"`
-	Scenario   string  `help:"Grade one scenario only: a built-in name or a .lua file (default: every scenario the references hold)." placeholder:"NAME"`
-	Reference  string  `help:"Reference outcomes recorded by 'oncall golden record' (default: the public references built into oncall)." placeholder:"FILE"`
-	Format     string  `short:"f" enum:"text,json,junit,gradescope" default:"text" help:"Report format: text, json, junit (JUnit XML) or gradescope (results.json)."`
-	Output     string  `short:"o" help:"Write the report to FILE instead of standard output." placeholder:"FILE"`
-	PassMark   float64 `default:"100" help:"Percent of the maximum score needed to pass (default 100: every criterion on every seed)." placeholder:"PCT"`
-	Visibility string  `enum:"visible,hidden,after_due_date,after_published" default:"visible" help:"Visibility of the tests in Gradescope's results.json."`
-	AllowStale bool    `help:"Grade against references whose scenario, criteria, reference policy or model changed since they were recorded; the report says so (by default they are refused)."`
-	Jobs       int     `short:"j" help:"Runs at once (default: one per core)." placeholder:"N"`
+	Policy           string  `short:"p" required:"" help:"The policy file to grade." placeholder:"FILE"`
+	Scenario         string  `help:"Grade one scenario only: a built-in name or a .lua file (default: every scenario the references hold)." placeholder:"NAME"`
+	Reference        string  `help:"Reference outcomes recorded by 'oncall golden record' (default: the public references built into oncall)." placeholder:"FILE"`
+	Format           string  `short:"f" enum:"text,json,junit,gradescope" default:"text" help:"Report format: text, json, junit (JUnit XML) or gradescope (results.json)."`
+	Output           string  `short:"o" help:"Write the report to FILE instead of standard output." placeholder:"FILE"`
+	PassMark         float64 `default:"100" help:"Percent of the maximum score needed to pass (default 100: every criterion on every seed)." placeholder:"PCT"`
+	Visibility       string  `enum:"visible,hidden,after_due_date,after_published" default:"visible" help:"Visibility of the tests in Gradescope's results.json (the test that the policy loads and runs is always visible)."`
+	StdoutVisibility string  `enum:"visible,hidden,after_due_date,after_published" default:"hidden" help:"Visibility of what the autograder printed, in Gradescope's results.json."`
+	AllowStale       bool    `help:"Grade against references whose scenario, criteria, reference policy or model changed since they were recorded; the report says so (by default they are refused)."`
+	Jobs             int     `short:"j" help:"Runs at once (default: one per core)." placeholder:"N"`
 }
 
 // Help shows examples under the flags.
 func (GradeCmd) Help() string {
 	return `The policy runs on every seed of the references, for each scenario; each
 grading criterion of the scenario (its grade { ... } block) is checked against
-the reference outcome of the same seed. A criterion scores its weight times
-the share of seeds it held on; the policy passes when its total reaches the
-pass mark. Exit code 0: passed; 1: not passed; 2: bad usage or a file that
-does not load.
+the reference outcome and no policy's outcome of the same seed. On a seed, a
+criterion met scores 1; one missed scores the share of the gap between no
+policy's figure and the bound that the policy closed (0 for doing nothing or
+worse). A criterion earns its weight times the mean over seeds; the policy
+passes when its total reaches the pass mark. References recorded for another
+version of a scenario, its criteria, its built-in reference policy or the
+model are refused (--allow-stale grades against them and says so). Exit code
+0: passed; 1: not passed; 2: bad usage or a file that does not load.
 
 Examples:
   oncall grade --policy mine.rules                       every graded scenario, public seeds
@@ -195,7 +200,7 @@ func (c *GradeCmd) write(env *Env, rep *golden.Report) error {
 	case "junit":
 		err = rep.WriteJUnit(out)
 	case "gradescope":
-		err = rep.WriteGradescope(out, c.Visibility)
+		err = rep.WriteGradescope(out, golden.GradescopeOptions{Visibility: c.Visibility, StdoutVisibility: c.StdoutVisibility})
 	default:
 		err = rep.WriteText(out)
 	}

@@ -38,7 +38,7 @@ func TestGradeReferencePasses(t *testing.T) {
 func TestGradeHarmfulFails(t *testing.T) {
 	e := newTestEnv(t)
 	out := filepath.Join(t.TempDir(), "results.json")
-	if code := e.run("grade", "-p", harmful, "-f", "gradescope", "-o", out, "--visibility", "after_due_date"); code != 1 {
+	if code := e.run("grade", "-p", harmful, "-f", "gradescope", "-o", out, "--visibility", "after_due_date", "--stdout-visibility", "visible"); code != 1 {
 		t.Fatalf("exit %d, want 1: %s", code, e.err.String())
 	}
 	if !strings.Contains(e.err.String(), "oncall: "+harmful+" did not pass: 7.40 / 33 points, pass mark 100 %") {
@@ -49,9 +49,11 @@ func TestGradeHarmfulFails(t *testing.T) {
 		t.Fatal(err)
 	}
 	var res struct {
-		Score    *float64 `json:"score"`
-		MaxScore *float64 `json:"max_score"`
-		Tests    []struct {
+		Score            *float64 `json:"score"`
+		MaxScore         *float64 `json:"max_score"`
+		ExecutionTime    *int     `json:"execution_time"`
+		StdoutVisibility string   `json:"stdout_visibility"`
+		Tests            []struct {
 			Name       string   `json:"name"`
 			Score      *float64 `json:"score"`
 			MaxScore   *float64 `json:"max_score"`
@@ -63,10 +65,14 @@ func TestGradeHarmfulFails(t *testing.T) {
 	if err := json.Unmarshal(data, &res); err != nil {
 		t.Fatal(err)
 	}
-	if res.Score == nil || res.MaxScore == nil || *res.Score != 7.4 || *res.MaxScore != 33 || len(res.Tests) != 13 {
+	if res.Score == nil || res.MaxScore == nil || *res.Score != 7.4 || *res.MaxScore != 33 || len(res.Tests) != 14 ||
+		res.ExecutionTime == nil || res.StdoutVisibility != "visible" {
 		t.Fatalf("results.json %s", data)
 	}
-	for _, tc := range res.Tests {
+	if first := res.Tests[0]; first.Name != "the policy loads and runs" || first.Status != "passed" || first.Visibility != "visible" || first.Score != nil {
+		t.Errorf("first test %+v", first)
+	}
+	for _, tc := range res.Tests[1:] {
 		if tc.Name == "" || tc.Score == nil || tc.MaxScore == nil || tc.Output == "" || (tc.Status != "passed" && tc.Status != "failed") || tc.Visibility != "after_due_date" {
 			t.Errorf("test %+v", tc)
 		}
@@ -263,9 +269,12 @@ func TestGradeReportsAPolicyThatDoesNotLoad(t *testing.T) {
 	if err := json.Unmarshal(data, &doc); err != nil {
 		t.Fatal(err)
 	}
-	if doc.Score != 0 || doc.MaxScore != 10 || len(doc.Tests) != 3 || doc.Tests[0].Status != "failed" ||
-		doc.Tests[0].Output != "held on 0 of 20 seeds (1-20); mean 0, reference mean 0.0136476\nno seed ran: the policy does not load\n" {
+	if doc.Score != 0 || doc.MaxScore != 10 || len(doc.Tests) != 4 || doc.Tests[1].Status != "failed" ||
+		doc.Tests[1].Output != "met on 0 of 20 seeds (1-20): 0 of 6 points; mean 0, reference mean 0.0136476, no policy mean 0.3510231\nno seed ran: the policy does not load\n" {
 		t.Errorf("results.json %s", data)
+	}
+	if doc.Tests[0].Status != "failed" || !strings.HasPrefix(doc.Tests[0].Output, "The policy does not load, so no seed ran:\n--policy "+bad+" does not load:\n"+bad+":2:8: ") {
+		t.Errorf("the policy's own test lacks the diagnostics: %+v", doc.Tests[0])
 	}
 	if !strings.Contains(doc.Output, "the policy does not load, so no seed ran:\n  --policy "+bad+" does not load:\n  "+bad+":2:8: ") {
 		t.Errorf("output lacks the diagnostics:\n%s", doc.Output)
