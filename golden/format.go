@@ -47,6 +47,9 @@ func (r *Report) WriteText(w io.Writer) error {
 				fmt.Fprintf(w, "  %s failed on:\n%s", s.Criteria[j].Text, indent(lines, "    "))
 			}
 		}
+		if s.Story != nil {
+			fmt.Fprint(w, indent(wrap(s.Story.Text(), 76)+"\n", "  "))
+		}
 		for i, e := range s.Errors {
 			if i == maxListed {
 				fmt.Fprintf(w, "  and %s stopped\n", moreSeeds(len(s.Errors)-maxListed))

@@ -123,6 +123,9 @@ func Grade(ctx context.Context, o GradeOptions) (*Report, error) {
 		if err != nil {
 			return nil, err
 		}
+		if o.PolicyError == "" && sr.Score < sr.MaxScore-Tolerance {
+			sr.Story = tell(sc, &sr, o.Policy, ref.Noise)
+		}
 		if o.Clock != nil {
 			sr.Seconds = o.Clock().Sub(start).Seconds()
 		}
@@ -234,6 +237,9 @@ type ScenarioResult struct {
 	Score    float64           `json:"score"`
 	MaxScore float64           `json:"max_score"`
 	Seconds  float64           `json:"-"`
+	// Story tells the seed where the policy earned least, from the first
+	// signal on; nil at full points or when that run did not finish.
+	Story *Story `json:"story,omitempty"`
 }
 
 // runError is the error that stopped a run, without the "seed N: " the batch

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"errors"
+	"fmt"
 	"regexp"
 	"strings"
 	"testing"
@@ -403,5 +404,38 @@ func TestGradePolicyThatDoesNotLoad(t *testing.T) {
 	}
 	if !strings.Contains(js.String(), `"policy_error": "bad.rules:2:8: unknown name utilisation"`) {
 		t.Errorf("JSON lacks the policy's error:\n%s", js.String())
+	}
+}
+
+// The report tells the seed where a policy earned least from the first
+// signal on: the signal, the page, the worst minute and the policy's first
+// action, none of them before the signal; a policy at full points has no
+// story to tell.
+func TestGradeTellsTheWorstSeedFromTheSignal(t *testing.T) {
+	refs := goReferences(t, []uint32{1, 2, 3, 4})
+	for _, c := range []struct {
+		name string
+		pol  shift.Policy
+	}{{"idle", batchtest.Idle()}, {"harmful", batchtest.Harmful()}} {
+		rep := grade(t, refs, c.pol, c.name)
+		st := rep.Scenarios[0].Story
+		if st == nil {
+			t.Fatalf("%s: no story", c.name)
+		}
+		// The bad build ships at minute 10: nothing shows before.
+		if st.Signal.Minute < 10 || st.Worst < st.Signal.Minute || (st.FirstAction >= 0 && st.FirstAction < st.Signal.Minute) {
+			t.Errorf("%s: %+v", c.name, st)
+		}
+		var text bytes.Buffer
+		if err := rep.WriteText(&text); err != nil {
+			t.Fatal(err)
+		}
+		if want := fmt.Sprintf("  Seed %d earned the fewest points (", st.Seed); !strings.Contains(text.String(), want) ||
+			!strings.Contains(text.String(), "The first signal came at 09:") {
+			t.Errorf("%s: the report lacks the story:\n%s", c.name, text.String())
+		}
+	}
+	if st := grade(t, refs, batchtest.FiveRules(), "reference").Scenarios[0].Story; st != nil {
+		t.Errorf("the reference at full points has a story: %+v", st)
 	}
 }
