@@ -74,7 +74,9 @@ func (c *GoldenRecordCmd) Run(env *Env) error {
 	file := &golden.ReferenceFile{Format: golden.ReferenceFormat}
 	ctx, stop := interruptible(env)
 	defer stop()
+	criteria := make(map[string][]scenario.Criterion)
 	for _, p := range progs {
+		criteria[p.ID()] = p.Grading()
 		pol, err := c.policy(env, p.ID())
 		if err != nil {
 			return err
@@ -105,6 +107,9 @@ func (c *GoldenRecordCmd) Run(env *Env) error {
 	}
 	for _, r := range file.References {
 		fmt.Fprintf(env.Stderr, "oncall: %s: %d seeds (%s) with %s\n", r.Scenario, len(r.Runs), r.Seeds, r.Policy)
+		for _, w := range r.Unvarying(criteria[r.Scenario]) {
+			fmt.Fprintf(env.Stderr, "oncall: warning: %s\n", w)
+		}
 	}
 	fmt.Fprintf(env.Stderr, "oncall: wrote %s; grade with oncall grade --policy FILE --reference %s\n", c.Output, c.Output)
 	return nil

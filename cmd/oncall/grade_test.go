@@ -208,6 +208,32 @@ grade { { metric = "cost", at_most = "reference * 1.2" } }
 	}
 }
 
+// golden record warns of a criterion that no policy misses by the same
+// figure on every seed: an incident that does not vary, which hidden seeds
+// cannot protect. The built-in bad deploy varies, and gets no warning.
+func TestGoldenRecordWarnsOfAnIncidentThatDoesNotVary(t *testing.T) {
+	e := newTestEnv(t)
+	fixed := tempFile(t, "fixed.lua", `scenario { id = "fixed", title = "F", briefing = "B", start = "09:00", duration = "1h",
+  budget_left = 0.2, constants = { bad_error_rate = 0.15 } }
+at("09:10", function() deploy { build = "bad", rollout = 3 } end)
+grade {
+  { metric = "budget_used", at_most = "reference + 0.01" },
+  { metric = "cost",        at_most = "reference * 1.5" },
+}
+`)
+	refs := filepath.Join(t.TempDir(), "refs.json")
+	if code := e.run("golden", "record", "-s", fixed, "-p", refBadDeploy, "--seeds", "1-5", "-o", refs); code != 0 {
+		t.Fatalf("exit %d: %s", code, e.err.String())
+	}
+	want := "oncall: warning: fixed: budget_used is 0.170139 with no policy on every recorded seed (1-5): hidden seeds do not protect this criterion\n"
+	if !strings.Contains(e.err.String(), want) || strings.Count(e.err.String(), "warning") != 1 {
+		t.Errorf("stderr %q\nwant the one warning %q", e.err.String(), want)
+	}
+	if code := e.run("golden", "record", "-s", "bad-deploy", "--seeds", "1-5", "-o", refs); code != 0 || strings.Contains(e.err.String(), "warning") {
+		t.Errorf("bad-deploy: exit %d, stderr %q", code, e.err.String())
+	}
+}
+
 // A run of the graded policy that stops names its seed once, its error once,
 // and no more than five of them in the text report.
 func TestGradeNamesAStoppedRunOnce(t *testing.T) {
