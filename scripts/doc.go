@@ -3,6 +3,12 @@
 // scenario's id (bad-deploy.rules, surge.rules, ...), which is what a
 // careful on-call engineer would do and what grading compares a student's
 // policy with; and small example automations under examples/.
+//
+// ladder/<scenario>/ holds the archetypes of the grading ladder (a textbook
+// answer, a plausible wrong one, a harmful one, one keyed on the clock),
+// which golden's TestGradingLadder grades to show that grading orders them
+// as a teacher would (docs/goldens.md). They are not embedded: they are
+// test material and lessons in what not to do, not policies to offer.
 package scripts
 
 import "embed"
