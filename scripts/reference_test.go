@@ -3,6 +3,8 @@ package scripts_test
 import (
 	"fmt"
 	"io/fs"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -126,5 +128,32 @@ func TestReferenceBeatsNoPolicy(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestLadderScriptsLoad compiles the archetypes of the grading ladder,
+// which are not embedded, so that a broken one shows without the ladder's
+// long test.
+func TestLadderScriptsLoad(t *testing.T) {
+	n := 0
+	err := fs.WalkDir(os.DirFS("ladder"), ".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".rules") {
+			return err
+		}
+		src, err := os.ReadFile(filepath.Join("ladder", path))
+		if err != nil {
+			return err
+		}
+		if _, err := policy.Compile(path, src); err != nil {
+			t.Errorf("ladder/%s does not load:\n%v", path, err)
+		}
+		n++
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n < 11 {
+		t.Errorf("%d archetypes; want wrong, harmful and clock for three scenarios and two textbook answers", n)
 	}
 }

@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"math"
+	"os"
 	"strings"
 	"testing"
 
@@ -124,6 +125,55 @@ func TestBadDeployVariesWithTheSeed(t *testing.T) {
 		t.Errorf("seeds 1-50 with no policy: %d distinct budget_used and %d page minutes, want at least 10 and 3", len(budgets), len(pages))
 	}
 	t.Logf("seeds 1-50, no policy: %d distinct budget_used, the page at %d different minutes", len(budgets), len(pages))
+}
+
+// The grading variant of bad deploy draws the same build as bad-deploy on
+// a seed, then ships it at a minute drawn between 09:05 and 10:05.
+func TestBadDeployAnytimeDrawsTheDeployTime(t *testing.T) {
+	src, err := os.ReadFile("../../scenarios/variants/bad-deploy-anytime.lua")
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := Compile("bad-deploy-anytime.lua", src, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := Builtin("bad-deploy", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(v.Grading()) != len(b.Grading()) || v.Grading()[0].Text() != b.Grading()[0].Text() {
+		t.Errorf("the variant grades %v, bad-deploy %v", v.Grading(), b.Grading())
+	}
+	times := map[string]bool{}
+	for seed := uint32(1); seed <= 40; seed++ {
+		_, vs, err := v.Instance(seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, bs, err := b.Instance(seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if vs.Constants != bs.Constants {
+			t.Errorf("seed %d: the variant's build %+v differs from bad-deploy's %+v", seed, vs.Constants, bs.Constants)
+		}
+		rows, _ := runProgram(t, v, seed)
+		deploy := ""
+		for _, r := range rows {
+			if r.BadTraffic > 0 {
+				deploy = r.Time()
+				break
+			}
+		}
+		if deploy < "09:05" || deploy > "10:05" {
+			t.Errorf("seed %d: the build ships at %q, want 09:05 to 10:05", seed, deploy)
+		}
+		times[deploy] = true
+	}
+	if len(times) < 20 {
+		t.Errorf("40 seeds ship at %d different minutes", len(times))
+	}
 }
 
 // surgeCurve reads a surge instance's multipliers over the run.
