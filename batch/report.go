@@ -24,6 +24,9 @@ type Report struct {
 	Seeds    []uint32
 	Noise    bool
 	A, B     []Result // B is nil without a comparison
+	// Graded, when set, adds the scenario's grading criteria to the
+	// summary: how each policy fares against each bound.
+	Graded *Graded
 }
 
 // Figures returns the specs of the main figures, in canonical order.
@@ -87,10 +90,16 @@ func (r *Report) WriteSummary(w io.Writer) error {
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(tw, "  figure\tunit\tpairs\tmean a − b\t95 % CI\tverdict")
 		for _, d := range r.Differences() {
+			dec := signDigits(d.decimals+2, d.Low, d.High)
 			fmt.Fprintf(tw, "  %s\t%s\t%d\t%s\t[%s, %s]\t%s\n", d.Figure, d.Unit, d.N,
-				fixed(d.Mean, d.decimals+2), fixed(d.Low, d.decimals+2), fixed(d.High, d.decimals+2), d.Verdict())
+				fixedDigits(d.Mean, dec), fixedDigits(d.Low, dec), fixedDigits(d.High, dec), d.Verdict())
 		}
 		if err := tw.Flush(); err != nil {
+			return err
+		}
+	}
+	if r.Graded != nil {
+		if err := r.writeGraded(w); err != nil {
 			return err
 		}
 	}
@@ -113,18 +122,48 @@ func writeDistributions(w io.Writer, title string, runs []Result) error {
 		if d.N > 0 {
 			seed = strconv.FormatUint(uint64(d.WorstSeed), 10)
 		}
+		dec := d.decimals + 1 // the mean of whole numbers has a tenth
 		fmt.Fprintf(tw, "  %s\t%s\t%d\t%s\t%s\t%s\t%s\t%s\n", d.Figure, d.Unit, d.N,
-			fixed(d.Mean, d.decimals+1), fixed(d.P50, d.decimals), fixed(d.P90, d.decimals), fixed(d.Worst, d.decimals), seed)
+			fixedDigits(d.Mean, dec), fixedDigits(d.P50, dec), fixedDigits(d.P90, dec), fixedDigits(d.Worst, dec), seed)
 	}
 	return tw.Flush()
 }
 
-// fixed writes v at the given precision, "n/a" for NaN.
-func fixed(v float64, decimals int) string {
+// fixedDigits writes v with exactly the given decimals, trailing zeros
+// kept, so that the numbers of a row line up at one precision; "n/a" for
+// NaN, and never "-0".
+func fixedDigits(v float64, decimals int) string {
 	if math.IsNaN(v) {
 		return "n/a"
 	}
-	return engine.FormatFixed(v, decimals)
+	s := strconv.FormatFloat(v, 'f', decimals, 64)
+	if strings.Trim(s, "-0.") == "" {
+		s = strings.TrimPrefix(s, "-")
+	}
+	return s
+}
+
+// maxDigits bounds the decimals signDigits may ask for.
+const maxDigits = 12
+
+// signDigits returns the least number of decimals, from min, at which each
+// of the values that is not 0 keeps a digit that is not 0, so that an
+// interval printed with it keeps the sign of both its ends: [-0.0004, 0.0031]
+// is not [0, 0.003].
+func signDigits(min int, vs ...float64) int {
+	d := min
+	for ; d < maxDigits; d++ {
+		ok := true
+		for _, v := range vs {
+			if v != 0 && !math.IsNaN(v) && strings.Trim(strconv.FormatFloat(v, 'f', d, 64), "-0.") == "" {
+				ok = false
+			}
+		}
+		if ok {
+			break
+		}
+	}
+	return d
 }
 
 func onOff(b bool) string {
@@ -247,8 +286,22 @@ func (r *Report) WriteJSON(w io.Writer) error {
 		Distribution   []Distribution `json:"distribution"`
 		VsDistribution []Distribution `json:"vs_distribution,omitempty"`
 		Differences    []Difference   `json:"differences,omitempty"`
+		Graded         *gradedJSON    `json:"graded,omitempty"`
 	}{Scenario: r.Scenario, Policy: r.Policy, Vs: r.Vs, Seeds: shift.FormatSeeds(r.Seeds), Noise: r.Noise,
 		Distribution: Distributions(r.A)}
+	if r.Graded != nil {
+		g := &gradedJSON{Reference: r.Graded.Reference}
+		var err error
+		if g.A, err = r.Graded.Shares(r.A); err != nil {
+			return err
+		}
+		if r.B != nil {
+			if g.B, err = r.Graded.Shares(r.B); err != nil {
+				return err
+			}
+		}
+		doc.Graded = g
+	}
 	if r.B == nil {
 		runs := make([]runJSON, len(r.A))
 		for i, a := range r.A {

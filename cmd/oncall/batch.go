@@ -13,7 +13,9 @@ import (
 	"github.com/oncall-sim/oncall/batch"
 	"github.com/oncall-sim/oncall/dsl"
 	"github.com/oncall-sim/oncall/dsl/policy"
+	"github.com/oncall-sim/oncall/dsl/scenario"
 	"github.com/oncall-sim/oncall/engine"
+	"github.com/oncall-sim/oncall/golden"
 	"github.com/oncall-sim/oncall/shift"
 )
 
@@ -24,6 +26,7 @@ type BatchCmd struct {
 	Seeds    string   `default:"1-100" help:"Seeds to run: 1-1000, 1,5,9 or 1-10,20-30 (default 1-100)." placeholder:"SET"`
 	Jobs     int      `short:"j" help:"Runs at once (default: one per core)." placeholder:"N"`
 	Vs       string   `help:"A second policy file run on the same seeds; the difference is reported seed by seed." placeholder:"OTHER.rules"`
+	RefPol   string   `name:"reference-policy" help:"The reference policy whose outcome on each seed sets the bounds of the scenario's grading criteria (default: the scenario's built-in reference policy)." placeholder:"FILE"`
 	Set      []string `short:"s" help:"Start every run with a control set to a value (name=value), repeatable." placeholder:"NAME=VALUE"`
 	Noise    bool     `default:"true" negatable:"" help:"Traffic noise; --no-noise gives requests = demand (then seeds differ only through the scenario)."`
 	Format   string   `short:"f" enum:"csv,json" default:"csv" help:"Format of every run's outcome: csv or json."`
@@ -38,7 +41,10 @@ to standard error, or to standard output with -o. p50 and p90 count from the
 best run: 90 % of the runs did at least as well as p90. With --vs, each seed
 also gets the difference a − b (a = --policy, b = --vs) and the summary gives
 the mean difference with a 95 % confidence interval (paired t interval over
-the seeds). Results do not depend on --jobs.
+the seeds). For a scenario with grading criteria, the summary also shows,
+for each policy, the share of seeds on which it meets each bound and its
+mean score as oncall grade counts it (the reference policy and no policy
+run on the same seeds for this). Results do not depend on --jobs.
 
 Examples:
   oncall batch bad-deploy --policy mine.rules --seeds 1-1000 -o runs.csv
@@ -60,7 +66,7 @@ func (c *BatchCmd) Run(env *Env) error {
 	if c.Jobs < 0 {
 		return usageError("--jobs %d: it takes the number of runs at once, 1 or more (0 or absent: one per core)", c.Jobs)
 	}
-	if err := checkOutput(env, "-o", c.Output, scenarioInput(c.Scenario), input{"--policy", c.Policy}, input{"--vs", c.Vs}); err != nil {
+	if err := checkOutput(env, "-o", c.Output, scenarioInput(c.Scenario), input{"--policy", c.Policy}, input{"--vs", c.Vs}, input{"--reference-policy", c.RefPol}); err != nil {
 		return err
 	}
 	sh := shift.Shift{Scenario: sc, Noise: c.Noise, Adjust: settingsHook(c.Set)}
@@ -89,27 +95,86 @@ func (c *BatchCmd) Run(env *Env) error {
 		return err
 	}
 	rep.Scenario = setup.ID
+	ref, err := c.referencePolicy(env, sc)
+	if err != nil {
+		return err
+	}
 
 	ctx, stop := interruptible(env)
 	defer stop()
-	passes := 1
-	if other != nil {
-		passes = 2
+	// The passes: policy a, then b, then the reference policy and no
+	// policy for the graded criteria (no policy's runs are a's when a is
+	// none).
+	type pass struct {
+		policy shift.Policy
+		out    *[]batch.Result
 	}
-	bar := newProgress(env, len(seeds)*passes)
-	opts := batch.Options{Jobs: c.Jobs, Progress: bar.pass(0)}
-	rep.A, err = batch.Many(ctx, sh, seeds, opts)
-	if err == nil && other != nil {
-		vs := sh
-		vs.Policy = other
-		opts.Progress = bar.pass(len(seeds))
-		rep.B, err = batch.Many(ctx, vs, seeds, opts)
+	passes := []pass{{sh.Policy, &rep.A}}
+	if other != nil {
+		passes = append(passes, pass{other, &rep.B})
+	}
+	if ref.Program != nil {
+		rep.Graded = &batch.Graded{Reference: ref.Name}
+		for _, c := range sc.Grading() {
+			rep.Graded.Criteria = append(rep.Graded.Criteria, bound{c})
+		}
+		passes = append(passes, pass{ref.Program, &rep.Graded.Ref})
+		if sh.Policy != nil {
+			passes = append(passes, pass{nil, &rep.Graded.None})
+		}
+	}
+	bar := newProgress(env, len(seeds)*len(passes))
+	for i, p := range passes {
+		run := sh
+		run.Policy = p.policy
+		*p.out, err = batch.Many(ctx, run, seeds, batch.Options{Jobs: c.Jobs, Progress: bar.pass(i * len(seeds))})
+		if err != nil {
+			break
+		}
 	}
 	bar.done()
 	if err != nil {
 		return failure("interrupted before the last run: nothing written")
 	}
+	if rep.Graded != nil && sh.Policy == nil {
+		rep.Graded.None = rep.A
+	}
+	if rep.Graded != nil {
+		if err := batch.FirstError(rep.Graded.Ref); err != nil {
+			return failure("the reference policy %s stopped, so the graded criteria have no bounds: %v", ref.Name, err)
+		}
+	}
 	return c.write(env, &rep)
+}
+
+// referencePolicy loads --reference-policy, or the scenario's built-in
+// reference policy when it has criteria to grade; none without criteria,
+// or for a scenario of a file that has no built-in one.
+func (c *BatchCmd) referencePolicy(env *Env, sc *scenario.Program) (golden.Policy, error) {
+	if c.RefPol != "" {
+		p, err := readPolicyFile(env, "--reference-policy", c.RefPol)
+		return golden.Policy{Program: p, Name: c.RefPol}, err
+	}
+	if len(sc.Grading()) == 0 {
+		return golden.Policy{}, nil
+	}
+	p, err := golden.ReferencePolicy(sc.ID())
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "oncall: %v: the summary leaves the scenario's grading criteria out (give a reference policy with --reference-policy FILE)\n", err)
+		return golden.Policy{}, nil
+	}
+	return p, nil
+}
+
+// bound adapts a scenario's criterion to what a batch summary needs.
+type bound struct{ scenario.Criterion }
+
+func (b bound) Figure() string  { return b.Metric }
+func (b bound) String() string  { return b.Text() }
+func (b bound) Weight() float64 { return b.Criterion.Weight }
+func (b bound) Score(value, reference, none float64) (float64, error) {
+	v, err := b.Check(value, reference, none)
+	return v.Score, err
 }
 
 // write sends every run to -o (or stdout) and the summary to the other stream.

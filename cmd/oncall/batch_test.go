@@ -102,7 +102,8 @@ func TestBatchProgressOnTerminal(t *testing.T) {
 	if code := e.run("batch", "free-play", "--seeds", "1-4", "-o", filepath.Join(t.TempDir(), "x.csv")); code != 0 {
 		t.Fatalf("exit %d: %s", code, e.err.String())
 	}
-	if !strings.Contains(e.err.String(), "\r[################################] 100 % 4/4 runs") {
+	// Free play is graded: the reference policy's 4 runs count too.
+	if !strings.Contains(e.err.String(), "\r[################################] 100 % 8/8 runs") {
 		t.Errorf("no progress bar on a terminal: %q", e.err.String())
 	}
 }
@@ -177,6 +178,50 @@ func TestInterruptedBatchKeepsTheOldOutput(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(out); string(b) != "old results" {
 		t.Errorf("%s holds %q after an interrupted batch", out, b)
+	}
+}
+
+// For a scenario with grading criteria, the summary shows how each policy
+// fares against each bound, as oncall grade counts it, and the intervals
+// and the distributions keep one precision a row.
+func TestBatchVsShowsTheGradedCriteria(t *testing.T) {
+	e := newTestEnv(t)
+	if code := e.run("batch", "bad-deploy", "-p", "../../scripts/examples/rollback-on-page.rules", "--vs", "../../scripts/ladder/bad-deploy/wrong.rules", "--seeds", "1-10"); code != 0 {
+		t.Fatalf("exit %d: %s", code, e.err.String())
+	}
+	summary := e.err.String()
+	for _, want := range []string{
+		"graded criteria: bounds from the reference policy scripts/bad-deploy.rules on each seed",
+		"  budget_used at most reference + 0.035       100.0 %              0.0 %                1.000          0.000\n",
+		"  mean points: a 10.00, b 0.00, of 10.00\n",
+		"  slow_minutes         min    10    ",
+	} {
+		if !strings.Contains(summary, want) {
+			t.Errorf("summary lacks %q:\n%s", want, summary)
+		}
+	}
+	// Every number of a row has the same decimals.
+	for _, line := range strings.Split(summary, "\n") {
+		f := strings.Fields(line)
+		if len(f) == 8 && (f[0] == "budget_used" || f[0] == "cost") && !strings.Contains(line, "[") {
+			dec := func(s string) int { return len(s) - strings.IndexByte(s, '.') - 1 }
+			if dec(f[3]) != dec(f[4]) || dec(f[4]) != dec(f[5]) || dec(f[5]) != dec(f[6]) {
+				t.Errorf("a row at several precisions: %q", line)
+			}
+		}
+	}
+	// With no policy as a, no policy's runs are a's; a file scenario
+	// without a built-in reference policy leaves the criteria out, and says so.
+	sc := tempFile(t, "drill.lua", `scenario { id = "drill", title = "D", briefing = "B", duration = 30 }
+grade { { metric = "cost", at_most = "reference * 1.2" } }
+`)
+	if code := e.run("batch", sc, "--seeds", "1-3"); code != 0 || strings.Contains(e.err.String(), "graded criteria") ||
+		!strings.Contains(e.err.String(), "scenario drill has no built-in reference policy") {
+		t.Errorf("drill: exit %d, stderr %q", code, e.err.String())
+	}
+	if code := e.run("batch", sc, "--seeds", "1-3", "--reference-policy", "../../scripts/free-play.rules"); code != 0 ||
+		!strings.Contains(e.err.String(), "  cost at most reference * 1.2  100.0 %           1.000\n") {
+		t.Errorf("drill with a reference policy: exit %d, stderr %q", code, e.err.String())
 	}
 }
 
