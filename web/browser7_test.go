@@ -216,7 +216,8 @@ func TestBrowserDebrief(t *testing.T) {
 		wait(`document.querySelectorAll("#charts polyline.ref").length > 0`),
 	)
 	deb := text(t, ctx, "debrief")
-	for _, want := range []string{"Score: ", "Reference policy", "The three costliest moments", "Largest budget burn", "Your decisions then: 09:", "Rollback"} {
+	for _, want := range []string{"Score: ", "Reference policy", "The three costliest moments", "Largest budget burn", "Your decisions then: 09:", "Rollback",
+		"First sign of trouble at 09:1", "The moments below count from it.", "share of the gap between doing nothing and its bound"} {
 		if !strings.Contains(deb, want) {
 			t.Errorf("debrief lacks %q:\n%s", want, deb)
 		}
