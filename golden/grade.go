@@ -86,48 +86,9 @@ func Grade(ctx context.Context, o GradeOptions) (*Report, error) {
 		rep.Started = o.Clock()
 	}
 	for _, sc := range o.Scenarios {
-		if len(sc.Criteria) == 0 {
-			return nil, fmt.Errorf("scenario %s has no grading criteria: it cannot be graded (add a grade { ... } block to it)", sc.ID)
-		}
-		ref, err := o.References.Lookup(sc.ID)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", o.ReferenceName, err)
-		}
-		if stale := ref.Stale(sc); stale != nil {
-			if !o.AllowStale {
-				return nil, stale
-			}
-			rep.Stale = append(rep.Stale, fmt.Sprintf("the references of scenario %s are stale, graded anyway (--allow-stale): %s", sc.ID, strings.Join(stale.Changes, "; ")))
-		}
-		var start time.Time
-		if o.Clock != nil {
-			start = o.Clock()
-		}
-		opts := batch.Options{Jobs: o.Jobs}
-		if o.Progress != nil {
-			id := sc.ID
-			opts.Progress = func(done, total int) { o.Progress(id, done, total) }
-		}
-		var results []batch.Result
-		if o.PolicyError != "" {
-			for _, seed := range ref.SeedList() {
-				results = append(results, batch.Result{Seed: seed, Err: notLoaded})
-			}
-		} else {
-			sh := shift.Shift{Scenario: sc.Source, Noise: ref.Noise, Policy: o.Policy}
-			if results, err = batch.Many(ctx, sh, ref.SeedList(), opts); err != nil {
-				return nil, err
-			}
-		}
-		sr, err := gradeScenario(sc, ref, results)
+		sr, err := gradeOne(ctx, o, sc, rep)
 		if err != nil {
 			return nil, err
-		}
-		if o.PolicyError == "" && sr.Score < sr.MaxScore-Tolerance {
-			sr.Story = tell(sc, &sr, o.Policy, ref.Noise)
-		}
-		if o.Clock != nil {
-			sr.Seconds = o.Clock().Sub(start).Seconds()
 		}
 		rep.Scenarios = append(rep.Scenarios, sr)
 		rep.Score += sr.Score
@@ -138,6 +99,61 @@ func Grade(ctx context.Context, o GradeOptions) (*Report, error) {
 		rep.Finished = o.Clock()
 	}
 	return rep, nil
+}
+
+// gradeOne grades one scenario: it checks the reference against the
+// scenario (noting in rep a stale one it may use), runs the policy on
+// every seed and scores each criterion.
+func gradeOne(ctx context.Context, o GradeOptions, sc Scenario, rep *Report) (ScenarioResult, error) {
+	if len(sc.Criteria) == 0 {
+		return ScenarioResult{}, fmt.Errorf("scenario %s has no grading criteria: it cannot be graded (add a grade { ... } block to it)", sc.ID)
+	}
+	ref, err := o.References.Lookup(sc.ID)
+	if err != nil {
+		return ScenarioResult{}, fmt.Errorf("%s: %w", o.ReferenceName, err)
+	}
+	if stale := ref.Stale(sc); stale != nil {
+		if !o.AllowStale {
+			return ScenarioResult{}, stale
+		}
+		rep.Stale = append(rep.Stale, fmt.Sprintf("the references of scenario %s are stale, graded anyway (--allow-stale): %s", sc.ID, strings.Join(stale.Changes, "; ")))
+	}
+	var start time.Time
+	if o.Clock != nil {
+		start = o.Clock()
+	}
+	results, err := runPolicy(ctx, o, sc, ref)
+	if err != nil {
+		return ScenarioResult{}, err
+	}
+	sr, err := gradeScenario(sc, ref, results)
+	if err != nil {
+		return sr, err
+	}
+	if o.PolicyError == "" && sr.Score < sr.MaxScore-Tolerance {
+		sr.Story = tell(sc, &sr, o.Policy, ref.Noise)
+	}
+	if o.Clock != nil {
+		sr.Seconds = o.Clock().Sub(start).Seconds()
+	}
+	return sr, nil
+}
+
+// runPolicy runs the graded policy on every seed of the reference; a
+// policy that did not load runs nothing and fails every seed.
+func runPolicy(ctx context.Context, o GradeOptions, sc Scenario, ref *Reference) ([]batch.Result, error) {
+	if o.PolicyError != "" {
+		var results []batch.Result
+		for _, seed := range ref.SeedList() {
+			results = append(results, batch.Result{Seed: seed, Err: notLoaded})
+		}
+		return results, nil
+	}
+	opts := batch.Options{Jobs: o.Jobs}
+	if o.Progress != nil {
+		opts.Progress = func(done, total int) { o.Progress(sc.ID, done, total) }
+	}
+	return batch.Many(ctx, shift.Shift{Scenario: sc.Source, Noise: ref.Noise, Policy: o.Policy}, ref.SeedList(), opts)
 }
 
 func gradeScenario(sc Scenario, ref *Reference, results []batch.Result) (ScenarioResult, error) {

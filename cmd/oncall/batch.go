@@ -102,33 +102,12 @@ func (c *BatchCmd) Run(env *Env) error {
 
 	ctx, stop := interruptible(env)
 	defer stop()
-	// The passes: policy a, then b, then the reference policy and no
-	// policy for the graded criteria (no policy's runs are a's when a is
-	// none).
-	type pass struct {
-		policy shift.Policy
-		out    *[]batch.Result
-	}
-	passes := []pass{{sh.Policy, &rep.A}}
-	if other != nil {
-		passes = append(passes, pass{other, &rep.B})
-	}
-	if ref.Program != nil {
-		rep.Graded = &batch.Graded{Reference: ref.Name}
-		for _, c := range sc.Grading() {
-			rep.Graded.Criteria = append(rep.Graded.Criteria, bound{c})
-		}
-		passes = append(passes, pass{ref.Program, &rep.Graded.Ref})
-		if sh.Policy != nil {
-			passes = append(passes, pass{nil, &rep.Graded.None})
-		}
-	}
+	passes := c.passes(&rep, sh, other, sc, ref)
 	bar := newProgress(env, len(seeds)*len(passes))
 	for i, p := range passes {
 		run := sh
 		run.Policy = p.policy
-		*p.out, err = batch.Many(ctx, run, seeds, batch.Options{Jobs: c.Jobs, Progress: bar.pass(i * len(seeds))})
-		if err != nil {
+		if *p.out, err = batch.Many(ctx, run, seeds, batch.Options{Jobs: c.Jobs, Progress: bar.pass(i * len(seeds))}); err != nil {
 			break
 		}
 	}
@@ -136,15 +115,43 @@ func (c *BatchCmd) Run(env *Env) error {
 	if err != nil {
 		return failure("interrupted before the last run: nothing written")
 	}
-	if rep.Graded != nil && sh.Policy == nil {
-		rep.Graded.None = rep.A
-	}
-	if rep.Graded != nil {
-		if err := batch.FirstError(rep.Graded.Ref); err != nil {
+	if g := rep.Graded; g != nil {
+		if g.None == nil {
+			g.None = rep.A
+		}
+		if err := batch.FirstError(g.Ref); err != nil {
 			return failure("the reference policy %s stopped, so the graded criteria have no bounds: %v", ref.Name, err)
 		}
 	}
 	return c.write(env, &rep)
+}
+
+// pass is one batch of runs: a policy (nil: none) and where its results go.
+type pass struct {
+	policy shift.Policy
+	out    *[]batch.Result
+}
+
+// passes lists the batches to run: policy a, then b, then, for a scenario
+// with grading criteria and a reference policy, the reference policy and
+// no policy (unless a is none: its runs serve).
+func (c *BatchCmd) passes(rep *batch.Report, sh shift.Shift, other shift.Policy, sc *scenario.Program, ref golden.Policy) []pass {
+	passes := []pass{{sh.Policy, &rep.A}}
+	if other != nil {
+		passes = append(passes, pass{other, &rep.B})
+	}
+	if ref.Program == nil {
+		return passes
+	}
+	rep.Graded = &batch.Graded{Reference: ref.Name}
+	for _, cr := range sc.Grading() {
+		rep.Graded.Criteria = append(rep.Graded.Criteria, bound{cr})
+	}
+	passes = append(passes, pass{ref.Program, &rep.Graded.Ref})
+	if sh.Policy != nil {
+		passes = append(passes, pass{nil, &rep.Graded.None})
+	}
+	return passes
 }
 
 // referencePolicy loads --reference-policy, or the scenario's built-in
