@@ -7,6 +7,7 @@ import (
 
 	"github.com/oncall-sim/oncall/engine"
 	"github.com/oncall-sim/oncall/i18n"
+	"github.com/oncall-sim/oncall/internal/spell"
 )
 
 // meta describes what the page draws: controls, metrics, outcome figures,
@@ -73,10 +74,7 @@ func (s *Server) meta(w http.ResponseWriter, r *http.Request) {
 func (s *Server) messages(w http.ResponseWriter, r *http.Request) {
 	lang := r.PathValue("lang")
 	if _, ok := i18n.Lookup(lang); !ok || lang != strings.ToLower(lang) {
-		hint := ""
-		if n := i18n.Nearest(lang); n != "" {
-			hint = "; did you mean " + n + "?"
-		}
+		hint := spell.Hint(i18n.Nearest(lang))
 		writeJSON(w, http.StatusNotFound, errorBody{fmt.Sprintf("unknown language %q%s (the console speaks %s)", clip(lang, 20), hint, strings.Join(i18n.Codes(), ", "))})
 		return
 	}

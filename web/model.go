@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/oncall-sim/oncall/i18n"
+	"github.com/oncall-sim/oncall/internal/spell"
 	"github.com/oncall-sim/oncall/modelpage"
 )
 
@@ -23,10 +24,7 @@ func (s *Server) model(w http.ResponseWriter, r *http.Request) {
 	}
 	l, ok := i18n.Lookup(lang)
 	if !ok {
-		hint := ""
-		if n := i18n.Nearest(lang); n != "" {
-			hint = "; did you mean " + n + "?"
-		}
+		hint := spell.Hint(i18n.Nearest(lang))
 		writeJSON(w, http.StatusBadRequest, errorBody{fmt.Sprintf("lang=%q is not a language of the console%s (it speaks %s)", clip(lang, 20), hint, strings.Join(i18n.Codes(), ", "))})
 		return
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/oncall-sim/oncall/engine"
 	"github.com/oncall-sim/oncall/gameday"
 	"github.com/oncall-sim/oncall/i18n"
+	"github.com/oncall-sim/oncall/internal/spell"
 )
 
 //go:embed static
@@ -192,10 +193,7 @@ func (s *Server) scenario(id string) (Scenario, error) {
 	if sc, ok := s.scenarios[id]; ok {
 		return sc, nil
 	}
-	hint := ""
-	if n := engine.Nearest(id, s.order); n != "" {
-		hint = "; did you mean " + n + "?"
-	}
+	hint := spell.Suggest(id, s.order)
 	if id == "" {
 		return nil, badRequest("scenario is missing: give one of %s", strings.Join(s.order, ", "))
 	}
@@ -237,10 +235,7 @@ func (s *Server) policy(a *Autopilot) (engine.Policy, error) {
 				return f(), nil
 			}
 		}
-		hint := ""
-		if n := engine.Nearest(a.Policy, s.policyNames()); n != "" {
-			hint = "; did you mean " + n + "?"
-		}
+		hint := spell.Suggest(a.Policy, s.policyNames())
 		return nil, badRequest("unknown policy %q%s (the console has %s)", clip(a.Policy, 60), hint, strings.Join(s.policyNames(), ", "))
 	}
 	return nil, badRequest("autopilot: give policy (a name) or source (a policy's text)")

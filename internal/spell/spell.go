@@ -21,10 +21,16 @@ func Nearest(name string, candidates []string) string {
 // Suggest renders the nearest candidate as a clause to append to a message,
 // "; did you mean shed?", or "" when none is close.
 func Suggest(name string, candidates []string) string {
-	if n := Nearest(name, candidates); n != "" {
-		return "; did you mean " + n + "?"
+	return Hint(Nearest(name, candidates))
+}
+
+// Hint renders a suggestion found by other means (a prefix of a name, an
+// alias) as Suggest does: "; did you mean fr?", or "" for no suggestion.
+func Hint(suggestion string) string {
+	if suggestion == "" {
+		return ""
 	}
-	return ""
+	return "; did you mean " + suggestion + "?"
 }
 
 // distance is the Levenshtein distance between a and b, in bytes.

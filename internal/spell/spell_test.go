@@ -42,6 +42,12 @@ func TestSuggest(t *testing.T) {
 	if got := Suggest("zzzzzz", []string{"deploy", "say"}); got != "" {
 		t.Errorf("Suggest with nothing close = %q, want nothing", got)
 	}
+	if got := Hint("fr"); got != "; did you mean fr?" {
+		t.Errorf("Hint = %q", got)
+	}
+	if got := Hint(""); got != "" {
+		t.Errorf("Hint of no suggestion = %q, want nothing", got)
+	}
 }
 
 func TestDistance(t *testing.T) {
