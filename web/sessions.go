@@ -22,6 +22,7 @@ type createRequest struct {
 	Noise     *bool       `json:"noise"`
 	Minute    int         `json:"minute"`
 	Decisions []Decision  `json:"decisions"`
+	D         string      `json:"d"` // or the decisions as a share link writes them
 	Autopilot *Autopilot  `json:"autopilot"`
 }
 
@@ -51,6 +52,8 @@ type shiftState struct {
 	Initial   map[string]float64 `json:"initial"`
 	Autopilot *Autopilot         `json:"autopilot,omitempty"`
 	Decisions []decisionView     `json:"decisions"`
+	D         string             `json:"d"`     // the decisions as the share link writes them
+	Times     []string           `json:"times"` // the clock at each minute, 0 to duration
 	Levels    map[string]level   `json:"levels"`
 	Lines     []chartLine        `json:"lines"`
 	Rows      []engine.Row       `json:"rows"`
@@ -69,6 +72,14 @@ func readShift(r *http.Request) (createRequest, Shift, error) {
 	seed, err := parseSeed(req.Seed.String())
 	if err != nil {
 		return req, Shift{}, err
+	}
+	if req.D != "" {
+		if len(req.Decisions) > 0 {
+			return req, Shift{}, badRequest("give decisions (a list) or d (a share link's decisions), not both")
+		}
+		if req.Decisions, err = ParseDecisions(req.D); err != nil {
+			return req, Shift{}, badRequest("d: %v", err)
+		}
 	}
 	return req, Shift{Scenario: req.Scenario, Seed: seed, Noise: req.Noise == nil || *req.Noise, Autopilot: req.Autopilot, Decisions: req.Decisions}, nil
 }
@@ -109,6 +120,7 @@ func (sess *session) state() shiftState {
 		ID: sess.id, Scenario: sess.shift.Scenario, Seed: sess.shift.Seed, Noise: sess.shift.Noise,
 		Start: engine.ClockString(setup.Start), Duration: setup.Minutes, Minute: sess.sim.Minute(),
 		Initial: init, Autopilot: sess.shift.Autopilot, Decisions: viewsOf(sess.shift.Decisions),
+		D: FormatDecisions(sess.shift.Decisions), Times: clockTimes(setup),
 		Levels: levels(setup), Lines: chartLines(setup), Rows: sess.sim.Rows(), Done: sess.sim.Done(),
 	}
 	st.Texts = timeline(st.Rows)
@@ -143,9 +155,26 @@ func (s *Server) endSession(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]bool{"ended": true})
 }
 
+// clockTimes is the time of day at each minute of a shift, from its start
+// to its end: the page labels its charts and decisions with them.
+func clockTimes(setup engine.Setup) []string {
+	out := make([]string, setup.Minutes+1)
+	for m := range out {
+		out[m] = engine.ClockString(setup.Start + m)
+	}
+	return out
+}
+
 type decideRequest struct {
 	Control string `json:"control"`
 	Value   Value  `json:"value"`
+}
+
+// decideAnswer is a decision as the page records it, and the shift's
+// decisions as the share link now writes them.
+type decideAnswer struct {
+	decisionView
+	D string `json:"d"`
 }
 
 // decide queues a decision for the start of the next minute and answers
@@ -177,7 +206,7 @@ func (s *Server) decide(w http.ResponseWriter, r *http.Request) {
 	}
 	d.Value = Value(a.Value)
 	sess.shift.Decisions = append(sess.shift.Decisions, d)
-	writeJSON(w, http.StatusOK, viewOf(d))
+	writeJSON(w, http.StatusOK, decideAnswer{viewOf(d), FormatDecisions(sess.shift.Decisions)})
 }
 
 type stepRequest struct {
