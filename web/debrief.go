@@ -56,7 +56,7 @@ type Moment struct {
 }
 
 // seriesNames are the metrics the page's charts draw.
-var seriesNames = []string{"requests", "service_ms", "serving", "booting", "min_instances", "p99_ms", "burn_5m", "burn_1h", "budget_left", "hit_rate", "db_util", "cost_per_hour"}
+var seriesNames = []string{"requests", "capacity", "service_ms", "serving", "booting", "min_instances", "p99_ms", "burn_5m", "burn_1h", "budget_left", "hit_rate", "db_util", "db_errors", "cost_per_hour"}
 
 // momentWindow is how far before a moment the debrief looks for decisions.
 const momentWindow = 10

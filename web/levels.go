@@ -22,7 +22,8 @@ func bound(v float64) *float64 { return &v }
 // engine owns come from it: the error rate that spends the budget as fast
 // as it is earned (1 − SLO), the p99 of a slow minute, and the page rule's
 // bounds on the burn rates; the others are the dashboard's choice of
-// "nearly full".
+// "nearly full". Any error from database overload is amber (the database
+// is past its capacity), and red where the error rate's own red begins.
 func levels(setup engine.Setup) map[string]level {
 	earned := 1 - setup.Constants.SLO
 	return map[string]level{
@@ -32,6 +33,7 @@ func levels(setup engine.Setup) map[string]level {
 		"p99_ms":       {Warn: bound(engine.SlowP99MS), Bad: bound(2 * engine.SlowP99MS)},
 		"utilization":  {Warn: bound(0.85), Bad: bound(0.95)},
 		"db_util":      {Warn: bound(0.85), Bad: bound(0.95)},
+		"db_errors":    {Warn: bound(0), Bad: bound(10 * earned), Strict: true},
 		"bad_traffic":  {Bad: bound(0), Strict: true},
 		"shed_traffic": {Warn: bound(0), Strict: true},
 	}

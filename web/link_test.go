@@ -68,3 +68,20 @@ func last(s []string) string {
 	}
 	return s[len(s)-1]
 }
+
+// TestPolicyTitle: the autopilot's menu names a policy by the opening words
+// of its file, not by its path.
+func TestPolicyTitle(t *testing.T) {
+	for _, c := range []struct{ src, want string }{
+		{"# Rollback on page: the simplest answer to a bad deploy.\nrule ...", "Rollback on page"},
+		{"# Protecting the database: when it nears saturation, degrade", "Protecting the database"},
+		{"# Reference policy for the bad-deploy scenario: what a careful", "Reference policy for the bad-deploy scenario"},
+		{"rule \"x\" when paging do rollback()", ""},
+		{"# no colon on this line\n", ""},
+		{"# " + strings.Repeat("long ", 20) + ": x", ""},
+	} {
+		if got := policyTitle(c.src); got != c.want {
+			t.Errorf("policyTitle(%.30q) = %q, want %q", c.src, got, c.want)
+		}
+	}
+}

@@ -39,15 +39,16 @@ func (s *Server) meta(w http.ResponseWriter, r *http.Request) {
 	kinds := map[engine.ControlKind]string{engine.KindInt: "int", engine.KindBool: "bool", engine.KindFloat: "float", engine.KindAction: "action"}
 	mkinds := map[engine.MetricKind]string{engine.Number: "number", engine.Integer: "int", engine.Boolean: "bool"}
 	var out struct {
-		Controls  []control       `json:"controls"`
-		Metrics   []metric        `json:"metrics"`
-		Outcomes  []metric        `json:"outcomes"`
-		Scenarios []scenario      `json:"scenarios"`
-		Policies  []string        `json:"policies"`
-		Autopilot bool            `json:"autopilot"`
-		Languages []i18n.Language `json:"languages"`
-		Lang      string          `json:"lang"` // the browser's best match
-		Limits    map[string]int  `json:"limits"`
+		Controls  []control         `json:"controls"`
+		Metrics   []metric          `json:"metrics"`
+		Outcomes  []metric          `json:"outcomes"`
+		Scenarios []scenario        `json:"scenarios"`
+		Policies  []string          `json:"policies"`
+		Titles    map[string]string `json:"policy_titles"`
+		Autopilot bool              `json:"autopilot"`
+		Languages []i18n.Language   `json:"languages"`
+		Lang      string            `json:"lang"` // the browser's best match
+		Limits    map[string]int    `json:"limits"`
 	}
 	for _, c := range engine.ControlSpecs() {
 		out.Controls = append(out.Controls, control{c.Name, kinds[c.Kind], c.Min, c.Max, c.Default, c.Unit, c.Doc})
@@ -63,6 +64,12 @@ func (s *Server) meta(w http.ResponseWriter, r *http.Request) {
 		out.Scenarios = append(out.Scenarios, scenario{id, sc.Title(), sc.Briefing()})
 	}
 	out.Policies = s.policyNames()
+	out.Titles = map[string]string{}
+	for _, p := range s.opts.Policies {
+		if t := policyTitle(p.Source); t != "" {
+			out.Titles[p.Name] = t
+		}
+	}
 	out.Autopilot = s.opts.Compile != nil
 	out.Languages = i18n.Languages()
 	out.Lang = i18n.Match(r.Header.Get("Accept-Language"))
@@ -79,4 +86,21 @@ func (s *Server) messages(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	serveBytes(w, r, "application/json; charset=utf-8", i18n.Payload(lang))
+}
+
+// policyTitle names a policy for the autopilot's menu: the words of its
+// file's first comment before a colon, "# Rollback on page: the simplest
+// answer..." is "Rollback on page"; "" when the file does not open so.
+func policyTitle(src string) string {
+	line, _, _ := strings.Cut(strings.TrimSpace(src), "\n")
+	text, ok := strings.CutPrefix(line, "#")
+	if !ok {
+		return ""
+	}
+	title, _, found := strings.Cut(text, ":")
+	title = strings.TrimSpace(title)
+	if !found || title == "" || len(title) > 48 {
+		return ""
+	}
+	return title
 }
