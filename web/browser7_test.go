@@ -133,6 +133,10 @@ func TestBrowserFrench(t *testing.T) {
 	if got := text(t, ctx, "val-cost_per_hour"); got != "4,00 $/h" {
 		t.Errorf("cost per hour in French: %q, want 4,00 $/h", got)
 	}
+	// Controls in the dashboard's units, written the French way.
+	if got := text(t, ctx, "out-target_utilization"); got != "60 %" {
+		t.Errorf("target utilization in French: %q, want 60 %%", got)
+	}
 	if lang := eval[string](t, ctx, `document.documentElement.lang`); lang != "fr" {
 		t.Errorf("lang = %q", lang)
 	}

@@ -222,15 +222,20 @@ func TestBrowserControl(t *testing.T) {
 	if tile != "0.0 %" {
 		t.Fatalf("shed tile before: %q", tile)
 	}
+	// The slider, in the dashboard's unit: End takes it to 100 %, Enter sets it.
 	run(t, ctx,
-		setValue("ctl-shed", "1"),
-		submit("ctl-shed"),
+		chromedp.Focus(chromedp.CSS("#ctl-shed")), chromedp.KeyEvent(kb.End),
+		wait(`document.getElementById("out-shed").textContent === "100 %"`),
+		chromedp.KeyEvent(kb.Enter),
 		wait(`window.oncall.shift().decisions.length === 1`),
 		click("step1"), wait(`window.oncall.shift().rows.length === 2`),
 	)
 	tile = text(t, ctx, "val-shed_traffic")
 	if tile != "30.0 %" {
 		t.Errorf("shed tile after shed = 1: %q, want 30.0 %%", tile)
+	}
+	if v := eval[float64](t, ctx, `window.oncall.shift().decisions[0].value`); v != 1 {
+		t.Errorf("the slider at 100 %% decided shed = %v, want 1", v)
 	}
 	// A bad value is refused with the server's message, and nothing changes.
 	run(t, ctx,

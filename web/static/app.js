@@ -1,11 +1,11 @@
 // The console's script: it asks the server for rows and draws them. The
 // server holds nothing the page cannot rebuild: a shift is its scenario,
 // seed and decisions, kept in the link and in local storage.
-import { lineChart, esc } from "./chart.js";
+import { lineChart, esc, span, minuteAt, showCursor } from "./chart.js";
 import * as F from "./format.js";
 
 const $ = id => document.getElementById(id);
-const S = { meta: null, lang: "en", msgs: {}, en: {}, fmt: {}, shift: null, running: false, timer: 0, loopId: 0, drawn: 0, model: null };
+const S = { meta: null, lang: "en", msgs: {}, en: {}, fmt: {}, shift: null, running: false, timer: 0, loopId: 0, drawn: 0, model: null, span: null, cursor: null, charts: [] };
 
 // ---- words and numbers ----------------------------------------------------
 
@@ -79,9 +79,13 @@ function serial(fn) { const p = chain.then(fn); chain = p.catch(() => {}); retur
 // wrote for them.
 const plain = ds => ds.map(({ minute, control, value }) => ({ minute, control, value }));
 
+// shiftBody is what rebuilds the shift: its decisions as the server wrote
+// them for the link (d), or as a list before it has written any.
 function shiftBody(minute) {
   const sh = S.shift;
-  return { scenario: sh.scenario, seed: sh.seed, noise: sh.noise, minute, decisions: plain(sh.decisions), autopilot: sh.autopilot || undefined };
+  const b = { scenario: sh.scenario, seed: sh.seed, noise: sh.noise, minute, autopilot: sh.autopilot || undefined };
+  if (sh.d) b.d = sh.d; else b.decisions = plain(sh.decisions || []);
+  return b;
 }
 
 // withSession calls fn with the session's id; when the session is gone (a
@@ -106,7 +110,7 @@ function adopt(st) {
   const sh = S.shift;
   Object.assign(sh, {
     id: st.id, start: st.start, duration: st.duration, initial: st.initial, rows: st.rows, done: st.done, outcome: st.outcome || null,
-    decisions: st.decisions, levels: st.levels, lines: st.lines, texts: {},
+    decisions: st.decisions, d: st.d, times: st.times, levels: st.levels, lines: st.lines, texts: {},
   });
   addTexts(st.texts);
   S.drawn = 0;
@@ -174,13 +178,16 @@ function fillPilots() {
   const sel = $("pilot"), cur = sel.value;
   sel.textContent = "";
   sel.add(new Option(t("ui.pilot.none"), ""));
-  for (const p of S.meta.policies) sel.add(new Option(p, p));
+  for (const p of S.meta.policies) sel.add(new Option(policyTitle(p), p));
   sel.add(new Option(t("ui.pilot.pasted"), "__pasted"));
   sel.value = cur || "";
 }
 
+// showView shows one view of the page, from its top.
 function showView(name) {
+  const was = ["start", "shift", "model", "results"].find(v => !$(v).hidden);
   for (const v of ["start", "shift", "model", "results"]) $(v).hidden = v !== name;
+  if (was !== name) scrollTo(0, 0);
 }
 
 function showStart() {
@@ -237,7 +244,7 @@ async function open(sh, m) {
   drawControls();
   draw();
   save();
-  $("main").focus();
+  $("main").focus({ preventScroll: true });
   if (S.shift.done) await finish();
 }
 
@@ -316,6 +323,7 @@ async function decideCtl(name, v) {
   try {
     const d = await serial(() => withSession(id => api("POST", `/api/sessions/${id}/decide`, { control: name, value: v })));
     S.shift.decisions.push(d);
+    S.shift.d = d.d;
     save();
     drawPending();
   } catch (e) { oops(e); }
@@ -335,21 +343,6 @@ async function takeover() {
 
 // ---- storage and link ------------------------------------------------------
 
-function compact(ds) {
-  return ds.map(d => {
-    const c = S.meta.controls.find(x => x.name === d.control);
-    return d.minute + ":" + d.control + (c.kind === "action" ? "" : "=" + (c.kind === "bool" ? (d.value ? "true" : "false") : d.value));
-  }).join(",");
-}
-
-function parseCompact(s) {
-  if (!s) return [];
-  return s.split(",").map(item => {
-    const [m, rest] = item.split(":");
-    const [control, v] = (rest || "").split("=");
-    return { minute: +m, control, value: v === undefined ? 0 : v === "true" ? 1 : v === "false" ? 0 : +v };
-  });
-}
 
 function linkParams() {
   const q = new URLSearchParams();
@@ -359,7 +352,8 @@ function linkParams() {
     if (!sh.noise) q.set("noise", "false");
     // A pasted policy travels in the link as text, so that the link replays it too.
     if (sh.autopilot) { q.set(sh.autopilot.policy ? "pilot" : "src", sh.autopilot.policy || sh.autopilot.source); if (sh.autopilot.until >= 0) q.set("until", sh.autopilot.until); }
-    if (sh.decisions.length) q.set("d", compact(sh.decisions));
+    // The decisions as the server writes them for a link, and reads them back.
+    if (sh.d) q.set("d", sh.d);
     q.set("m", sh.rows.length);
   } else if (!$("model").hidden) {
     q.set("view", "model");
@@ -376,7 +370,8 @@ function updateLink() {
   const q = linkParams();
   const url = location.origin + location.pathname + "?" + q.toString();
   $("share").value = url;
-  $("seedshow").textContent = S.shift ? S.shift.seed : "–";
+  // On the start page the seed shown is the one in the seed box.
+  $("seedshow").textContent = S.shift ? S.shift.seed : ($("seed").value.trim() || "–");
   history.replaceState(null, "", "?" + q.toString());
 }
 
@@ -385,7 +380,7 @@ function save() {
   const sh = S.shift;
   if (!sh) return;
   try {
-    localStorage.setItem("oncall.shift", JSON.stringify({ scenario: sh.scenario, seed: sh.seed, noise: sh.noise, decisions: plain(sh.decisions), autopilot: sh.autopilot, minute: sh.rows.length, done: sh.done, gameday: S.gameday }));
+    localStorage.setItem("oncall.shift", JSON.stringify({ scenario: sh.scenario, seed: sh.seed, noise: sh.noise, d: sh.d, autopilot: sh.autopilot, minute: sh.rows.length, done: sh.done, gameday: S.gameday }));
   } catch (e) { /* storage full or off: the link still holds the shift */ }
 }
 
@@ -395,8 +390,12 @@ function loadSaved() {
 
 // ---- drawing ---------------------------------------------------------------
 
-const TILES = ["requests", "shed_traffic", "serving", "booting", "utilization", "p99_ms", "error_rate", "burn_1h",
-  "budget_left", "hit_rate", "cache_age_s", "db_util", "bad_traffic", "recommendations", "cost_per_hour", "cost"];
+// The dashboard: the six tiles a person on call reads first, shown large,
+// then the others. db_util and db_errors sit side by side: together they
+// say whether the database is the trouble.
+const KEY_TILES = ["error_rate", "burn_1h", "budget_left", "p99_ms", "serving", "cost_per_hour"];
+const MORE_TILES = ["requests", "capacity", "utilization", "booting", "shed_traffic", "bad_traffic",
+  "db_util", "db_errors", "hit_rate", "cache_age_s", "recommendations", "cost"];
 
 // level is a tile's colour by the levels the server sends with the shift.
 function level(name, v) {
@@ -406,28 +405,32 @@ function level(name, v) {
   return past(l.bad) ? "bad" : past(l.warn) ? "warn" : "";
 }
 
-function clockAt(m) {
-  const [h, mm] = S.shift.start.split(":").map(Number);
-  const x = (h * 60 + mm + m) % 1440;
-  return String(Math.floor(x / 60)).padStart(2, "0") + ":" + String(x % 60).padStart(2, "0");
+// clockAt is the time of day at minute m of the shift, as the server wrote it.
+function clockAt(m) { return S.shift.times[Math.min(Math.max(m, 0), S.shift.times.length - 1)]; }
+
+function tilesHTML(names, cls) {
+  return names.map(n => `<div class="tile ${cls}" id="tile-${n}"><dt></dt><dd><bdi dir="ltr" id="val-${n}">–</bdi></dd></div>`).join("");
 }
 
 function draw() {
   const sh = S.shift;
   if (!sh) return;
   const last = sh.rows[sh.rows.length - 1];
-  $("clock").textContent = last ? last.time : clockAt(0);
-  $("progress").textContent = t("ui.run.progress", { m: num(sh.rows.length, 0), n: num(sh.duration, 0) });
+  // The clock and the count agree: at 08:05 of a shift that began at 08:00,
+  // 5 minutes have gone by; at the end the clock reads the end of the shift.
+  const at = sh.done ? sh.duration : last ? last.minute : 0;
+  $("clock").textContent = clockAt(at);
+  $("progress").textContent = t("ui.run.progress", { m: num(at, 0), n: num(sh.duration, 0) });
   $("playbtn").disabled = sh.done; $("step1").disabled = sh.done;
-  const tiles = $("tiles");
-  if (!tiles.children.length) {
-    tiles.innerHTML = TILES.map(n => `<div class="tile" id="tile-${n}"><dt>${esc(label(n))}</dt><dd><bdi dir="ltr" id="val-${n}">–</bdi></dd></div>`).join("");
+  if (!$("tiles").children.length) {
+    $("tiles").innerHTML = tilesHTML(KEY_TILES, "key");
+    $("moretiles").innerHTML = tilesHTML(MORE_TILES, "");
   }
-  for (const n of TILES) {
+  for (const n of KEY_TILES.concat(MORE_TILES)) {
     const el = $("tile-" + n);
     el.querySelector("dt").textContent = label(n);
     $("val-" + n).textContent = last ? metricValue(n, last[n]) : "–";
-    el.className = "tile " + (last ? level(n, last[n]) : "");
+    el.className = "tile " + (KEY_TILES.includes(n) ? "key " : "") + (last ? level(n, last[n]) : "");
   }
   drawPage(last);
   drawCharts();
@@ -437,14 +440,45 @@ function draw() {
   drawEnd();
 }
 
+// iso isolates a value inside a line: <bdi> keeps "4.00 $/h" in its order
+// in right-to-left text, and Latin words such as "1 h" too.
+function iso(s) { return `<bdi dir="ltr">${esc(s)}</bdi>`; }
+function isoRuns(s) {
+  if (S.dir !== "rtl") return esc(s);
+  return esc(s).replace(/[0-9A-Za-z$][0-9A-Za-z$.,:%×\/ ]*[0-9A-Za-z$%×]|[0-9A-Za-z$]/g, m => `<bdi dir="ltr">${m}</bdi>`);
+}
+
+// tHTML fills a message with pieces of HTML: the message is escaped, the
+// pieces are not (they are built escaped).
+function tHTML(key, vars) {
+  const s = S.msgs[key] ?? S.en[key] ?? key;
+  return esc(s).replace(/\{([A-Za-z0-9_]+)\}/g, (m, k) => (k in vars ? vars[k] : m));
+}
+
+// pageValues are the page rule's bounds that hold at the last row, each
+// with its value: the rule in force is the server's (a scenario may set
+// its own), and so are its bounds. The comparison sign is left out of the
+// isolated runs, so that right-to-left text mirrors it.
+function pageValues(last) {
+  const ops = { ">=": (a, b) => a >= b, ">": (a, b) => a > b, "<=": (a, b) => a <= b, "<": (a, b) => a < b };
+  const held = S.shift.lines.filter(b => b.why === "page" && last[b.metric] !== undefined && ops[b.op] && ops[b.op](last[b.metric], b.value));
+  return held.map(b => {
+    const m = metricSpec(b.metric);
+    return tHTML("ui.page.value", { metric: isoRuns(label(b.metric)), value: iso(value(m.unit, last[b.metric], m.decimals)), op: esc(b.op.replace(">=", "≥").replace("<=", "≤")), bound: iso(value(m.unit, b.value, m.decimals)) });
+  });
+}
+
 function drawPage(last) {
   const a = $("alert");
   const paging = last && last.paging;
+  const was = document.body.classList.contains("paging");
   document.body.classList.toggle("paging", !!paging);
   if (paging) {
     a.className = "alert";
-    const html = `<span class="big">${esc(t("ui.page.title"))}</span>${esc(t("ui.page.text", { b1: num(last.burn_1h, 1), b5: num(last.burn_5m, 1) }))}`;
-    if (a.hidden || a.dataset.state !== "page") { a.innerHTML = html; a.dataset.state = "page"; }
+    const vals = pageValues(last);
+    const html = `<span class="big">${esc(t("ui.page.title"))}</span> <span class="why">${tHTML("ui.page.text", { values: vals.join(" · ") || "–" })}</span>`;
+    if (a.innerHTML !== html) a.innerHTML = html;
+    a.dataset.state = "page";
     a.hidden = false;
     document.title = "🔔 " + t("ui.page.title") + " · " + t("ui.title");
   } else if (last && S.shift.rows.some(r => r.paging)) {
@@ -452,67 +486,129 @@ function drawPage(last) {
     a.hidden = false;
     document.title = t("ui.title");
   } else { a.hidden = true; a.dataset.state = ""; document.title = t("ui.title"); }
+  // During the page, Roll back is the first control, where the eye and the
+  // Tab key reach it first.
+  if (!!paging !== was) orderControls(!!paging);
+}
+
+function orderControls(paging) {
+  const box = $("controls"), rb = $("ctlrow-rollback");
+  if (!rb) return;
+  if (paging) box.prepend(rb); else box.append(rb);
+  rb.classList.toggle("urgent", paging);
 }
 
 const COLORS = ["#0b57d0", "#b3261e", "#0a7d5a", "#8a4fbf", "#c25e00"];
 
 function chartDefs() {
   return [
-    { key: "ui.chart.traffic", unit: "req/s", lines: [["requests", r => r.requests, label("requests")], ["capacity", r => r.capacity, t("ui.chart.capacity")]] },
-    { key: "ui.chart.p99", unit: "ms", lines: [["p99_ms", r => r.p99_ms, label("p99_ms")]] },
-    { key: "ui.chart.burn", unit: "×", lines: [["burn_5m", r => r.burn_5m, label("burn_5m")], ["burn_1h", r => r.burn_1h, label("burn_1h")]] },
-    { key: "ui.chart.budget", unit: "share", lines: [["budget_left", r => r.budget_left, label("budget_left")]], min: null },
-    { key: "ui.chart.cache", unit: "share", lines: [["hit_rate", r => r.hit_rate, label("hit_rate")], ["db_util", r => r.db_util, label("db_util")]], max: 1 },
-    { key: "ui.chart.fleet", unit: "instances", lines: [["serving", r => r.serving, label("serving")], ["booting", r => r.booting, label("booting")], ["min_instances", r => r.min_instances, label("min_instances")]] },
-    { key: "ui.chart.cost", unit: "$/h", lines: [["cost_per_hour", r => r.cost_per_hour, label("cost_per_hour")]] },
+    { key: "ui.chart.traffic", unit: "req/s", lines: ["requests", "capacity"] },
+    { key: "ui.chart.p99", unit: "ms", lines: ["p99_ms"] },
+    { key: "ui.chart.burn", unit: "×", lines: ["burn_5m", "burn_1h"] },
+    { key: "ui.chart.budget", unit: "share", lines: ["budget_left"] },
+    { key: "ui.chart.cache", unit: "share", lines: ["hit_rate", "db_util", "db_errors"], max: 1 },
+    { key: "ui.chart.fleet", unit: "instances", lines: ["serving", "booting", "min_instances"], least: 4 },
+    { key: "ui.chart.cost", unit: "$/h", lines: ["cost_per_hour"] },
   ];
 }
 
 // eventLine is the server's line for the i-th event of a row.
 function eventLine(r, i) { const x = S.shift.texts[r.minute]; return x && x.events ? text(x.events[i]) : ""; }
 
-function marks(rows) {
+const MARKS = { page: "ui.mark.page", resolve: "ui.mark.resolve", deploy: "ui.mark.deploy", flush_cache: "ui.mark.flush_cache", rollback_done: "ui.mark.rollback_done" };
+
+// markOf is how an event shows on the charts: its class and a short label,
+// or null for the events the charts leave to the timeline (the
+// autoscaler's launches and removals).
+function markOf(r, e, i) {
+  switch (e.kind) {
+    case "page": case "resolve": case "deploy": case "flush_cache": case "rollback_done":
+      return { cls: e.kind === "page" ? "page" : "scenario", label: t(MARKS[e.kind]) };
+    case "action": return { cls: e.by === "player" ? "player" : "rule", label: ctlLabel(e.name) };
+    case "set_control": return { cls: "scenario", label: ctlLabel(e.name) };
+    case "set_constant": return { cls: "scenario", label: t("constant." + e.name + ".label") };
+    case "say": { const s = eventLine(r, i); return { cls: "scenario", label: [...s].length > 18 ? [...s].slice(0, 17).join("") + "…" : s }; }
+  }
+  return null;
+}
+
+// marks lists the events of the rows as the charts mark them: one mark a
+// minute, labelled by its first event, the page first.
+function marks(rows, from, to) {
   const out = [];
-  for (const r of rows) {
-    r.events.forEach((e, i) => {
-      let cls = null;
-      if (e.kind === "page") cls = "page";
-      else if (e.kind === "action") cls = e.by === "player" ? "player" : "rule";
-      else if (["deploy", "flush_cache", "say", "set_constant", "set_control", "rollback_done"].includes(e.kind)) cls = "scenario";
-      if (cls) out.push({ minute: r.minute, cls, title: r.time + " " + eventLine(r, i) });
-    });
+  for (let m = Math.max(0, from); m < Math.min(rows.length, to + 1); m++) {
+    const r = rows[m], all = [];
+    r.events.forEach((e, i) => { const k = markOf(r, e, i); if (k) all.push(Object.assign(k, { line: eventLine(r, i) })); });
+    if (!all.length) continue;
+    all.sort((a, b) => (b.cls === "page") - (a.cls === "page"));
+    out.push({ minute: m, cls: all[0].cls, label: all[0].label, title: r.time + " " + all.map(k => k.line).join(" · ") });
   }
   return out;
+}
+
+// SPANS are the windows the charts offer: the last hour, two hours, or the
+// whole shift. Two hours is the default: the page rule's longest short
+// window (1 h) with an hour of context before it.
+const SPANS = [[60, "ui.charts.h1"], [120, "ui.charts.h2"], [0, "ui.charts.whole"]];
+
+function chartSpan() {
+  const sh = S.shift;
+  const w = S.span ?? (sh.done ? 0 : 120);
+  return span(sh.rows.length, sh.duration, w);
+}
+
+function drawSpans() {
+  const sh = S.shift, w = S.span ?? (sh.done ? 0 : 120);
+  $("spans").innerHTML = SPANS.map(([n, k]) => `<button type="button" data-span="${n}" aria-pressed="${n === w}">${esc(t(k))}</button>`).join("");
 }
 
 function drawCharts() {
   const sh = S.shift, box = $("charts");
   const ref = sh.reference;
   const defs = chartDefs();
-  if (box.children.length !== defs.length) box.innerHTML = defs.map((d, i) => `<figure class="chart" id="chart-${i}"></figure>`).join("");
-  const mk = marks(sh.rows);
-  defs.forEach((d, i) => {
-    const series = [];
-    const legend = [];
-    d.lines.forEach(([name, get, lab], j) => {
-      series.push({ values: sh.rows.map(get), color: COLORS[j] });
-      legend.push(`<span><i class="k${j}"></i>${esc(lab)}</span>`);
-      if (ref) series.push({ values: ref.map(get), color: COLORS[j], ref: true });
+  if (box.children.length !== defs.length) box.innerHTML = defs.map((d, i) => `<figure class="chart" id="chart-${i}" data-i="${i}"><figcaption></figcaption><div class="plot" tabindex="0"></div><div class="tip" role="status" aria-live="polite" hidden></div><div class="legend"></div></figure>`).join("");
+  drawSpans();
+  const [from, to] = chartSpan();
+  const mk = marks(sh.rows, from, to);
+  S.charts = defs.map((d, i) => {
+    const series = [], legend = [];
+    d.lines.forEach((name, j) => {
+      series.push({ name, k: j, label: label(name), values: sh.rows.map(r => r[name]), color: COLORS[j] });
+      legend.push(`<span><i class="k${j}"></i>${esc(label(name))}</span>`);
+      if (ref && ref[0] && ref[0][name] !== undefined) series.push({ name, k: j, label: label(name) + " (" + t("ui.debrief.refline") + ")", values: ref.map(r => r[name]), color: COLORS[j], ref: true });
     });
     if (ref) legend.push(`<span><i class="refkey"></i>${esc(t("ui.debrief.refline"))}</span>`);
-    let lo = 0;
-    if (d.min === null) { lo = Math.min(0, ...series.flatMap(s => s.values)); }
     // The bounds the server sends for the metrics of this chart: the page
     // rule's, the slow p99.
-    const names = d.lines.map(l => l[0]);
-    const bounds = sh.lines.filter(b => names.includes(b.metric));
+    const bounds = sh.lines.filter(b => d.lines.includes(b.metric));
     const svg = lineChart({
-      series, duration: sh.duration, min: lo, max: d.max, marks: mk, now: sh.rows.length,
-      thresholds: bounds.map(b => ({ value: b.value, title: label(b.metric) + " " + b.op + " " + value(d.unit, b.value) })),
-      fmtY: v => axis(d.unit, v), fmtX: m => clockAt(m), label: t(d.key),
+      series, times: sh.times, from, to, now: sh.rows.length, max: d.max, least: d.least, scale: d.unit === "share" ? 100 : 1,
+      marks: mk, thresholds: bounds.map(b => ({ value: b.value, title: label(b.metric) + " " + b.op + " " + value(d.unit, b.value) })),
+      fmtY: v => axis(d.unit, v), label: t(d.key),
     });
-    $("chart-" + i).innerHTML = `<figcaption>${esc(t(d.key))}</figcaption>${svg}<div class="legend">${legend.join("")}</div>`;
+    const fig = $("chart-" + i);
+    fig.querySelector("figcaption").textContent = t(d.key);
+    const plot = fig.querySelector(".plot");
+    plot.innerHTML = svg;
+    plot.setAttribute("aria-label", t(d.key) + ". " + t("ui.charts.cursor"));
+    fig.querySelector(".legend").innerHTML = legend.join("");
+    const c = { def: d, series, fig, plot, from, to };
+    if (S.cursor && S.cursor.i === i) cursor(c, S.cursor.m);
+    return c;
   });
+}
+
+// cursor shows the values of minute m on a chart, beside a line across it.
+function cursor(c, m) {
+  const sh = S.shift, svg = c.plot.querySelector("svg"), tip = c.fig.querySelector(".tip");
+  if (m == null || !sh.rows.length) { showCursor(svg, null); tip.hidden = true; return; }
+  m = Math.min(Math.max(m, c.from, 0), Math.min(c.to, sh.rows.length - 1));
+  S.cursor = { i: +c.fig.dataset.i, m };
+  showCursor(svg, m);
+  const items = c.series.filter(s => s.values[m] != null).map(s => `<li><i class="${s.ref ? "refkey" : "k" + s.k}"></i>${isoRuns(s.label)} ${iso(metricValue(s.name, s.values[m]))}</li>`);
+  const r = sh.rows[m], ev = r.events.map((e, i) => eventLine(r, i)).filter(Boolean);
+  tip.innerHTML = `<b>${iso(clockAt(m))}</b><ul>${items.join("")}</ul>` + (ev.length ? `<p>${ev.map(esc).join("<br>")}</p>` : "");
+  tip.hidden = false;
 }
 
 function drawTimeline() {
@@ -524,27 +620,48 @@ function drawTimeline() {
     for (const [cls, msg] of items) {
       const li = document.createElement("li");
       li.className = cls;
-      li.innerHTML = `<time>${esc(r.time)}</time><span>${esc(msg)}</span>`;
+      li.innerHTML = `<time>${esc(r.time)}</time><span>${isoRuns(msg)}</span>`;
       ol.prepend(li);
     }
   }
 }
 
+// A control in the units of the dashboard: a share as a percentage on a
+// slider, a count or seconds in a stepper, each with its range shown.
+function ctlUnit(c) { return c.unit === "share" || c.name === "target_utilization" || c.name === "shed" ? "%" : c.name === "ttl_s" ? "s" : ""; }
+function toShown(c, v) { return ctlUnit(c) === "%" ? Math.round(v * 1000) / 10 : v; }
+function fromShown(c, v) { return ctlUnit(c) === "%" ? Math.round(v * 10) / 1000 : v; }
+function shownText(c, v) {
+  const u = ctlUnit(c);
+  return u === "%" ? pct(v, 0) : u === "s" ? t("ui.unit.s", { n: num(v, 0) }) : num(v, 0);
+}
+
+function controlHTML(c, dis) {
+  const id = "ctl-" + c.name, lab = `<label for="${id}">${esc(ctlLabel(c.name))}</label>`;
+  const help = `<p class="help" id="help-${c.name}">${esc(t("control." + c.name + ".help"))}</p><p class="pending" id="pend-${c.name}" aria-live="polite"></p>`;
+  const desc = `aria-describedby="help-${c.name} pend-${c.name}"`;
+  if (c.kind === "action") {
+    const rb = c.name === "rollback";
+    return `<div class="ctl" id="ctlrow-${c.name}"><span class="name">${esc(ctlLabel(c.name))}</span><button type="button" id="${id}" class="${rb ? "danger" : ""}" data-ctl="${c.name}" ${desc}${rb ? ' aria-keyshortcuts="R"' : ""}${dis}>${esc(t(rb ? "ui.controls.rollback" : "ui.controls.warmup"))}</button>${help}</div>`;
+  }
+  if (c.kind === "bool") {
+    return `<div class="ctl" id="ctlrow-${c.name}">${lab}<input type="checkbox" role="switch" class="switch" id="${id}" data-ctl="${c.name}" ${desc}${dis}>${help}</div>`;
+  }
+  const pctCtl = ctlUnit(c) === "%";
+  const lo = toShown(c, c.min), hi = toShown(c, c.max);
+  const step = pctCtl ? 5 : c.name === "ttl_s" ? 15 : 1;
+  const range = `<span class="range" aria-hidden="true"><bdi>${esc(shownText(c, c.min))}</bdi>–<bdi>${esc(shownText(c, c.max))}</bdi></span>`;
+  const input = pctCtl
+    ? `<input type="range" id="${id}" min="${lo}" max="${hi}" step="${step}" ${desc}${dis}><output id="out-${c.name}" for="${id}"></output>`
+    : `<button type="button" class="stepb" data-step="-${step}" data-for="${c.name}" aria-label="−${step}"${dis}>−</button><input type="number" id="${id}" min="${lo}" max="${hi}" step="${c.kind === "int" ? 1 : "any"}" inputmode="numeric" ${desc}${dis}><button type="button" class="stepb" data-step="${step}" data-for="${c.name}" aria-label="+${step}"${dis}>+</button>`;
+  return `<div class="ctl num" id="ctlrow-${c.name}">${lab}<form class="set" data-ctl="${c.name}" novalidate>${input}<button type="submit" class="apply"${dis}>${esc(t("ui.controls.set"))}</button></form>${range}${help}</div>`;
+}
+
 function drawControls() {
   const box = $("controls"), sh = S.shift;
   const locked = sh && sh.autopilot && sh.autopilot.until < 0;
-  box.innerHTML = S.meta.controls.map(c => {
-    const id = "ctl-" + c.name, help = `<p class="help" id="help-${c.name}">${esc(t("control." + c.name + ".help"))}</p><p class="pending" id="pend-${c.name}" aria-live="polite"></p>`;
-    const dis = locked ? " disabled" : "";
-    if (c.kind === "action") {
-      return `<div class="ctl"><span>${esc(ctlLabel(c.name))}</span><button type="button" id="${id}" class="${c.name === "rollback" ? "danger" : ""}" data-ctl="${c.name}" aria-describedby="help-${c.name}"${dis}>${esc(t(c.name === "rollback" ? "ui.controls.rollback" : "ui.controls.warmup"))}</button>${help}</div>`;
-    }
-    if (c.kind === "bool") {
-      return `<div class="ctl"><label for="${id}">${esc(ctlLabel(c.name))}</label><input type="checkbox" id="${id}" data-ctl="${c.name}" aria-describedby="help-${c.name}"${dis}>${help}</div>`;
-    }
-    const step = c.kind === "int" || c.name === "ttl_s" ? 1 : 0.05;
-    return `<div class="ctl"><label for="${id}">${esc(ctlLabel(c.name))}</label><form class="set" data-ctl="${c.name}" novalidate><input type="number" id="${id}" min="${c.min}" max="${c.max}" step="${step}" aria-describedby="help-${c.name}"${dis}><button type="submit"${dis}>${esc(t("ui.controls.set"))}</button></form>${help}</div>`;
-  }).join("");
+  box.innerHTML = S.meta.controls.map(c => controlHTML(c, locked ? " disabled" : "")).join("");
+  orderControls(document.body.classList.contains("paging"));
   syncControls(true);
 }
 
@@ -557,9 +674,17 @@ function syncControls(all) {
     if (c.kind === "action") continue;
     const el = $("ctl-" + c.name);
     const v = last ? last[c.name] : sh.initial[c.name];
-    if (c.kind === "bool") el.checked = !!v;
-    else if (all || document.activeElement !== el) el.value = v;
+    if (c.kind === "bool") { el.checked = !!v; continue; }
+    const row = $("ctlrow-" + c.name);
+    if (all || (!row.contains(document.activeElement) && !row.classList.contains("edited"))) { el.value = toShown(c, v); row.classList.remove("edited"); }
+    showOutput(c);
   }
+}
+
+// showOutput writes a slider's value beside it, in the page's language.
+function showOutput(c) {
+  const out = $("out-" + c.name);
+  if (out) out.textContent = shownText(c, fromShown(c, +$("ctl-" + c.name).value));
 }
 
 function drawPending() {
@@ -574,11 +699,20 @@ function drawPending() {
   }
 }
 
+// policyTitle names a policy of the autopilot for a person: a scenario's
+// reference policy by the scenario's title, an example by the first words
+// of its file.
+function policyTitle(name) {
+  const s = S.meta.scenarios.find(x => x.id === name);
+  if (s) return t("ui.pilot.reference", { title: text(s.title) });
+  return (S.meta.policy_titles || {})[name] || name;
+}
+
 function drawPilot() {
   const sh = S.shift, a = sh.autopilot;
   $("pilotbar").hidden = !a;
   if (!a) return;
-  $("pilotname").textContent = a.until < 0 ? t("ui.pilot.on", { name: a.policy || t("ui.pilot.pasted") }) : t("ui.pilot.off", { time: clockAt(a.until) });
+  $("pilotname").textContent = a.until < 0 ? t("ui.pilot.on", { name: a.policy ? policyTitle(a.policy) : t("ui.pilot.pasted") }) : t("ui.pilot.off", { time: clockAt(a.until) });
   $("takeover").hidden = a.until >= 0 || sh.done;
 }
 
@@ -586,15 +720,28 @@ function drawEnd() {
   const sh = S.shift;
   $("end").hidden = !sh.done;
   if (!sh.done || !sh.outcome) return;
-  const q = new URLSearchParams({ scenario: sh.scenario, seed: sh.seed, noise: sh.noise ? "true" : "false", minute: sh.rows.length, d: compact(sh.decisions) });
+  const q = new URLSearchParams({ scenario: sh.scenario, seed: sh.seed, noise: sh.noise ? "true" : "false", minute: sh.rows.length, d: sh.d || "" });
   if (sh.autopilot) { q.set(sh.autopilot.policy ? "policy" : "source", sh.autopilot.policy || sh.autopilot.source); q.set("until", sh.autopilot.until); }
   $("csv").href = "/api/trace?" + q + "&format=csv";
   $("json").href = "/api/trace?" + q + "&format=json";
   $("csv").setAttribute("download", `oncall-${sh.scenario}-${sh.seed}.csv`);
   $("json").setAttribute("download", `oncall-${sh.scenario}-${sh.seed}.json`);
   drawDebrief();
-  $("outcome").innerHTML = `<caption class="visually-hidden">${esc(t("ui.end.heading"))}</caption>` + S.meta.outcomes.map(o =>
-    `<tr><th scope="row">${esc(t("outcome." + o.name + ".label"))}</th><td class="num" dir="ltr">${esc(value(o.unit, sh.outcome[o.name], o.decimals))}</td></tr>`).join("");
+  drawHappened();
+  // Label and value side by side, in columns of pairs: a table as wide as
+  // the page put them 1,300 px apart.
+  $("outcome").innerHTML = S.meta.outcomes.map(o =>
+    `<div><dt>${esc(t("outcome." + o.name + ".label"))}</dt><dd><bdi dir="ltr">${esc(value(o.unit, sh.outcome[o.name], o.decimals))}</bdi></dd></div>`).join("");
+}
+
+// drawHappened lists what the scenario did and when the page fired and
+// resolved: the story the debrief's moments are set against.
+function drawHappened() {
+  const sh = S.shift, items = [];
+  for (const r of sh.rows) r.events.forEach((e, i) => {
+    if (["deploy", "flush_cache", "say", "set_constant", "set_control", "page", "resolve", "rollback_done"].includes(e.kind)) items.push(`<li><time>${esc(r.time)}</time> ${isoRuns(eventLine(r, i))}</li>`);
+  });
+  $("happened").innerHTML = items.length ? `<h4>${esc(t("ui.debrief.happened"))}</h4><ul class="happened">${items.join("")}</ul>` : "";
 }
 
 function drawDebrief() {
@@ -661,7 +808,7 @@ async function showResults(id) {
   if (!g.results.length) $("gdtable").innerHTML = `<tbody><tr><td>${esc(t("ui.gameday.none"))}</td></tr></tbody>`;
   else $("gdtable").innerHTML = `<thead><tr><th scope="col">${esc(t("ui.gameday.participant"))}</th><th scope="col">${esc(t("ui.gameday.score"))}</th>` +
     cols.map(c => `<th scope="col">${esc(t("outcome." + c + ".label"))}</th>`).join("") + "</tr></thead><tbody>" +
-    g.results.map(r => `<tr><th scope="row">${esc(r.name)}${r.autopilot ? " (" + esc(t("ui.pilot.on", { name: r.autopilot })) + ")" : ""}</th><td class="num" dir="ltr">${r.max ? esc(num(r.score, 0) + " / " + num(r.max, 0)) : "–"}</td>` +
+    g.results.map(r => `<tr><th scope="row">${esc(r.name)}${r.autopilot ? " (" + esc(t("ui.pilot.on", { name: r.autopilot === "pasted" ? t("ui.pilot.pasted") : policyTitle(r.autopilot) })) + ")" : ""}</th><td class="num" dir="ltr">${r.max ? esc(num(r.score, 0) + " / " + num(r.max, 0)) : "–"}</td>` +
       cols.map(c => { const o = metricSpec(c); return `<td class="num" dir="ltr">${esc(value(o.unit, r.outcome[c], o.decimals))}</td>`; }).join("") + "</tr>").join("") + "</tbody>";
   updateLink();
   S.gdTimer = setTimeout(() => { if (!$("results").hidden) showResults(id).catch(oops); }, 5000);
@@ -720,14 +867,73 @@ function drawModel() {
 }
 
 // ---- wiring ----------------------------------------------------------------
+// ---- the keyboard ----------------------------------------------------------
+
+// announce tells a screen reader what a shortcut did.
+function announce(msg) { const a = $("announce"); a.textContent = ""; setTimeout(() => { a.textContent = msg; }, 30); }
+
+function whereNow() { const sh = S.shift; return $("clock").textContent + ", " + t("ui.run.progress", { m: num(sh.done ? sh.duration : sh.rows.length ? sh.rows.at(-1).minute : 0, 0), n: num(sh.duration, 0) }); }
+
+function stepOne(said) {
+  stop();
+  return serial(() => advance(1)).then(() => { if (said) announce(whereNow()); }).catch(oops);
+}
+
+// askRollback asks before a rollback pressed from the keyboard: one key is
+// easy to press by mistake, and a rollback bills the fleet twice.
+function askRollback() {
+  const b = $("ctl-rollback");
+  if (!b || b.disabled || S.shift.done) { announce(t("ui.keys.unavailable")); return; }
+  stop();
+  $("rbdialog").showModal();
+  $("rb-yes").focus();
+}
+
+// Space plays or pauses, → steps one minute, r rolls back (after asking), ?
+// lists the keys. Where a key means something already — typing in a
+// field, Space on a button, the arrows on a chart — it keeps that meaning.
+function onKey(e) {
+  if ($("shift").hidden || !S.shift || e.ctrlKey || e.metaKey || e.altKey || document.querySelector("dialog[open]")) return;
+  const el = e.target, typing = el.closest && el.closest("input, select, textarea, [contenteditable]");
+  if (typing) return;
+  const native = el.closest && el.closest("button, a[href], summary, .plot");
+  switch (e.key) {
+    case "?": e.preventDefault(); $("keys").showModal(); return;
+    case "r": case "R": e.preventDefault(); askRollback(); return;
+    case " ":
+      if (native) return;
+      e.preventDefault();
+      if (S.running) { stop(); announce(t("ui.announce.paused", { time: $("clock").textContent })); } else if (!S.shift.done) { play(); announce(t("ui.announce.playing")); }
+      return;
+    case "ArrowRight":
+      if (native || S.shift.done) return;
+      e.preventDefault(); stepOne(true);
+  }
+}
+
+// chartKey moves a chart's cursor: ← →, Page Up/Down ten minutes, Home, End.
+function chartKey(e) {
+  const plot = e.target.closest(".plot");
+  if (!plot) return;
+  const c = S.charts[+plot.parentNode.dataset.i], m = S.cursor && S.cursor.i === +plot.parentNode.dataset.i ? S.cursor.m : S.shift.rows.length - 1;
+  const d = { ArrowLeft: -1, ArrowRight: 1, PageUp: -10, PageDown: 10, Home: -1e9, End: 1e9 }[e.key];
+  if (d === undefined) return;
+  e.preventDefault();
+  cursor(c, m + d);
+}
+
+function chartOf(el) { const f = el.closest && el.closest("figure.chart"); return f ? S.charts[+f.dataset.i] : null; }
+
+// ---- wiring ----------------------------------------------------------------
 
 function wire() {
   $("startform").addEventListener("submit", startShift);
   $("scenario").addEventListener("change", brief);
-  $("newseed").addEventListener("click", () => { $("seed").value = randomSeed(); });
+  $("seed").addEventListener("input", updateLink);
+  $("newseed").addEventListener("click", () => { $("seed").value = randomSeed(); updateLink(); });
   $("resume").addEventListener("click", () => { const s = loadSaved(); if (s) { S.gameday = s.gameday || S.gameday; open(s, s.minute); } });
   $("playbtn").addEventListener("click", () => (S.running ? stop() : play()));
-  $("step1").addEventListener("click", () => { stop(); serial(() => advance(1)).catch(oops); });
+  $("step1").addEventListener("click", () => stepOne(false));
   $("speed").addEventListener("change", () => { if (S.running) { clearTimeout(S.timer); loop(); } });
   $("takeover").addEventListener("click", takeover);
   $("again").addEventListener("click", showStart);
@@ -741,16 +947,41 @@ function wire() {
   $("gdcreate").addEventListener("click", createGameDay);
   $("gdrefresh").addEventListener("click", () => showResults(S.gameday).catch(oops));
   $("pilot").addEventListener("change", () => { $("pastebox").hidden = $("pilot").value !== "__pasted"; });
+  $("keysbtn").addEventListener("click", () => $("keys").showModal());
+  $("explain").addEventListener("click", () => { const on = $("explain").getAttribute("aria-pressed") !== "true"; $("explain").setAttribute("aria-pressed", on); $("controlpanel").classList.toggle("explain", on); });
+  $("rbdialog").addEventListener("close", () => { if ($("rbdialog").returnValue === "yes") decideCtl("rollback", 0).then(() => announce($("pend-rollback").textContent)); });
+  document.addEventListener("keydown", onKey);
+  $("spans").addEventListener("click", e => { const b = e.target.closest("button[data-span]"); if (b) { S.span = +b.dataset.span; drawCharts(); } });
+  const charts = $("charts");
+  charts.addEventListener("pointermove", e => { const c = chartOf(e.target); if (c) cursor(c, minuteAt(c.plot.querySelector("svg"), e.clientX)); });
+  charts.addEventListener("pointerleave", () => { S.cursor = null; for (const c of S.charts || []) cursor(c, null); }, true);
+  charts.addEventListener("focusin", e => { const c = chartOf(e.target); if (c) cursor(c, S.cursor && S.charts[S.cursor.i] === c ? S.cursor.m : S.shift.rows.length - 1); });
+  charts.addEventListener("focusout", e => { const c = chartOf(e.target); if (c) { S.cursor = null; cursor(c, null); } });
+  charts.addEventListener("keydown", chartKey);
   const box = $("controls");
+  const spec = name => S.meta.controls.find(c => c.name === name);
   box.addEventListener("submit", e => {
     e.preventDefault();
     const name = e.target.dataset.ctl, el = $("ctl-" + name);
     const v = el.value.trim() === "" ? NaN : Number(el.value);
     if (!isFinite(v)) { say(t("ui.error.number", { control: ctlLabel(name) })); return; }
-    decideCtl(name, v);
+    $("ctlrow-" + name).classList.remove("edited");
+    decideCtl(name, fromShown(spec(name), v));
   });
+  box.addEventListener("input", e => { const f = e.target.closest("form.set"); if (f) { $("ctlrow-" + f.dataset.ctl).classList.add("edited"); showOutput(spec(f.dataset.ctl)); } });
+  box.addEventListener("keydown", e => { if (e.key === "Enter" && e.target.type === "range") { e.preventDefault(); e.target.form.requestSubmit(); } });
   box.addEventListener("change", e => { if (e.target.type === "checkbox") decideCtl(e.target.dataset.ctl, e.target.checked ? 1 : 0); });
-  box.addEventListener("click", e => { const b = e.target.closest("button[data-ctl]"); if (b) decideCtl(b.dataset.ctl, 0); });
+  box.addEventListener("click", e => {
+    const s = e.target.closest("button.stepb");
+    if (s) {
+      const el = $("ctl-" + s.dataset.for), c = spec(s.dataset.for);
+      el.value = Math.min(Math.max((+el.value || 0) + +s.dataset.step, c.min), c.max);
+      $("ctlrow-" + c.name).classList.add("edited");
+      return;
+    }
+    const b = e.target.closest("button[data-ctl]");
+    if (b) decideCtl(b.dataset.ctl, 0);
+  });
 }
 
 async function boot() {
@@ -770,7 +1001,7 @@ async function boot() {
     if (q.get("scenario")) {
       const until = q.has("until") ? +q.get("until") : -1;
       const a = q.get("pilot") ? { policy: q.get("pilot"), until } : q.get("src") ? { source: q.get("src"), until } : undefined;
-      return await open({ scenario: q.get("scenario"), seed: +q.get("seed"), noise: q.get("noise") !== "false", decisions: parseCompact(q.get("d")), autopilot: a }, +(q.get("m") || 0));
+      return await open({ scenario: q.get("scenario"), seed: +q.get("seed"), noise: q.get("noise") !== "false", d: q.get("d") || "", autopilot: a }, +(q.get("m") || 0));
     }
     showStart();
   } catch (e) { oops(e); showView("start"); }
