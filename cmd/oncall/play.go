@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"net"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 
@@ -107,7 +108,11 @@ func (c *PlayCmd) Run(env *Env) error {
 	if exposed(ln.Addr()) {
 		fmt.Fprintf(env.Stderr, "oncall: warning: --addr %s is reachable from other machines, and the console has no login: anyone who reaches it can play and post game-day results\n", c.Addr)
 	}
-	fmt.Fprintf(env.Stdout, "oncall: the console is at http://%s/ (Ctrl-C to stop)\n", ln.Addr())
+	urls := consoleURLs(ln.Addr(), net.InterfaceAddrs)
+	fmt.Fprintf(env.Stdout, "oncall: the console is at %s (Ctrl-C to stop)\n", urls[0])
+	if len(urls) > 1 {
+		fmt.Fprintf(env.Stdout, "oncall: from other machines of the network: %s\n", strings.Join(urls[1:], " "))
+	}
 	select {
 	case err := <-served:
 		return failure("the server stopped: %v", err)
@@ -168,4 +173,31 @@ func allowedHosts(names []string, addr string) ([]string, error) {
 func exposed(a net.Addr) bool {
 	t, ok := a.(*net.TCPAddr)
 	return !ok || !t.IP.IsLoopback()
+}
+
+// consoleURLs are the addresses to open the console at: the listener's
+// own, or, when it listens on every address (0.0.0.0, ::), this machine's
+// loopback first, then each address of its interfaces that another
+// machine can reach, which a class on a LAN types. Link-local IPv6
+// addresses are left out: they need a zone a browser will not take.
+func consoleURLs(a net.Addr, interfaces func() ([]net.Addr, error)) []string {
+	t, ok := a.(*net.TCPAddr)
+	if !ok || !t.IP.IsUnspecified() {
+		return []string{"http://" + a.String() + "/"}
+	}
+	port := strconv.Itoa(t.Port)
+	urls := []string{"http://" + net.JoinHostPort("127.0.0.1", port) + "/"}
+	addrs, err := interfaces()
+	if err != nil {
+		return urls
+	}
+	v4 := t.IP.To4() != nil
+	for _, ad := range addrs {
+		n, ok := ad.(*net.IPNet)
+		if !ok || n.IP.IsLoopback() || n.IP.IsLinkLocalUnicast() || n.IP.IsLinkLocalMulticast() || (v4 && n.IP.To4() == nil) {
+			continue
+		}
+		urls = append(urls, "http://"+net.JoinHostPort(n.IP.String(), port)+"/")
+	}
+	return urls
 }

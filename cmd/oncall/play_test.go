@@ -146,3 +146,36 @@ func TestPlayBadFlags(t *testing.T) {
 		t.Errorf("bad --data: %d %s", c, e.err.String())
 	}
 }
+
+// TestConsoleURLs: a console on every address prints addresses a class can
+// type (loopback first, then the machine's), never http://[::]:port/.
+func TestConsoleURLs(t *testing.T) {
+	ifaces := func() ([]net.Addr, error) {
+		return []net.Addr{
+			&net.IPNet{IP: net.ParseIP("127.0.0.1"), Mask: net.CIDRMask(8, 32)},
+			&net.IPNet{IP: net.ParseIP("192.168.1.20").To4(), Mask: net.CIDRMask(24, 32)},
+			&net.IPNet{IP: net.ParseIP("fe80::1"), Mask: net.CIDRMask(64, 128)},
+			&net.IPNet{IP: net.ParseIP("2001:db8::5"), Mask: net.CIDRMask(64, 128)},
+		}, nil
+	}
+	for _, c := range []struct {
+		addr string
+		want []string
+	}{
+		{"127.0.0.1:8080", []string{"http://127.0.0.1:8080/"}},
+		{"[::]:45117", []string{"http://127.0.0.1:45117/", "http://192.168.1.20:45117/", "http://[2001:db8::5]:45117/"}},
+		{"0.0.0.0:8080", []string{"http://127.0.0.1:8080/", "http://192.168.1.20:8080/"}},
+		{"192.168.1.20:80", []string{"http://192.168.1.20:80/"}},
+	} {
+		a, err := net.ResolveTCPAddr("tcp", c.addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := consoleURLs(a, ifaces); strings.Join(got, " ") != strings.Join(c.want, " ") {
+			t.Errorf("%s: %v, want %v", c.addr, got, c.want)
+		}
+	}
+	if got := consoleURLs(&net.TCPAddr{IP: net.IPv6unspecified, Port: 9}, func() ([]net.Addr, error) { return nil, io.EOF }); len(got) != 1 || got[0] != "http://127.0.0.1:9/" {
+		t.Errorf("without the interfaces: %v", got)
+	}
+}
