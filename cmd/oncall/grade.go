@@ -10,16 +10,16 @@ import (
 
 // GradeCmd grades a policy against reference outcomes.
 type GradeCmd struct {
-	Policy           string  `short:"p" required:"" help:"The policy file to grade." placeholder:"FILE"`
-	Scenario         string  `help:"Grade one scenario only: a built-in name or a .lua file (default: every scenario the references hold)." placeholder:"NAME"`
-	Reference        string  `help:"Reference outcomes recorded by 'oncall golden record' (default: the public references built into oncall)." placeholder:"FILE"`
-	Format           string  `short:"f" enum:"text,json,junit,gradescope" default:"text" help:"Report format: text, json, junit (JUnit XML) or gradescope (results.json)."`
-	Output           string  `short:"o" help:"Write the report to FILE instead of standard output." placeholder:"FILE"`
-	PassMark         float64 `default:"100" help:"Percent of the maximum score needed to pass (default 100: every criterion on every seed)." placeholder:"PCT"`
-	Visibility       string  `enum:"visible,hidden,after_due_date,after_published" default:"visible" help:"Visibility of the tests in Gradescope's results.json (the test that the policy loads and runs is always visible)."`
-	StdoutVisibility string  `enum:"visible,hidden,after_due_date,after_published" default:"hidden" help:"Visibility of what the autograder printed, in Gradescope's results.json."`
-	AllowStale       bool    `help:"Grade against references whose scenario, criteria, reference policy or model changed since they were recorded; the report says so (by default they are refused)."`
-	Jobs             int     `short:"j" help:"Runs at once (default: one per core)." placeholder:"N"`
+	Policy           string   `short:"p" required:"" help:"The policy file to grade." placeholder:"FILE"`
+	Scenario         []string `short:"s" help:"Grade this scenario only, a built-in name or a .lua file; repeatable, as in golden record (default: every scenario the references hold)." placeholder:"NAME"`
+	Reference        string   `help:"Reference outcomes recorded by 'oncall golden record' (default: the public references built into oncall)." placeholder:"FILE"`
+	Format           string   `short:"f" enum:"text,json,junit,gradescope" default:"text" help:"Report format: text, json, junit (JUnit XML) or gradescope (results.json)."`
+	Output           string   `short:"o" help:"Write the report to FILE instead of standard output." placeholder:"FILE"`
+	PassMark         float64  `default:"100" help:"Percent of the maximum score needed to pass (default 100: every criterion on every seed)." placeholder:"PCT"`
+	Visibility       string   `enum:"visible,hidden,after_due_date,after_published" default:"visible" help:"Visibility of the tests in Gradescope's results.json (the test that the policy loads and runs is always visible)."`
+	StdoutVisibility string   `enum:"visible,hidden,after_due_date,after_published" default:"hidden" help:"Visibility of what the autograder printed, in Gradescope's results.json."`
+	AllowStale       bool     `help:"Grade against references whose scenario, criteria, reference policy or model changed since they were recorded; the report says so (by default they are refused)."`
+	Jobs             int      `short:"j" help:"Runs at once (default: one per core)." placeholder:"N"`
 }
 
 // Help shows examples under the flags.
@@ -38,6 +38,7 @@ model are refused (--allow-stale grades against them and says so). Exit code
 Examples:
   oncall grade --policy mine.rules                       every graded scenario, public seeds
   oncall grade -p bot.rules --scenario bad-deploy        one scenario
+  oncall grade -p bot.rules -s bad-deploy -s surge       two (-s as in golden record)
   oncall grade -p student.rules --reference hidden.json -f gradescope -o /autograder/results/results.json
   oncall grade -p student.rules -f junit -o report.xml --pass-mark 70`
 }
@@ -65,7 +66,11 @@ func (c *GradeCmd) Run(env *Env) error {
 	if err != nil {
 		return err
 	}
-	if err := checkOutput(env, "-o", c.Output, input{"--policy", c.Policy}, input{"--reference", c.Reference}, scenarioInput(c.Scenario)); err != nil {
+	inputs := []input{{"--policy", c.Policy}, {"--reference", c.Reference}}
+	for _, sc := range c.Scenario {
+		inputs = append(inputs, scenarioInput(sc))
+	}
+	if err := checkOutput(env, "-o", c.Output, inputs...); err != nil {
 		return err
 	}
 	ctx, stop := interruptible(env)
@@ -126,8 +131,8 @@ func (c *GradeCmd) rerecord(e *golden.StaleError) string {
 		return "the built-in references are recorded by GOLDIE_UPDATE=1 go test ./golden/, then oncall is built again"
 	}
 	scenario := e.Scenario
-	if c.Scenario != "" {
-		scenario = c.Scenario
+	if len(c.Scenario) == 1 {
+		scenario = c.Scenario[0]
 	}
 	cmd := fmt.Sprintf("oncall golden record -s %s --seeds %s", scenario, e.Seeds)
 	if !e.Noise {
@@ -165,14 +170,14 @@ func (c *GradeCmd) references(env *Env) (*golden.ReferenceFile, string, error) {
 // references hold, each resolved by its id among the built-in ones.
 func (c *GradeCmd) scenarios(env *Env, refs *golden.ReferenceFile, refName string) ([]golden.Scenario, error) {
 	names := refs.Scenarios()
-	if c.Scenario != "" {
-		names = []string{c.Scenario}
+	if len(c.Scenario) > 0 {
+		names = c.Scenario
 	}
 	var out []golden.Scenario
 	for _, name := range names {
 		p, err := resolveScenario(env, name)
 		if err != nil {
-			if c.Scenario == "" {
+			if len(c.Scenario) == 0 {
 				return nil, usageError("%s holds scenario %s, which is not built in: name its .lua file with --scenario", refName, name)
 			}
 			return nil, err

@@ -310,3 +310,15 @@ func TestGradeReportsAPolicyThatDoesNotLoad(t *testing.T) {
 		t.Errorf("text: exit %d, stdout %q", code, e.out.String())
 	}
 }
+
+// grade takes -s, as golden record does, and more than one.
+func TestGradeScenarioFlagAsGoldenRecord(t *testing.T) {
+	e := newTestEnv(t)
+	if code := e.run("grade", "-p", refBadDeploy, "-s", "bad-deploy", "-s", "cache-flush", "--pass-mark", "1"); code > 1 {
+		t.Fatalf("exit %d: %s\n%s", code, e.err.String(), e.out.String())
+	}
+	out := e.out.String()
+	if !strings.Contains(out, "bad-deploy — Bad deploy") || !strings.Contains(out, "cache-flush — ") || strings.Contains(out, "surge — ") {
+		t.Errorf("grade -s bad-deploy -s cache-flush reports:\n%s", out)
+	}
+}
