@@ -22,6 +22,7 @@ type RunCmd struct {
 	Output   string   `short:"o" help:"Write the trace to FILE instead of standard output." placeholder:"FILE"`
 	Plot     string   `help:"Also draw the main metrics over the run as an SVG chart in FILE." placeholder:"FILE.svg"`
 	Policy   string   `short:"p" help:"Answer the shift with the rules of FILE (a policy; see docs/policies.md); fired rules show in the trace." placeholder:"FILE.rules"`
+	Full     bool     `help:"Print every minute in the table on the terminal. Without it the terminal gets the minutes where something happened (an event, a page, a rule that fired), the first and the last, and the outcome: a day of free play is 1,440 lines, more than a terminal shows. A table in a file (-o), CSV and JSON hold every minute."`
 }
 
 // Help shows examples under the flags.
@@ -32,7 +33,8 @@ func (RunCmd) Help() string {
   oncall run --no-noise --minutes 1 -f json    minute 0 of free play, without noise
   oncall run --set autoscaling=false --set min_instances=14 -f csv -o trace.csv
   oncall run bad-deploy --seed 7 --plot shift.svg   the trace, and a chart of it
-  oncall run bad-deploy --seed 7 --policy scripts/bad-deploy.rules   automated by a policy`
+  oncall run bad-deploy --seed 7 --policy scripts/bad-deploy.rules   automated by a policy
+  oncall run bad-deploy --seed 7 --full         every minute in the table, not only those where something happened`
 }
 
 // Run implements the subcommand.
@@ -124,7 +126,7 @@ func (c *RunCmd) write(env *Env, sim *engine.Sim) error {
 	case "json":
 		err = engine.WriteJSON(out, trace)
 	default:
-		err = writeTable(out, trace)
+		err = writeTable(out, trace, c.Full || toFile)
 	}
 	if cerr := closeOut(); err == nil {
 		err = cerr
@@ -173,35 +175,76 @@ var tableColumns = []struct{ head, metric string }{
 }
 
 // writeTable writes the trace for a person: a header with the seed, one line
-// a minute with the main metrics and what happened, then the outcome.
-func writeTable(w io.Writer, t engine.Trace) error {
-	fmt.Fprintf(w, "%s · seed %d · noise %s · start %s\n\n", t.Scenario, t.Seed, onOff(t.Noise), t.Start)
+// a minute with the main metrics and what happened, then the outcome. When
+// full is false it keeps the minutes where something happened and one an
+// hour, and says how many minutes each gap leaves out.
+func writeTable(w io.Writer, t engine.Trace, full bool) error {
+	fmt.Fprintf(w, "%s · seed %d · noise %s · start %s\n", t.Scenario, t.Seed, onOff(t.Noise), t.Start)
+	shown := eventful(t.Rows, full)
+	if !full {
+		fmt.Fprintf(w, "%d of %d minutes: those where something happened, and one an hour (--full for every minute)\n", len(shown), len(t.Rows))
+	}
+	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	for _, c := range tableColumns {
 		fmt.Fprint(tw, c.head, "\t")
 	}
 	fmt.Fprintln(tw, "  what happened")
-	for i := range t.Rows {
+	prev := -1
+	for _, i := range shown {
+		if gap := i - prev - 1; gap > 0 && prev >= 0 {
+			// A row of its own, cells and all, so that the columns stay aligned.
+			fmt.Fprint(tw, "⋮", strings.Repeat("\t", len(tableColumns)), "  ", quiet(gap), "\n")
+		}
+		prev = i
 		r := &t.Rows[i]
 		for _, c := range tableColumns {
 			fmt.Fprint(tw, tableCell(r, c.metric), "\t")
 		}
-		what := engine.EventsText(r.Events)
-		if f := engine.FiredText(r.Fired); f != "" {
-			what = strings.TrimPrefix(what+"; fired "+f, "; ")
-		}
-		if r.Paging {
-			what = strings.TrimSpace("[PAGE] " + what)
-		}
 		// The last cell has no closing tab, so it is left as written rather
 		// than aligned right with the numbers.
-		fmt.Fprint(tw, "  ", what, "\n")
+		fmt.Fprint(tw, "  ", whatHappened(r), "\n")
 	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
 	fmt.Fprintln(w)
 	return writeOutcome(w, t.Outcome)
+}
+
+// eventful lists the rows a table shows: every one when full; else those
+// with an event or a rule that fired, one an hour from the start (the
+// shape of a quiet day) and the last.
+func eventful(rows []engine.Row, full bool) []int {
+	var out []int
+	for i := range rows {
+		r := &rows[i]
+		if full || i%60 == 0 || i == len(rows)-1 || len(r.Events) > 0 || len(r.Fired) > 0 {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// quiet says how many minutes a gap of the table leaves out.
+func quiet(n int) string {
+	if n == 1 {
+		return "1 more minute"
+	}
+	return strconv.Itoa(n) + " more minutes"
+}
+
+// whatHappened is the last cell of a row: its events, the rules that fired
+// and whether the page holds.
+func whatHappened(r *engine.Row) string {
+	what := engine.EventsText(r.Events)
+	if f := engine.FiredText(r.Fired); f != "" {
+		what = strings.TrimPrefix(what+"; fired "+f, "; ")
+	}
+	if r.Paging {
+		what = strings.TrimSpace("[PAGE] " + what)
+	}
+	return what
 }
 
 func tableCell(r *engine.Row, metric string) string {

@@ -203,3 +203,38 @@ at("08:03", function() if breaks then set { shed = 2 } end end)
 		t.Errorf("%d rows, error %q: want the 3 minutes before and why it stopped", len(trace.Rows), trace.Error)
 	}
 }
+
+// Plain oncall run fits a terminal: the minutes where something happened,
+// the gaps counted, and the outcome; --full prints every minute.
+func TestRunSummaryByDefault(t *testing.T) {
+	e := newTestEnv(t)
+	if code := e.run("run", "--seed", "1"); code != 0 {
+		t.Fatalf("exit %d: %s", code, e.err.String())
+	}
+	out := e.out.String()
+	lines := strings.Count(out, "\n")
+	if lines > 120 || !strings.Contains(out, "25 of 1440 minutes: those where something happened, and one an hour (--full for every minute)") || !strings.Contains(out, "59 more minutes") || !strings.Contains(out, "budget_used") {
+		t.Errorf("plain run printed %d lines:\n%.1500s", lines, out)
+	}
+	for _, want := range []string{"  08:00  ", "  13:00  ", "  07:59  "} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the summary lacks %q (the first minute, an hour, the last)", want)
+		}
+	}
+	e = newTestEnv(t)
+	if code := e.run("run", "bad-deploy", "--seed", "1"); code != 0 {
+		t.Fatalf("exit %d: %s", code, e.err.String())
+	}
+	for _, want := range []string{"deploy bad build", "[PAGE] page", "launch 1 by autoscaler"} {
+		if !strings.Contains(e.out.String(), want) {
+			t.Errorf("the bad deploy's summary lacks %q:\n%s", want, e.out.String())
+		}
+	}
+	e = newTestEnv(t)
+	if code := e.run("run", "--seed", "1", "--full"); code != 0 {
+		t.Fatalf("exit %d: %s", code, e.err.String())
+	}
+	if n := strings.Count(e.out.String(), "\n"); n < 1440 || strings.Contains(e.out.String(), "more minutes") {
+		t.Errorf("--full printed %d lines", n)
+	}
+}
