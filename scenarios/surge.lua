@@ -40,6 +40,20 @@ local hold = 30 + math.floor(rng.uniform(0, 60))             -- minutes at the p
 local fade = rng.uniform(20, 60)                             -- time constant of the decline
 local exp = math.exp
 
+-- The surge's first minute shows on the timeline, as a person on call
+-- hears of it, and so on the console's charts and in its debrief. It says
+-- neither how big nor how long.
+at(from, function()
+  say {
+    en = "Traffic is climbing fast: the link is spreading.",
+    bs = "Saobraćaj naglo raste: link se širi.",
+    id = "Lalu lintas naik cepat: tautannya menyebar.",
+    es = "El tráfico sube rápido: el enlace se está difundiendo.",
+    ur = "ٹریفک تیزی سے بڑھ رہی ہے: لنک پھیل رہا ہے۔",
+    fr = "Le trafic grimpe vite : le lien se propage.",
+  }
+end)
+
 function surge(t)
   if t < from then
     return 1

@@ -46,8 +46,14 @@ func newGoSurge(seed uint32) *goSurge {
 	return g
 }
 
-func (*goSurge) Events(int) ([]engine.Event, error) { return nil, nil }
-func (*goSurge) Observe(*engine.Row) error          { return nil }
+// Events says the surge has begun at its first minute, as surge.lua does.
+func (g *goSurge) Events(m int) ([]engine.Event, error) {
+	if m != int(g.from) {
+		return nil, nil
+	}
+	return []engine.Event{{Kind: engine.EventSay, Text: engine.Text{"en": "Traffic is climbing fast: the link is spreading."}}}, nil
+}
+func (*goSurge) Observe(*engine.Row) error { return nil }
 func (g *goSurge) Surge(m int) (float64, error) {
 	t := float64(m)
 	switch s := t - g.from; {
