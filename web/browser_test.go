@@ -224,12 +224,17 @@ func TestBrowserControl(t *testing.T) {
 	}
 	// The slider, in the dashboard's unit: End takes it to 100 %, Enter sets it.
 	run(t, ctx,
-		chromedp.Focus(chromedp.CSS("#ctl-shed")), chromedp.KeyEvent(kb.End),
-		wait(`document.getElementById("out-shed").textContent === "100 %"`),
-		chromedp.KeyEvent(kb.Enter),
-		wait(`window.oncall.shift().decisions.length === 1`),
-		click("step1"), wait(`window.oncall.shift().rows.length === 2`),
-	)
+		chromedp.Focus(chromedp.CSS("#ctl-shed")), wait(`document.activeElement.id === "ctl-shed"`), chromedp.KeyEvent(kb.End))
+	if out := text(t, ctx, "out-shed"); out != "100 %" {
+		t.Fatalf("after End the shed slider reads %q (value %s, focus on %s)", out, eval[string](t, ctx, `document.getElementById("ctl-shed").value`), eval[string](t, ctx, `document.activeElement.id`))
+	}
+	run(t, ctx, chromedp.KeyEvent(kb.Enter))
+	if err := chromedp.Do(ctx, wait(`window.oncall.shift().decisions.length === 1`)); err != nil {
+		t.Fatalf("Enter on the slider set nothing: %v (decisions %s, focus on %s, edited %v, message %q)", err,
+			eval[string](t, ctx, `JSON.stringify(window.oncall.shift().decisions)`), eval[string](t, ctx, `document.activeElement.id`),
+			eval[bool](t, ctx, `document.getElementById("ctlrow-shed").classList.contains("edited")`), text(t, ctx, "message"))
+	}
+	run(t, ctx, click("step1"), wait(`window.oncall.shift().rows.length === 2`))
 	tile = text(t, ctx, "val-shed_traffic")
 	if tile != "30.0 %" {
 		t.Errorf("shed tile after shed = 1: %q, want 30.0 %%", tile)

@@ -46,5 +46,17 @@
 // with each shift, from the engine and the scenario; the lines of the
 // timeline and the values of decisions come written by i18n (EventText,
 // ControlValue) in every language, so that a change of language needs no
-// request.
+// request. The clock at every minute comes with the shift too ("times"),
+// and the share link's decisions ("d": 12:rollback,30:shed=0.5) are
+// written and read by the server alone (FormatDecisions, ParseDecisions):
+// a new shift takes them as d, and each decision's answer carries the new d.
+//
+// The page is laid out so that a shift is read and steered at a glance: at
+// 1366×768 and on a 390×844 phone the clock, the page banner, the six key
+// tiles and every control are in view without scrolling, Roll back first
+// while the page holds. Its charts follow the clock (two hours by default,
+// the whole shift one click away) and show a minute's values on hover and
+// by keyboard; Space, →, R (after asking) and ? run the shift from the
+// keyboard, each announced to a screen reader (glance_test.go shows it in
+// Chromium).
 package web

@@ -5,7 +5,7 @@ import { lineChart, esc, span, minuteAt, showCursor } from "./chart.js";
 import * as F from "./format.js";
 
 const $ = id => document.getElementById(id);
-const S = { meta: null, lang: "en", msgs: {}, en: {}, fmt: {}, shift: null, running: false, timer: 0, loopId: 0, drawn: 0, model: null, span: null, cursor: null, charts: [] };
+const S = { meta: null, lang: "en", msgs: {}, en: {}, fmt: {}, shift: null, running: false, timer: 0, loopId: 0, drawn: 0, model: null, span: null, cursor: null, charts: [], sent: {} };
 
 // ---- words and numbers ----------------------------------------------------
 
@@ -113,7 +113,7 @@ function adopt(st) {
     decisions: st.decisions, d: st.d, times: st.times, levels: st.levels, lines: st.lines, texts: {},
   });
   addTexts(st.texts);
-  S.drawn = 0;
+  S.drawn = 0; S.sent = {};
   $("timeline").textContent = "";
 }
 
@@ -557,9 +557,12 @@ function chartSpan() {
   return span(sh.rows.length, sh.duration, w);
 }
 
+// drawSpans marks the span shown; its buttons are made once, so that a
+// click never lands on one that a new minute has just replaced.
 function drawSpans() {
-  const sh = S.shift, w = S.span ?? (sh.done ? 0 : 120);
-  $("spans").innerHTML = SPANS.map(([n, k]) => `<button type="button" data-span="${n}" aria-pressed="${n === w}">${esc(t(k))}</button>`).join("");
+  const sh = S.shift, w = S.span ?? (sh.done ? 0 : 120), box = $("spans");
+  if (!box.children.length) box.innerHTML = SPANS.map(([n]) => `<button type="button" data-span="${n}"></button>`).join("");
+  SPANS.forEach(([n, k], i) => { const b = box.children[i]; b.textContent = t(k); b.setAttribute("aria-pressed", n === w); });
 }
 
 function drawCharts() {
@@ -699,6 +702,10 @@ function drawPending() {
   }
 }
 
+// scenarioTitle is a scenario's title in the page's language: a
+// scenario's reference policy goes by its scenario's name.
+function scenarioTitle(id) { const s = S.meta.scenarios.find(x => x.id === id); return s ? text(s.title) : id; }
+
 // policyTitle names a policy of the autopilot for a person: a scenario's
 // reference policy by the scenario's title, an example by the first words
 // of its file.
@@ -761,7 +768,7 @@ function drawDebrief() {
     out.push("</tbody></table>");
     out.push(`<p>${esc(t("ui.debrief.scoring"))}</p>`);
   } else out.push(`<p>${esc(t("ui.debrief.nocriteria"))}</p>`);
-  out.push(`<p>${esc(d.reference ? t("ui.debrief.refnote", { name: d.reference }) : t("ui.debrief.noreference"))}</p>`);
+  out.push(`<p>${esc(d.reference ? t("ui.debrief.refnote", { name: scenarioTitle(d.reference) }) : t("ui.debrief.noreference"))}</p>`);
   out.push(`<h4>${esc(t("ui.debrief.moments"))}</h4>`);
   out.push(`<p class="signal">${esc(d.signal.minute < 0 ? t("ui.debrief.nosignal") : t("ui.debrief.signal", { time: clockAt(d.signal.minute), metric: t("metric." + d.signal.metric + ".label") }))}</p><ol class="moments">`);
   for (const m of d.moments) {
@@ -966,6 +973,11 @@ function wire() {
     const v = el.value.trim() === "" ? NaN : Number(el.value);
     if (!isFinite(v)) { say(t("ui.error.number", { control: ctlLabel(name) })); return; }
     $("ctlrow-" + name).classList.remove("edited");
+    // One Enter can submit twice (the key and the form's own submission):
+    // the same value for the same minute is decided once.
+    const key = S.shift.rows.length + ":" + v;
+    if (S.sent[name] === key) return;
+    S.sent[name] = key;
     decideCtl(name, fromShown(spec(name), v));
   });
   box.addEventListener("input", e => { const f = e.target.closest("form.set"); if (f) { $("ctlrow-" + f.dataset.ctl).classList.add("edited"); showOutput(spec(f.dataset.ctl)); } });
