@@ -108,11 +108,7 @@ func (c *PlayCmd) Run(env *Env) error {
 	if exposed(ln.Addr()) {
 		fmt.Fprintf(env.Stderr, "oncall: warning: --addr %s is reachable from other machines, and the console has no login: anyone who reaches it can play and post game-day results\n", c.Addr)
 	}
-	urls := consoleURLs(ln.Addr(), net.InterfaceAddrs)
-	fmt.Fprintf(env.Stdout, "oncall: the console is at %s (Ctrl-C to stop)\n", urls[0])
-	if len(urls) > 1 {
-		fmt.Fprintf(env.Stdout, "oncall: from other machines of the network: %s\n", strings.Join(urls[1:], " "))
-	}
+	printURLs(env, ln.Addr())
 	select {
 	case err := <-served:
 		return failure("the server stopped: %v", err)
@@ -173,6 +169,15 @@ func allowedHosts(names []string, addr string) ([]string, error) {
 func exposed(a net.Addr) bool {
 	t, ok := a.(*net.TCPAddr)
 	return !ok || !t.IP.IsLoopback()
+}
+
+// printURLs prints where to open the console: here, then from the network.
+func printURLs(env *Env, a net.Addr) {
+	urls := consoleURLs(a, net.InterfaceAddrs)
+	fmt.Fprintf(env.Stdout, "oncall: the console is at %s (Ctrl-C to stop)\n", urls[0])
+	if len(urls) > 1 {
+		fmt.Fprintf(env.Stdout, "oncall: from other machines of the network: %s\n", strings.Join(urls[1:], " "))
+	}
 }
 
 // consoleURLs are the addresses to open the console at: the listener's
