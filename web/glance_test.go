@@ -140,78 +140,91 @@ func TestBrowserChartSpan(t *testing.T) {
 // before it rolls back, ? lists the keys; each says what it did to a
 // screen reader.
 func TestBrowserKeys(t *testing.T) {
-	ctx := browser(t)
-	url, _ := serve(t, Options{})
-	run(t, ctx, chromedp.Navigate(url+"/?lang=en"), startShift("bad-deploy", "5"),
-		chromedp.Focus(chromedp.CSS("#main")),
-		chromedp.KeyEvent(" "), wait(`document.getElementById("playbtn").getAttribute("aria-pressed") === "true"`),
-		wait(`window.oncall.shift().rows.length >= 3`),
-		chromedp.KeyEvent(" "), wait(`document.getElementById("playbtn").getAttribute("aria-pressed") === "false"`),
-		wait(`document.getElementById("announce").textContent.startsWith("Paused at")`))
-	n := evalInt(t, ctx, `window.oncall.shift().rows.length`)
-	run(t, ctx, chromedp.Sleep(300))
-	if m := evalInt(t, ctx, `window.oncall.shift().rows.length`); m != n {
-		t.Fatalf("Space did not pause: %d rows, then %d", n, m)
+	for _, sc := range screens {
+		t.Run(sc.name, func(t *testing.T) {
+			ctx := browser(t)
+			url, _ := serve(t, Options{})
+			run(t, ctx, sc.size, chromedp.Navigate(url+"/?lang=en"), startShift("bad-deploy", "5"),
+				chromedp.Focus(chromedp.CSS("#main")),
+				chromedp.KeyEvent(" "), wait(`document.getElementById("playbtn").getAttribute("aria-pressed") === "true"`),
+				wait(`window.oncall.shift().rows.length >= 3`),
+				chromedp.KeyEvent(" "), wait(`document.getElementById("playbtn").getAttribute("aria-pressed") === "false"`),
+				wait(`document.getElementById("announce").textContent.startsWith("Paused at")`))
+			n := evalInt(t, ctx, `window.oncall.shift().rows.length`)
+			run(t, ctx, chromedp.Sleep(300))
+			if m := evalInt(t, ctx, `window.oncall.shift().rows.length`); m != n {
+				t.Fatalf("Space did not pause: %d rows, then %d", n, m)
+			}
+			run(t, ctx, chromedp.KeyEvent(kb.ArrowRight), wait(`window.oncall.shift().rows.length === `+itoa(n+1)),
+				wait(`document.getElementById("announce").textContent.includes(window.oncall.shift().rows.at(-1).time)`))
+			run(t, ctx, chromedp.KeyEvent("?"), wait(`document.getElementById("keys").open`))
+			if list := text(t, ctx, "keys"); !strings.Contains(list, "Play or pause") || !strings.Contains(list, "Roll back (asks first)") {
+				t.Errorf("the list of keys: %q", list)
+			}
+			run(t, ctx, chromedp.KeyEvent(kb.Escape), wait(`!document.getElementById("keys").open`),
+				chromedp.Focus(chromedp.CSS("#main")),
+				chromedp.KeyEvent("r"), wait(`document.getElementById("rbdialog").open`),
+				chromedp.KeyEvent(kb.Escape), wait(`!document.getElementById("rbdialog").open`))
+			if d := evalInt(t, ctx, `window.oncall.shift().decisions.length`); d != 0 {
+				t.Fatalf("cancelled, yet %d decisions", d)
+			}
+			run(t, ctx, chromedp.Focus(chromedp.CSS("#main")),
+				chromedp.KeyEvent("r"), wait(`document.getElementById("rbdialog").open`))
+			if f := eval[string](t, ctx, `document.activeElement.id`); f != "rb-yes" {
+				t.Errorf("the question has the focus on %q, not on its Roll back", f)
+			}
+			run(t, ctx, chromedp.KeyEvent(kb.Enter), wait(`window.oncall.shift().decisions.length === 1`))
+			if err := chromedp.Do(ctx, wait(`document.getElementById("announce").textContent.includes("starts at")`)); err != nil {
+				t.Fatalf("after the rollback the screen reader hears %q (pending %q): %v", text(t, ctx, "announce"), text(t, ctx, "pend-rollback"), err)
+			}
+			if c := eval[string](t, ctx, `window.oncall.shift().decisions[0].control`); c != "rollback" {
+				t.Errorf("R decided %s", c)
+			}
+			for id, key := range map[string]string{"playbtn": "Space", "step1": "ArrowRight", "ctl-rollback": "R"} {
+				if got := eval[string](t, ctx, `document.getElementById("`+id+`").getAttribute("aria-keyshortcuts")`); got != key {
+					t.Errorf("#%s announces the key %q, want %q", id, got, key)
+				}
+			}
+			noMessage(t, ctx)
+		})
 	}
-	run(t, ctx, chromedp.KeyEvent(kb.ArrowRight), wait(`window.oncall.shift().rows.length === `+itoa(n+1)),
-		wait(`document.getElementById("announce").textContent.includes(window.oncall.shift().rows.at(-1).time)`))
-	run(t, ctx, chromedp.KeyEvent("?"), wait(`document.getElementById("keys").open`))
-	if list := text(t, ctx, "keys"); !strings.Contains(list, "Play or pause") || !strings.Contains(list, "Roll back (asks first)") {
-		t.Errorf("the list of keys: %q", list)
-	}
-	run(t, ctx, chromedp.KeyEvent(kb.Escape), wait(`!document.getElementById("keys").open`),
-		chromedp.Focus(chromedp.CSS("#main")),
-		chromedp.KeyEvent("r"), wait(`document.getElementById("rbdialog").open`),
-		chromedp.KeyEvent(kb.Escape), wait(`!document.getElementById("rbdialog").open`))
-	if d := evalInt(t, ctx, `window.oncall.shift().decisions.length`); d != 0 {
-		t.Fatalf("cancelled, yet %d decisions", d)
-	}
-	run(t, ctx, chromedp.Focus(chromedp.CSS("#main")),
-		chromedp.KeyEvent("r"), wait(`document.getElementById("rbdialog").open && document.activeElement.id === "rb-yes"`),
-		chromedp.KeyEvent(kb.Enter), wait(`window.oncall.shift().decisions.length === 1`),
-		wait(`document.getElementById("announce").textContent.includes("starts at")`))
-	if c := eval[string](t, ctx, `window.oncall.shift().decisions[0].control`); c != "rollback" {
-		t.Errorf("R decided %s", c)
-	}
-	for id, key := range map[string]string{"playbtn": "Space", "step1": "ArrowRight", "ctl-rollback": "R"} {
-		if got := eval[string](t, ctx, `document.getElementById("`+id+`").getAttribute("aria-keyshortcuts")`); got != key {
-			t.Errorf("#%s announces the key %q, want %q", id, got, key)
-		}
-	}
-	noMessage(t, ctx)
 }
 
 // TestBrowserUrduBanner: in Urdu each number of the page banner, and each
 // run of Latin letters, is in a run of its own (<bdi>), so that the values
 // stay beside their windows in the right-to-left line.
 func TestBrowserUrduBanner(t *testing.T) {
-	ctx := browser(t)
-	url, _ := serve(t, realOptions(t))
-	run(t, ctx, chromedp.EmulateViewport(1366, 768), chromedp.Navigate(url+"/?lang=ur"), startShift("bad-deploy", "7"),
-		setValue("speed", "60"), click("playbtn"), pausedAtPage)
-	loose := eval[[]string](t, ctx, `(() => {
-	  const out = [], walk = document.createTreeWalker(document.getElementById("alert"), NodeFilter.SHOW_TEXT);
-	  for (let n; (n = walk.nextNode());) if (/[0-9A-Za-z]/.test(n.data) && !n.parentElement.closest("bdi")) out.push(n.data);
-	  return out; })()`)
-	if len(loose) > 0 {
-		t.Errorf("the Urdu banner has numbers or Latin outside an isolated run: %q", loose)
+	for _, sc := range screens {
+		t.Run(sc.name, func(t *testing.T) {
+			ctx := browser(t)
+			url, _ := serve(t, realOptions(t))
+			run(t, ctx, sc.size, chromedp.Navigate(url+"/?lang=ur"), startShift("bad-deploy", "7"),
+				setValue("speed", "60"), click("playbtn"), pausedAtPage)
+			loose := eval[[]string](t, ctx, `(() => {
+			  const out = [], walk = document.createTreeWalker(document.getElementById("alert"), NodeFilter.SHOW_TEXT);
+			  for (let n; (n = walk.nextNode());) if (/[0-9A-Za-z]/.test(n.data) && !n.parentElement.closest("bdi")) out.push(n.data);
+			  return out; })()`)
+			if len(loose) > 0 {
+				t.Errorf("the Urdu banner has numbers or Latin outside an isolated run: %q", loose)
+			}
+			runs := eval[[]string](t, ctx, `[...document.querySelectorAll("#alert bdi")].map(b => b.textContent)`)
+			if len(runs) < 4 {
+				t.Errorf("the Urdu banner isolates only %q", runs)
+			}
+			if lh := eval[float64](t, ctx, `parseFloat(getComputedStyle(document.querySelector("#controlpanel .help")).lineHeight) / parseFloat(getComputedStyle(document.querySelector("#controlpanel .help")).fontSize)`); lh < 1.9 {
+				t.Errorf("Urdu is set at a line height of %.2f, too tight for Nastaliq", lh)
+			}
+			if dir := os.Getenv("ONCALL_SCREENSHOTS"); dir != "" {
+				shot, err := chromedp.Run(ctx, chromedp.Screenshot(chromedp.CSS("#alert")))
+				if err != nil {
+					t.Fatal(err)
+				}
+				os.WriteFile(dir+"/urdu-banner-"+sc.name+".png", shot, 0o644)
+			}
+			saveScreen(t, ctx, "urdu-page-"+sc.name+".png")
+			noMessage(t, ctx)
+		})
 	}
-	runs := eval[[]string](t, ctx, `[...document.querySelectorAll("#alert bdi")].map(b => b.textContent)`)
-	if len(runs) < 4 {
-		t.Errorf("the Urdu banner isolates only %q", runs)
-	}
-	if lh := eval[float64](t, ctx, `parseFloat(getComputedStyle(document.querySelector("#controlpanel .help")).lineHeight) / parseFloat(getComputedStyle(document.querySelector("#controlpanel .help")).fontSize)`); lh < 1.9 {
-		t.Errorf("Urdu is set at a line height of %.2f, too tight for Nastaliq", lh)
-	}
-	if dir := os.Getenv("ONCALL_SCREENSHOTS"); dir != "" {
-		shot, err := chromedp.Run(ctx, chromedp.Screenshot(chromedp.CSS("#alert")))
-		if err != nil {
-			t.Fatal(err)
-		}
-		os.WriteFile(dir+"/urdu-banner.png", shot, 0o644)
-	}
-	saveShot(t, ctx, "urdu-page.png")
-	noMessage(t, ctx)
 }
 
 // TestBrowserCapacity: a scenario with 8 workers per instance and its own
@@ -222,26 +235,30 @@ func TestBrowserCapacity(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx := browser(t)
-	url, _ := serve(t, Options{Scenarios: []Scenario{prog}})
-	run(t, ctx, chromedp.Navigate(url+"/?lang=en"), startShift("own-page", "1"),
-		click("step1"), wait(`window.oncall.shift().rows.length === 1`))
-	row := eval[map[string]any](t, ctx, lastRow)
-	capacity := row["capacity"].(float64)
-	want := strconv.FormatFloat(capacity, 'f', 0, 64)
-	if len(want) > 3 {
-		want = want[:len(want)-3] + "," + want[len(want)-3:]
-	}
-	if got := text(t, ctx, "val-capacity"); got != want+" req/s" {
-		t.Errorf("capacity tile %q, want the engine's %s req/s", got, want)
-	}
-	// 8 workers an instance: half what 16 would give.
-	if full := row["serving"].(float64) * 16 / (row["service_ms"].(float64) / 1000); capacity > 0.6*full {
-		t.Errorf("capacity %v with 8 workers, %v would be 16's", capacity, full)
-	}
-	lines := eval[[]float64](t, ctx, `window.oncall.shift().lines.filter(l => l.why === "page").map(l => l.value)`)
-	if len(lines) != 3 || lines[0] != 20 {
-		t.Errorf("the scenario's page rule sends bounds %v", lines)
+	for _, sc := range screens {
+		t.Run(sc.name, func(t *testing.T) {
+			ctx := browser(t)
+			url, _ := serve(t, Options{Scenarios: []Scenario{prog}})
+			run(t, ctx, sc.size, chromedp.Navigate(url+"/?lang=en"), startShift("own-page", "1"),
+				click("step1"), wait(`window.oncall.shift().rows.length === 1`))
+			row := eval[map[string]any](t, ctx, lastRow)
+			capacity := row["capacity"].(float64)
+			want := strconv.FormatFloat(capacity, 'f', 0, 64)
+			if len(want) > 3 {
+				want = want[:len(want)-3] + "," + want[len(want)-3:]
+			}
+			if got := text(t, ctx, "val-capacity"); got != want+" req/s" {
+				t.Errorf("capacity tile %q, want the engine's %s req/s", got, want)
+			}
+			// 8 workers an instance: half what 16 would give.
+			if full := row["serving"].(float64) * 16 / (row["service_ms"].(float64) / 1000); capacity > 0.6*full {
+				t.Errorf("capacity %v with 8 workers, %v would be 16's", capacity, full)
+			}
+			lines := eval[[]float64](t, ctx, `window.oncall.shift().lines.filter(l => l.why === "page").map(l => l.value)`)
+			if len(lines) != 3 || lines[0] != 20 {
+				t.Errorf("the scenario's page rule sends bounds %v", lines)
+			}
+		})
 	}
 }
 
