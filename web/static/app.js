@@ -464,7 +464,7 @@ function pageValues(last) {
   const held = S.shift.lines.filter(b => b.why === "page" && last[b.metric] !== undefined && ops[b.op] && ops[b.op](last[b.metric], b.value));
   return held.map(b => {
     const m = metricSpec(b.metric);
-    return tHTML("ui.page.value", { metric: isoRuns(label(b.metric)), value: iso(value(m.unit, last[b.metric], m.decimals)), op: esc(b.op.replace(">=", "≥").replace("<=", "≤")), bound: iso(value(m.unit, b.value, m.decimals)) });
+    return `<span class="pv">` + tHTML("ui.page.value", { metric: isoRuns(label(b.metric)), value: iso(value(m.unit, last[b.metric], m.decimals)), op: esc(b.op.replace(">=", "≥").replace("<=", "≤")), bound: iso(value(m.unit, b.value, m.decimals)) }) + "</span>";
   });
 }
 
