@@ -1,0 +1,182 @@
+package budget
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// Party is a part of a run that spends steps: the message of a spent
+// budget says who spent what.
+type Party uint8
+
+// The parties of a run.
+const (
+	Scenario Party = iota // the scenario's Lua and its page rule
+	Policy                // the policy's rules and helpers
+	numParties
+)
+
+func (p Party) String() string {
+	if p == Policy {
+		return "the policy"
+	}
+	return "the scenario"
+}
+
+// CheckEvery is how many steps pass between two reads of the clock and the
+// context: a read costs about as much as a few dozen steps.
+const CheckEvery = 1024
+
+// Meter counts what one run spends. A run computes one minute at a time on
+// one goroutine, so a Meter is not safe for concurrent use.
+type Meter struct {
+	limits Limits
+	steps  int64
+	next   int64 // steps at which Charge checks next
+	by     [numParties]int64
+
+	ctx  context.Context
+	done <-chan struct{}
+
+	depth   int           // calls into untrusted code under way
+	timing  bool          // the clock of this call runs
+	since   time.Time     // when it started
+	elapsed time.Duration // time of the run's calls before this one
+
+	err error // the first budget spent; every check gives it again
+}
+
+// New returns a meter for one run with the limits l (zero fields take the
+// defaults), bound to no context.
+func New(l Limits) *Meter {
+	l = l.WithDefaults()
+	return &Meter{limits: l, next: min(CheckEvery, l.Steps+1)}
+}
+
+// Limits returns the run's limits, defaults filled in.
+func (m *Meter) Limits() Limits { return m.limits }
+
+// Bind sets the context the run is computed for, until the next Bind; nil
+// is none. The web console binds each request's context while it steps a
+// shift played over many requests.
+func (m *Meter) Bind(ctx context.Context) {
+	m.ctx, m.done = ctx, nil
+	if ctx != nil {
+		m.done = ctx.Done()
+	}
+}
+
+// Steps returns the steps spent so far.
+func (m *Meter) Steps() int64 { return m.steps }
+
+// StepsOf returns the steps a party spent so far.
+func (m *Meter) StepsOf(p Party) int64 { return m.by[p] }
+
+// Err returns what stopped the run: a spent budget or a done context.
+func (m *Meter) Err() error { return m.err }
+
+// Charge adds n steps spent by p. It returns an error once the steps, the
+// time or the context say the run must stop, and from then on at every
+// call: a script that catches the error cannot go on.
+func (m *Meter) Charge(p Party, n int64) error {
+	m.steps += n
+	m.by[p] += n
+	if m.steps < m.next {
+		return nil
+	}
+	return m.check()
+}
+
+// Check reads the clock and the context now, as Charge does every
+// CheckEvery steps; it is for a call that waits without spending steps.
+func (m *Meter) Check() error { return m.check() }
+
+func (m *Meter) check() error {
+	if m.err != nil {
+		return m.err
+	}
+	m.next = min(m.steps+CheckEvery, m.limits.Steps+1)
+	if m.steps > m.limits.Steps {
+		return m.fail(fmt.Sprintf("the run spent its budget of %s steps%s: is there an endless loop, or work that grows with each call?", StepsText(m.limits.Steps), m.shares()))
+	}
+	if m.done != nil {
+		select {
+		case <-m.done:
+			return m.stop(fmt.Errorf("the run stopped before its end: %w", context.Cause(m.ctx)))
+		default:
+		}
+	}
+	if m.depth > 0 {
+		now := time.Now()
+		if !m.timing {
+			m.timing, m.since = true, now
+		} else if m.elapsed+now.Sub(m.since) > m.limits.Time {
+			return m.fail(fmt.Sprintf("the run spent its time budget of %v%s: is there an endless loop, or a call that takes long on a long input?", m.limits.Time, m.shares()))
+		}
+	}
+	return nil
+}
+
+// Enter and Leave bracket each call into untrusted code: the time budget
+// counts the time between them. The clock starts at the first check of a
+// call, CheckEvery steps in, so that the many short calls of a run (a
+// surge(t) a minute) never read it: their steps bound their time.
+func (m *Meter) Enter() {
+	if m.depth == 0 {
+		m.timing = false
+	}
+	m.depth++
+}
+
+// Leave ends a call Enter began.
+func (m *Meter) Leave() {
+	m.depth--
+	if m.depth == 0 && m.timing {
+		m.elapsed += time.Since(m.since)
+		m.timing = false
+	}
+}
+
+// Memory reports that the scenario holds used bytes; it returns an error
+// when that is over the memory budget, and from then on at every check.
+func (m *Meter) Memory(used int64) error {
+	if m.err != nil {
+		return m.err
+	}
+	if used > m.limits.Memory {
+		return m.fail(fmt.Sprintf("the scenario holds more than its memory budget of %s: is a table or string growing without end?", BytesText(m.limits.Memory)))
+	}
+	return nil
+}
+
+// shares says who spent the steps, when more than one party did.
+func (m *Meter) shares() string {
+	var parts []string
+	for p := range numParties {
+		if m.by[p] > 0 {
+			parts = append(parts, fmt.Sprintf("%s %d %%", p, (100*m.by[p]+m.steps/2)/max(m.steps, 1)))
+		}
+	}
+	if len(parts) < 2 {
+		return ""
+	}
+	return " (" + strings.Join(parts, ", ") + ")"
+}
+
+func (m *Meter) fail(msg string) error {
+	return m.stop(&Exceeded{msg: msg})
+}
+
+func (m *Meter) stop(err error) error {
+	m.err = err
+	m.next = 0 // every Charge checks, and gives the error again
+	return err
+}
+
+// Exceeded is the error of a spent budget. Its message names the budget
+// and its size; the part that meets it adds where.
+type Exceeded struct{ msg string }
+
+func (e *Exceeded) Error() string { return e.msg }
