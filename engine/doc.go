@@ -60,6 +60,9 @@
 //     (one pass, as for the queue's failures).
 //   - A control changed by a scenario event is validated like a player's
 //     decision; a bad value stops the run with an error naming the event.
+//   - A scenario's surge is a number from 0 to MaxSurge (100); another
+//     stops the run. docs/model.md bounds no multiplier, but one near the
+//     largest float makes demand +Inf and every metric after it NaN.
 //   - A floor above the ceiling (min_instances > max_instances) is refused
 //     by Sim.Decide against the ceiling in force when it is decided, so that
 //     the decider hears it at once; if an event of the minute the floor

@@ -62,13 +62,20 @@ func (s *Setup) Validate() error {
 // MaxMinutes is the longest run: a week.
 const MaxMinutes = 7 * 24 * 60
 
+// MaxSurge is the largest demand multiplier a scenario's surge may give: a
+// hundred times the day's demand is past any surge a scenario tells of,
+// and keeps every metric finite whatever the constants (a surge near the
+// largest float would make demand +Inf and utilization NaN).
+const MaxSurge = 100
+
 // Scenario is what a scenario script gives the engine. A Scenario belongs to
 // one run: it may keep state and draw from its own stream.
 type Scenario interface {
 	// Events returns what happens at the start of minute m, in the order it
 	// was scheduled.
 	Events(m int) ([]Event, error)
-	// Surge returns the demand multiplier of minute m (1 for none).
+	// Surge returns the demand multiplier of minute m (1 for none), from 0
+	// to MaxSurge.
 	Surge(m int) (float64, error)
 	// Observe is shown each row once computed; what it schedules for the
 	// next minute comes back through Events.

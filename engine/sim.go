@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -122,12 +123,26 @@ func (s *Sim) Decide(a Action) error {
 
 // Run computes minutes until the run's duration (or n minutes, if n > 0 and
 // fewer remain), stopping at the first error.
-func (s *Sim) Run(n int) error {
+func (s *Sim) Run(n int) error { return s.RunContext(context.Background(), n) }
+
+// RunContext is Run for a context: once ctx is done, it stops before the
+// next minute with the context's error, and the run stays where it was,
+// ready to go on. (A scenario or policy bound to the same context stops
+// inside a minute; the run then stops with its error.)
+func (s *Sim) RunContext(ctx context.Context, n int) error {
 	end := s.setup.Minutes
 	if n > 0 {
 		end = min(end, s.m+n)
 	}
+	done := ctx.Done()
 	for s.m < end {
+		if done != nil {
+			select {
+			case <-done:
+				return fmt.Errorf("minute %d (%s): stopped before it was computed: %w", s.m, ClockString(s.setup.Start+s.m), context.Cause(ctx))
+			default:
+			}
+		}
 		if _, err := s.Step(); err != nil {
 			return err
 		}
@@ -199,8 +214,8 @@ func (s *Sim) step() (*Row, error) {
 	if err != nil {
 		return nil, err
 	}
-	if math.IsNaN(surge) || math.IsInf(surge, 0) || surge < 0 {
-		return nil, fmt.Errorf("surge(%d) = %s: the demand multiplier must be a finite number ≥ 0", m, fmtNum(surge))
+	if !(surge >= 0 && surge <= MaxSurge) {
+		return nil, fmt.Errorf("surge(%d) = %s: the demand multiplier must be a number from 0 to %g", m, fmtNum(surge), float64(MaxSurge))
 	}
 	r.Demand = c.demand(r.Clock, surge)
 	r.Requests = r.Demand
