@@ -53,7 +53,7 @@ func TestFiveRulePolicyActs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sim, err := shift.Shift{Scenario: sc, Seed: 1, Noise: true, Policy: fiveRulePolicy(t)}.Run()
+	sim, err := shift.Shift{Scenario: sc, Seed: 1, Noise: true, Policy: fiveRulePolicy(t)}.Run(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -51,7 +51,7 @@ func Many(ctx context.Context, sh shift.Shift, seeds []uint32, o Options) ([]Res
 				if i >= len(seeds) {
 					return
 				}
-				results[i] = result(sh, seeds[i])
+				results[i] = result(ctx, sh, seeds[i])
 				done <- struct{}{}
 			}
 		}()
@@ -72,7 +72,7 @@ func Many(ctx context.Context, sh shift.Shift, seeds []uint32, o Options) ([]Res
 
 // result runs one seed and sums it up; a panic in a scenario or policy is an
 // error of that seed, not of the whole batch.
-func result(sh shift.Shift, seed uint32) (res Result) {
+func result(ctx context.Context, sh shift.Shift, seed uint32) (res Result) {
 	res.Seed = seed
 	defer func() {
 		if p := recover(); p != nil {
@@ -80,7 +80,7 @@ func result(sh shift.Shift, seed uint32) (res Result) {
 		}
 	}()
 	sh.Seed = seed
-	sim, err := sh.Run()
+	sim, err := sh.Run(ctx)
 	if sim != nil {
 		res.Outcome = sim.Outcome()
 	}

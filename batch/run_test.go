@@ -13,6 +13,7 @@ import (
 	"github.com/oncall-sim/oncall/batch"
 	"github.com/oncall-sim/oncall/batch/batchtest"
 	"github.com/oncall-sim/oncall/engine"
+	"github.com/oncall-sim/oncall/internal/budget"
 	"github.com/oncall-sim/oncall/shift"
 	"pgregory.net/rapid"
 )
@@ -100,7 +101,7 @@ func (failing) Surge(int) (float64, error) { return 1, nil }
 func (failing) Observe(*engine.Row) error  { return nil }
 
 func TestManyErrorsStayWithTheirSeed(t *testing.T) {
-	src := shift.SourceFunc(func(seed uint32) (engine.Scenario, engine.Setup, error) {
+	src := shift.SourceFunc(func(_ *budget.Meter, seed uint32) (engine.Scenario, engine.Setup, error) {
 		s := engine.FreePlay()
 		s.Minutes = 10
 		return failing{seed}, s, nil

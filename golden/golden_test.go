@@ -160,12 +160,12 @@ func TestGoldenCatchesAConstantChange(t *testing.T) {
 			gc := golden.Case{Scenario: "bad-deploy", Seed: 2, Policy: c.which}
 			run := runFor(t, bad, c.which)
 			run.Seed = gc.Seed
-			plain, err := run.Run()
+			plain, err := run.Run(t.Context())
 			if err != nil {
 				t.Fatal(err)
 			}
 			run.Adjust = c.change
-			changed, err := run.Run()
+			changed, err := run.Run(t.Context())
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -18,6 +18,7 @@ import (
 	"github.com/oncall-sim/oncall/dsl/scenario"
 	"github.com/oncall-sim/oncall/engine"
 	"github.com/oncall-sim/oncall/golden"
+	"github.com/oncall-sim/oncall/internal/budget"
 	"github.com/oncall-sim/oncall/shift"
 )
 
@@ -288,7 +289,7 @@ func TestGradeGradescope(t *testing.T) {
 // scenario, the seed and the error.
 func TestGradeGradescopeRunError(t *testing.T) {
 	refs := goReferences(t, []uint32{1, 2})
-	rep := grade(t, refs, shift.PolicyFunc(func() engine.Policy { return failing{} }), "failing.rules")
+	rep := grade(t, refs, shift.PolicyFunc(func(*budget.Meter) engine.Policy { return failing{} }), "failing.rules")
 	var out bytes.Buffer
 	if err := rep.WriteGradescope(&out, golden.GradescopeOptions{}); err != nil {
 		t.Fatal(err)

@@ -1,6 +1,7 @@
 package golden
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
@@ -53,7 +54,7 @@ func tell(sc Scenario, sr *ScenarioResult, policy shift.Policy, noise bool) *Sto
 		return nil
 	}
 	seed := sr.Criteria[0].Seeds[i].Seed
-	sim, err := shift.Shift{Scenario: sc.Source, Seed: seed, Noise: noise, Policy: policy}.Run()
+	sim, err := shift.Shift{Scenario: sc.Source, Seed: seed, Noise: noise, Policy: policy}.Run(context.Background())
 	if err != nil {
 		return nil
 	}

@@ -2,6 +2,7 @@ package golden
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"text/tabwriter"
 
@@ -64,7 +65,7 @@ func Record(sh shift.Shift) (Recording, error) {
 		}
 		return nil
 	}
-	sim, err := sh.Run()
+	sim, err := sh.Run(context.Background())
 	if err != nil {
 		return Recording{}, err
 	}

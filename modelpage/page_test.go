@@ -9,6 +9,7 @@ import (
 	"github.com/oncall-sim/oncall/dsl/scenario"
 	"github.com/oncall-sim/oncall/engine"
 	"github.com/oncall-sim/oncall/i18n"
+	"github.com/oncall-sim/oncall/internal/budget"
 )
 
 // texts returns every text of a page, for checks that hold for all.
@@ -38,7 +39,7 @@ func TestBuildFillsEveryPlaceholder(t *testing.T) {
 	}
 	draws := []*Draws{nil}
 	for _, p := range progs {
-		d, err := Sample(p, 20)
+		d, err := Sample(p, 20, budget.Limits{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -74,7 +75,7 @@ type fixed struct{}
 
 func (fixed) ID() string         { return "fixed" }
 func (fixed) Title() engine.Text { return engine.Text{"en": "Fixed", "fr": "Fixé"} }
-func (fixed) Instance(seed uint32) (engine.Scenario, engine.Setup, error) {
+func (fixed) Instance(_ *budget.Meter, seed uint32) (engine.Scenario, engine.Setup, error) {
 	if seed == 13 {
 		return nil, engine.Setup{}, errors.New("no such luck")
 	}
@@ -94,7 +95,7 @@ func (events) Observe(*engine.Row) error              { return nil }
 // sampleFixed samples the fixed scenario on seeds 1 to 5.
 func sampleFixed(t *testing.T) *Draws {
 	t.Helper()
-	d, err := Sample(fixed{}, 5)
+	d, err := Sample(fixed{}, 5, budget.Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -155,10 +156,10 @@ func TestSampleErrors(t *testing.T) {
 	if _, err := Build("en", sampleFixed(t), &thirteen); err == nil || err.Error() != "scenario fixed, seed 13: no such luck" {
 		t.Errorf("a seed that fails: %v", err)
 	}
-	if _, err := Sample(fixed{}, 20); err == nil || !strings.Contains(err.Error(), "seed 13") {
+	if _, err := Sample(fixed{}, 20, budget.Limits{}); err == nil || !strings.Contains(err.Error(), "seed 13") {
 		t.Errorf("sampling past a failing seed: %v", err)
 	}
-	if _, err := Sample(fixed{}, 0); err == nil {
+	if _, err := Sample(fixed{}, 0, budget.Limits{}); err == nil {
 		t.Error("sampling no seed at all succeeded")
 	}
 }
@@ -268,7 +269,7 @@ func BenchmarkSample(b *testing.B) {
 		b.Fatal(err)
 	}
 	for b.Loop() {
-		if _, err := Sample(p, DefaultSeeds); err != nil {
+		if _, err := Sample(p, DefaultSeeds, budget.Limits{}); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/oncall-sim/oncall/engine"
+	"github.com/oncall-sim/oncall/internal/budget"
 )
 
 // Source is a scenario the page can show: the programs of dsl/scenario and
@@ -12,7 +13,7 @@ import (
 type Source interface {
 	ID() string
 	Title() engine.Text
-	Instance(seed uint32) (engine.Scenario, engine.Setup, error)
+	Instance(m *budget.Meter, seed uint32) (engine.Scenario, engine.Setup, error)
 }
 
 // pageRuler is a scenario with a page rule of its own, as an expression.
@@ -25,6 +26,7 @@ const DefaultSeeds = 200
 // Draws is what a scenario puts in force over a range of seeds.
 type Draws struct {
 	src         Source
+	limits      budget.Limits // of each run
 	first, last uint32
 	runs        []run
 }
@@ -54,14 +56,15 @@ type timedEvent struct {
 	ev     engine.Event
 }
 
-// Sample runs src on seeds 1 to n and keeps what each run puts in force.
-func Sample(src Source, n int) (*Draws, error) {
+// Sample runs src on seeds 1 to n and keeps what each run puts in force;
+// each run's code spends within limits.
+func Sample(src Source, n int, limits budget.Limits) (*Draws, error) {
 	if n < 1 {
 		return nil, fmt.Errorf("sampling a scenario takes at least one seed, not %d", n)
 	}
-	d := &Draws{src: src, first: 1, last: uint32(n)}
+	d := &Draws{src: src, limits: limits, first: 1, last: uint32(n)}
 	for s := d.first; s <= d.last; s++ {
-		r, err := runOnce(src, s)
+		r, err := runOnce(src, s, limits)
 		if err != nil {
 			return nil, err
 		}
@@ -89,8 +92,8 @@ func (s *surgeRecorder) Surge(m int) (float64, error) {
 
 // runOnce runs the scenario on one seed without decisions, as a shift left
 // alone, and records the constants and controls it sets and its surge.
-func runOnce(src Source, seed uint32) (run, error) {
-	sc, setup, err := src.Instance(seed)
+func runOnce(src Source, seed uint32, limits budget.Limits) (run, error) {
+	sc, setup, err := src.Instance(budget.New(limits), seed)
 	if err != nil {
 		return run{}, fmt.Errorf("scenario %s, seed %d: %w", src.ID(), seed, err)
 	}

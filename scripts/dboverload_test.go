@@ -26,7 +26,7 @@ func TestCacheFlushWarmupOverloadsTheDatabase(t *testing.T) {
 	}
 	overloaded := 0
 	for seed := uint32(1); seed <= 5; seed++ {
-		sim, err := shift.Shift{Scenario: sc, Seed: seed, Noise: true, Policy: pol}.Run()
+		sim, err := shift.Shift{Scenario: sc, Seed: seed, Noise: true, Policy: pol}.Run(t.Context())
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -73,7 +73,7 @@ func TestPoliciesMinuteByMinute(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			inst, setup, err := sc.Instance(tc.seed)
+			inst, setup, err := sc.Instance(nil, tc.seed)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -104,7 +104,7 @@ func TestSameTraceByteForByte(t *testing.T) {
 		t.Fatal(err)
 	}
 	run := func(seed uint32) []byte {
-		sim, err := shift.Shift{Scenario: sc, Seed: seed, Noise: true, Policy: p}.Run()
+		sim, err := shift.Shift{Scenario: sc, Seed: seed, Noise: true, Policy: p}.Run(t.Context())
 		if err != nil {
 			t.Fatal(err)
 		}

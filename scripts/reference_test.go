@@ -67,7 +67,7 @@ func totals(t *testing.T, id string, p *policy.Program) engine.Outcome {
 		if p != nil {
 			sh.Policy = p
 		}
-		sim, err := sh.Run()
+		sim, err := sh.Run(t.Context())
 		if err != nil {
 			t.Fatalf("%s seed %d: %v", id, seed, err)
 		}

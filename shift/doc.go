@@ -12,4 +12,9 @@
 // The engine checks every decision (its range, min_instances against
 // max_instances); a Shift adds only what a replay needs: decisions in the
 // order they were made, none after the last minute.
+//
+// Each run gets one budget.Meter, shared by its scenario and its policy,
+// with the Shift's Limits: whatever their code does, the run ends within
+// its steps, time and memory. A run is computed for a context; once the
+// context is done (the client of a web request went away), it stops.
 package shift

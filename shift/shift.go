@@ -1,35 +1,41 @@
 package shift
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/oncall-sim/oncall/engine"
+	"github.com/oncall-sim/oncall/internal/budget"
 )
 
 // Source gives the scenario of one run: its per-run state and its setup for
-// a seed. A compiled scenario is a Source; one that runs on many seeds at
-// once (batch) must be safe for concurrent calls.
+// a seed, charging the run's meter for what its code does (loading it
+// included). A compiled scenario is a Source; one that runs on many seeds
+// at once (batch) must be safe for concurrent calls.
 type Source interface {
-	Instance(seed uint32) (engine.Scenario, engine.Setup, error)
+	Instance(m *budget.Meter, seed uint32) (engine.Scenario, engine.Setup, error)
 }
 
 // SourceFunc makes a function a Source.
-type SourceFunc func(seed uint32) (engine.Scenario, engine.Setup, error)
+type SourceFunc func(m *budget.Meter, seed uint32) (engine.Scenario, engine.Setup, error)
 
 // Instance implements Source.
-func (f SourceFunc) Instance(seed uint32) (engine.Scenario, engine.Setup, error) { return f(seed) }
+func (f SourceFunc) Instance(m *budget.Meter, seed uint32) (engine.Scenario, engine.Setup, error) {
+	return f(m, seed)
+}
 
-// Policy gives a fresh policy for each run. A compiled policy is a Policy;
-// one that runs on many seeds at once must be safe for concurrent calls.
+// Policy gives a fresh policy for each run, charging the run's meter for
+// its rules. A compiled policy is a Policy; one that runs on many seeds at
+// once must be safe for concurrent calls.
 type Policy interface {
-	Instance() engine.Policy
+	Instance(m *budget.Meter) engine.Policy
 }
 
 // PolicyFunc makes a function a Policy.
-type PolicyFunc func() engine.Policy
+type PolicyFunc func(m *budget.Meter) engine.Policy
 
 // Instance implements Policy.
-func (f PolicyFunc) Instance() engine.Policy { return f() }
+func (f PolicyFunc) Instance(m *budget.Meter) engine.Policy { return f(m) }
 
 // Decision is a decision made by hand: an action and the minute it takes
 // effect, which is the number of minutes played when it was made.
@@ -54,12 +60,40 @@ type Shift struct {
 	// Minutes: controls set from the command line, a constant changed in a
 	// test. Its error is returned as it is.
 	Adjust func(*engine.Setup) error
+	// Limits bound what the scenario's and the policy's code may spend in
+	// the run, both together (zero fields take budget's defaults).
+	Limits budget.Limits
 }
 
+// Sim is a run built from a Shift: the engine's Sim and the meter its
+// scenario and policy charge.
+type Sim struct {
+	*engine.Sim
+	meter *budget.Meter
+}
+
+// Run computes minutes as engine.Sim.Run does, for ctx: once ctx is done
+// the run stops, between minutes or inside the scenario's or the policy's
+// code. The web console steps a shift played by hand this way, each
+// request with its own context.
+func (s *Sim) Run(ctx context.Context, n int) error {
+	s.meter.Bind(ctx)
+	defer s.meter.Bind(nil)
+	return s.Sim.RunContext(ctx, n)
+}
+
+// Meter returns the meter of the run, which says what its code spent.
+func (s *Sim) Meter() *budget.Meter { return s.meter }
+
 // Setup returns where the run starts: the scenario's instance for the seed
-// and its setup, with Minutes and Adjust applied.
+// and its setup, with Minutes and Adjust applied. Loading the scenario is
+// charged to a meter of its own.
 func (sh Shift) Setup() (engine.Scenario, engine.Setup, error) {
-	inst, setup, err := sh.Scenario.Instance(sh.Seed)
+	return sh.setup(budget.New(sh.Limits))
+}
+
+func (sh Shift) setup(m *budget.Meter) (engine.Scenario, engine.Setup, error) {
+	inst, setup, err := sh.Scenario.Instance(m, sh.Seed)
 	if err != nil {
 		return nil, setup, &Error{Kind: ScenarioFailed, Err: err}
 	}
@@ -74,64 +108,67 @@ func (sh Shift) Setup() (engine.Scenario, engine.Setup, error) {
 	return inst, setup, nil
 }
 
-// start builds the run; nothing is computed yet.
-func (sh Shift) start() (*engine.Sim, error) {
-	inst, setup, err := sh.Setup()
+// start builds the run for ctx; nothing is computed yet.
+func (sh Shift) start(ctx context.Context) (*Sim, error) {
+	m := budget.New(sh.Limits)
+	m.Bind(ctx)
+	inst, setup, err := sh.setup(m)
 	if err != nil {
 		return nil, err
 	}
 	var pol engine.Policy
 	if sh.Policy != nil {
-		pol = sh.Policy.Instance()
+		pol = sh.Policy.Instance(m)
 	}
 	sim, err := engine.New(engine.Options{Setup: setup, Scenario: inst, Policy: pol, Seed: sh.Seed, Noise: sh.Noise})
 	if err != nil {
 		return nil, &Error{Kind: SetupRefused, Err: err}
 	}
-	return sim, nil
+	return &Sim{Sim: sim, meter: m}, nil
 }
 
 // Run builds the run and computes it to its end, each decision applied
-// before the minute it takes effect. The Sim is nil when the run could not
-// start; a run that stops on an error is returned with the error, its rows
-// holding the minutes before.
-func (sh Shift) Run() (*engine.Sim, error) {
-	sim, err := sh.start()
+// before the minute it takes effect; once ctx is done, it stops. The Sim is
+// nil when the run could not start; a run that stops on an error is
+// returned with the error, its rows holding the minutes before.
+func (sh Shift) Run(ctx context.Context) (*Sim, error) {
+	sim, err := sh.start(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return sim, sh.play(sim, sim.Setup().Minutes)
+	return sim, sh.play(ctx, sim, sim.Setup().Minutes)
 }
 
 // Replay builds the run and computes its first m minutes, as a shift played
 // by hand reached minute m: each decision is applied before the minute it
 // takes effect, and those of minute m wait, queued, for the run to go on.
 // The Sim is nil when the run could not start or m is not a minute of it.
-func (sh Shift) Replay(m int) (*engine.Sim, error) {
-	sim, err := sh.start()
+func (sh Shift) Replay(ctx context.Context, m int) (*Sim, error) {
+	sim, err := sh.start(ctx)
 	if err != nil {
 		return nil, err
 	}
 	if end := sim.Setup().Minutes; m < 0 || m > end {
 		return nil, &Error{Kind: MinuteOutOfRange, Err: fmt.Errorf("minute = %d is out of range: the shift %s lasts %d minutes (0 to %d)", m, sim.Setup().ID, end, end)}
 	}
-	return sim, sh.play(sim, m)
+	return sim, sh.play(ctx, sim, m)
 }
 
 // play computes minutes 0 to to−1 of a new run with the decisions.
-func (sh Shift) play(sim *engine.Sim, to int) error {
+func (sh Shift) play(ctx context.Context, sim *Sim, to int) error {
+	defer sim.meter.Bind(nil)
 	if err := sh.checkOrder(to); err != nil {
 		return err
 	}
 	for i, d := range sh.Decisions {
-		if err := advance(sim, d.Minute); err != nil {
+		if err := advance(ctx, sim, d.Minute); err != nil {
 			return err
 		}
 		if err := Decide(sim, d.Action); err != nil {
 			return &Error{Kind: DecisionRefused, Decision: i, Err: err}
 		}
 	}
-	return advance(sim, to)
+	return advance(ctx, sim, to)
 }
 
 // checkOrder refuses decisions out of the order they were made, or made
@@ -148,9 +185,9 @@ func (sh Shift) checkOrder(to int) error {
 }
 
 // advance computes the minutes up to minute to, not included.
-func advance(sim *engine.Sim, to int) error {
+func advance(ctx context.Context, sim *Sim, to int) error {
 	if n := to - sim.Minute(); n > 0 {
-		if err := sim.Run(n); err != nil {
+		if err := sim.Sim.RunContext(ctx, n); err != nil {
 			return &Error{Kind: RunStopped, Err: err}
 		}
 	}
@@ -160,7 +197,7 @@ func advance(sim *engine.Sim, to int) error {
 // Decide queues a decision for the start of the run's next minute. After
 // the last minute, or once the run has stopped, there is none: ErrOver. The
 // engine checks the decision itself (its range, a floor above the ceiling).
-func Decide(sim *engine.Sim, a engine.Action) error {
+func Decide(sim *Sim, a engine.Action) error {
 	if sim.Done() {
 		return ErrOver
 	}

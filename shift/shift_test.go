@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/oncall-sim/oncall/engine"
+	"github.com/oncall-sim/oncall/internal/budget"
 	"github.com/oncall-sim/oncall/shift"
 	"pgregory.net/rapid"
 )
@@ -39,7 +40,7 @@ func (d *deploy) Surge(m int) (float64, error) {
 func (*deploy) Observe(*engine.Row) error { return nil }
 
 func source(failOdd bool) shift.Source {
-	return shift.SourceFunc(func(seed uint32) (engine.Scenario, engine.Setup, error) {
+	return shift.SourceFunc(func(_ *budget.Meter, seed uint32) (engine.Scenario, engine.Setup, error) {
 		s := engine.FreePlay()
 		s.ID, s.Start, s.Minutes, s.BudgetLeft = "deploy", 9*60, 120, 0.2
 		return &deploy{rng: engine.NewRand(engine.ScenarioSeed(seed)), fail: failOdd && seed%2 == 1}, s, nil
@@ -58,7 +59,7 @@ func (p *rollback) Decide(rows []engine.Row) ([]engine.Firing, error) {
 	return []engine.Firing{{Rule: "roll back when paged", Actions: []engine.Action{{Control: engine.Rollback}}}}, nil
 }
 
-var rollbackPolicy = shift.PolicyFunc(func() engine.Policy { return &rollback{} })
+var rollbackPolicy = shift.PolicyFunc(func(*budget.Meter) engine.Policy { return &rollback{} })
 
 // csvOf writes rows as the goldens hold them; writing to memory does not fail.
 func csvOf(rows []engine.Row) string {
@@ -72,11 +73,11 @@ func csvOf(rows []engine.Row) string {
 func TestRunIsTheEnginesRun(t *testing.T) {
 	for _, noise := range []bool{false, true} {
 		sh := shift.Shift{Scenario: source(false), Seed: 7, Noise: noise, Policy: rollbackPolicy}
-		got, err := sh.Run()
+		got, err := sh.Run(t.Context())
 		if err != nil {
 			t.Fatal(err)
 		}
-		inst, setup, _ := source(false).Instance(7)
+		inst, setup, _ := source(false).Instance(budget.New(budget.Limits{}), 7)
 		want, err := engine.New(engine.Options{Setup: setup, Scenario: inst, Policy: &rollback{}, Seed: 7, Noise: noise})
 		if err != nil {
 			t.Fatal(err)
@@ -125,18 +126,18 @@ func TestReplayThenPlayOnIsTheWholeRun(t *testing.T) {
 		if rapid.Bool().Draw(t, "policy") {
 			sh.Policy = rollbackPolicy
 		}
-		whole, err := sh.Run()
+		whole, err := sh.Run(t.Context())
 		if err != nil {
 			t.Fatal(err)
 		}
-		part, err := sh.Replay(m)
+		part, err := sh.Replay(t.Context(), m)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if part.Minute() != m {
 			t.Fatalf("replayed to minute %d, want %d", part.Minute(), m)
 		}
-		if err := part.Run(0); err != nil {
+		if err := part.Run(t.Context(), 0); err != nil {
 			t.Fatal(err)
 		}
 		if csvOf(part.Rows()) != csvOf(whole.Rows()) {
@@ -150,7 +151,7 @@ func TestDecisionTakesEffectAtItsMinute(t *testing.T) {
 	sh := shift.Shift{Scenario: source(false), Seed: 1, Decisions: []shift.Decision{
 		{Minute: 5, Action: engine.Action{Control: engine.Shed, Value: 0.5, By: "player"}},
 	}}
-	sim, err := sh.Run()
+	sim, err := sh.Run(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -170,7 +171,7 @@ func TestMinutesThenAdjust(t *testing.T) {
 		s.Controls.Shed = 0.25
 		return nil
 	}}
-	sim, err := sh.Run()
+	sim, err := sh.Run(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -181,7 +182,7 @@ func TestMinutesThenAdjust(t *testing.T) {
 
 // Each way a shift fails has its kind and a message that says where.
 func TestErrors(t *testing.T) {
-	broken := shift.SourceFunc(func(uint32) (engine.Scenario, engine.Setup, error) {
+	broken := shift.SourceFunc(func(*budget.Meter, uint32) (engine.Scenario, engine.Setup, error) {
 		return nil, engine.Setup{}, errors.New("scenario.lua:3: attempt to call a nil value")
 	})
 	bad := errors.New("--set shed=2: out of range")
@@ -216,12 +217,12 @@ func TestErrors(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			var sim *engine.Sim
+			var sim *shift.Sim
 			var err error
 			if c.replay == -1 {
-				sim, err = c.sh.Run()
+				sim, err = c.sh.Run(t.Context())
 			} else {
-				sim, err = c.sh.Replay(c.replay)
+				sim, err = c.sh.Replay(t.Context(), c.replay)
 			}
 			if err == nil || !strings.HasPrefix(err.Error(), c.want) {
 				t.Fatalf("error %v, want it to start %q", err, c.want)
@@ -234,25 +235,25 @@ func TestErrors(t *testing.T) {
 			}
 		})
 	}
-	if _, err := (shift.Shift{Scenario: source(false), Adjust: func(*engine.Setup) error { return bad }}).Run(); err != bad {
+	if _, err := (shift.Shift{Scenario: source(false), Adjust: func(*engine.Setup) error { return bad }}).Run(t.Context()); err != bad {
 		t.Errorf("Adjust's error %v is not returned as it is", err)
 	}
 }
 
 // A run that stops keeps the minutes before, as batch and the debrief use.
 func TestStoppedRunKeepsItsRows(t *testing.T) {
-	sim, err := shift.Shift{Scenario: source(true), Seed: 4}.Run()
+	sim, err := shift.Shift{Scenario: source(true), Seed: 4}.Run(t.Context())
 	if err != nil || len(sim.Rows()) != 120 {
 		t.Fatalf("even seed: %v, %d rows", err, len(sim.Rows()))
 	}
-	sim, err = shift.Shift{Scenario: source(true), Seed: 5}.Run()
+	sim, err = shift.Shift{Scenario: source(true), Seed: 5}.Run(t.Context())
 	if err == nil || len(sim.Rows()) != 3 {
 		t.Fatalf("odd seed: %v, %d rows, want 3", err, len(sim.Rows()))
 	}
 }
 
 func TestDecideAfterTheEnd(t *testing.T) {
-	sim, err := shift.Shift{Scenario: source(false), Minutes: 2}.Run()
+	sim, err := shift.Shift{Scenario: source(false), Minutes: 2}.Run(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}

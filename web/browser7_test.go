@@ -17,6 +17,7 @@ import (
 	"github.com/oncall-sim/oncall/engine"
 	"github.com/oncall-sim/oncall/i18n"
 	"github.com/oncall-sim/oncall/scripts"
+	"github.com/oncall-sim/oncall/shift"
 )
 
 // realOptions is the console as oncall play serves it: the built-in Lua
@@ -42,12 +43,12 @@ func realOptions(t *testing.T) Options {
 	if err != nil {
 		t.Fatal(err)
 	}
-	o.Compile = func(filename, src string) (func() engine.Policy, error) {
+	o.Compile = func(filename, src string) (shift.Policy, error) {
 		p, err := policy.Compile(filename, []byte(src))
 		if err != nil {
 			return nil, err
 		}
-		return p.Instance, nil
+		return p, nil
 	}
 	return o
 }

@@ -1,11 +1,13 @@
 package web
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 
 	"github.com/oncall-sim/oncall/dsl/scenario"
 	"github.com/oncall-sim/oncall/engine"
+	"github.com/oncall-sim/oncall/shift"
 )
 
 // graded is a scenario with grading criteria (dsl/scenario's programs).
@@ -62,14 +64,14 @@ var seriesNames = []string{"requests", "capacity", "service_ms", "serving", "boo
 const momentWindow = 10
 
 // debrief grades a finished shift against the reference policy on its seed.
-func (s *Server) debrief(sh Shift, sim *engine.Sim, sc Scenario) (*Debrief, error) {
+func (s *Server) debrief(ctx context.Context, sh Shift, sim *shift.Sim, sc Scenario) (*Debrief, error) {
 	d := &Debrief{Criteria: []CriterionResult{}, Moments: []Moment{}}
 	rows := sim.Rows()
-	var ref *engine.Sim
+	var ref *shift.Sim
 	if s.hasPolicy(sh.Scenario) && s.opts.Compile != nil {
 		refShift := Shift{Scenario: sh.Scenario, Seed: sh.Seed, Noise: sh.Noise, Autopilot: &Autopilot{Policy: sh.Scenario, Until: -1}}
 		var err error
-		ref, _, _, err = s.build(refShift, len(rows))
+		ref, _, _, err = s.build(ctx, refShift, len(rows))
 		if err != nil {
 			return nil, prefix("the reference policy: ", err)
 		}
@@ -87,7 +89,7 @@ func (s *Server) debrief(sh Shift, sim *engine.Sim, sc Scenario) (*Debrief, erro
 		d.RefOut = &o
 	}
 	// No policy's run on the seed: partial credit is measured from it.
-	idle, _, _, err := s.build(Shift{Scenario: sh.Scenario, Seed: sh.Seed, Noise: sh.Noise}, len(rows))
+	idle, _, _, err := s.build(ctx, Shift{Scenario: sh.Scenario, Seed: sh.Seed, Noise: sh.Noise}, len(rows))
 	if err != nil {
 		return nil, prefix("the run with no policy: ", err)
 	}
@@ -194,12 +196,12 @@ func (s *Server) debriefHandler(w http.ResponseWriter, r *http.Request) {
 		fail(w, err)
 		return
 	}
-	sim, sc, _, err := s.finished(sh)
+	sim, sc, _, err := s.finished(r.Context(), sh)
 	if err != nil {
 		fail(w, err)
 		return
 	}
-	d, err := s.debrief(sh, sim, sc)
+	d, err := s.debrief(r.Context(), sh, sim, sc)
 	if err != nil {
 		fail(w, err)
 		return
@@ -208,10 +210,10 @@ func (s *Server) debriefHandler(w http.ResponseWriter, r *http.Request) {
 }
 
 // finished replays a whole shift.
-func (s *Server) finished(sh Shift) (*engine.Sim, Scenario, *pilot, error) {
+func (s *Server) finished(ctx context.Context, sh Shift) (*shift.Sim, Scenario, *pilot, error) {
 	end, err := s.duration(sh)
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	return s.build(sh, end)
+	return s.build(ctx, sh, end)
 }

@@ -10,9 +10,9 @@ import (
 	"github.com/oncall-sim/oncall/batch"
 	"github.com/oncall-sim/oncall/dsl/policy"
 	"github.com/oncall-sim/oncall/dsl/scenario"
-	"github.com/oncall-sim/oncall/engine"
 	"github.com/oncall-sim/oncall/golden"
 	"github.com/oncall-sim/oncall/scripts"
+	"github.com/oncall-sim/oncall/shift"
 )
 
 // builtinServer is a console with the built-in scenarios and the policies
@@ -39,12 +39,12 @@ func builtinServer(t *testing.T) *testServer {
 	if err != nil {
 		t.Fatal(err)
 	}
-	compile := func(filename, src string) (func() engine.Policy, error) {
+	compile := func(filename, src string) (shift.Policy, error) {
 		p, err := policy.Compile(filename, []byte(src))
 		if err != nil {
 			return nil, err
 		}
-		return p.Instance, nil
+		return p, nil
 	}
 	return newTestServer(t, Options{Scenarios: scs, Policies: pols, Compile: compile})
 }

@@ -104,7 +104,7 @@ func (s *Server) addResult(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	sh := Shift{Scenario: g.Scenario, Seed: g.Seed, Noise: g.Noise, Autopilot: req.Autopilot, Decisions: req.Decisions}
-	sim, sc, _, err := s.finished(sh)
+	sim, sc, _, err := s.finished(r.Context(), sh)
 	if err != nil {
 		fail(w, err)
 		return
@@ -116,7 +116,7 @@ func (s *Server) addResult(w http.ResponseWriter, r *http.Request) {
 			res.Autopilot = "pasted"
 		}
 	}
-	if d, err := s.debrief(sh, sim, sc); err == nil {
+	if d, err := s.debrief(r.Context(), sh, sim, sc); err == nil {
 		res.Score, res.Max = d.Score, d.Max
 	}
 	g, err = s.results.Add(r.Context(), id, res)

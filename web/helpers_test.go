@@ -14,6 +14,8 @@ import (
 	"github.com/oncall-sim/oncall/dsl"
 	"github.com/oncall-sim/oncall/dsl/scenario"
 	"github.com/oncall-sim/oncall/engine"
+	"github.com/oncall-sim/oncall/internal/budget"
+	"github.com/oncall-sim/oncall/shift"
 )
 
 // badDeploy is the seed scenario "Bad deploy" written in Go for the tests:
@@ -27,7 +29,7 @@ func (badDeploy) Title() engine.Text {
 func (badDeploy) Briefing() engine.Text {
 	return engine.Text{"en": "A new build ships at 09:10. Only 20 % of the error budget is left."}
 }
-func (badDeploy) Instance(uint32) (engine.Scenario, engine.Setup, error) {
+func (badDeploy) Instance(*budget.Meter, uint32) (engine.Scenario, engine.Setup, error) {
 	s := engine.FreePlay()
 	s.ID, s.Start, s.Minutes, s.BudgetLeft = "bad-deploy", 9*60, 120, 0.2
 	return deployAt{minute: 10, rollout: 2}, s, nil
@@ -81,11 +83,11 @@ func (p *rollbackWhenPaged) Decide(rows []engine.Row) ([]engine.Firing, error) {
 
 // testCompiler knows one policy by its source text, "rollback", and refuses
 // anything else with a diagnostic as the CLI prints it.
-func testCompiler(filename, src string) (func() engine.Policy, error) {
+func testCompiler(filename, src string) (shift.Policy, error) {
 	if strings.TrimSpace(src) != "rollback" {
 		return nil, &diagError{filename + ":1:1: unknown rule syntax; did you mean rule \"name\" when ... do ...?"}
 	}
-	return func() engine.Policy { return &rollbackWhenPaged{} }, nil
+	return shift.PolicyFunc(func(*budget.Meter) engine.Policy { return &rollbackWhenPaged{} }), nil
 }
 
 type diagError struct{ msg string }

@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/oncall-sim/oncall/i18n"
+	"github.com/oncall-sim/oncall/internal/budget"
 	"github.com/oncall-sim/oncall/internal/spell"
 	"github.com/oncall-sim/oncall/modelpage"
 )
@@ -36,7 +37,7 @@ func (s *Server) model(w http.ResponseWriter, r *http.Request) {
 			writeJSON(w, http.StatusBadRequest, errorBody{err.Error()})
 			return
 		}
-		if draws, err = s.models.draws(sc); err != nil {
+		if draws, err = s.models.draws(sc, s.opts.Limits); err != nil {
 			writeJSON(w, http.StatusInternalServerError, errorBody{err.Error()})
 			return
 		}
@@ -78,7 +79,7 @@ type drawsEntry struct {
 
 // draws returns the scenario's draws, sampling them on the first call; a
 // second page asked for meanwhile waits for the first.
-func (m *modelDraws) draws(sc Scenario) (*modelpage.Draws, error) {
+func (m *modelDraws) draws(sc Scenario, limits budget.Limits) (*modelpage.Draws, error) {
 	m.mu.Lock()
 	if m.entries == nil {
 		m.entries = map[string]*drawsEntry{}
@@ -89,6 +90,6 @@ func (m *modelDraws) draws(sc Scenario) (*modelpage.Draws, error) {
 		m.entries[sc.ID()] = e
 	}
 	m.mu.Unlock()
-	e.once.Do(func() { e.d, e.err = modelpage.Sample(sc, modelpage.DefaultSeeds) })
+	e.once.Do(func() { e.d, e.err = modelpage.Sample(sc, modelpage.DefaultSeeds, limits) })
 	return e.d, e.err
 }

@@ -2,16 +2,18 @@ package web
 
 import (
 	"github.com/oncall-sim/oncall/engine"
+	"github.com/oncall-sim/oncall/internal/budget"
 )
 
 // Scenario is what the console needs of a scenario: its id, its title and
-// briefing in every language it has, and a fresh run for a seed. The Lua
-// programs of dsl/scenario satisfy it as they are.
+// briefing in every language it has, and a fresh run for a seed, which
+// charges the run's meter. The Lua programs of dsl/scenario satisfy it as
+// they are.
 type Scenario interface {
 	ID() string
 	Title() engine.Text
 	Briefing() engine.Text
-	Instance(seed uint32) (engine.Scenario, engine.Setup, error)
+	Instance(m *budget.Meter, seed uint32) (engine.Scenario, engine.Setup, error)
 }
 
 // FreePlay is the scenario of free play written in Go: the defaults of the
@@ -31,6 +33,6 @@ func (FreePlay) Briefing() engine.Text {
 }
 
 // Instance implements Scenario.
-func (FreePlay) Instance(uint32) (engine.Scenario, engine.Setup, error) {
+func (FreePlay) Instance(*budget.Meter, uint32) (engine.Scenario, engine.Setup, error) {
 	return engine.NoScenario{}, engine.FreePlay(), nil
 }

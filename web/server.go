@@ -11,10 +11,11 @@ import (
 	"sync"
 	"time"
 
-	"github.com/oncall-sim/oncall/engine"
 	"github.com/oncall-sim/oncall/gameday"
 	"github.com/oncall-sim/oncall/i18n"
+	"github.com/oncall-sim/oncall/internal/budget"
 	"github.com/oncall-sim/oncall/internal/spell"
+	"github.com/oncall-sim/oncall/shift"
 )
 
 //go:embed static
@@ -51,6 +52,9 @@ type Options struct {
 	// addresses and localhost: the name a class reaches it by, or the one
 	// a proxy in front of it passes on. Any other Host gets a 421.
 	AllowHosts []string
+	// Limits bound what the scenario's and the policy's code may spend in
+	// each run the server computes (zero fields take budget's defaults).
+	Limits budget.Limits
 }
 
 // PolicySource is a policy file the console offers on autopilot.
@@ -60,8 +64,8 @@ type PolicySource struct {
 }
 
 // Compiler compiles a policy's source; the error is what `oncall check`
-// prints. The function it returns gives a fresh policy for each run.
-type Compiler func(filename, src string) (func() engine.Policy, error)
+// prints. The policy it returns gives a fresh instance for each run.
+type Compiler func(filename, src string) (shift.Policy, error)
 
 // Server is the console. Create it with New; it is safe for concurrent use.
 type Server struct {
@@ -212,7 +216,7 @@ func (s *Server) policyNames() []string {
 
 // policy compiles an autopilot's policy: one of the list by name, or a
 // pasted source. A broken policy is a 422 whose message is the diagnostics.
-func (s *Server) policy(a *Autopilot) (engine.Policy, error) {
+func (s *Server) policy(a *Autopilot) (shift.Policy, error) {
 	if s.opts.Compile == nil {
 		return nil, badRequest("this console has no autopilot (it was started without a policy compiler)")
 	}
@@ -220,19 +224,19 @@ func (s *Server) policy(a *Autopilot) (engine.Policy, error) {
 	case a.Policy != "" && a.Source != "":
 		return nil, badRequest("autopilot: give policy (a name) or source (a policy's text), not both")
 	case a.Source != "":
-		f, err := s.opts.Compile("pasted.rules", a.Source)
+		p, err := s.opts.Compile("pasted.rules", a.Source)
 		if err != nil {
 			return nil, &httpError{http.StatusUnprocessableEntity, rendered(err)}
 		}
-		return f(), nil
+		return p, nil
 	case a.Policy != "":
 		for _, p := range s.opts.Policies {
 			if p.Name == a.Policy {
-				f, err := s.opts.Compile(p.Name+".rules", p.Source)
+				pol, err := s.opts.Compile(p.Name+".rules", p.Source)
 				if err != nil {
 					return nil, &httpError{http.StatusUnprocessableEntity, rendered(err)}
 				}
-				return f(), nil
+				return pol, nil
 			}
 		}
 		hint := spell.Suggest(a.Policy, s.policyNames())

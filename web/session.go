@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"github.com/oncall-sim/oncall/engine"
+	"github.com/oncall-sim/oncall/internal/budget"
 	"github.com/oncall-sim/oncall/shift"
 )
 
@@ -37,8 +39,9 @@ type Autopilot struct {
 // pilot wraps a policy so that the player can take over: past the minute of
 // the takeover it decides nothing.
 type pilot struct {
-	policy engine.Policy
-	until  int // −1: on
+	source shift.Policy
+	policy engine.Policy // the source's instance for the run
+	until  int           // −1: on
 }
 
 // Decide implements engine.Policy.
@@ -56,7 +59,7 @@ type session struct {
 	id       string
 	shift    Shift
 	sc       Scenario
-	sim      *engine.Sim
+	sim      *shift.Sim
 	pilot    *pilot
 	lastUsed time.Time // guarded by Server.mu
 }
@@ -71,7 +74,7 @@ func newSessionID() string {
 // decision before the minute it takes effect; decisions for minute played
 // stay queued. Errors in the request are 400s; an error of the scenario or
 // the policy while it runs is a 422.
-func (s *Server) build(sh Shift, played int) (*engine.Sim, Scenario, *pilot, error) {
+func (s *Server) build(ctx context.Context, sh Shift, played int) (*shift.Sim, Scenario, *pilot, error) {
 	sc, err := s.scenario(sh.Scenario)
 	if err != nil {
 		return nil, nil, nil, err
@@ -79,7 +82,7 @@ func (s *Server) build(sh Shift, played int) (*engine.Sim, Scenario, *pilot, err
 	if len(sh.Decisions) > maxDecisions {
 		return nil, nil, nil, badRequest("%d decisions: a shift carries at most %d", len(sh.Decisions), maxDecisions)
 	}
-	run := shift.Shift{Scenario: sc, Seed: sh.Seed, Noise: sh.Noise, Decisions: make([]shift.Decision, len(sh.Decisions))}
+	run := shift.Shift{Scenario: sc, Seed: sh.Seed, Noise: sh.Noise, Decisions: make([]shift.Decision, len(sh.Decisions)), Limits: s.opts.Limits}
 	for i, d := range sh.Decisions {
 		a, err := d.action("player")
 		if err != nil {
@@ -92,9 +95,12 @@ func (s *Server) build(sh Shift, played int) (*engine.Sim, Scenario, *pilot, err
 		if pl, err = s.autopilot(sh.Autopilot, max(played, 0)); err != nil {
 			return nil, nil, nil, err
 		}
-		run.Policy = shift.PolicyFunc(func() engine.Policy { return pl })
+		run.Policy = shift.PolicyFunc(func(m *budget.Meter) engine.Policy {
+			pl.policy = pl.source.Instance(m)
+			return pl
+		})
 	}
-	sim, err := run.Replay(played)
+	sim, err := run.Replay(ctx, played)
 	if err != nil {
 		return nil, nil, nil, shiftError(sh, err)
 	}
@@ -110,7 +116,7 @@ func (s *Server) autopilot(a *Autopilot, played int) (*pilot, error) {
 	if a.Until < -1 || a.Until > played {
 		return nil, badRequest("autopilot.until = %d is out of range: it takes −1 (still on) or a minute from 0 to %d", a.Until, played)
 	}
-	return &pilot{policy: pol, until: a.Until}, nil
+	return &pilot{source: pol, until: a.Until}, nil
 }
 
 // duration is how many minutes a shift lasts.
@@ -119,7 +125,7 @@ func (s *Server) duration(sh Shift) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	_, setup, err := shift.Shift{Scenario: sc, Seed: sh.Seed}.Setup()
+	_, setup, err := shift.Shift{Scenario: sc, Seed: sh.Seed, Limits: s.opts.Limits}.Setup()
 	if err != nil {
 		return 0, shiftError(sh, err)
 	}

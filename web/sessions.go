@@ -92,7 +92,7 @@ func (s *Server) create(w http.ResponseWriter, r *http.Request) {
 		fail(w, err)
 		return
 	}
-	sim, sc, pl, err := s.build(sh, req.Minute)
+	sim, sc, pl, err := s.build(r.Context(), sh, req.Minute)
 	if err != nil {
 		fail(w, err)
 		return
@@ -247,7 +247,7 @@ func (s *Server) step(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	from := sim.Minute()
-	if err := sim.Run(req.Minutes); err != nil {
+	if err := sim.Run(r.Context(), req.Minutes); err != nil {
 		fail(w, runError(sess.shift, err))
 		return
 	}

@@ -37,7 +37,7 @@ func (s *Server) trace(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	sim, _, _, err := s.build(sh, minute)
+	sim, _, _, err := s.build(r.Context(), sh, minute)
 	if err != nil {
 		fail(w, err)
 		return

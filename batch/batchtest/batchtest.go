@@ -6,6 +6,7 @@ package batchtest
 
 import (
 	"github.com/oncall-sim/oncall/engine"
+	"github.com/oncall-sim/oncall/internal/budget"
 	"github.com/oncall-sim/oncall/shift"
 )
 
@@ -19,7 +20,7 @@ type badDeploy struct {
 }
 
 func BadDeploy() shift.Source {
-	return shift.SourceFunc(func(seed uint32) (engine.Scenario, engine.Setup, error) {
+	return shift.SourceFunc(func(_ *budget.Meter, seed uint32) (engine.Scenario, engine.Setup, error) {
 		s := engine.FreePlay()
 		s.ID, s.Start, s.Minutes, s.BudgetLeft = "go-bad-deploy", 9*60, 120, 0.2
 		r := engine.NewRand(engine.ScenarioSeed(seed))
@@ -70,7 +71,7 @@ func Set(c engine.Control, v float64) []engine.Action { return []engine.Action{{
 
 // FiveRules is a five-rule policy of the shape students write.
 func FiveRules() shift.Policy {
-	return shift.PolicyFunc(func() engine.Policy {
+	return shift.PolicyFunc(func(*budget.Meter) engine.Policy {
 		return Rules{
 			{"roll back a bad build", func(r *engine.Row) bool { return r.Paging && r.BadTraffic > 0 && r.RollbackLeft == 0 },
 				func(*engine.Row) []engine.Action { return Set(engine.Rollback, 0) }},
@@ -90,13 +91,13 @@ func FiveRules() shift.Policy {
 
 // Idle is a policy that never acts.
 func Idle() shift.Policy {
-	return shift.PolicyFunc(func() engine.Policy { return Rules{} })
+	return shift.PolicyFunc(func(*budget.Meter) engine.Policy { return Rules{} })
 }
 
 // Harmful is a policy that does harm: it turns the feature off, sheds all
 // low-priority traffic and raises the floor to 40 instances at once.
 func Harmful() shift.Policy {
-	return shift.PolicyFunc(func() engine.Policy {
+	return shift.PolicyFunc(func(*budget.Meter) engine.Policy {
 		return Rules{{"make things worse", func(r *engine.Row) bool { return r.Minute == 0 },
 			func(*engine.Row) []engine.Action {
 				return []engine.Action{{Control: engine.Feature, Value: 0}, {Control: engine.Shed, Value: 1}, {Control: engine.MinInstances, Value: 40}}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -125,7 +126,7 @@ func checkSeeds(p *scenario.Program) dsl.List {
 
 // runSeed runs the whole scenario on one seed, with noise, as oncall run does.
 func runSeed(p *scenario.Program, seed uint32) error {
-	_, err := shift.Shift{Scenario: p, Seed: seed, Noise: true}.Run()
+	_, err := shift.Shift{Scenario: p, Seed: seed, Noise: true}.Run(context.Background())
 	return err
 }
 

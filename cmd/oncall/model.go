@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/oncall-sim/oncall/i18n"
+	"github.com/oncall-sim/oncall/internal/budget"
 	"github.com/oncall-sim/oncall/modelpage"
 	"github.com/oncall-sim/oncall/queuesim"
 )
@@ -97,7 +98,7 @@ func (c *ModelCmd) inForce(env *Env) (*modelpage.Draws, *uint32, error) {
 		}
 		seed = &s
 	}
-	draws, err := modelpage.Sample(sc, modelpage.DefaultSeeds)
+	draws, err := modelpage.Sample(sc, modelpage.DefaultSeeds, budget.Limits{})
 	if err != nil {
 		return nil, nil, failure("%v", err)
 	}

@@ -13,9 +13,9 @@ import (
 
 	"github.com/oncall-sim/oncall/dsl/policy"
 	"github.com/oncall-sim/oncall/dsl/scenario"
-	"github.com/oncall-sim/oncall/engine"
 	"github.com/oncall-sim/oncall/gameday"
 	"github.com/oncall-sim/oncall/scripts"
+	"github.com/oncall-sim/oncall/shift"
 	"github.com/oncall-sim/oncall/web"
 )
 
@@ -143,12 +143,12 @@ func scriptPolicies() ([]web.PolicySource, error) {
 
 // compilePolicy compiles a policy for the console; its errors are the
 // diagnostics `oncall check` prints.
-func compilePolicy(filename, src string) (func() engine.Policy, error) {
+func compilePolicy(filename, src string) (shift.Policy, error) {
 	p, err := policy.Compile(filename, []byte(src))
 	if err != nil {
 		return nil, err
 	}
-	return p.Instance, nil
+	return p, nil
 }
 
 // allowedHosts are the names the console answers besides its addresses:

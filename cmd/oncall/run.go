@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"strconv"
@@ -51,7 +52,7 @@ func (c *RunCmd) Run(env *Env) error {
 	if err := checkOutput(env, "--plot", c.Plot, append(inputs, input{"-o", c.Output})...); err != nil {
 		return err
 	}
-	sim, runErr := sh.Run()
+	sim, runErr := sh.Run(context.Background())
 	switch {
 	case sim != nil:
 	case shift.KindOf(runErr) == shift.ScenarioFailed:
@@ -99,7 +100,7 @@ func (c *RunCmd) build(env *Env) (shift.Shift, error) {
 }
 
 // write writes the trace of a run in the chosen format, and its chart.
-func (c *RunCmd) write(env *Env, sim *engine.Sim) error {
+func (c *RunCmd) write(env *Env, sim *shift.Sim) error {
 	out, closeOut, err := env.output(c.Output)
 	if err != nil {
 		return err

@@ -10,13 +10,14 @@ import (
 	"github.com/oncall-sim/oncall/dsl"
 	"github.com/oncall-sim/oncall/dsl/scenario"
 	"github.com/oncall-sim/oncall/engine"
+	"github.com/oncall-sim/oncall/internal/budget"
 	"github.com/oncall-sim/oncall/scenarios"
 )
 
 // scenarioSource is a scenario ready to run on any seed.
 type scenarioSource interface {
 	// Instance prepares one run: the scenario's per-run state and its setup.
-	Instance(seed uint32) (engine.Scenario, engine.Setup, error)
+	Instance(m *budget.Meter, seed uint32) (engine.Scenario, engine.Setup, error)
 }
 
 // isScenarioPath tells a file from a built-in name: a path has a folder or

@@ -88,7 +88,7 @@ func BenchmarkPolicyFiveRules(b *testing.B) {
 	}{
 		{"none", func() engine.Policy { return nil }},
 		{"go", func() engine.Policy { return &goFiveRules{lastScale: -1} }},
-		{"expr", p.Instance},
+		{"expr", func() engine.Policy { return p.Instance(nil) }},
 	} {
 		b.Run(tc.name, func(b *testing.B) {
 			setup := stressSetup()
@@ -127,7 +127,7 @@ func BenchmarkDecide(b *testing.B) {
 		pol  func() engine.Policy
 	}{
 		{"go", func() engine.Policy { return &goFiveRules{lastScale: -1} }},
-		{"expr", p.Instance},
+		{"expr", func() engine.Policy { return p.Instance(nil) }},
 	} {
 		b.Run(tc.name, func(b *testing.B) {
 			b.ReportAllocs()
@@ -172,7 +172,7 @@ func BenchmarkLuaScenarioAndRules(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	_, setup, err := lua.Instance(1)
+	_, setup, err := lua.Instance(nil, 1)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -181,20 +181,20 @@ func BenchmarkLuaScenarioAndRules(b *testing.B) {
 		make func(seed uint32) (engine.Scenario, engine.Policy)
 	}{
 		{"go", func(uint32) (engine.Scenario, engine.Policy) { return goBadDeploy{}, &goFiveRules{lastScale: -1} }},
-		{"go+expr", func(uint32) (engine.Scenario, engine.Policy) { return goBadDeploy{}, p.Instance() }},
+		{"go+expr", func(uint32) (engine.Scenario, engine.Policy) { return goBadDeploy{}, p.Instance(nil) }},
 		{"lua+go", func(seed uint32) (engine.Scenario, engine.Policy) {
-			sc, _, err := lua.Instance(seed)
+			sc, _, err := lua.Instance(nil, seed)
 			if err != nil {
 				b.Fatal(err)
 			}
 			return sc, &goFiveRules{lastScale: -1}
 		}},
 		{"lua+expr", func(seed uint32) (engine.Scenario, engine.Policy) {
-			sc, _, err := lua.Instance(seed)
+			sc, _, err := lua.Instance(nil, seed)
 			if err != nil {
 				b.Fatal(err)
 			}
-			return sc, p.Instance()
+			return sc, p.Instance(nil)
 		}},
 	} {
 		b.Run(tc.name, func(b *testing.B) {

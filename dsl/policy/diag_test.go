@@ -41,7 +41,7 @@ func TestBrokenAtRun(t *testing.T) {
 		}
 		setup := engine.FreePlay()
 		setup.Minutes = 30
-		sim, err := engine.New(engine.Options{Setup: setup, Policy: p.Instance(), Seed: 1, Noise: true})
+		sim, err := engine.New(engine.Options{Setup: setup, Policy: p.Instance(nil), Seed: 1, Noise: true})
 		if err != nil {
 			t.Fatal(err)
 		}

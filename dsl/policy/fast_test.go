@@ -80,7 +80,7 @@ func TestFastConditionsAgreeWithExpr(t *testing.T) {
 			return
 		}
 		fastSeen++
-		in := p.Instance().(*instance)
+		in := p.Instance(nil).(*instance)
 		for i := range rows {
 			in.refresh(rows[:i+1])
 			got := r.fast(in.num)

@@ -46,14 +46,14 @@ func FuzzCompile(f *testing.F) {
 		}
 		setup := engine.FreePlay()
 		setup.Minutes = 20
-		sim, err := engine.New(engine.Options{Setup: setup, Policy: p.Instance(), Seed: 1, Noise: true})
+		sim, err := engine.New(engine.Options{Setup: setup, Policy: p.Instance(nil), Seed: 1, Noise: true})
 		if err != nil {
 			t.Fatal(err)
 		}
 		_ = sim.Run(0)
 		// Conditions evaluated in Go agree with expr on every minute.
 		rows := sim.Rows()
-		in := p.Instance().(*instance)
+		in := p.Instance(nil).(*instance)
 		for i := range rows {
 			in.refresh(rows[:i+1])
 			for _, r := range p.rules {

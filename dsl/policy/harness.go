@@ -1,11 +1,13 @@
 package policy
 
 import (
+	"context"
 	"fmt"
 	"strconv"
 	"strings"
 
 	"github.com/oncall-sim/oncall/engine"
+	"github.com/oncall-sim/oncall/internal/budget"
 	"github.com/oncall-sim/oncall/shift"
 )
 
@@ -46,8 +48,8 @@ type Result struct {
 // Run runs t's scenario with the policy and collects its firings. The error
 // is for a run that could not start (an invalid setup).
 func (p *Program) Run(t Test) (Result, error) {
-	given := shift.SourceFunc(func(uint32) (engine.Scenario, engine.Setup, error) { return t.Scenario, t.Setup, nil })
-	sim, err := shift.Shift{Scenario: given, Seed: t.Seed, Noise: t.Noise, Policy: p, Minutes: t.Minutes}.Run()
+	given := shift.SourceFunc(func(*budget.Meter, uint32) (engine.Scenario, engine.Setup, error) { return t.Scenario, t.Setup, nil })
+	sim, err := shift.Shift{Scenario: given, Seed: t.Seed, Noise: t.Noise, Policy: p, Minutes: t.Minutes}.Run(context.Background())
 	if sim == nil {
 		return Result{}, err
 	}

@@ -103,7 +103,7 @@ func TestHarnessWindowAndErrors(t *testing.T) {
 // trace runs a scenario with a policy and writes its trace as CSV and JSON.
 func trace(t testing.TB, p *Program, sc engine.Scenario, seed uint32) []byte {
 	setup := shortSetup(120)
-	sim, err := engine.New(engine.Options{Setup: setup, Scenario: sc, Policy: p.Instance(), Seed: seed, Noise: true})
+	sim, err := engine.New(engine.Options{Setup: setup, Scenario: sc, Policy: p.Instance(nil), Seed: seed, Noise: true})
 	if err != nil {
 		t.Fatal(err)
 	}

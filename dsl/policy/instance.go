@@ -11,11 +11,12 @@ import (
 
 	"github.com/oncall-sim/oncall/dsl"
 	"github.com/oncall-sim/oncall/engine"
+	"github.com/oncall-sim/oncall/internal/budget"
 )
 
 // Instance returns a fresh engine.Policy for one run: its own expr machine
 // holding the values the rules read, no rule fired yet.
-func (p *Program) Instance() engine.Policy {
+func (p *Program) Instance(m *budget.Meter) engine.Policy {
 	in := &instance{p: p, last: make([]int, len(p.rules)), fire: make([]bool, len(p.rules))}
 	for i := range in.last {
 		in.last[i] = -1

@@ -33,7 +33,7 @@ func runSource(t fataler, src string, seed uint32) []engine.Row {
 // on, and returns the rows and the setup it ran from.
 func runProgram(t fataler, p *Program, seed uint32) ([]engine.Row, engine.Setup) {
 	t.Helper()
-	sc, setup, err := p.Instance(seed)
+	sc, setup, err := p.Instance(nil, seed)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -296,7 +296,7 @@ end
 	if err != nil {
 		t.Fatal(err)
 	}
-	sc, setup, err := p.Instance(1)
+	sc, setup, err := p.Instance(nil, 1)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -96,7 +96,7 @@ func TestGoTwinsMatchTheLuaScenarios(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, seed := range []uint32{1, 99} {
-			sc, setup, err := p.Instance(seed)
+			sc, setup, err := p.Instance(nil, seed)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -140,7 +140,7 @@ func BenchmarkScenario(b *testing.B) {
 			var i uint32
 			for b.Loop() {
 				b.StopTimer()
-				sc, setup, err := p.Instance(i)
+				sc, setup, err := p.Instance(nil, i)
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -153,7 +153,7 @@ func BenchmarkScenario(b *testing.B) {
 		b.Run(name+"/lua+instance", func(b *testing.B) {
 			var i uint32
 			for b.Loop() {
-				sc, setup, err := p.Instance(i)
+				sc, setup, err := p.Instance(nil, i)
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -183,7 +183,7 @@ func BenchmarkScenarioCalls(b *testing.B) {
 					b.StopTimer()
 					var sc engine.Scenario = twins[name](p, seed)
 					if side == "lua" {
-						if sc, _, err = p.Instance(seed); err != nil {
+						if sc, _, err = p.Instance(nil, seed); err != nil {
 							b.Fatal(err)
 						}
 					}
@@ -215,7 +215,7 @@ func BenchmarkInstance(b *testing.B) {
 	}
 	var i uint32
 	for b.Loop() {
-		if _, _, err := p.Instance(i); err != nil {
+		if _, _, err := p.Instance(nil, i); err != nil {
 			b.Fatal(err)
 		}
 		i++

@@ -89,7 +89,7 @@ func TestBadDeployVariesWithTheSeed(t *testing.T) {
 	budgets, pages := map[float64]bool{}, map[int]bool{}
 	for seed := uint32(1); seed <= 50; seed++ {
 		p, rows := runBuiltin(t, "bad-deploy", seed)
-		_, s, err := p.Instance(seed)
+		_, s, err := p.Instance(nil, seed)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -147,11 +147,11 @@ func TestBadDeployAnytimeDrawsTheDeployTime(t *testing.T) {
 	}
 	times := map[string]bool{}
 	for seed := uint32(1); seed <= 40; seed++ {
-		_, vs, err := v.Instance(seed)
+		_, vs, err := v.Instance(nil, seed)
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, bs, err := b.Instance(seed)
+		_, bs, err := b.Instance(nil, seed)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -179,7 +179,7 @@ func TestBadDeployAnytimeDrawsTheDeployTime(t *testing.T) {
 // surgeCurve reads a surge instance's multipliers over the run.
 func surgeCurve(t *testing.T, p *Program, seed uint32) []float64 {
 	t.Helper()
-	sc, setup, err := p.Instance(seed)
+	sc, setup, err := p.Instance(nil, seed)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -267,7 +267,7 @@ func TestCacheFlushVariesWithTheSeed(t *testing.T) {
 	overloaded, slowed := 0, 0
 	for seed := uint32(1); seed <= 40; seed++ {
 		p, rows := runBuiltin(t, "cache-flush", seed)
-		_, s, err := p.Instance(seed)
+		_, s, err := p.Instance(nil, seed)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -302,7 +302,7 @@ func TestInstancesOfOneProgramRunConcurrently(t *testing.T) {
 	done := make(chan []float64)
 	for range 4 {
 		go func() {
-			sc, setup, err := p.Instance(77)
+			sc, setup, err := p.Instance(nil, 77)
 			if err != nil {
 				done <- nil
 				return

@@ -50,7 +50,7 @@ func FuzzCompile(f *testing.F) {
 			}
 			return
 		}
-		if _, _, err := p.Instance(1); err != nil {
+		if _, _, err := p.Instance(nil, 1); err != nil {
 			var l dsl.List
 			if !errors.As(err, &l) {
 				t.Fatalf("Instance = %v (%T), want a dsl.List", err, err)

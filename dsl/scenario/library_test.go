@@ -60,7 +60,7 @@ func TestRunsCannotChangeTheLibrary(t *testing.T) {
 	}
 	const want = "ababX21,23functionfalsefalse"
 	check := func(t *testing.T, seed uint32) {
-		sc, _, err := p.Instance(seed)
+		sc, _, err := p.Instance(nil, seed)
 		if err != nil {
 			t.Error(err)
 			return

@@ -30,7 +30,7 @@ func TestPageThresholds(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", c.page, err)
 		}
-		_, setup, err := p.Instance(1)
+		_, setup, err := p.Instance(nil, 1)
 		if err != nil {
 			t.Fatal(err)
 		}

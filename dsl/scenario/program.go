@@ -12,6 +12,7 @@ import (
 
 	"github.com/oncall-sim/oncall/dsl"
 	"github.com/oncall-sim/oncall/engine"
+	"github.com/oncall-sim/oncall/internal/budget"
 )
 
 // Options bound what one run of a scenario may spend. Zero values take the
@@ -162,7 +163,7 @@ func (p *Program) Grading() []Criterion { return append([]Criterion(nil), p.decl
 // Instance prepares one run: a fresh Lua state whose scenario stream is
 // seeded with engine.ScenarioSeed(seed), the scenario ready for the engine,
 // and the setup the script declared for this seed.
-func (p *Program) Instance(seed uint32) (engine.Scenario, engine.Setup, error) {
+func (p *Program) Instance(m *budget.Meter, seed uint32) (engine.Scenario, engine.Setup, error) {
 	r, diags := p.load(seed)
 	if len(diags) > 0 {
 		return nil, engine.Setup{}, diags
