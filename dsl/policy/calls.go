@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"github.com/oncall-sim/oncall/dsl/exprwork"
 	"github.com/oncall-sim/oncall/internal/spell"
 	"strconv"
 	"strings"
@@ -36,7 +37,7 @@ func (v *callChecker) fail(n ast.Node, format string, args ...any) {
 }
 
 func (v *callChecker) Visit(node *ast.Node) {
-	if b, ok := (*node).(*ast.BuiltinNode); ok && isDisabledBuiltin(b.Name) {
+	if b, ok := (*node).(*ast.BuiltinNode); ok && exprwork.IsDisabled(b.Name) {
 		// expr parses its predicates as builtins even when disabled.
 		v.fail(b, "%s() is not available in policies: it builds values step by step, which could grow without bound; use sum, count, all or any", b.Name)
 		return
@@ -64,9 +65,9 @@ func (v *callChecker) Visit(node *ast.Node) {
 		}
 		return
 	}
-	if isDisabledBuiltin(name) {
-		switch name {
-		case "now", "date", "timezone", "duration":
+	if exprwork.IsDisabled(name) {
+		switch {
+		case exprwork.ReadsTheClock(name):
 			v.fail(call, "%s() is not available in policies: a rule must give the same result on every run, so it cannot read the wall clock; use time, clock, hour or minute", name)
 		default:
 			v.fail(call, "%s() is not available in policies: it builds text or lists from others, which a rule has no use for and which could grow without bound", name)

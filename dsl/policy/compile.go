@@ -14,6 +14,7 @@ import (
 	"github.com/expr-lang/expr/vm"
 
 	"github.com/oncall-sim/oncall/dsl"
+	"github.com/oncall-sim/oncall/dsl/exprwork"
 	"github.com/oncall-sim/oncall/internal/spell"
 )
 
@@ -103,10 +104,7 @@ func Compile(filename string, src []byte) (*Program, error) {
 func newConfig(env map[string]any) *conf.Config {
 	cfg := conf.New(env)
 	cfg.MaxNodes = MaxNodes
-	for _, name := range disabledBuiltins() {
-		cfg.Disabled[name] = true
-		delete(cfg.Builtins, name)
-	}
+	exprwork.Restrict(cfg)
 	return cfg
 }
 

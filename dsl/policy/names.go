@@ -114,30 +114,6 @@ func Actions() []ActionFunc {
 	}
 }
 
-// disabledBuiltins are expr builtins a policy may not call: they read the
-// wall clock (a run must not) or build values without bound.
-//
-// Text and lists can only be as large as the file makes them: the builtins
-// that build text or lists from others (joining, formatting, encoding) are
-// out, and so is reduce, since a let or a reduce applying them to their own
-// result doubles it each time, beyond any memory.
-func disabledBuiltins() []string {
-	return []string{
-		"now", "date", "timezone", "duration", // the wall clock
-		"repeat", "replace", "join", "concat", "flatten", "string", "reduce", // text and lists built from others
-		"toJSON", "fromJSON", "toBase64", "fromBase64", "toPairs", "fromPairs",
-	}
-}
-
-func isDisabledBuiltin(name string) bool {
-	for _, b := range disabledBuiltins() {
-		if b == name {
-			return true
-		}
-	}
-	return false
-}
-
 // isKnownName reports whether name is a variable, helper or action.
 func isKnownName(name string) bool {
 	for _, n := range allNames() {
