@@ -90,6 +90,8 @@ type Policy interface {
 }
 
 // PageRule says whether the page holds on a row whose burn windows are set.
+// Its error stops the run as it is: it says itself that it comes from the
+// page rule, and where the rule is written.
 type PageRule interface {
 	Holds(r *Row) (bool, error)
 }

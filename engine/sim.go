@@ -258,7 +258,7 @@ func (s *Sim) step() (*Row, error) {
 	r.Burn5m, r.Burn30m, r.Burn1h, r.Burn6h = w[0]/allowed, w[1]/allowed, w[2]/allowed, w[3]/allowed
 	paging, err := s.page.Holds(r)
 	if err != nil {
-		return nil, fmt.Errorf("page rule: %w", err)
+		return nil, err // the page rule's own error says that it is one, and where
 	}
 	r.Paging = paging
 	if paging && !s.paging {

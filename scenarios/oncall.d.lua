@@ -38,7 +38,7 @@
 
 ---@class oncall.Deploy
 ---@field build "bad"|"good" A bad build adds errors and CPU; a good one ends a bad one.
----@field rollout? number Minutes until the build serves all traffic, 1 or more (default 1).
+---@field rollout? number Minutes until the build serves all traffic, 1 to 10080 (default 1).
 
 ---Values for set{}: controls changed by someone else, constants changed by the world.
 ---@class oncall.Set: oncall.Controls, oncall.Constants
@@ -182,6 +182,8 @@ function flush_cache() end
 function set(values) end
 
 ---Puts a line on the player's timeline. Only inside at() or on_minute.
+---A line holds at most 2,000 bytes in each language, and a run says at
+---most 1,000 lines.
 ---@param text string|oncall.Text
 function say(text) end
 
@@ -215,7 +217,7 @@ function rng.poisson(lambda) end
 
 ---Define it to shape demand: the multiplier of minute t (1 for none).
 ---@param t integer minute of the run
----@return number multiplier, 0 or more
+---@return number multiplier, from 0 to 100
 function surge(t) end
 
 ---Define it to react to each minute: what it schedules happens at the

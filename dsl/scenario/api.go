@@ -80,8 +80,28 @@ func (r *run) needEvent(name string) {
 	}
 }
 
+// Limits of the events a run keeps: the engine keeps every event in the
+// trace, the web console every trace of a shift in play, so that a script
+// saying a long text every minute, or deploying in a loop, would fill the
+// memory outside the Lua state. Their bytes count in the memory budget as
+// well.
+const (
+	maxEvents   = 10_000 // events a scenario emits in a run
+	maxSays     = 1_000  // lines it says in a run
+	maxSayBytes = 2_000  // bytes of one line, in each language
+)
+
 // emit adds an event to the coming minute.
-func (r *run) emit(ev engine.Event) { r.pending = append(r.pending, ev) }
+func (r *run) emit(ev engine.Event) {
+	if r.emitted++; r.emitted > maxEvents {
+		r.L.RaiseError("the scenario has emitted %d events in this run, the most a run keeps: is an event emitted in a loop, or every minute?", maxEvents)
+	}
+	r.m.kept += 64
+	for _, s := range ev.Text {
+		r.m.kept += int64(len(s))
+	}
+	r.pending = append(r.pending, ev)
+}
 
 // deployEvent is what deploy{} says.
 type deployEvent struct {
@@ -109,8 +129,8 @@ func buildValue(v lua.LValue) (string, error) {
 
 func rolloutValue(v lua.LValue) (float64, error) {
 	n, ok := v.(lua.LNumber)
-	if !ok || !(n >= 1) || math.IsInf(float64(n), 0) {
-		return 0, fmt.Errorf("= %s is out of range: it takes the minutes the rollout lasts, 1 or more", luaText(v))
+	if !ok || !(n >= 1 && n <= engine.MaxMinutes) {
+		return 0, fmt.Errorf("= %s is out of range: it takes the minutes the rollout lasts, 1 to %d (a week)", luaText(v), engine.MaxMinutes)
 	}
 	return float64(n), nil
 }
@@ -221,6 +241,14 @@ func (r *run) say(L *lua.LState) int {
 		r.newReading("say", "say", 0, &diags).argProblem("the message", err)
 		r.raise(diags)
 	}
+	for _, lang := range languages() {
+		if n := len(text[lang]); n > maxSayBytes {
+			L.RaiseError("say: the text in %s is %s; a line of the timeline holds at most %d bytes: shorten it", lang, bytesText(int64(n)), maxSayBytes)
+		}
+	}
+	if r.said++; r.said > maxSays {
+		L.RaiseError("say: the scenario has said %d lines in this run, the most a run keeps: is say called in a loop, or every minute?", maxSays)
+	}
 	r.emit(engine.Event{Kind: engine.EventSay, Text: text})
 	return 0
 }
@@ -248,6 +276,7 @@ func (r *run) at(L *lua.LState) int {
 		r.decl.atText[m] = luaText(when)
 	}
 	r.schedule[m] = append(r.schedule[m], fn)
+	r.m.kept += 16 // the callback's place in the schedule
 	return 0
 }
 

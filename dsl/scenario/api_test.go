@@ -3,6 +3,7 @@ package scenario
 import (
 	"fmt"
 	"os"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -10,6 +11,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/oncall-sim/oncall/engine"
+	"github.com/oncall-sim/oncall/internal/budget"
 )
 
 // fataler is what runSource needs of a test: testing.TB or *rapid.T.
@@ -284,38 +286,40 @@ func TestLoadDirRefusesAnIDTakenTwice(t *testing.T) {
 	}
 }
 
-// The time budget is the run's, not each call's: a callback that is slow
-// every minute ends the run once their sum is spent.
-func TestTimeBudgetCountsTheWholeRun(t *testing.T) {
-	p, err := Compile("slow.lua", []byte(`scenario { id = "s", title = "S", briefing = "B", duration = 5 }
+// The budgets are the run's, not each call's: a callback that is slow
+// every minute ends the run once their sum is spent, steps or time.
+func TestBudgetsCountTheWholeRun(t *testing.T) {
+	for _, tc := range []struct {
+		limits budget.Limits
+		want   string
+	}{
+		{budget.Limits{Steps: 100_000}, "on_minute(): the run spent its budget of 100,000 steps"},
+		{budget.Limits{Steps: 1 << 40, Time: 50 * time.Millisecond}, "on_minute(): the run spent its time budget of 50ms"},
+	} {
+		p, err := Compile("slow.lua", []byte(`scenario { id = "s", title = "S", briefing = "B", duration = 5 }
 function on_minute(row)
   local x = 0
   for i = 1, 2000 do x = x + i end
 end
-`), Options{TimeBudget: 50 * time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
-	}
-	sc, setup, err := p.Instance(nil, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	setup.Minutes = engine.MaxMinutes
-	sim, err := engine.New(engine.Options{Setup: setup, Scenario: sc, Seed: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	err = sim.Run(0)
-	if err == nil || !strings.Contains(err.Error(), "slow.lua:4: on_minute(): the scenario ran over its time budget of 50ms") {
-		t.Fatalf("run error %v", err)
-	}
-	if n := len(sim.Rows()); n < 10 {
-		t.Errorf("stopped after %d minutes: each minute alone is far within the budget", n)
-	}
-}
-
-func TestZeroOptionsTakeTheDefaults(t *testing.T) {
-	if o := (Options{}).withDefaults(); o.TimeBudget != DefaultTimeBudget || o.MemoryBudget != DefaultMemoryBudget {
-		t.Errorf("defaults %+v", o)
+`), Options{Limits: tc.limits})
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc, setup, err := p.Instance(nil, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		setup.Minutes = engine.MaxMinutes
+		sim, err := engine.New(engine.Options{Setup: setup, Scenario: sc, Seed: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = sim.Run(0)
+		if err == nil || !strings.Contains(err.Error(), tc.want) || !regexp.MustCompile(`slow\.lua:[34]: `).MatchString(err.Error()) {
+			t.Fatalf("run error %v, want %s", err, tc.want)
+		}
+		if n := len(sim.Rows()); n < 10 {
+			t.Errorf("stopped after %d minutes: each minute alone is far within the budget", n)
+		}
 	}
 }

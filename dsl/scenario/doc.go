@@ -17,8 +17,15 @@
 // load, dofile and their kin), table, string and math; math.random draws from
 // the scenario stream. A program builds these libraries once and its runs
 // share them read-only: assigning string.rep, math.floor or rng.uniform is an
-// error, a run's own globals are its own. Each run has a time budget and a memory budget (see
-// Options): the state checks them as it executes, the string functions that
-// could build huge strings or backtrack without end are guarded before they
-// run, and any error names the file and the line.
+// error, a run's own globals are its own.
+//
+// Each run charges the budget.Meter of its run, shared with its policy: a
+// step per instruction, and the work inside the library functions, which
+// are written here where gopher-lua's could run long inside one call
+// (patterns by luapattern, which counts its steps; string.format, which
+// reads Lua's options only; table.sort, a step a comparison); the strings
+// they build are bounded as they grow; the memory the state holds and the
+// events the run keeps count against the memory budget. Values the script
+// hands the engine (surge, constants, controls, events) are checked where
+// they cross, and any error names the file and the line.
 package scenario

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/oncall-sim/oncall/dsl"
+	"github.com/oncall-sim/oncall/internal/budget"
 	"github.com/oncall-sim/oncall/scenarios"
 )
 
@@ -35,7 +36,7 @@ func FuzzCompile(f *testing.F) {
 	} {
 		f.Add(src)
 	}
-	opts := Options{TimeBudget: 100 * time.Millisecond, MemoryBudget: 8 << 20}
+	opts := Options{Limits: budget.Limits{Steps: 1_000_000, Time: 100 * time.Millisecond, Memory: 8 << 20}}
 	f.Fuzz(func(t *testing.T, src string) {
 		p, err := Compile("fuzz.lua", []byte(src), opts)
 		if err != nil {

@@ -8,6 +8,7 @@ import (
 	"github.com/oncall-sim/oncall/dsl"
 	"github.com/oncall-sim/oncall/dsl/scenario"
 	"github.com/oncall-sim/oncall/golden/goldentest"
+	"github.com/oncall-sim/oncall/internal/budget"
 )
 
 // TestHostileAndBroken pins the full text of what a user sees for scenarios
@@ -18,11 +19,11 @@ import (
 //
 // The budgets are small, so that the cases run fast. The cases of
 // testdata/hostile/memory are stopped by the memory budget: they get a
-// minute of time, so that a slow machine (or the race detector) meets the
-// same limit.
+// minute of time and steps without end, so that a slow machine (or the
+// race detector) meets the same limit.
 func TestHostileAndBroken(t *testing.T) {
-	n := goldentest.Cases(t, "testdata/hostile", ".lua", compileCase(scenario.Options{TimeBudget: time.Second, MemoryBudget: 8 << 20}))
-	n += goldentest.Cases(t, "testdata/hostile/memory", ".lua", compileCase(scenario.Options{TimeBudget: time.Minute, MemoryBudget: 8 << 20}))
+	n := goldentest.Cases(t, "testdata/hostile", ".lua", compileCase(scenario.Options{Limits: testLimits}))
+	n += goldentest.Cases(t, "testdata/hostile/memory", ".lua", compileCase(scenario.Options{Limits: memoryLimits}))
 	if n < 62 {
 		t.Errorf("only %d cases", n)
 	}
@@ -44,3 +45,10 @@ func compileCase(opts scenario.Options) func(t *testing.T, file string, src []by
 		return []byte(l.Render() + "\n")
 	}
 }
+
+// The budgets of the hostile cases: two million steps (a twenty-fifth of
+// the default) and 8 MiB; the time budget is a backstop no case meets.
+var (
+	testLimits   = budget.Limits{Steps: 2_000_000, Time: 30 * time.Second, Memory: 8 << 20}
+	memoryLimits = budget.Limits{Steps: 1 << 50, Time: time.Minute, Memory: 8 << 20}
+)

@@ -5,27 +5,32 @@ import (
 	"fmt"
 	"reflect"
 	"runtime/metrics"
-	"time"
 
 	lua "github.com/yuin/gopher-lua"
+
+	"github.com/oncall-sim/oncall/internal/budget"
 )
 
-// meter enforces a run's time and memory budgets. gopher-lua calls Done on
+// meter holds a run's Lua state to its budgets. gopher-lua calls Done on
 // its context before every instruction, which is the only hook it has, so
-// meter is that context: Done counts instructions; in a program that
+// meter is that context: Done counts the instruction as a step of the
+// run's budget.Meter, charged every budget.CheckEvery steps (which is when
+// the budget reads the clock and the context); in a program that
 // concatenates, it watches the strings in the running function's registers
-// (concatenation, whose operands sit there, is the only way a script can
-// grow memory exponentially: the library functions that build strings are
-// guarded); every few instructions it reads the process's allocations, and
-// measures the state's reachable memory when they grew enough to matter.
+// (concatenation, whose operands sit there, is the one instruction that
+// can copy much: each instruction of a function that holds more than
+// bigRegisters bytes of text costs a step per bytesPerStep of it); every
+// few instructions it reads the process's allocations, and measures the
+// state's reachable memory when they grew enough to matter. The library
+// functions charge the steps of their own work (see strlib.go, tablelib.go).
 type meter struct {
 	context.Context // never done itself: meter is the cancellation
 
 	L             *lua.LState
-	run           *run // the run metered: the library's shared functions find it here
-	opts          Options
-	maxStr        int  // longest string, and sum of strings in one frame's registers
-	scan          bool // the program concatenates: watch the registers
+	run           *run          // the run metered: the library's shared functions find it here
+	bud           *budget.Meter // the run's, shared with its policy
+	maxStr        int           // longest string, and sum of strings in one frame's registers
+	scan          bool          // the program concatenates: watch the registers
 	roots         func(visit func(lua.LValue))
 	stop          chan struct{}
 	err           error
@@ -33,13 +38,11 @@ type meter struct {
 	lastWalkAlloc uint64
 	walkEvery     uint64 // allocations between two measures
 
-	memLeft  int           // instructions before the next read of the allocation counter
-	memEvery int           // the current interval
-	lastRead uint64        // the counter at the last read
-	n        uint64        // instructions in this call
-	started  bool          // the clock of this call is running
-	since    time.Time     // when it started
-	spent    time.Duration // Lua time of the run before this call
+	memLeft  int    // instructions before the next read of the allocation counter
+	memEvery int    // the current interval
+	lastRead uint64 // the counter at the last read
+	pending  int    // steps not charged yet
+	kept     int64  // bytes of the events the run keeps
 }
 
 // Between two reads of the process's allocation counter (a read costs
@@ -51,38 +54,42 @@ const (
 	memCheckMax = 512
 )
 
-// timeCheckEvery is how many instructions pass between two reads of the clock.
-const timeCheckEvery = 1024
+// What a step is worth in bytes: a library function that reads or writes
+// a string charges a step per bytesPerStep bytes of it, about the time of
+// an instruction. A function whose registers hold more than bigRegisters
+// bytes of strings pays for them in each instruction.
+const (
+	bytesPerStep = 64
+	bigRegisters = 4 << 10
+)
 
-func newMeter(L *lua.LState, opts Options) *meter {
+func newMeter(L *lua.LState, bud *budget.Meter) *meter {
+	mem := bud.Limits().Memory
 	m := &meter{
-		Context: context.Background(), L: L, opts: opts,
-		maxStr: int(opts.MemoryBudget / 64), stop: make(chan struct{}),
+		Context: context.Background(), L: L, bud: bud,
+		maxStr: int(mem / 64), stop: make(chan struct{}),
 		sample: [1]metrics.Sample{{Name: "/gc/heap/allocs:bytes"}},
 	}
 	m.lastWalkAlloc = m.allocated()
 	m.lastRead = m.lastWalkAlloc
-	m.walkEvery = uint64(opts.MemoryBudget / 16)
+	m.walkEvery = uint64(mem / 16)
 	m.memEvery, m.memLeft = memCheckMin, memCheckMin
 	return m
 }
 
-// enter starts the count of one call into Lua.
-func (m *meter) enter() {
-	m.n = 0
-	m.started = false
-}
+// enter starts a call into Lua.
+func (m *meter) enter() { m.bud.Enter() }
 
-// leave adds the call's time to the run's; after loading, it also measures
-// memory, for a few instructions can fill large tables.
+// leave charges the call's last steps and ends its time; after loading, it
+// also measures memory, for a few instructions can fill large tables.
 func (m *meter) leave(load bool) {
+	if m.err == nil {
+		m.flush()
+	}
 	if load && m.err == nil {
 		m.checkMemory()
 	}
-	if m.started {
-		m.spent += time.Since(m.since)
-		m.started = false
-	}
+	m.bud.Leave()
 }
 
 // Done implements context.Context; gopher-lua calls it before each instruction.
@@ -90,15 +97,15 @@ func (m *meter) Done() <-chan struct{} {
 	if m.err != nil {
 		return m.stop
 	}
-	m.n++
+	m.pending++
 	if m.scan {
 		m.checkRegisters()
 	}
 	if m.memLeft--; m.memLeft <= 0 {
 		m.checkMemory()
 	}
-	if m.n%timeCheckEvery == 0 {
-		m.checkTime()
+	if m.pending >= budget.CheckEvery {
+		m.flush()
 	}
 	return m.stop
 }
@@ -113,14 +120,41 @@ func (m *meter) fail(err error) {
 	}
 }
 
+// flush charges the steps counted since the last charge.
+func (m *meter) flush() {
+	n := m.pending
+	m.pending = 0
+	if err := m.bud.Charge(budget.Scenario, int64(n)); err != nil {
+		m.fail(err)
+	}
+}
+
+// charge charges n steps of a library function's work at once; once the
+// budget is spent the function stops with the budget's message, at the
+// line that called it.
+func (m *meter) charge(L *lua.LState, n int64) {
+	if err := m.bud.Charge(budget.Scenario, n); err != nil {
+		m.fail(err)
+		L.RaiseError("%v", err)
+	}
+}
+
+// chargeBytes charges the steps of reading or writing n bytes.
+func (m *meter) chargeBytes(L *lua.LState, n int) { m.charge(L, int64(n/bytesPerStep)) }
+
 // checkRegisters bounds the strings of the running function: their total
-// length, so that no concatenation of them can exceed the limit of one string.
+// length, so that no concatenation of them can exceed the limit of one
+// string; past bigRegisters they cost steps, as any of them could be
+// copied by the instruction.
 func (m *meter) checkRegisters() {
 	total := 0
 	for i, top := 1, m.L.GetTop(); i <= top; i++ {
 		if s, ok := m.L.Get(i).(lua.LString); ok {
 			total += len(s)
 		}
+	}
+	if total > bigRegisters {
+		m.pending += total / bytesPerStep
 	}
 	if total > m.maxStr {
 		m.fail(fmt.Errorf("the strings of this function reach %s, over the limit of %s for one string (1/64 of the memory budget): is a string growing in a loop?", bytesText(int64(total)), bytesText(int64(m.maxStr))))
@@ -176,24 +210,13 @@ func (m *meter) checkMemory() {
 	used := m.measure()
 	m.lastWalkAlloc = m.allocated() // what the measure itself allocated does not count
 	m.lastRead = m.lastWalkAlloc
-	if used > m.opts.MemoryBudget {
-		m.fail(fmt.Errorf("the scenario holds more than its memory budget of %s: is a table or string growing without end?", bytesText(m.opts.MemoryBudget)))
+	if err := m.bud.Memory(used); err != nil {
+		m.fail(err)
 	}
 	// A measure costs time in proportion to what it walks: wait for the
 	// state to have had the chance to grow by half before the next, so that
 	// measuring stays linear in what the script allocates.
-	m.walkEvery = uint64(max(m.opts.MemoryBudget/16, used/2))
-}
-
-func (m *meter) checkTime() {
-	now := time.Now()
-	if !m.started {
-		m.started, m.since = true, now
-		return
-	}
-	if m.spent+now.Sub(m.since) > m.opts.TimeBudget {
-		m.fail(fmt.Errorf("the scenario ran over its time budget of %v: is there an endless loop?", m.opts.TimeBudget))
-	}
+	m.walkEvery = uint64(max(m.bud.Limits().Memory/16, used/2))
 }
 
 // guardString checks a string a library function is about to build.
@@ -204,10 +227,10 @@ func (m *meter) guardString(fn string, n int64) {
 }
 
 // measure estimates the bytes the state can reach, stopping early once over
-// the budget: the globals, the locals of every frame and the script's
-// callbacks kept on the Go side.
+// the budget: the globals, the locals of every frame, the script's
+// callbacks kept on the Go side, and the events the run keeps.
 func (m *meter) measure() int64 {
-	w := walker{seen: map[any]bool{}, limit: m.opts.MemoryBudget}
+	w := walker{seen: map[any]bool{}, limit: m.bud.Limits().Memory, size: m.kept}
 	w.value(m.L.G.Global)
 	w.value(m.L.G.Registry)
 	for level := 0; ; level++ {
@@ -289,17 +312,7 @@ func (w *walker) one(v lua.LValue) {
 	}
 }
 
-func bytesText(n int64) string {
-	switch {
-	case n >= 1<<30:
-		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d bytes", n)
-}
+func bytesText(n int64) string { return budget.BytesText(n) }
 
 // concatenates reports whether a compiled chunk, or any function in it,
 // has a concatenation instruction.

@@ -1,17 +1,32 @@
 package scenario
 
 import (
+	"errors"
 	"fmt"
+	"reflect"
 	"strings"
 
-	"github.com/expr-lang/expr"
 	"github.com/expr-lang/expr/ast"
+	"github.com/expr-lang/expr/checker"
+	exprcompiler "github.com/expr-lang/expr/compiler"
+	"github.com/expr-lang/expr/conf"
 	"github.com/expr-lang/expr/file"
+	"github.com/expr-lang/expr/optimizer"
+	exprparser "github.com/expr-lang/expr/parser"
 	"github.com/expr-lang/expr/vm"
 
 	"github.com/oncall-sim/oncall/dsl"
+	"github.com/oncall-sim/oncall/dsl/exprwork"
 	"github.com/oncall-sim/oncall/engine"
+	"github.com/oncall-sim/oncall/internal/budget"
 	"github.com/oncall-sim/oncall/internal/spell"
+)
+
+// Limits of a page rule, those of a policy's condition: its syntax-tree
+// nodes and the steps of one evaluation, estimated from above at load.
+const (
+	pageMaxNodes = 2000
+	pageMaxWork  = 10_000
 )
 
 // pageRule is a page rule written as an expression over a row's metrics.
@@ -19,10 +34,15 @@ import (
 type pageRule struct {
 	prog  *vm.Program
 	specs []engine.MetricSpec // the metrics the expression reads
+	steps int64               // the steps of an evaluation, estimated from above
+	at    func(offset int) dsl.Pos
+	src   string // the scenario file, for snippets
 }
 
-// compilePage compiles page = "..." against the metrics by canonical name;
-// it must be a bool. An error points into the string.
+// compilePage compiles page = "..." against the metrics by canonical name,
+// the way a policy's condition compiles: it must be true or false, read
+// neither the clock nor build values without bound, and take at most
+// pageMaxWork steps. Its errors point into the string.
 func (p *Program) compilePage(decl *declaration) (*pageRule, *dsl.Diagnostic) {
 	text := decl.pageSrc
 	env := map[string]any{}
@@ -38,33 +58,50 @@ func (p *Program) compilePage(decl *declaration) (*pageRule, *dsl.Diagnostic) {
 			env[s.Name] = 0.0
 		}
 	}
-	prog, err := expr.Compile(text, expr.Env(env), expr.AsBool())
-	if err != nil {
-		pos := p.argPlace(decl.pos, "scenario").value("page") // the string's opening quote
-		d := dsl.Diagnostic{Pos: pos, Context: "page rule", Snippet: dsl.LineOf(p.src, pos.Line)}
-		msg := err.Error()
-		if fe, ok := err.(*file.Error); ok {
-			msg = fe.Message
-			if pos.Col > 0 && fe.Line == 1 {
-				d.Pos.Col = pos.Col + 1 + fe.Column
-			}
+	quote := p.argPlace(decl.pos, "scenario").value("page") // the string's opening quote
+	pr := &pageRule{src: p.src, at: func(off int) dsl.Pos {
+		pos := quote
+		if pos.Col > 0 && !strings.Contains(string([]rune(text)[:min(off, len([]rune(text)))]), "\n") {
+			pos.Col += 1 + off
 		}
-		if name, ok := strings.CutPrefix(msg, "unknown name "); ok {
-			name = strings.TrimSpace(name)
-			msg += spell.Suggest(name, append(names, "paging"))
-			if name == "paging" {
-				msg = "the page rule cannot read paging, which is what it decides"
-			}
-		}
-		if strings.Contains(msg, "expected bool") {
-			msg = "the page rule must be true or false, e.g. \"burn_1h >= 14.4 && burn_5m >= 14.4\" (" + msg + ")"
-		}
-		d.Message = msg
-		return nil, &d
+		return pos
+	}}
+	fail := func(off int, msg string) (*pageRule, *dsl.Diagnostic) {
+		pos := pr.at(off)
+		return nil, &dsl.Diagnostic{Pos: pos, Context: "page rule", Message: msg, Snippet: dsl.LineOf(p.src, pos.Line)}
 	}
-	pr := &pageRule{prog: prog}
+	cfg := conf.New(env)
+	cfg.MaxNodes = pageMaxNodes
+	exprwork.Restrict(cfg)
+	tree, err := exprparser.ParseWithConfig(text, cfg)
+	if err == nil {
+		_, err = checker.Check(tree, cfg)
+	}
+	if err != nil {
+		return fail(pageErrorAt(err), pageMessage(err, names))
+	}
+	if t := tree.Node.Type(); t == nil || t.Kind() != reflect.Bool {
+		return fail(0, fmt.Sprintf("the page rule must be true or false, e.g. \"burn_1h >= 14.4 && burn_5m >= 14.4\" (expected bool, but got %s)", typeText(t)))
+	}
+	w, worst := exprwork.Estimate(tree.Node, pageMaxWork)
+	if w > pageMaxWork {
+		if worst == nil {
+			worst = tree.Node
+		}
+		return fail(worst.Location().From, fmt.Sprintf("it may take up to %s steps each minute; the limit is %d: use shorter ranges, with constant bounds, and do not nest predicates over them", stepsText(w), pageMaxWork))
+	}
+	pr.steps = max(1, int64(w))
+	if x := exprwork.Growth(tree.Node); x != nil {
+		return fail(x.Location().From, "+ joins text or lists here: a page rule adds numbers only, so that nothing it builds can grow without bound")
+	}
+	if err := optimizer.Optimize(&tree.Node, cfg); err != nil {
+		return fail(pageErrorAt(err), pageMessage(err, names))
+	}
+	if pr.prog, err = exprcompiler.Compile(tree, cfg); err != nil {
+		return fail(pageErrorAt(err), pageMessage(err, names))
+	}
 	seen := map[string]bool{}
-	ast.Find(prog.Node(), func(n ast.Node) bool {
+	ast.Find(pr.prog.Node(), func(n ast.Node) bool {
 		if id, ok := n.(*ast.IdentifierNode); ok && !seen[id.Value] {
 			seen[id.Value] = true
 		}
@@ -78,20 +115,72 @@ func (p *Program) compilePage(decl *declaration) (*pageRule, *dsl.Diagnostic) {
 	return pr, nil
 }
 
-// instance returns the rule for one run.
-func (p *pageRule) instance() engine.PageRule {
-	return &pageRun{rule: p, env: make(map[string]any, len(p.specs))}
+// pageErrorAt is where in the rule an error of expr stands, or 0.
+func pageErrorAt(err error) int {
+	var fe *file.Error
+	if errors.As(err, &fe) {
+		return fe.From
+	}
+	return 0
+}
+
+// pageMessage says what expr found wrong, with a suggestion for a
+// misspelt metric.
+func pageMessage(err error, names []string) string {
+	msg := err.Error()
+	var fe *file.Error
+	if errors.As(err, &fe) {
+		msg = fe.Message
+	}
+	if name, ok := strings.CutPrefix(msg, "unknown name "); ok {
+		name = strings.TrimSpace(name)
+		msg += spell.Suggest(name, append(names, "paging"))
+		if name == "paging" {
+			msg = "the page rule cannot read paging, which is what it decides"
+		}
+	}
+	if exprwork.IsDisabled(strings.TrimSuffix(strings.TrimPrefix(msg, "unknown name "), "()")) || strings.Contains(msg, "is disabled") {
+		msg += ": a page rule reads the row's metrics, the same on every run, and builds nothing"
+	}
+	if strings.Contains(msg, "exceeds maximum allowed nodes") {
+		msg = fmt.Sprintf("the page rule is too large (more than %d parts): write a shorter one", pageMaxNodes)
+	}
+	return msg
+}
+
+func typeText(t reflect.Type) string {
+	if t == nil {
+		return "nothing"
+	}
+	return t.String()
+}
+
+func stepsText(w float64) string {
+	if w >= 1e15 {
+		return "more than 10^15"
+	}
+	return budget.StepsText(int64(w))
+}
+
+// instance returns the rule for one run, charging its steps to m.
+func (p *pageRule) instance(m *budget.Meter) engine.PageRule {
+	return &pageRun{rule: p, bud: m, env: make(map[string]any, len(p.specs))}
 }
 
 // pageRun evaluates the rule in one run; not safe for concurrent use.
 type pageRun struct {
 	rule *pageRule
+	bud  *budget.Meter
 	vm   vm.VM
 	env  map[string]any
 }
 
-// Holds implements engine.PageRule.
+// Holds implements engine.PageRule. An error is a diagnostic at the place
+// in the rule where it happened.
 func (p *pageRun) Holds(r *engine.Row) (bool, error) {
+	if err := p.bud.Charge(budget.Scenario, p.rule.steps); err != nil {
+		return false, p.rule.diag(0, err.Error())
+	}
 	for i := range p.rule.specs {
 		s := &p.rule.specs[i]
 		v := s.Get(r)
@@ -103,8 +192,17 @@ func (p *pageRun) Holds(r *engine.Row) (bool, error) {
 	}
 	out, err := p.vm.Run(p.rule.prog, p.env)
 	if err != nil {
-		return false, fmt.Errorf("page rule: %v", err)
+		var fe *file.Error
+		if errors.As(err, &fe) {
+			return false, p.rule.diag(fe.From, fe.Message)
+		}
+		return false, p.rule.diag(0, err.Error())
 	}
 	b, _ := out.(bool)
 	return b, nil
+}
+
+func (p *pageRule) diag(off int, msg string) error {
+	pos := p.at(off)
+	return dsl.Diagnostic{Pos: pos, Context: "page rule", Message: msg, Snippet: dsl.LineOf(p.src, pos.Line)}
 }

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 	"sync"
-	"time"
 
 	lua "github.com/yuin/gopher-lua"
 	"github.com/yuin/gopher-lua/ast"
@@ -15,27 +14,13 @@ import (
 	"github.com/oncall-sim/oncall/internal/budget"
 )
 
-// Options bound what one run of a scenario may spend. Zero values take the
-// defaults: 2 s of Lua time and 64 MiB of memory per run.
+// Options configure a program.
 type Options struct {
-	TimeBudget   time.Duration // Lua execution time of one run, load included
-	MemoryBudget int64         // bytes the Lua state may hold; one string may hold 1/64 of it
-}
-
-// Default budgets.
-const (
-	DefaultTimeBudget   = 2 * time.Second
-	DefaultMemoryBudget = 64 << 20
-)
-
-func (o Options) withDefaults() Options {
-	if o.TimeBudget <= 0 {
-		o.TimeBudget = DefaultTimeBudget
-	}
-	if o.MemoryBudget <= 0 {
-		o.MemoryBudget = DefaultMemoryBudget
-	}
-	return o
+	// Limits bound what a run of the scenario may spend: the run Compile
+	// makes to check it (loading it and a run on seed 0), and each run of
+	// Instance given no meter. Zero fields take budget's defaults. One
+	// string may hold 1/64 of the memory budget.
+	Limits budget.Limits
 }
 
 // Program is a compiled scenario file. It is immutable and safe for
@@ -72,7 +57,7 @@ func (p *Program) argPlace(call dsl.Pos, name string) place {
 // that an error in a callback shows before anyone plays. The error is a
 // dsl.List with every problem found.
 func Compile(filename string, src []byte, opts Options) (*Program, error) {
-	opts = opts.withDefaults()
+	opts.Limits = opts.Limits.WithDefaults()
 	text, d := sourceText(filename, src)
 	if d != nil {
 		return nil, dsl.List{*d}
@@ -90,7 +75,7 @@ func Compile(filename string, src []byte, opts Options) (*Program, error) {
 		return nil, dsl.List{syntaxDiagnostic(filename, text, err)}
 	}
 	p.proto, p.cat, p.chunk = proto, concatenates(proto), chunk
-	r, diags := p.load(0)
+	r, diags := p.load(budget.New(opts.Limits), 0)
 	if r != nil && r.decl != nil && r.decl.pageSrc != "" {
 		pr, d := p.compilePage(r.decl)
 		if d != nil {
@@ -111,7 +96,7 @@ func Compile(filename string, src []byte, opts Options) (*Program, error) {
 // dryRun runs the loaded scenario for its whole duration on seed 0.
 func (p *Program) dryRun(r *run) error {
 	setup := r.decl.setup
-	setup.Page = p.pageFor()
+	setup.Page = p.pageFor(r.m.bud)
 	sim, err := engine.New(engine.Options{Setup: setup, Scenario: r, Seed: 0, Noise: true})
 	if err != nil {
 		return dsl.List{{Pos: dsl.Pos{File: p.file, Line: r.decl.pos.Line}, Context: "scenario{}", Message: err.Error(), Snippet: dsl.LineOf(p.src, r.decl.pos.Line)}}
@@ -122,12 +107,13 @@ func (p *Program) dryRun(r *run) error {
 	return nil
 }
 
-// pageFor returns a fresh page rule for one run, or nil for MODEL.md's.
-func (p *Program) pageFor() engine.PageRule {
+// pageFor returns a fresh page rule for one run charging m, or nil for
+// MODEL.md's.
+func (p *Program) pageFor(m *budget.Meter) engine.PageRule {
 	if p.page == nil {
 		return nil
 	}
-	return p.page.instance()
+	return p.page.instance(m)
 }
 
 // ID returns the scenario's id.
@@ -150,7 +136,7 @@ func (p *Program) Briefing() engine.Text { return p.decl.briefing }
 // declaration draw from the scenario stream).
 func (p *Program) Setup() engine.Setup {
 	s := p.decl.setup
-	s.Page = p.pageFor()
+	s.Page = p.pageFor(budget.New(p.opts.Limits))
 	return s
 }
 
@@ -162,20 +148,25 @@ func (p *Program) Grading() []Criterion { return append([]Criterion(nil), p.decl
 
 // Instance prepares one run: a fresh Lua state whose scenario stream is
 // seeded with engine.ScenarioSeed(seed), the scenario ready for the engine,
-// and the setup the script declared for this seed.
+// and the setup the script declared for this seed. The run's code, loading
+// included, charges m; a nil m is a meter of the run's own, with the
+// program's limits.
 func (p *Program) Instance(m *budget.Meter, seed uint32) (engine.Scenario, engine.Setup, error) {
-	r, diags := p.load(seed)
+	if m == nil {
+		m = budget.New(p.opts.Limits)
+	}
+	r, diags := p.load(m, seed)
 	if len(diags) > 0 {
 		return nil, engine.Setup{}, diags
 	}
 	setup := r.decl.setup
-	setup.Page = p.pageFor()
+	setup.Page = p.pageFor(m)
 	return r, setup, nil
 }
 
-// load runs the file's main chunk in a fresh state.
-func (p *Program) load(seed uint32) (*run, dsl.List) {
-	r := newRun(p, seed)
+// load runs the file's main chunk in a fresh state charging m.
+func (p *Program) load(m *budget.Meter, seed uint32) (*run, dsl.List) {
+	r := newRun(p, m, seed)
 	fn := r.L.NewFunctionFromProto(p.proto)
 	r.L.Push(fn)
 	r.loading = true

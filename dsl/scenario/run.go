@@ -3,7 +3,6 @@ package scenario
 import (
 	"errors"
 	"fmt"
-	"math"
 	"strconv"
 	"strings"
 
@@ -11,6 +10,7 @@ import (
 
 	"github.com/oncall-sim/oncall/dsl"
 	"github.com/oncall-sim/oncall/engine"
+	"github.com/oncall-sim/oncall/internal/budget"
 )
 
 // phase says what the script is doing, which decides what it may call.
@@ -37,6 +37,8 @@ type run struct {
 	schedule map[int][]*lua.LFunction // at() callbacks by minute of the run
 	minute   int                      // the minute being computed or just observed
 	pending  []engine.Event           // events for the coming minute
+	emitted  int                      // events emitted in the run
+	said     int                      // lines said in the run
 	surge    *lua.LFunction
 	onMinute *lua.LFunction
 	row      *lua.LTable // reused for on_minute
@@ -46,9 +48,9 @@ type run struct {
 	raised   dsl.List    // what the API last stopped the script for (see raise)
 }
 
-func newRun(p *Program, seed uint32) *run {
+func newRun(p *Program, m *budget.Meter, seed uint32) *run {
 	r := &run{p: p, rng: engine.NewRand(engine.ScenarioSeed(seed)), schedule: map[int][]*lua.LFunction{}}
-	r.L, r.m = newSandbox(p.lib, p.opts)
+	r.L, r.m = newSandbox(p.lib, m)
 	r.m.roots, r.m.scan, r.m.run = r.roots, p.cat, r
 	return r
 }
@@ -187,8 +189,8 @@ func (r *run) Surge(m int) (float64, error) {
 	v := r.L.Get(-1)
 	r.L.Pop(1)
 	n, ok := v.(lua.LNumber)
-	if !ok || math.IsNaN(float64(n)) || math.IsInf(float64(n), 0) || n < 0 {
-		return 0, r.hookDiag(r.surge, fmt.Sprintf("surge(%d) returned %s: it must return a number ≥ 0, the demand multiplier (1 for none)", m, luaText(v)))
+	if !ok || !(n >= 0 && n <= engine.MaxSurge) {
+		return 0, r.hookDiag(r.surge, fmt.Sprintf("surge(%d) returned %s: it must return the demand multiplier, a number from 0 to %d (1 for none)", m, luaText(v), engine.MaxSurge))
 	}
 	return float64(n), nil
 }

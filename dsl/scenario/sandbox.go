@@ -1,18 +1,17 @@
 package scenario
 
 import (
-	"fmt"
 	"math"
-	"strings"
 
 	lua "github.com/yuin/gopher-lua"
 
 	"github.com/oncall-sim/oncall/engine"
+	"github.com/oncall-sim/oncall/internal/budget"
 	"github.com/oncall-sim/oncall/internal/spell"
 )
 
 // Limits of the Lua state beyond the budgets: Lua frames (deep recursion ends
-// with "stack overflow"), stack slots, and the work a pattern may do. The
+// with "stack overflow") and stack slots. The
 // stack starts small (a run of a usual scenario uses a few dozen slots, and
 // allocating the first slots is part of the cost of every run) and grows by
 // registryGrow up to registryMaxSize, which alone decides where it
@@ -23,7 +22,6 @@ const (
 	registrySize    = 256
 	registryMaxSize = 128 * 1024
 	registryGrow    = 4096 // growing by gopher-lua's 32 slots is quadratic for s:byte(1, -1)
-	patternSteps    = 1e7
 )
 
 // maxArrayIndex bounds the array part of Lua tables. gopher-lua fills the
@@ -104,8 +102,9 @@ func newLibrary() *library {
 	g.RawSetString("_GOPHER_LUA_VERSION", lua.LNil)
 	g.RawSetString("_G", lua.LNil) // each run's globals are their own _G
 	lib := &library{views: map[*lua.LTable]string{}}
-	guardStrings(L)
-	guardTable(L)
+	meterStrings(L)
+	meterTables(L)
+	meterBase(L)
 	guardMath(L)
 	registerAPI(L, g)
 	guardWriters(L, lib)
@@ -200,7 +199,7 @@ func meterOf(L *lua.LState) *meter { return L.Context().(*meter) }
 
 // newSandbox returns a fresh Lua state for one run, on the library's
 // globals, with its meter installed as the state's context.
-func newSandbox(lib *library, opts Options) (*lua.LState, *meter) {
+func newSandbox(lib *library, bud *budget.Meter) (*lua.LState, *meter) {
 	L := lua.NewState(lua.Options{
 		SkipOpenLibs:     true,
 		CallStackSize:    callStackSize,
@@ -212,7 +211,7 @@ func newSandbox(lib *library, opts Options) (*lua.LState, *meter) {
 	g.RawSetString("_G", g)
 	g.Metatable = lib.globals
 	L.SetMetatable(lua.LString(""), lib.strings)
-	m := newMeter(L, opts)
+	m := newMeter(L, bud)
 	L.SetContext(m)
 	return L, m
 }
@@ -241,218 +240,6 @@ func strictIndex(L *lua.LState) int {
 	}
 	L.RaiseError("unknown name %s%s", name, spell.Suggest(string(name), names))
 	return 0
-}
-
-// guardStrings replaces the string functions that could build a huge string
-// or backtrack for ages with versions that check first. Each run's view of
-// the table is the string metatable, so method calls are guarded too.
-func guardStrings(L *lua.LState) {
-	mod := L.G.Global.RawGetString("string").(*lua.LTable)
-	mod.RawSetString("gfind", lua.LNil)
-	mod.RawSetString("dump", L.NewFunction(func(L *lua.LState) int {
-		L.RaiseError("string.dump is not available: a scenario cannot load code")
-		return 0
-	}))
-	orig := func(name string) *lua.LFunction { return mod.RawGetString(name).(*lua.LFunction) }
-	rep, format, find, match, gmatch, gsub := orig("rep"), orig("format"), orig("find"), orig("match"), orig("gmatch"), orig("gsub")
-	call := func(L *lua.LState, fn *lua.LFunction) int {
-		top := L.GetTop()
-		L.Insert(fn, 1)
-		L.Call(top, lua.MultRet)
-		return L.GetTop()
-	}
-	mod.RawSetString("rep", L.NewFunction(func(L *lua.LState) int {
-		s, n := L.CheckString(1), L.CheckNumber(2)
-		if n > 0 {
-			meterOf(L).guardString("string.rep", int64(math.Min(float64(n)*float64(len(s)), math.MaxInt64/2)))
-		}
-		return call(L, rep)
-	}))
-	mod.RawSetString("format", L.NewFunction(func(L *lua.LState) int {
-		f := L.CheckString(1)
-		bound, err := formatBound(f)
-		if err != nil {
-			L.RaiseError("string.format: %v", err)
-		}
-		for i := 2; i <= L.GetTop(); i++ {
-			bound += int64(len(L.Get(i).String()))
-		}
-		meterOf(L).guardString("string.format", bound)
-		return call(L, format)
-	}))
-	for _, p := range []struct {
-		name string
-		fn   *lua.LFunction
-	}{{"find", find}, {"match", match}, {"gmatch", gmatch}} {
-		p := p
-		mod.RawSetString(p.name, L.NewFunction(func(L *lua.LState) int {
-			s, pat := L.CheckString(1), L.CheckString(2)
-			plain := p.name == "find" && lua.LVAsBool(L.Get(4))
-			if !plain {
-				guardPattern(L, meterOf(L), "string."+p.name, s, pat, p.name == "gmatch")
-			}
-			return call(L, p.fn)
-		}))
-	}
-	mod.RawSetString("gsub", L.NewFunction(func(L *lua.LState) int {
-		s, pat := L.CheckString(1), L.CheckString(2)
-		m := meterOf(L)
-		guardPattern(L, m, "string.gsub", s, pat, true)
-		switch repl := L.Get(3).(type) {
-		case lua.LString:
-			per := int64(len(repl)) + int64(strings.Count(string(repl), "%"))*int64(len(s))
-			m.guardString("string.gsub", int64(len(s))+int64(len(s)+1)*per)
-		case *lua.LTable:
-			L.Replace(3, countingRepl(L, m, func(L *lua.LState, key lua.LValue) lua.LValue { return L.GetTable(repl, key) }))
-		case *lua.LFunction:
-			L.Replace(3, countingCall(L, m, len(s), repl))
-		}
-		return call(L, gsub)
-	}))
-}
-
-// countingRepl wraps a gsub replacement table as a function that counts the
-// bytes it hands back.
-func countingRepl(L *lua.LState, m *meter, get func(*lua.LState, lua.LValue) lua.LValue) *lua.LFunction {
-	total := int64(0)
-	return L.NewFunction(func(L *lua.LState) int {
-		v := get(L, L.Get(1))
-		if s, ok := v.(lua.LString); ok {
-			total += int64(len(s))
-			m.guardString("string.gsub", total)
-		}
-		L.Push(v)
-		return 1
-	})
-}
-
-// countingCall wraps a gsub replacement function the same way.
-func countingCall(L *lua.LState, m *meter, base int, fn *lua.LFunction) *lua.LFunction {
-	total := int64(base)
-	return L.NewFunction(func(L *lua.LState) int {
-		top := L.GetTop()
-		L.Insert(fn, 1)
-		L.Call(top, 1)
-		if s, ok := L.Get(-1).(lua.LString); ok {
-			total += int64(len(s))
-			m.guardString("string.gsub", total)
-		}
-		return 1
-	})
-}
-
-// guardPattern refuses a pattern whose backtracking on the subject could take
-// more than patternSteps steps: each repetition (*, +, -, ?, %b, a back
-// reference) may try every position of the subject, for each start.
-func guardPattern(L *lua.LState, m *meter, fn, s, pat string, all bool) {
-	q := patternRepeats(pat)
-	n := float64(len(s) + 1)
-	if math.Pow(n, float64(q+1)) > patternSteps {
-		L.RaiseError("%s: a pattern with %d repetitions on a subject of %d characters could take too long (more than %g steps): shorten the subject or simplify the pattern", fn, q, len(s), float64(patternSteps))
-	}
-	if all {
-		// Every match is kept at once, about 100 bytes each.
-		m.guardString(fn, int64(len(s)+1)*100)
-	}
-}
-
-// patternRepeats counts the items of a Lua pattern that can backtrack.
-func patternRepeats(p string) int {
-	q := 0
-	for i := 0; i < len(p); i++ {
-		switch p[i] {
-		case '%':
-			i++
-			if i < len(p) && (p[i] == 'b' || (p[i] >= '1' && p[i] <= '9')) {
-				q++
-				if p[i] == 'b' {
-					i += 2
-				}
-			}
-		case '[':
-			i++
-			if i < len(p) && p[i] == '^' {
-				i++
-			}
-			if i < len(p) && p[i] == ']' {
-				i++
-			}
-			for i < len(p) && p[i] != ']' {
-				if p[i] == '%' {
-					i++
-				}
-				i++
-			}
-		case '*', '+', '-', '?':
-			if i > 0 {
-				q++
-			}
-		}
-	}
-	return q
-}
-
-// formatBound checks a format string the way Lua 5.1 does (width and
-// precision at most 99) and returns a bound on its output before the
-// arguments' own text.
-func formatBound(f string) (int64, error) {
-	bound := int64(len(f))
-	for i := 0; i < len(f); i++ {
-		if f[i] != '%' {
-			continue
-		}
-		i++
-		if i < len(f) && f[i] == '%' {
-			continue
-		}
-		for i < len(f) && strings.IndexByte("-+ #0", f[i]) >= 0 {
-			i++
-		}
-		digits := 0
-		for i < len(f) && f[i] >= '0' && f[i] <= '9' {
-			i++
-			digits++
-		}
-		if i < len(f) && f[i] == '.' {
-			i++
-			prec := 0
-			for i < len(f) && f[i] >= '0' && f[i] <= '9' {
-				i++
-				prec++
-			}
-			digits = max(digits, prec)
-		}
-		if digits > 2 {
-			return 0, fmt.Errorf("invalid format %q (width or precision too long: at most 99)", f)
-		}
-		bound += 100 + 330 // the widest field and the longest number text
-	}
-	return bound, nil
-}
-
-// guardTable bounds table.concat, whose result can be as long as the table.
-func guardTable(L *lua.LState) {
-	mod := L.G.Global.RawGetString("table").(*lua.LTable)
-	concat := mod.RawGetString("concat").(*lua.LFunction)
-	mod.RawSetString("getn", lua.LNil)
-	mod.RawSetString("concat", L.NewFunction(func(L *lua.LState) int {
-		t := L.CheckTable(1)
-		sep := L.OptString(2, "")
-		i, j := L.OptInt(3, 1), L.OptInt(4, t.Len())
-		total := int64(0)
-		for k := i; k <= j; k++ {
-			v := t.RawGetInt(k)
-			if v.Type() != lua.LTString && v.Type() != lua.LTNumber {
-				break
-			}
-			total += int64(len(v.String()) + len(sep))
-			meterOf(L).guardString("table.concat", total)
-		}
-		top := L.GetTop()
-		L.Insert(concat, 1)
-		L.Call(top, 1)
-		return 1
-	}))
 }
 
 // guardMath makes math.random draw from the run's scenario stream, so that
