@@ -84,10 +84,17 @@ func printable(s string) string {
 }
 
 // seenValue renders a value a rule read: true/false for a switch, else six
-// significant digits.
+// significant digits. Most names a rule reads are helpers, not metrics: the
+// lookup must not build LookupMetric's suggestion for each, which made a
+// trace of a policy reading thousands of helper values take seconds a row.
 func seenValue(s Seen) string {
-	if m, err := LookupMetric(s.Name); err == nil && m.Kind == Boolean {
-		return strconv.FormatBool(s.Value == 1)
+	for i := range metricSpecs {
+		if metricSpecs[i].Name == s.Name {
+			if metricSpecs[i].Kind == Boolean {
+				return strconv.FormatBool(s.Value == 1)
+			}
+			break
+		}
 	}
 	return strconv.FormatFloat(s.Value, 'g', 6, 64)
 }

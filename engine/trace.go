@@ -2,6 +2,7 @@ package engine
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"io"
 	"strconv"
@@ -136,12 +137,43 @@ func (s *Sim) Trace() Trace {
 	return t
 }
 
-// WriteJSON writes the trace as one indented JSON object.
+// WriteJSON writes the trace as one indented JSON object, as
+// json.Encoder with an indent of two spaces writes it. The rows are written
+// one at a time: a week's trace of a policy whose rules saw many values is
+// hundreds of megabytes as one value.
 func WriteJSON(w io.Writer, t Trace) error {
-	if t.Rows == nil {
-		t.Rows = []Row{}
+	rows := t.Rows
+	t.Rows = []Row{}
+	head, err := json.MarshalIndent(t, "", "  ")
+	if err != nil {
+		return err
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(t)
+	const open = `"rows": [`
+	at := bytes.Index(head, []byte(open+"]")) + len(open) // a key is unique, and no string holds an unescaped quote
+	bw := bufio.NewWriter(w)
+	bw.Write(head[:at])
+	var escaped, indented bytes.Buffer
+	for i := range rows {
+		b, err := rows[i].MarshalJSON()
+		if err != nil {
+			return err
+		}
+		escaped.Reset()
+		indented.Reset()
+		json.HTMLEscape(&escaped, b) // as the encoder escapes what a Marshaler writes
+		if err := json.Indent(&indented, escaped.Bytes(), "    ", "  "); err != nil {
+			return err
+		}
+		if i > 0 {
+			bw.WriteByte(',')
+		}
+		bw.WriteString("\n    ")
+		bw.Write(indented.Bytes())
+	}
+	if len(rows) > 0 {
+		bw.WriteString("\n  ")
+	}
+	bw.Write(head[at:])
+	bw.WriteByte('\n')
+	return bw.Flush()
 }
