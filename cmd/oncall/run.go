@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
+	"unicode/utf8"
 
 	"github.com/oncall-sim/oncall/engine"
 	"github.com/oncall-sim/oncall/shift"
@@ -245,7 +246,23 @@ func whatHappened(r *engine.Row) string {
 	if r.Paging {
 		what = strings.TrimSpace("[PAGE] " + what)
 	}
-	return what
+	return clipWhat(what)
+}
+
+// maxWhat is the most of a minute's events and fired rules the table
+// shows: a line to read on a terminal. CSV and JSON keep them whole; a rule
+// reading a thousand values would otherwise make each line of the table
+// tens of kilobytes, and the table, aligned as a whole, hundreds of
+// megabytes.
+const maxWhat = 1000
+
+// clipWhat cuts a "what happened" cell to maxWhat characters.
+func clipWhat(s string) string {
+	if utf8.RuneCountInString(s) <= maxWhat {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:maxWhat]) + " … (-f csv or -f json show it whole)"
 }
 
 func tableCell(r *engine.Row, metric string) string {
