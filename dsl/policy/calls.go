@@ -114,7 +114,8 @@ func (v *callChecker) sinceSlot(str *ast.StringNode) (string, bool) {
 	var names []string
 	for i, r := range c.rules {
 		if r.name == str.Value {
-			return c.slot(slot{label: `since(` + strconv.Quote(str.Value) + `)`, kind: slotSince, typ: Int, rule: i}), true
+			first := place{rule: v.rs.name, pos: c.pos(v.cl, startOf(str))}
+			return c.slot(slot{label: `since(` + strconv.Quote(str.Value) + `)`, kind: slotSince, typ: Int, rule: i, first: first}), true
 		}
 		names = append(names, r.name)
 	}
@@ -147,6 +148,7 @@ func (v *callChecker) windowSlot(call *ast.CallNode, name string, str *ast.Strin
 		s.typ = Bool
 	}
 	s.label = name + "(" + strconv.Quote(str.Value) + "," + strconv.Itoa(n.Value) + ")"
+	s.first = place{rule: v.rs.name, pos: v.c.pos(v.cl, startOf(call))}
 	return v.c.slot(s), true
 }
 

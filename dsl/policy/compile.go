@@ -197,7 +197,7 @@ func (c *compiler) compileRule(pr parsedRule, cfg *conf.Config) *rule {
 	r := &rule{name: rs.name, pos: rs.pos, when: rs.when, cooldown: rs.cooldown}
 	ok := pr.when != nil
 	if pr.when != nil {
-		r.cond, r.seen = c.compileCond(rs, pr.when, cfg)
+		r.cond, r.seen, r.steps = c.compileCond(rs, pr.when, cfg)
 		for i := range r.seen {
 			for _, sl := range c.slots {
 				if sl.key == r.seen[i].key {
@@ -228,25 +228,26 @@ func (c *compiler) compileRule(pr parsedRule, cfg *conf.Config) *rule {
 }
 
 // compileCond checks that a condition is a bool, bounds its work and
-// compiles it.
-func (c *compiler) compileCond(rs *ruleSrc, tree *exprparser.Tree, cfg *conf.Config) (*vm.Program, []seenRef) {
+// compiles it; it returns the steps of an evaluation too.
+func (c *compiler) compileCond(rs *ruleSrc, tree *exprparser.Tree, cfg *conf.Config) (*vm.Program, []seenRef, int64) {
 	cl := rs.when
 	t, err := checker.Check(tree, cfg)
 	if err != nil {
 		c.exprError(rs, cl, err, false)
-		return nil, nil
+		return nil, nil, 0
 	}
 	if t != nil && t.Kind() != reflect.Bool && t.Kind() != reflect.Interface {
 		c.errs.Add(c.src, c.pos(cl, firstNonSpace(cl.expr)), quoteRule(rs.name),
 			"the condition must be true or false, but it is %s: compare it, e.g. when %s > 0.5", describe(t), clip(strings.TrimSpace(tree.Node.String())))
-		return nil, nil
+		return nil, nil, 0
 	}
-	if !c.bounded(rs, cl, tree.Node) || !c.noGrowth(rs, cl, tree.Node) {
-		return nil, nil
+	steps, ok := c.bounded(rs, cl, tree.Node)
+	if !ok || !c.noGrowth(rs, cl, tree.Node) {
+		return nil, nil, 0
 	}
 	seen := seenNames(tree.Node, cfg)
 	prog := c.finish(rs, cl, tree, cfg)
-	return prog, seen
+	return prog, seen, steps
 }
 
 // compileAction checks one action call and compiles its argument. A
@@ -278,9 +279,11 @@ func (c *compiler) compileAction(rs *ruleSrc, cl *clause, tree *exprparser.Tree,
 		c.errs.Add(c.src, c.pos(cl, a.argStart), quoteRule(rs.name), "%s takes %s, but this is %s%s", name, spec.Range(), describe(t), hint)
 		return a, false
 	}
-	if !c.bounded(rs, cl, argTree.Node) || !c.noGrowth(rs, cl, argTree.Node) {
+	steps, ok := c.bounded(rs, cl, argTree.Node)
+	if !ok || !c.noGrowth(rs, cl, argTree.Node) {
 		return a, false
 	}
+	a.steps = steps
 	constant := isConstant(argTree.Node)
 	prog := c.finish(rs, cl, argTree, cfg)
 	if prog == nil {

@@ -10,12 +10,13 @@ import (
 	"github.com/oncall-sim/oncall/dsl/exprwork"
 )
 
-// bounded reports whether the expression's work fits MaxWork, and reports
-// where it does not.
-func (c *compiler) bounded(rs *ruleSrc, cl *clause, n ast.Node) bool {
+// bounded returns the steps of an evaluation of the expression, estimated
+// from above, and whether they fit MaxWork; it reports where they do not.
+// Each evaluation charges the estimate to the run's budget.
+func (c *compiler) bounded(rs *ruleSrc, cl *clause, n ast.Node) (int64, bool) {
 	w, at := exprwork.Estimate(n, MaxWork)
 	if w <= MaxWork {
-		return true
+		return max(1, int64(w)), true
 	}
 	if at == nil {
 		at = n
@@ -23,7 +24,7 @@ func (c *compiler) bounded(rs *ruleSrc, cl *clause, n ast.Node) bool {
 	c.errs.Add(c.src, c.pos(cl, startOf(at)), quoteRule(rs.name),
 		"this expression may take up to %s steps each minute; the limit is %d: use shorter ranges, with constant bounds, and do not nest predicates over them",
 		fmtSteps(w), MaxWork)
-	return false
+	return 0, false
 }
 
 func fmtSteps(w float64) string {

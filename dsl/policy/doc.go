@@ -17,7 +17,10 @@
 //
 // Evaluation is bounded at load: source size, nesting depth, node count and
 // an estimate of the work of nested predicates over ranges are all limited,
-// so that no rule can hang a run. Values that reach a control are checked:
+// so that no rule can hang a run. Each evaluation charges its estimate,
+// and each helper the minutes it reads, to the run's budget.Meter, which
+// the scenario's code shares: a policy of many costly rules ends the run
+// when the budget is spent, at the rule that met it. Values that reach a control are checked:
 // a constant out of range is a load error, a computed one (NaN and ±Inf
 // included) stops the run with the rule, the minute and the values it saw.
 //

@@ -15,9 +15,14 @@ import (
 )
 
 // Instance returns a fresh engine.Policy for one run: its own expr machine
-// holding the values the rules read, no rule fired yet.
+// holding the values the rules read, no rule fired yet. Its work charges
+// m, the run's budget; a nil m is a meter of its own, with the default
+// limits.
 func (p *Program) Instance(m *budget.Meter) engine.Policy {
-	in := &instance{p: p, last: make([]int, len(p.rules)), fire: make([]bool, len(p.rules))}
+	if m == nil {
+		m = budget.New(budget.Limits{})
+	}
+	in := &instance{p: p, bud: m, last: make([]int, len(p.rules)), fire: make([]bool, len(p.rules))}
 	for i := range in.last {
 		in.last[i] = -1
 	}
@@ -42,6 +47,7 @@ func (p *Program) Instance(m *budget.Meter) engine.Policy {
 // instance is one run's state of a policy.
 type instance struct {
 	p      *Program
+	bud    *budget.Meter
 	vm     vm.VM
 	env    map[string]any // only when a program reads the map environment
 	last   []int          // minute each rule last fired; -1 when never
@@ -54,17 +60,27 @@ type instance struct {
 // Decide implements engine.Policy: it refreshes the variables and helper
 // values from the last row, evaluates every rule's condition on the same
 // values, then computes the actions of the rules that hold, in file order.
+// Each helper charges the minutes it reads to the run's budget, and each
+// expression its steps, before it runs: once the budget is spent, the run
+// stops at the rule or the helper that met it.
 func (in *instance) Decide(rows []engine.Row) ([]engine.Firing, error) {
 	if len(rows) == 0 {
 		return nil, nil
 	}
+	in.bud.Enter()
+	defer in.bud.Leave()
 	r := &rows[len(rows)-1]
-	in.refresh(rows)
+	if err := in.refresh(rows); err != nil {
+		return nil, err
+	}
 	anyHolds := false
 	for i, ru := range in.p.rules {
 		in.fire[i] = false
 		if ru.cooldown > 0 && in.last[i] >= 0 && r.Minute-in.last[i] < ru.cooldown {
 			continue
+		}
+		if err := in.bud.Charge(budget.Policy, ru.steps); err != nil {
+			return nil, in.spent(ru.name, ru.when.position(in.p.file, firstNonSpace(ru.when.expr)), err)
 		}
 		if ru.fast != nil {
 			in.fire[i] = ru.fast(in.num)
@@ -95,6 +111,9 @@ func (in *instance) Decide(rows []engine.Row) ([]engine.Firing, error) {
 		for _, a := range ru.actions {
 			v := a.value
 			if a.arg != nil {
+				if err := in.bud.Charge(budget.Policy, a.steps); err != nil {
+					return nil, in.spent(ru.name, a.clause.position(in.p.file, a.argStart), err)
+				}
 				in.sync()
 				out, err := in.vm.Run(a.arg, in.env)
 				if err != nil {
@@ -107,6 +126,9 @@ func (in *instance) Decide(rows []engine.Row) ([]engine.Firing, error) {
 			f.Actions = append(f.Actions, engine.Action{Control: a.fn.Control, Value: v, By: ru.name})
 		}
 		f.Seen = in.seen(ru)
+		if err := in.bud.Keep(firingBytes(f)); err != nil {
+			return nil, in.spent(ru.name, ru.pos, err)
+		}
 		in.last[i] = r.Minute
 		firings = append(firings, f)
 	}
@@ -116,14 +138,18 @@ func (in *instance) Decide(rows []engine.Row) ([]engine.Firing, error) {
 // refresh computes this minute's value of every name the rules read into
 // the numeric mirror. The expr machine's variables are written only when a
 // program is about to run (sync): a minute whose conditions all run in Go
-// boxes nothing.
-func (in *instance) refresh(rows []engine.Row) {
+// boxes nothing. A helper charges the minutes it reads.
+func (in *instance) refresh(rows []engine.Row) error {
 	r := &rows[len(rows)-1]
 	for i := range in.p.envVars {
 		v := &in.p.envVars[i]
 		switch {
 		case v.slot >= 0:
-			in.num[i] = in.slotValue(&in.p.slots[v.slot], rows)
+			s := &in.p.slots[v.slot]
+			if err := in.bud.Charge(budget.Policy, s.minutes(len(rows))); err != nil {
+				return in.spent(s.first.rule, s.first.pos, err)
+			}
+			in.num[i] = in.slotValue(s, rows)
 		case v.get == nil: // time, mirrored as the minute of the day
 			in.num[i] = float64(r.Clock % 1440)
 		default:
@@ -131,6 +157,31 @@ func (in *instance) refresh(rows []engine.Row) {
 		}
 	}
 	in.synced = false
+	return nil
+}
+
+// minutes is how many rows a helper reads after rows rows: a window its
+// minutes so far, the others one or two.
+func (s *slot) minutes(rows int) int64 {
+	switch s.kind {
+	case slotMean, slotMax, slotMin:
+		return int64(min(s.n, rows))
+	case slotRising, slotFalling:
+		return 2
+	}
+	return 1
+}
+
+// firingBytes is about what the trace keeps of a firing: the rule's name
+// is shared, its values and actions are not.
+func firingBytes(f engine.Firing) int64 {
+	return 64 + 40*int64(len(f.Seen)) + 40*int64(len(f.Actions))
+}
+
+// spent is the error of a budget spent, or of a run stopped, at a place
+// of the file.
+func (in *instance) spent(rule string, pos dsl.Pos, err error) error {
+	return dsl.Diagnostic{Pos: pos, Context: quoteRule(rule), Message: err.Error(), Snippet: dsl.LineOf(in.p.src, pos.Line)}
 }
 
 // sync writes this minute's values into the expr machine's variables (and

@@ -33,6 +33,7 @@ type rule struct {
 	seen     []seenRef // the variables and helper values the condition reads, for the trace
 	actions  []action
 	cooldown int
+	steps    int64 // of an evaluation of the condition, estimated from above
 }
 
 // action is one compiled action of a rule.
@@ -42,7 +43,8 @@ type action struct {
 	value    float64     // the constant value
 	pos      dsl.Pos
 	clause   *clause
-	argStart int // rune offset of the argument in the clause, for run-time messages
+	argStart int   // rune offset of the argument in the clause, for run-time messages
+	steps    int64 // of an evaluation of a computed argument, estimated from above
 }
 
 // slotKind says which helper a slot computes.
@@ -67,8 +69,15 @@ type slot struct {
 	kind  slotKind
 	typ   Type
 	get   func(*engine.Row) float64
-	n     int // window or look-back, minutes
-	rule  int // since(): index of the rule
+	n     int   // window or look-back, minutes
+	rule  int   // since(): index of the rule
+	first place // where the file calls it first, for a run that stops while computing it
+}
+
+// place is where a rule of the file writes something.
+type place struct {
+	rule string
+	pos  dsl.Pos
 }
 
 // Rules returns the rule names in file order.

@@ -96,9 +96,13 @@ func (r *run) emit(ev engine.Event) {
 	if r.emitted++; r.emitted > maxEvents {
 		r.L.RaiseError("the scenario has emitted %d events in this run, the most a run keeps: is an event emitted in a loop, or every minute?", maxEvents)
 	}
-	r.m.kept += 64
+	size := int64(64)
 	for _, s := range ev.Text {
-		r.m.kept += int64(len(s))
+		size += int64(len(s))
+	}
+	if err := r.m.bud.Keep(size); err != nil {
+		r.m.fail(err)
+		r.L.RaiseError("%v", err)
 	}
 	r.pending = append(r.pending, ev)
 }
@@ -276,7 +280,10 @@ func (r *run) at(L *lua.LState) int {
 		r.decl.atText[m] = luaText(when)
 	}
 	r.schedule[m] = append(r.schedule[m], fn)
-	r.m.kept += 16 // the callback's place in the schedule
+	if err := r.m.bud.Keep(16); err != nil { // the callback's place in the schedule
+		r.m.fail(err)
+		L.RaiseError("%v", err)
+	}
 	return 0
 }
 

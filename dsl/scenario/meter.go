@@ -42,7 +42,6 @@ type meter struct {
 	memEvery int    // the current interval
 	lastRead uint64 // the counter at the last read
 	pending  int    // steps not charged yet
-	kept     int64  // bytes of the events the run keeps
 }
 
 // Between two reads of the process's allocation counter (a read costs
@@ -227,10 +226,11 @@ func (m *meter) guardString(fn string, n int64) {
 }
 
 // measure estimates the bytes the state can reach, stopping early once over
-// the budget: the globals, the locals of every frame, the script's
-// callbacks kept on the Go side, and the events the run keeps.
+// the budget: the globals, the locals of every frame and the script's
+// callbacks kept on the Go side. (The events the run keeps are the
+// budget's to count.)
 func (m *meter) measure() int64 {
-	w := walker{seen: map[any]bool{}, limit: m.bud.Limits().Memory, size: m.kept}
+	w := walker{seen: map[any]bool{}, limit: m.bud.Limits().Memory}
 	w.value(m.L.G.Global)
 	w.value(m.L.G.Registry)
 	for level := 0; ; level++ {

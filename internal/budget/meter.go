@@ -45,6 +45,9 @@ type Meter struct {
 	since   time.Time     // when it started
 	elapsed time.Duration // time of the run's calls before this one
 
+	held int64 // bytes the scenario's state held at its last measure
+	kept int64 // bytes the run keeps in its trace: events, values rules saw
+
 	err error // the first budget spent; every check gives it again
 }
 
@@ -139,16 +142,37 @@ func (m *Meter) Leave() {
 	}
 }
 
-// Memory reports that the scenario holds used bytes; it returns an error
-// when that is over the memory budget, and from then on at every check.
+// Memory reports that the scenario's state holds used bytes; it returns an
+// error when that and what the run keeps are over the memory budget, and
+// from then on at every check.
 func (m *Meter) Memory(used int64) error {
+	m.held = used
+	return m.checkMemory()
+}
+
+// Keep reports that the run keeps n more bytes of what its code made, in
+// its trace: the events of the scenario, the values a fired rule saw. They
+// count in the memory budget with what the scenario's state holds, for a
+// trace outlives the run (the web console keeps it for the shift's player).
+func (m *Meter) Keep(n int64) error {
+	m.kept += n
+	return m.checkMemory()
+}
+
+// Kept returns the bytes the run keeps in its trace so far.
+func (m *Meter) Kept() int64 { return m.kept }
+
+func (m *Meter) checkMemory() error {
 	if m.err != nil {
 		return m.err
 	}
-	if used > m.limits.Memory {
+	if m.held+m.kept <= m.limits.Memory {
+		return nil
+	}
+	if m.kept < m.held {
 		return m.fail(fmt.Sprintf("the scenario holds more than its memory budget of %s: is a table or string growing without end?", BytesText(m.limits.Memory)))
 	}
-	return nil
+	return m.fail(fmt.Sprintf("the run keeps more than its memory budget of %s in its trace (events, and the values its rules saw): is an event emitted, or a rule reading many values fired, every minute?", BytesText(m.limits.Memory)))
 }
 
 // shares says who spent the steps, when more than one party did.

@@ -144,6 +144,14 @@ func TestMemory(t *testing.T) {
 	if m.Charge(Scenario, 1) != err {
 		t.Fatal("the memory budget spent does not stop the next charge")
 	}
+	// What the trace keeps counts with what the state holds.
+	k := New(Limits{Memory: 1 << 20})
+	if k.Memory(1<<19) != nil || k.Keep(1<<19) != nil {
+		t.Fatal("1 MiB in all refused")
+	}
+	if err := k.Keep(1); err == nil || !strings.Contains(err.Error(), "keeps more than its memory budget of 1.0 MiB in its trace") {
+		t.Fatalf("got %v", err)
+	}
 }
 
 func TestStepsText(t *testing.T) {
