@@ -9,6 +9,7 @@ import (
 
 	"github.com/oncall-sim/oncall/dsl"
 	"github.com/oncall-sim/oncall/engine"
+	"github.com/oncall-sim/oncall/internal/budget"
 	"github.com/oncall-sim/oncall/internal/spell"
 )
 
@@ -94,7 +95,7 @@ const (
 // emit adds an event to the coming minute.
 func (r *run) emit(ev engine.Event) {
 	if r.emitted++; r.emitted > maxEvents {
-		r.L.RaiseError("the scenario has emitted %d events in this run, the most a run keeps: is an event emitted in a loop, or every minute?", maxEvents)
+		r.L.RaiseError("the scenario has emitted %s events in this run, the most a run keeps: is an event emitted in a loop, or every minute?", budget.Number(maxEvents))
 	}
 	size := int64(64)
 	for _, s := range ev.Text {
@@ -247,11 +248,11 @@ func (r *run) say(L *lua.LState) int {
 	}
 	for _, lang := range languages() {
 		if n := len(text[lang]); n > maxSayBytes {
-			L.RaiseError("say: the text in %s is %s; a line of the timeline holds at most %d bytes: shorten it", lang, bytesText(int64(n)), maxSayBytes)
+			L.RaiseError("say: the text in %s is %s; a line of the timeline holds at most %s bytes: shorten it", lang, bytesText(int64(n)), budget.Number(maxSayBytes))
 		}
 	}
 	if r.said++; r.said > maxSays {
-		L.RaiseError("say: the scenario has said %d lines in this run, the most a run keeps: is say called in a loop, or every minute?", maxSays)
+		L.RaiseError("say: the scenario has said %s lines in this run, the most a run keeps: is say called in a loop, or every minute?", budget.Number(maxSays))
 	}
 	r.emit(engine.Event{Kind: engine.EventSay, Text: text})
 	return 0

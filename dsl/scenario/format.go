@@ -14,7 +14,8 @@ import (
 // Go's fmt, which also reads Go's own directives: %[1]s a thousand times
 // repeats one argument a thousand times, a result that no check of the
 // arguments foresees. Here each piece is bounded before it is written, the
-// whole within the limit of one string, and its bytes are charged. The
+// whole within the limit of one string, and its bytes are charged (a
+// floating-point number a step per byte, for its digits take time). The
 // numbers are written as gopher-lua writes them (by Go's fmt), so that
 // what a scenario printed before reads the same.
 func strFormat(L *lua.LState) int {
@@ -63,6 +64,9 @@ func strFormat(L *lua.LState) int {
 		case 'e', 'E', 'f', 'g', 'G':
 			grow(100 + 420) // the widest field, the longest number and its precision
 			piece = fmt.Sprintf("%"+spec+string(conv), float64(L.CheckNumber(arg)))
+			// Writing a large number at a long precision takes microseconds
+			// (4 µs for %99.99f of 1e300): a step per byte written.
+			m.charge(L, int64(len(piece)))
 		case 'q':
 			s := L.CheckString(arg)
 			grow(4*len(s) + 2)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"reflect"
 	"runtime/metrics"
+	"slices"
 
 	lua "github.com/yuin/gopher-lua"
 
@@ -155,9 +156,32 @@ func (m *meter) checkRegisters() {
 	if total > bigRegisters {
 		m.pending += total / bytesPerStep
 	}
-	if total > m.maxStr {
-		m.fail(fmt.Errorf("the strings of this function reach %s, over the limit of %s for one string (1/64 of the memory budget): is a string growing in a loop?", bytesText(int64(total)), bytesText(int64(m.maxStr))))
+	if total <= m.maxStr {
+		return
 	}
+	if distinct := m.distinctRegisters(); distinct > m.maxStr {
+		m.fail(fmt.Errorf("the strings of this function reach %s, over the limit of %s for one string (1/64 of the memory budget): is a string growing in a loop?", bytesText(int64(distinct)), bytesText(int64(m.maxStr))))
+	}
+}
+
+// distinctRegisters is the length of the distinct strings of the running
+// function: a method call or a concatenation copies a string into more
+// registers, which holds no more memory. (Two registers that hold one
+// string compare equal at once, by their pointer.)
+func (m *meter) distinctRegisters() int {
+	var big []lua.LString
+	total := 0
+	for i, top := 1, m.L.GetTop(); i <= top; i++ {
+		s, ok := m.L.Get(i).(lua.LString)
+		if !ok || (len(s) >= bigRegisters && slices.Contains(big, s)) {
+			continue
+		}
+		if len(s) >= bigRegisters {
+			big = append(big, s)
+		}
+		total += len(s)
+	}
+	return total
 }
 
 // tableBytes estimates the memory of a table itself: 16 bytes a slot of its

@@ -132,15 +132,21 @@ func pageMessage(err error, names []string) string {
 	if errors.As(err, &fe) {
 		msg = fe.Message
 	}
-	if name, ok := strings.CutPrefix(msg, "unknown name "); ok {
-		name = strings.TrimSpace(name)
-		msg += spell.Suggest(name, append(names, "paging"))
-		if name == "paging" {
-			msg = "the page rule cannot read paging, which is what it decides"
+	for _, prefix := range []string{"unknown name ", "unknown func "} {
+		name, ok := strings.CutPrefix(msg, prefix)
+		if !ok {
+			continue
 		}
-	}
-	if exprwork.IsDisabled(strings.TrimSuffix(strings.TrimPrefix(msg, "unknown name "), "()")) || strings.Contains(msg, "is disabled") {
-		msg += ": a page rule reads the row's metrics, the same on every run, and builds nothing"
+		name = strings.TrimSpace(name)
+		switch {
+		case name == "paging":
+			return "the page rule cannot read paging, which is what it decides"
+		case exprwork.ReadsTheClock(name):
+			return name + "() is not available in a page rule: a run must give the same result every time, so the rule cannot read the wall clock"
+		case exprwork.IsDisabled(name):
+			return name + "() is not available in a page rule: it builds text or lists from others, which could grow without bound"
+		}
+		return msg + spell.Suggest(name, append(names, "paging"))
 	}
 	if strings.Contains(msg, "exceeds maximum allowed nodes") {
 		msg = fmt.Sprintf("the page rule is too large (more than %d parts): write a shorter one", pageMaxNodes)
@@ -159,7 +165,7 @@ func stepsText(w float64) string {
 	if w >= 1e15 {
 		return "more than 10^15"
 	}
-	return budget.StepsText(int64(w))
+	return budget.Number(int64(w))
 }
 
 // instance returns the rule for one run, charging its steps to m.

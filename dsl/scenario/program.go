@@ -70,6 +70,7 @@ func Compile(filename string, src []byte, opts Options) (*Program, error) {
 	if err != nil {
 		return nil, dsl.List{syntaxDiagnostic(filename, text, err)}
 	}
+	rewriteLength(chunk)
 	proto, err := lua.Compile(chunk, filename)
 	if err != nil {
 		return nil, dsl.List{syntaxDiagnostic(filename, text, err)}

@@ -107,6 +107,7 @@ func newLibrary() *library {
 	meterBase(L)
 	guardMath(L)
 	registerAPI(L, g)
+	g.RawSetString(lengthName, L.NewFunction(length))
 	guardWriters(L, lib)
 	str := g.RawGetString(lua.StringLibName).(*lua.LTable)
 	str.RawSetString("__index", lua.LNil) // lib.strings is the strings' metatable
@@ -230,7 +231,7 @@ func strictIndex(L *lua.LState) int {
 	}
 	var names []string
 	collect := func(k, _ lua.LValue) {
-		if s, ok := k.(lua.LString); ok {
+		if s, ok := k.(lua.LString); ok && s != lengthName {
 			names = append(names, string(s))
 		}
 	}

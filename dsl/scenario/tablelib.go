@@ -21,16 +21,13 @@ func meterTables(L *lua.LState) {
 	for _, name := range []string{"insert", "remove"} {
 		orig := mod.RawGetString(name).(*lua.LFunction)
 		mod.RawSetString(name, L.NewFunction(func(L *lua.LState) int {
-			t := L.CheckTable(1)
-			if pos, ok := L.Get(2).(lua.LNumber); ok && L.GetTop() >= 2 {
-				meterOf(L).charge(L, int64(max(0, t.Len()-int(pos)+1)))
-			}
+			meterOf(L).chargeArray(L, L.CheckTable(1)) // the items it finds the end past, or moves
 			return callOriginal(L, orig)
 		}))
 	}
 	maxn := mod.RawGetString("maxn").(*lua.LFunction)
 	mod.RawSetString("maxn", L.NewFunction(func(L *lua.LState) int {
-		meterOf(L).charge(L, tableBytes(L.CheckTable(1))/16)
+		meterOf(L).chargeBytes(L, int(tableBytes(L.CheckTable(1))))
 		return callOriginal(L, maxn)
 	}))
 }
@@ -39,6 +36,7 @@ func meterTables(L *lua.LState) {
 func tableConcat(L *lua.LState) int {
 	m := meterOf(L)
 	t := L.CheckTable(1)
+	m.chargeArray(L, t)
 	sep := L.OptString(2, "")
 	i, j := L.OptInt(3, 1), L.OptInt(4, t.Len())
 	var b strings.Builder
@@ -70,6 +68,7 @@ func tableConcat(L *lua.LState) int {
 func tableSort(L *lua.LState) int {
 	m := meterOf(L)
 	t := L.CheckTable(1)
+	m.chargeArray(L, t)
 	n := t.Len()
 	m.charge(L, int64(n))
 	items := make([]lua.LValue, n)
@@ -120,6 +119,7 @@ func meterBase(L *lua.LState) {
 		if !ok {
 			return 0
 		}
+		meterOf(L).chargeArray(L, t)
 		i, j := L.OptInt(2, 1), L.OptInt(3, t.Len())
 		return int64(max(0, j-i+1))
 	})

@@ -38,9 +38,9 @@ func (l Limits) WithDefaults() Limits {
 	return l
 }
 
-// StepsText writes a number of steps with thousands separated, as messages
-// show them: 50,000,000.
-func StepsText(n int64) string {
+// Number writes a whole number with its thousands separated, as messages
+// show counts: 50,000,000 steps, 1,000 lines.
+func Number(n int64) string {
 	s := strconv.FormatInt(n, 10)
 	var b strings.Builder
 	for i, c := range s {

@@ -102,7 +102,7 @@ func (m *Meter) check() error {
 	}
 	m.next = min(m.steps+CheckEvery, m.limits.Steps+1)
 	if m.steps > m.limits.Steps {
-		return m.fail(fmt.Sprintf("the run spent its budget of %s steps%s: is there an endless loop, or work that grows with each call?", StepsText(m.limits.Steps), m.shares()))
+		return m.fail(fmt.Sprintf("the run spent its budget of %s steps%s: is there an endless loop, or work that grows with each call?", Number(m.limits.Steps), m.shares()))
 	}
 	if m.done != nil {
 		select {

@@ -154,10 +154,10 @@ func TestMemory(t *testing.T) {
 	}
 }
 
-func TestStepsText(t *testing.T) {
+func TestNumber(t *testing.T) {
 	for n, want := range map[int64]string{0: "0", 999: "999", 1000: "1,000", 50_000_000: "50,000,000", -1234: "-1,234"} {
-		if got := StepsText(n); got != want {
-			t.Errorf("StepsText(%d) = %q, want %q", n, got, want)
+		if got := Number(n); got != want {
+			t.Errorf("Number(%d) = %q, want %q", n, got, want)
 		}
 	}
 }
