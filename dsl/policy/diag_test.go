@@ -9,6 +9,8 @@ import (
 	"github.com/oncall-sim/oncall/dsl/policy"
 	"github.com/oncall-sim/oncall/engine"
 	"github.com/oncall-sim/oncall/golden/goldentest"
+	"github.com/oncall-sim/oncall/internal/budget"
+	"github.com/oncall-sim/oncall/shift"
 )
 
 // TestBrokenAtLoad: the policies of testdata/broken must not load; each
@@ -31,21 +33,21 @@ func TestBrokenAtLoad(t *testing.T) {
 }
 
 // TestBrokenAtRun: the policies of testdata/stops load but stop a run of
-// free play (30 minutes, seed 1, noise on); the error beside each gives the
-// minute, the place, the rule and the values it saw.
+// free play (a day, seed 1, noise on); the error beside each gives the
+// minute, the place, the rule and the values it saw, or the budget spent.
+// The run's budget is small (two million steps, a twenty-fifth of the
+// default), so that the costly cases end in milliseconds.
 func TestBrokenAtRun(t *testing.T) {
 	goldentest.Cases(t, "testdata/stops", ".rules", func(t *testing.T, file string, src []byte) []byte {
 		p, err := policy.Compile(file, src)
 		if err != nil {
 			t.Fatalf("Compile: %v", err)
 		}
-		setup := engine.FreePlay()
-		setup.Minutes = 30
-		sim, err := engine.New(engine.Options{Setup: setup, Policy: p.Instance(nil), Seed: 1, Noise: true})
-		if err != nil {
-			t.Fatal(err)
-		}
-		err = sim.Run(0)
+		freePlay := shift.SourceFunc(func(*budget.Meter, uint32) (engine.Scenario, engine.Setup, error) {
+			return engine.NoScenario{}, engine.FreePlay(), nil
+		})
+		sh := shift.Shift{Scenario: freePlay, Seed: 1, Noise: true, Policy: p, Limits: budget.Limits{Steps: 2_000_000}}
+		_, err = sh.Run(t.Context())
 		if err == nil {
 			t.Fatal("the run did not stop")
 		}
