@@ -31,7 +31,13 @@ type Diagnostic struct {
 	Context string // what the problem is in, e.g. `rule "shed under load"`; may be empty
 	Message string // what is wrong and what to do
 	Snippet string // the source line, when known
+	// Cause is the error the problem is, when the program can tell it
+	// apart from the others: a spent budget (errors.As finds it).
+	Cause error
 }
+
+// Unwrap returns the cause, if any.
+func (d Diagnostic) Unwrap() error { return d.Cause }
 
 // Error renders the diagnostic on one line: "file:line:col: context: message".
 func (d Diagnostic) Error() string {
@@ -113,6 +119,15 @@ func (l List) Err() error {
 }
 
 // Error renders every diagnostic, one per line.
+// Unwrap returns the diagnostics, so that errors.As finds a cause in any.
+func (l List) Unwrap() []error {
+	errs := make([]error, len(l))
+	for i, d := range l {
+		errs[i] = d
+	}
+	return errs
+}
+
 func (l List) Error() string {
 	parts := make([]string, len(l))
 	for i, d := range l {

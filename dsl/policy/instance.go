@@ -181,7 +181,7 @@ func firingBytes(f engine.Firing) int64 {
 // spent is the error of a budget spent, or of a run stopped, at a place
 // of the file.
 func (in *instance) spent(rule string, pos dsl.Pos, err error) error {
-	return dsl.Diagnostic{Pos: pos, Context: quoteRule(rule), Message: err.Error(), Snippet: dsl.LineOf(in.p.src, pos.Line)}
+	return dsl.Diagnostic{Pos: pos, Context: quoteRule(rule), Message: err.Error(), Snippet: dsl.LineOf(in.p.src, pos.Line), Cause: err}
 }
 
 // sync writes this minute's values into the expr machine's variables (and

@@ -81,10 +81,13 @@ func newMeter(L *lua.LState, bud *budget.Meter) *meter {
 func (m *meter) enter() { m.bud.Enter() }
 
 // leave charges the call's last steps and ends its time; after loading, it
-// also measures memory, for a few instructions can fill large tables.
+// also measures memory, for a few instructions can fill large tables. The
+// call has ended: should its last steps spend the budget, the next charge
+// says so, where the run is then.
 func (m *meter) leave(load bool) {
 	if m.err == nil {
-		m.flush()
+		m.bud.Charge(budget.Scenario, int64(m.pending))
+		m.pending = 0
 	}
 	if load && m.err == nil {
 		m.checkMemory()

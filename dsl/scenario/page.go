@@ -185,7 +185,9 @@ type pageRun struct {
 // in the rule where it happened.
 func (p *pageRun) Holds(r *engine.Row) (bool, error) {
 	if err := p.bud.Charge(budget.Scenario, p.rule.steps); err != nil {
-		return false, p.rule.diag(0, err.Error())
+		d := p.rule.diag(0, err.Error()).(dsl.Diagnostic)
+		d.Cause = err
+		return false, d
 	}
 	for i := range p.rule.specs {
 		s := &p.rule.specs[i]

@@ -175,10 +175,10 @@ func (p *Program) load(m *budget.Meter, seed uint32) (*run, dsl.List) {
 	r.loading = false
 	if err == nil && r.m.err != nil {
 		// The memory measure after loading found the budget spent.
-		return nil, dsl.List{{Pos: dsl.Pos{File: p.file}, Message: "once loaded, " + r.m.err.Error()}}
+		return nil, dsl.List{{Pos: dsl.Pos{File: p.file}, Message: "once loaded, " + r.m.err.Error(), Cause: r.m.err}}
 	}
 	if err != nil {
-		r.diags = append(r.diags, asList(p.file, p.src, err, "", r.errLine)...)
+		r.diags = append(r.diags, r.caused(asList(p.file, p.src, err, "", r.errLine))...)
 		return nil, r.diags
 	}
 	r.finishLoad()

@@ -249,8 +249,19 @@ func (r *run) runtimeError(err error, context string) error {
 		}
 		return l[0]
 	}
-	l := asList(r.p.file, r.p.src, err, context, r.errLine)
+	l := r.caused(asList(r.p.file, r.p.src, err, context, r.errLine))
 	return l[0]
+}
+
+// caused marks the diagnostics of an error the meter stopped the script
+// for (a spent budget, a string too long) with that cause.
+func (r *run) caused(l dsl.List) dsl.List {
+	if r.m.err != nil {
+		for i := range l {
+			l[i].Cause = r.m.err
+		}
+	}
+	return l
 }
 
 // raisedAs returns the diagnostics raise kept when err is the error it
