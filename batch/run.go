@@ -2,12 +2,14 @@ package batch
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"runtime"
 	"sync"
 	"sync/atomic"
 
 	"github.com/oncall-sim/oncall/engine"
+	"github.com/oncall-sim/oncall/internal/budget"
 	"github.com/oncall-sim/oncall/shift"
 )
 
@@ -28,11 +30,18 @@ type Options struct {
 
 // Many runs the shift sh once a seed, each run's seed taking the place of
 // sh.Seed, and returns the results in the order of seeds. It stops early
-// only when ctx is cancelled; a run that fails carries its error in its
-// Result and the others go on. The shift's scenario and policy serve every
-// worker at once: they must be safe for concurrent calls.
+// when ctx is cancelled, with its error. A run that fails carries its error
+// in its Result and the others go on, unless its code spent its budget:
+// then the scenario or policy is at fault on every seed, and the batch
+// stops, each seed not run carrying that error rather than spending a
+// budget of its own (a thousand seeds would otherwise take a thousand
+// budgets). The shift's scenario and policy serve every worker at once:
+// they must be safe for concurrent calls.
 func Many(ctx context.Context, sh shift.Shift, seeds []uint32, o Options) ([]Result, error) {
 	results := make([]Result, len(seeds))
+	ran := make([]bool, len(seeds))
+	inner, stop := context.WithCancelCause(ctx)
+	defer stop(nil)
 	jobs := o.Jobs
 	if jobs <= 0 {
 		jobs = runtime.GOMAXPROCS(0)
@@ -46,12 +55,16 @@ func Many(ctx context.Context, sh shift.Shift, seeds []uint32, o Options) ([]Res
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for ctx.Err() == nil {
+			for inner.Err() == nil {
 				i := int(next.Add(1) - 1)
 				if i >= len(seeds) {
 					return
 				}
-				results[i] = result(ctx, sh, seeds[i])
+				results[i], ran[i] = result(inner, sh, seeds[i]), true
+				var spent *budget.Exceeded
+				if errors.As(results[i].Err, &spent) {
+					stop(fmt.Errorf("the batch stopped: %w", results[i].Err))
+				}
 				done <- struct{}{}
 			}
 		}()
@@ -66,6 +79,11 @@ func Many(ctx context.Context, sh shift.Shift, seeds []uint32, o Options) ([]Res
 	}
 	if err := ctx.Err(); err != nil {
 		return results, err
+	}
+	for i := range results {
+		if !ran[i] {
+			results[i] = Result{Seed: seeds[i], Err: fmt.Errorf("seed %d: not run: %w", seeds[i], context.Cause(inner))}
+		}
 	}
 	return results, nil
 }

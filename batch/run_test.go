@@ -311,3 +311,40 @@ func TestDistributionOfNoRunHasNoWorstSeed(t *testing.T) {
 		t.Errorf("summary:\n%s", out.String())
 	}
 }
+
+// spender spends its run's budget at minute 5.
+type spender struct{ m *budget.Meter }
+
+func (s spender) Decide(rows []engine.Row) ([]engine.Firing, error) {
+	if len(rows) == 5 {
+		return nil, s.m.Charge(budget.Policy, 2_000)
+	}
+	return nil, nil
+}
+
+// TestManyStopsAtABudgetSpent: a run whose code spends its budget stops the
+// batch, for the policy would spend it on every seed; the seeds not run
+// say why instead of each spending a budget.
+func TestManyStopsAtABudgetSpent(t *testing.T) {
+	sh := shift.Shift{Scenario: batchtest.BadDeploy(), Noise: true, Limits: budget.Limits{Steps: 1_000},
+		Policy: shift.PolicyFunc(func(m *budget.Meter) engine.Policy { return spender{m} })}
+	rs, err := batch.Many(context.Background(), sh, seeds(200), batch.Options{Jobs: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	spent, notRun := 0, 0
+	for _, r := range rs {
+		var ex *budget.Exceeded
+		switch {
+		case r.Err == nil:
+			t.Fatalf("seed %d ran to its end", r.Seed)
+		case errors.As(r.Err, &ex) && !strings.Contains(r.Err.Error(), "not run"):
+			spent++
+		case strings.Contains(r.Err.Error(), "not run: the batch stopped: seed "):
+			notRun++
+		}
+	}
+	if spent == 0 || spent > 10 || notRun < 150 {
+		t.Fatalf("%d runs spent their budget, %d were not run; want a few and most", spent, notRun)
+	}
+}
