@@ -11,6 +11,7 @@ import (
 	"github.com/oncall-sim/oncall/batch"
 	"github.com/oncall-sim/oncall/dsl/scenario"
 	"github.com/oncall-sim/oncall/engine"
+	"github.com/oncall-sim/oncall/internal/budget"
 	"github.com/oncall-sim/oncall/shift"
 )
 
@@ -54,6 +55,9 @@ type GradeOptions struct {
 	// scenario (see Reference.Stale), and says so in the report, rather
 	// than refusing them.
 	AllowStale bool
+	// Limits bound the code of each run (zero fields take budget's
+	// defaults).
+	Limits budget.Limits
 	// PolicyError, when set, is why the policy did not load (its rendered
 	// diagnostics): nothing runs, every criterion fails on every seed, and
 	// the report says why, so that an autograder still gets a report with
@@ -131,7 +135,7 @@ func gradeOne(ctx context.Context, o GradeOptions, sc Scenario, rep *Report) (Sc
 		return sr, err
 	}
 	if o.PolicyError == "" && sr.Score < sr.MaxScore-Tolerance {
-		sr.Story = tell(sc, &sr, o.Policy, ref.Noise)
+		sr.Story = tell(sc, &sr, o.Policy, ref.Noise, o.Limits)
 	}
 	if o.Clock != nil {
 		sr.Seconds = o.Clock().Sub(start).Seconds()
@@ -153,7 +157,7 @@ func runPolicy(ctx context.Context, o GradeOptions, sc Scenario, ref *Reference)
 	if o.Progress != nil {
 		opts.Progress = func(done, total int) { o.Progress(sc.ID, done, total) }
 	}
-	return batch.Many(ctx, shift.Shift{Scenario: sc.Source, Noise: ref.Noise, Policy: o.Policy}, ref.SeedList(), opts)
+	return batch.Many(ctx, shift.Shift{Scenario: sc.Source, Noise: ref.Noise, Policy: o.Policy, Limits: o.Limits}, ref.SeedList(), opts)
 }
 
 func gradeScenario(sc Scenario, ref *Reference, results []batch.Result) (ScenarioResult, error) {

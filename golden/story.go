@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/oncall-sim/oncall/engine"
+	"github.com/oncall-sim/oncall/internal/budget"
 	"github.com/oncall-sim/oncall/shift"
 )
 
@@ -48,13 +49,13 @@ func worstSeed(sr *ScenarioResult) (int, float64) {
 
 // tell runs the policy again on the seed where it scored least and tells
 // that run from its first signal; nil when the run did not finish.
-func tell(sc Scenario, sr *ScenarioResult, policy shift.Policy, noise bool) *Story {
+func tell(sc Scenario, sr *ScenarioResult, policy shift.Policy, noise bool, limits budget.Limits) *Story {
 	i, points := worstSeed(sr)
 	if i < 0 || sr.Criteria[0].Seeds[i].Error != "" {
 		return nil
 	}
 	seed := sr.Criteria[0].Seeds[i].Seed
-	sim, err := shift.Shift{Scenario: sc.Source, Seed: seed, Noise: noise, Policy: policy}.Run(context.Background())
+	sim, err := shift.Shift{Scenario: sc.Source, Seed: seed, Noise: noise, Policy: policy, Limits: limits}.Run(context.Background())
 	if err != nil {
 		return nil
 	}

@@ -63,6 +63,9 @@ type Shift struct {
 	// Limits bound what the scenario's and the policy's code may spend in
 	// the run, both together (zero fields take budget's defaults).
 	Limits budget.Limits
+	// Meter, when set, is charged by the run instead of a meter of its own
+	// with Limits: oncall check runs a scenario on many seeds on one.
+	Meter *budget.Meter
 }
 
 // Sim is a run built from a Shift: the engine's Sim and the meter its
@@ -110,7 +113,10 @@ func (sh Shift) setup(m *budget.Meter) (engine.Scenario, engine.Setup, error) {
 
 // start builds the run for ctx; nothing is computed yet.
 func (sh Shift) start(ctx context.Context) (*Sim, error) {
-	m := budget.New(sh.Limits)
+	m := sh.Meter
+	if m == nil {
+		m = budget.New(sh.Limits)
+	}
 	m.Bind(ctx)
 	inst, setup, err := sh.setup(m)
 	if err != nil {

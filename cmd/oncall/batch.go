@@ -21,16 +21,17 @@ import (
 
 // BatchCmd runs a scenario over many seeds at once.
 type BatchCmd struct {
-	Scenario string   `arg:"" help:"A built-in scenario's name or a .lua file."`
-	Policy   string   `short:"p" help:"Policy file run on every seed (none when absent)." placeholder:"FILE"`
-	Seeds    string   `default:"1-100" help:"Seeds to run: 1-1000, 1,5,9 or 1-10,20-30 (default 1-100)." placeholder:"SET"`
-	Jobs     int      `short:"j" help:"Runs at once (default: one per core)." placeholder:"N"`
-	Vs       string   `help:"A second policy file run on the same seeds; the difference is reported seed by seed." placeholder:"OTHER.rules"`
-	RefPol   string   `name:"reference-policy" help:"The reference policy whose outcome on each seed sets the bounds of the scenario's grading criteria (default: the scenario's built-in reference policy)." placeholder:"FILE"`
-	Set      []string `short:"s" help:"Start every run with a control set to a value (name=value), repeatable." placeholder:"NAME=VALUE"`
-	Noise    bool     `default:"true" negatable:"" help:"Traffic noise; --no-noise gives requests = demand (then seeds differ only through the scenario)."`
-	Format   string   `short:"f" enum:"csv,json" default:"csv" help:"Format of every run's outcome: csv or json."`
-	Output   string   `short:"o" help:"Write every run's outcome to FILE (the summary then goes to standard output)." placeholder:"FILE"`
+	Scenario string     `arg:"" help:"A built-in scenario's name or a .lua file."`
+	Policy   string     `short:"p" help:"Policy file run on every seed (none when absent)." placeholder:"FILE"`
+	Seeds    string     `default:"1-100" help:"Seeds to run: 1-1000, 1,5,9 or 1-10,20-30 (default 1-100)." placeholder:"SET"`
+	Jobs     int        `short:"j" help:"Runs at once (default: one per core)." placeholder:"N"`
+	Vs       string     `help:"A second policy file run on the same seeds; the difference is reported seed by seed." placeholder:"OTHER.rules"`
+	RefPol   string     `name:"reference-policy" help:"The reference policy whose outcome on each seed sets the bounds of the scenario's grading criteria (default: the scenario's built-in reference policy)." placeholder:"FILE"`
+	Set      []string   `short:"s" help:"Start every run with a control set to a value (name=value), repeatable." placeholder:"NAME=VALUE"`
+	Noise    bool       `default:"true" negatable:"" help:"Traffic noise; --no-noise gives requests = demand (then seeds differ only through the scenario)."`
+	Format   string     `short:"f" enum:"csv,json" default:"csv" help:"Format of every run's outcome: csv or json."`
+	Output   string     `short:"o" help:"Write every run's outcome to FILE (the summary then goes to standard output)." placeholder:"FILE"`
+	Budget   LimitFlags `embed:""`
 }
 
 // Help shows examples under the flags.
@@ -55,7 +56,11 @@ Examples:
 
 // Run implements the subcommand.
 func (c *BatchCmd) Run(env *Env) error {
-	sc, err := resolveScenario(env, c.Scenario)
+	limits, err := c.Budget.limits()
+	if err != nil {
+		return err
+	}
+	sc, err := resolveScenario(env, c.Scenario, limits)
 	if err != nil {
 		return err
 	}
@@ -69,7 +74,7 @@ func (c *BatchCmd) Run(env *Env) error {
 	if err := checkOutput(env, "-o", c.Output, scenarioInput(c.Scenario), input{"--policy", c.Policy}, input{"--vs", c.Vs}, input{"--reference-policy", c.RefPol}); err != nil {
 		return err
 	}
-	sh := shift.Shift{Scenario: sc, Noise: c.Noise, Adjust: settingsHook(c.Set)}
+	sh := shift.Shift{Scenario: sc, Noise: c.Noise, Adjust: settingsHook(c.Set), Limits: limits}
 	rep := batch.Report{Seeds: seeds, Noise: c.Noise, Policy: "none"}
 	if c.Policy != "" {
 		if sh.Policy, err = readPolicyFile(env, "--policy", c.Policy); err != nil {

@@ -6,6 +6,7 @@ import (
 	"github.com/oncall-sim/oncall/batch"
 	"github.com/oncall-sim/oncall/dsl/scenario"
 	"github.com/oncall-sim/oncall/golden"
+	"github.com/oncall-sim/oncall/internal/budget"
 	"github.com/oncall-sim/oncall/shift"
 )
 
@@ -134,7 +135,7 @@ func (c *GoldenRecordCmd) scenarios(env *Env) ([]*scenario.Program, error) {
 	var progs []*scenario.Program
 	seen := make(map[string]bool)
 	for _, name := range c.Scenario {
-		p, err := resolveScenario(env, name)
+		p, err := resolveScenario(env, name, budget.Limits{})
 		if err != nil {
 			return nil, err
 		}

@@ -6,20 +6,22 @@ import (
 	"strings"
 
 	"github.com/oncall-sim/oncall/golden"
+	"github.com/oncall-sim/oncall/internal/budget"
 )
 
 // GradeCmd grades a policy against reference outcomes.
 type GradeCmd struct {
-	Policy           string   `short:"p" required:"" help:"The policy file to grade." placeholder:"FILE"`
-	Scenario         []string `short:"s" help:"Grade this scenario only, a built-in name or a .lua file; repeatable, as in golden record (default: every scenario the references hold)." placeholder:"NAME"`
-	Reference        string   `help:"Reference outcomes recorded by 'oncall golden record' (default: the public references built into oncall)." placeholder:"FILE"`
-	Format           string   `short:"f" enum:"text,json,junit,gradescope" default:"text" help:"Report format: text, json, junit (JUnit XML) or gradescope (results.json)."`
-	Output           string   `short:"o" help:"Write the report to FILE instead of standard output." placeholder:"FILE"`
-	PassMark         float64  `default:"100" help:"Percent of the maximum score needed to pass (default 100: every criterion on every seed)." placeholder:"PCT"`
-	Visibility       string   `enum:"visible,hidden,after_due_date,after_published" default:"visible" help:"Visibility of the tests in Gradescope's results.json (the test that the policy loads and runs is always visible)."`
-	StdoutVisibility string   `enum:"visible,hidden,after_due_date,after_published" default:"hidden" help:"Visibility of what the autograder printed, in Gradescope's results.json."`
-	AllowStale       bool     `help:"Grade against references whose scenario, criteria, reference policy or model changed since they were recorded; the report says so (by default they are refused)."`
-	Jobs             int      `short:"j" help:"Runs at once (default: one per core)." placeholder:"N"`
+	Policy           string     `short:"p" required:"" help:"The policy file to grade." placeholder:"FILE"`
+	Scenario         []string   `short:"s" help:"Grade this scenario only, a built-in name or a .lua file; repeatable, as in golden record (default: every scenario the references hold)." placeholder:"NAME"`
+	Reference        string     `help:"Reference outcomes recorded by 'oncall golden record' (default: the public references built into oncall)." placeholder:"FILE"`
+	Format           string     `short:"f" enum:"text,json,junit,gradescope" default:"text" help:"Report format: text, json, junit (JUnit XML) or gradescope (results.json)."`
+	Output           string     `short:"o" help:"Write the report to FILE instead of standard output." placeholder:"FILE"`
+	PassMark         float64    `default:"100" help:"Percent of the maximum score needed to pass (default 100: every criterion on every seed)." placeholder:"PCT"`
+	Visibility       string     `enum:"visible,hidden,after_due_date,after_published" default:"visible" help:"Visibility of the tests in Gradescope's results.json (the test that the policy loads and runs is always visible)."`
+	StdoutVisibility string     `enum:"visible,hidden,after_due_date,after_published" default:"hidden" help:"Visibility of what the autograder printed, in Gradescope's results.json."`
+	AllowStale       bool       `help:"Grade against references whose scenario, criteria, reference policy or model changed since they were recorded; the report says so (by default they are refused)."`
+	Jobs             int        `short:"j" help:"Runs at once (default: one per core)." placeholder:"N"`
+	Budget           LimitFlags `embed:""`
 }
 
 // Help shows examples under the flags.
@@ -51,6 +53,10 @@ func (c *GradeCmd) Run(env *Env) error {
 	if c.Jobs < 0 {
 		return usageError("--jobs %d: it takes the number of runs at once, 1 or more (0 or absent: one per core)", c.Jobs)
 	}
+	limits, err := c.Budget.limits()
+	if err != nil {
+		return err
+	}
 	// A policy that does not load is the student's mistake, not the
 	// instructor's: the machine formats still get a report (zero points, the
 	// diagnostics in it), since an autograder shows the file, not stderr.
@@ -62,7 +68,7 @@ func (c *GradeCmd) Run(env *Env) error {
 	if err != nil {
 		return err
 	}
-	scenarios, err := c.scenarios(env, refs, refName)
+	scenarios, err := c.scenarios(env, refs, refName, limits)
 	if err != nil {
 		return err
 	}
@@ -87,7 +93,7 @@ func (c *GradeCmd) Run(env *Env) error {
 	opts := golden.GradeOptions{
 		Scenarios: scenarios, PolicyName: c.Policy,
 		References: refs, ReferenceName: refName,
-		PassMark: c.PassMark / 100, Jobs: c.Jobs, Clock: env.Now, AllowStale: c.AllowStale,
+		PassMark: c.PassMark / 100, Jobs: c.Jobs, Clock: env.Now, AllowStale: c.AllowStale, Limits: limits,
 		Progress: func(id string, done, _ int) {
 			if bar.w != nil {
 				bar.draw(offsets[id] + done)
@@ -168,14 +174,14 @@ func (c *GradeCmd) references(env *Env) (*golden.ReferenceFile, string, error) {
 
 // scenarios picks the scenarios to grade: --scenario, or every scenario the
 // references hold, each resolved by its id among the built-in ones.
-func (c *GradeCmd) scenarios(env *Env, refs *golden.ReferenceFile, refName string) ([]golden.Scenario, error) {
+func (c *GradeCmd) scenarios(env *Env, refs *golden.ReferenceFile, refName string, limits budget.Limits) ([]golden.Scenario, error) {
 	names := refs.Scenarios()
 	if len(c.Scenario) > 0 {
 		names = c.Scenario
 	}
 	var out []golden.Scenario
 	for _, name := range names {
-		p, err := resolveScenario(env, name)
+		p, err := resolveScenario(env, name, limits)
 		if err != nil {
 			if len(c.Scenario) == 0 {
 				return nil, usageError("%s holds scenario %s, which is not built in: name its .lua file with --scenario", refName, name)

@@ -133,6 +133,8 @@ func Main(args []string, env *Env) int {
 		kong.Bind(env),
 		kong.Vars{"version": version},
 		languageVars(),
+		limitVars,
+		kong.ExplicitGroups([]kong.Group{limitGroup}),
 	)
 	if err != nil {
 		fmt.Fprintln(env.Stderr, "oncall:", err)

@@ -86,7 +86,7 @@ func (c *ModelCmd) inForce(env *Env) (*modelpage.Draws, *uint32, error) {
 	if c.Scenario == "" {
 		return nil, nil, nil
 	}
-	sc, err := resolveScenario(env, c.Scenario)
+	sc, err := resolveScenario(env, c.Scenario, budget.Limits{})
 	if err != nil {
 		return nil, nil, err
 	}

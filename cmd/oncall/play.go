@@ -21,10 +21,11 @@ import (
 
 // PlayCmd serves the web console.
 type PlayCmd struct {
-	Addr      string   `default:"127.0.0.1:8080" help:"Address to listen on (loopback by default; the console has no accounts, so keep it off public networks)." placeholder:"HOST:PORT"`
-	Scenarios string   `help:"Also offer the .lua scenarios of this folder." placeholder:"DIR"`
-	AllowHost []string `name:"allow-host" sep:"," help:"Also answer requests that reach the console by this host name (repeat it or separate names with commas): the name a class types, or the one a proxy in front of the console passes on. Without it the console answers only its IP addresses and localhost, so that no other web site can reach it through a name of its own (DNS rebinding)." placeholder:"NAME"`
-	Data      string   `help:"Keep game days and their results in this SQLite file (made if need be), or in the PostgreSQL database of a postgres:// URL that several consoles share (default: in memory, lost on restart). A JSON file of an earlier oncall is imported once into a .db beside it." placeholder:"FILE|URL"`
+	Addr      string     `default:"127.0.0.1:8080" help:"Address to listen on (loopback by default; the console has no accounts, so keep it off public networks)." placeholder:"HOST:PORT"`
+	Scenarios string     `help:"Also offer the .lua scenarios of this folder." placeholder:"DIR"`
+	AllowHost []string   `name:"allow-host" sep:"," help:"Also answer requests that reach the console by this host name (repeat it or separate names with commas): the name a class types, or the one a proxy in front of the console passes on. Without it the console answers only its IP addresses and localhost, so that no other web site can reach it through a name of its own (DNS rebinding)." placeholder:"NAME"`
+	Data      string     `help:"Keep game days and their results in this SQLite file (made if need be), or in the PostgreSQL database of a postgres:// URL that several consoles share (default: in memory, lost on restart). A JSON file of an earlier oncall is imported once into a .db beside it." placeholder:"FILE|URL"`
+	Budget    LimitFlags `embed:""`
 }
 
 // Help shows examples under the flags.
@@ -48,12 +49,16 @@ is stored.`
 
 // Run implements the subcommand.
 func (c *PlayCmd) Run(env *Env) error {
-	progs, err := scenario.Builtins(scenario.Options{})
+	limits, err := c.Budget.limits()
+	if err != nil {
+		return err
+	}
+	progs, err := scenario.Builtins(scenario.Options{Limits: limits})
 	if err != nil {
 		return failure("the built-in scenarios do not load: %v", err)
 	}
 	if c.Scenarios != "" {
-		local, err := scenario.LoadDir(c.Scenarios, scenario.Options{})
+		local, err := scenario.LoadDir(c.Scenarios, scenario.Options{Limits: limits})
 		if err != nil && local == nil {
 			return usageError("--scenarios %s: %v", c.Scenarios, err)
 		}
@@ -89,7 +94,7 @@ func (c *PlayCmd) Run(env *Env) error {
 		return err
 	}
 	srv, err := web.New(web.Options{
-		Scenarios: scs, Policies: pols, Compile: compilePolicy, Results: results, AllowHosts: hosts,
+		Scenarios: scs, Policies: pols, Compile: compilePolicy, Results: results, AllowHosts: hosts, Limits: limits,
 		Log: func(format string, args ...any) { fmt.Fprintf(env.Stderr, format+"\n", args...) },
 	})
 	if err != nil {

@@ -15,16 +15,17 @@ import (
 
 // RunCmd runs a scenario from the terminal.
 type RunCmd struct {
-	Scenario string   `arg:"" optional:"" default:"free-play" help:"A built-in scenario's name or a .lua file (default: free-play)."`
-	Seed     string   `help:"Seed of the run, 0 to 4294967295; random when absent, always printed." placeholder:"N"`
-	Set      []string `short:"s" help:"Start with a control set to a value (name=value), repeatable: --set shed=0.5 --set feature=false." placeholder:"NAME=VALUE"`
-	Minutes  *int     `help:"Minutes to run (default: the scenario's duration)." placeholder:"N"`
-	Noise    bool     `default:"true" negatable:"" help:"Traffic noise; --no-noise (or --noise=false) gives requests = demand."`
-	Format   string   `short:"f" enum:"table,csv,json" default:"table" help:"Trace format: table, csv or json."`
-	Output   string   `short:"o" help:"Write the trace to FILE instead of standard output." placeholder:"FILE"`
-	Plot     string   `help:"Also draw the main metrics over the run as an SVG chart in FILE." placeholder:"FILE.svg"`
-	Policy   string   `short:"p" help:"Answer the shift with the rules of FILE (a policy; see docs/policies.md); fired rules show in the trace." placeholder:"FILE.rules"`
-	Full     bool     `help:"Print every minute in the table on the terminal. Without it the terminal gets the minutes where something happened (an event, a page, a rule that fired), the first and the last, and the outcome: a day of free play is 1,440 lines, more than a terminal shows. A table in a file (-o), CSV and JSON hold every minute."`
+	Scenario string     `arg:"" optional:"" default:"free-play" help:"A built-in scenario's name or a .lua file (default: free-play)."`
+	Seed     string     `help:"Seed of the run, 0 to 4294967295; random when absent, always printed." placeholder:"N"`
+	Set      []string   `short:"s" help:"Start with a control set to a value (name=value), repeatable: --set shed=0.5 --set feature=false." placeholder:"NAME=VALUE"`
+	Minutes  *int       `help:"Minutes to run (default: the scenario's duration)." placeholder:"N"`
+	Noise    bool       `default:"true" negatable:"" help:"Traffic noise; --no-noise (or --noise=false) gives requests = demand."`
+	Format   string     `short:"f" enum:"table,csv,json" default:"table" help:"Trace format: table, csv or json."`
+	Output   string     `short:"o" help:"Write the trace to FILE instead of standard output." placeholder:"FILE"`
+	Plot     string     `help:"Also draw the main metrics over the run as an SVG chart in FILE." placeholder:"FILE.svg"`
+	Policy   string     `short:"p" help:"Answer the shift with the rules of FILE (a policy; see docs/policies.md); fired rules show in the trace." placeholder:"FILE.rules"`
+	Full     bool       `help:"Print every minute in the table on the terminal. Without it the terminal gets the minutes where something happened (an event, a page, a rule that fired), the first and the last, and the outcome: a day of free play is 1,440 lines, more than a terminal shows. A table in a file (-o), CSV and JSON hold every minute."`
+	Budget   LimitFlags `embed:""`
 }
 
 // Help shows examples under the flags.
@@ -74,7 +75,11 @@ func (c *RunCmd) Run(env *Env) error {
 
 // build reads the scenario and the flags into the shift to run.
 func (c *RunCmd) build(env *Env) (shift.Shift, error) {
-	sc, err := resolveScenario(env, c.Scenario)
+	limits, err := c.Budget.limits()
+	if err != nil {
+		return shift.Shift{}, err
+	}
+	sc, err := resolveScenario(env, c.Scenario, limits)
 	if err != nil {
 		return shift.Shift{}, err
 	}
@@ -89,7 +94,7 @@ func (c *RunCmd) build(env *Env) (shift.Shift, error) {
 	if err != nil {
 		return shift.Shift{}, err
 	}
-	sh := shift.Shift{Scenario: sc, Seed: seed, Noise: c.Noise, Policy: pol, Adjust: settingsHook(c.Set)}
+	sh := shift.Shift{Scenario: sc, Seed: seed, Noise: c.Noise, Policy: pol, Adjust: settingsHook(c.Set), Limits: limits}
 	// A pointer, so that --minutes 0 is refused rather than taken for absent.
 	if c.Minutes != nil {
 		if *c.Minutes < 1 || *c.Minutes > engine.MaxMinutes {

@@ -28,12 +28,12 @@ func isScenarioPath(name string) bool {
 
 // resolveScenario finds a scenario by built-in name or compiles a .lua file.
 // A file that does not load is a usage error showing every diagnostic.
-func resolveScenario(env *Env, name string) (*scenario.Program, error) {
+func resolveScenario(env *Env, name string, limits budget.Limits) (*scenario.Program, error) {
 	if name == "" {
 		name = "free-play"
 	}
 	if !isScenarioPath(name) {
-		p, err := scenario.Builtin(name, scenario.Options{})
+		p, err := scenario.Builtin(name, scenario.Options{Limits: limits})
 		if err != nil {
 			return nil, usageError("%v", err)
 		}
@@ -47,7 +47,7 @@ func resolveScenario(env *Env, name string) (*scenario.Program, error) {
 		}
 		return nil, usageError("scenario %s: %v", name, err)
 	}
-	p, err := scenario.Compile(name, src, scenario.Options{})
+	p, err := scenario.Compile(name, src, scenario.Options{Limits: limits})
 	if err != nil {
 		return nil, usageError("scenario %s does not load:\n%s", name, renderErr(err))
 	}
