@@ -1,0 +1,72 @@
+package scripts_test
+
+import (
+	"io/fs"
+	"strings"
+	"testing"
+
+	"github.com/oncall-sim/oncall/dsl/policy"
+	"github.com/oncall-sim/oncall/dsl/scenario"
+	"github.com/oncall-sim/oncall/internal/budget"
+	"github.com/oncall-sim/oncall/scripts"
+	"github.com/oncall-sim/oncall/shift"
+)
+
+// TestBuiltinsUseLittleOfTheBudget shows the slack of the default budget:
+// every built-in scenario, alone and with every policy that ships (its
+// reference and the examples), on seeds 1 to 20, takes less than 1 % of
+// the steps of a run, and keeps less than 1 % of its memory in the trace.
+// The largest share is logged (go test -v).
+func TestBuiltinsUseLittleOfTheBudget(t *testing.T) {
+	progs, err := scenario.Builtins(scenario.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	policies := map[string]shift.Policy{"none": nil}
+	err = fs.WalkDir(scripts.Files, ".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".rules") {
+			return err
+		}
+		src, err := scripts.Files.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		p, err := policy.Compile(path, src)
+		if err != nil {
+			return err
+		}
+		policies[path] = p
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var most struct {
+		steps, kept int64
+		steps2      string
+	}
+	for _, sc := range progs {
+		for name, pol := range policies {
+			for seed := uint32(1); seed <= 20; seed++ {
+				sim, err := shift.Shift{Scenario: sc, Seed: seed, Noise: true, Policy: pol}.Run(t.Context())
+				if err != nil {
+					t.Fatalf("%s with %s, seed %d: %v", sc.ID(), name, seed, err)
+				}
+				m := sim.Meter()
+				if m.Steps() > most.steps {
+					most.steps, most.steps2 = m.Steps(), sc.ID()+" with "+name
+				}
+				most.kept = max(most.kept, m.Kept())
+			}
+		}
+	}
+	t.Logf("most steps: %s (%.3f %% of %s), by %s; most kept in a trace: %s (%.3f %% of %s)",
+		budget.Number(most.steps), 100*float64(most.steps)/budget.DefaultSteps, budget.Number(budget.DefaultSteps), most.steps2,
+		budget.BytesText(most.kept), 100*float64(most.kept)/budget.DefaultMemory, budget.BytesText(budget.DefaultMemory))
+	if most.steps*100 >= budget.DefaultSteps {
+		t.Errorf("%s takes %s steps, 1 %% or more of the default budget", most.steps2, budget.Number(most.steps))
+	}
+	if most.kept*100 >= budget.DefaultMemory {
+		t.Errorf("a trace keeps %s, 1 %% or more of the default memory budget", budget.BytesText(most.kept))
+	}
+}
