@@ -1,9 +1,12 @@
 package scripts_test
 
 import (
+	"context"
 	"io/fs"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/oncall-sim/oncall/dsl/policy"
 	"github.com/oncall-sim/oncall/dsl/scenario"
@@ -69,4 +72,62 @@ func TestBuiltinsUseLittleOfTheBudget(t *testing.T) {
 	if most.kept*100 >= budget.DefaultMemory {
 		t.Errorf("a trace keeps %s, 1 %% or more of the default memory budget", budget.BytesText(most.kept))
 	}
+}
+
+// BenchmarkAccounting is what the budget's accounting costs a run: each
+// built-in scenario with its reference policy, every iteration one run
+// metered and one unmetered (budget.Unmetered: no step, memory or time
+// counted), on the same seed and in turn, so that both meet the same load
+// of a shared machine. It reports the median time of each and the
+// overhead of the medians (a median, since other work on the machine
+// lengthens some runs by far more than the accounting does), which must
+// stay under 5 %.
+func BenchmarkAccounting(b *testing.B) {
+	progs, err := scenario.Builtins(scenario.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, sc := range progs {
+		src, err := scripts.Reference(sc.ID())
+		if err != nil {
+			b.Fatal(err)
+		}
+		pol, err := policy.Compile(sc.ID()+".rules", src)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(sc.ID(), func(b *testing.B) {
+			var metered, unmetered []time.Duration
+			i := 0
+			for b.Loop() {
+				i++
+				sh := shift.Shift{Scenario: sc, Seed: uint32(i%20 + 1), Noise: true, Policy: pol}
+				off := sh
+				off.Meter = budget.Unmetered()
+				runs := []struct {
+					sh    shift.Shift
+					times *[]time.Duration
+				}{{sh, &metered}, {off, &unmetered}}
+				if i%2 == 0 {
+					runs[0], runs[1] = runs[1], runs[0]
+				}
+				for _, r := range runs {
+					start := time.Now()
+					if _, err := r.sh.Run(context.Background()); err != nil {
+						b.Fatal(err)
+					}
+					*r.times = append(*r.times, time.Since(start))
+				}
+			}
+			m, u := median(metered), median(unmetered)
+			b.ReportMetric(float64(m.Nanoseconds()), "metered-ns/run")
+			b.ReportMetric(float64(u.Nanoseconds()), "unmetered-ns/run")
+			b.ReportMetric(100*(float64(m)/float64(u)-1), "overhead-%")
+		})
+	}
+}
+
+func median(ds []time.Duration) time.Duration {
+	slices.Sort(ds)
+	return ds[len(ds)/2]
 }

@@ -22,7 +22,7 @@ func (p *Program) Instance(m *budget.Meter) engine.Policy {
 	if m == nil {
 		m = budget.New(budget.Limits{})
 	}
-	in := &instance{p: p, bud: m, last: make([]int, len(p.rules)), fire: make([]bool, len(p.rules))}
+	in := &instance{p: p, bud: m, off: m.Off(), last: make([]int, len(p.rules)), fire: make([]bool, len(p.rules))}
 	for i := range in.last {
 		in.last[i] = -1
 	}
@@ -48,6 +48,7 @@ func (p *Program) Instance(m *budget.Meter) engine.Policy {
 type instance struct {
 	p      *Program
 	bud    *budget.Meter
+	off    bool // the run is unmetered (budget.Unmetered): nothing charged
 	vm     vm.VM
 	env    map[string]any // only when a program reads the map environment
 	last   []int          // minute each rule last fired; -1 when never
@@ -67,8 +68,10 @@ func (in *instance) Decide(rows []engine.Row) ([]engine.Firing, error) {
 	if len(rows) == 0 {
 		return nil, nil
 	}
-	in.bud.Enter()
-	defer in.bud.Leave()
+	if !in.off {
+		in.bud.Enter()
+		defer in.bud.Leave()
+	}
 	r := &rows[len(rows)-1]
 	if err := in.refresh(rows); err != nil {
 		return nil, err
@@ -79,7 +82,7 @@ func (in *instance) Decide(rows []engine.Row) ([]engine.Firing, error) {
 		if ru.cooldown > 0 && in.last[i] >= 0 && r.Minute-in.last[i] < ru.cooldown {
 			continue
 		}
-		if err := in.bud.Charge(budget.Policy, ru.steps); err != nil {
+		if err := in.charge(ru.steps); err != nil {
 			return nil, in.spent(ru.name, ru.when.position(in.p.file, firstNonSpace(ru.when.expr)), err)
 		}
 		if ru.fast != nil {
@@ -111,7 +114,7 @@ func (in *instance) Decide(rows []engine.Row) ([]engine.Firing, error) {
 		for _, a := range ru.actions {
 			v := a.value
 			if a.arg != nil {
-				if err := in.bud.Charge(budget.Policy, a.steps); err != nil {
+				if err := in.charge(a.steps); err != nil {
 					return nil, in.spent(ru.name, a.clause.position(in.p.file, a.argStart), err)
 				}
 				in.sync()
@@ -126,7 +129,7 @@ func (in *instance) Decide(rows []engine.Row) ([]engine.Firing, error) {
 			f.Actions = append(f.Actions, engine.Action{Control: a.fn.Control, Value: v, By: ru.name})
 		}
 		f.Seen = in.seen(ru)
-		if err := in.bud.Keep(firingBytes(f)); err != nil {
+		if err := in.keep(f); err != nil {
 			return nil, in.spent(ru.name, ru.pos, err)
 		}
 		in.last[i] = r.Minute
@@ -146,7 +149,7 @@ func (in *instance) refresh(rows []engine.Row) error {
 		switch {
 		case v.slot >= 0:
 			s := &in.p.slots[v.slot]
-			if err := in.bud.Charge(budget.Policy, s.minutes(len(rows))); err != nil {
+			if err := in.charge(s.minutes(len(rows))); err != nil {
 				return in.spent(s.first.rule, s.first.pos, err)
 			}
 			in.num[i] = in.slotValue(s, rows)
@@ -170,6 +173,22 @@ func (s *slot) minutes(rows int) int64 {
 		return 2
 	}
 	return 1
+}
+
+// charge charges n steps to the run's budget, unless the run is unmetered.
+func (in *instance) charge(n int64) error {
+	if in.off {
+		return nil
+	}
+	return in.bud.Charge(budget.Policy, n)
+}
+
+// keep reports what the trace keeps of a firing, unless the run is unmetered.
+func (in *instance) keep(f engine.Firing) error {
+	if in.off {
+		return nil
+	}
+	return in.bud.Keep(firingBytes(f))
 }
 
 // firingBytes is about what the trace keeps of a firing: the rule's name

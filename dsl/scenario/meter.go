@@ -43,15 +43,20 @@ type meter struct {
 	memEvery int    // the current interval
 	lastRead uint64 // the counter at the last read
 	pending  int    // steps not charged yet
+	off      bool   // the run is unmetered (budget.Unmetered): Done counts nothing
 }
 
 // Between two reads of the process's allocation counter (a read costs
 // about 0.3 µs and takes a lock) pass memCheckMin instructions, doubling
 // up to memCheckMax while the script allocates little, and back to the
-// minimum as soon as it allocates more.
+// minimum as soon as it allocates more. Strings count too: an instruction
+// of a function holding large strings, and a library function building
+// one, bring the next read closer by a step per memBytesPerInstruction of
+// them, for a concatenation or a string.rep allocates them at once.
 const (
-	memCheckMin = 64
-	memCheckMax = 512
+	memCheckMin            = 64
+	memCheckMax            = 4096
+	memBytesPerInstruction = 4096
 )
 
 // What a step is worth in bytes: a library function that reads or writes
@@ -74,6 +79,7 @@ func newMeter(L *lua.LState, bud *budget.Meter) *meter {
 	m.lastRead = m.lastWalkAlloc
 	m.walkEvery = uint64(mem / 16)
 	m.memEvery, m.memLeft = memCheckMin, memCheckMin
+	m.off = bud.Off()
 	return m
 }
 
@@ -89,7 +95,7 @@ func (m *meter) leave(load bool) {
 		m.bud.Charge(budget.Scenario, int64(m.pending))
 		m.pending = 0
 	}
-	if load && m.err == nil {
+	if load && m.err == nil && !m.off {
 		m.checkMemory()
 	}
 	m.bud.Leave()
@@ -97,7 +103,7 @@ func (m *meter) leave(load bool) {
 
 // Done implements context.Context; gopher-lua calls it before each instruction.
 func (m *meter) Done() <-chan struct{} {
-	if m.err != nil {
+	if m.err != nil || m.off {
 		return m.stop
 	}
 	m.pending++
@@ -142,8 +148,12 @@ func (m *meter) charge(L *lua.LState, n int64) {
 	}
 }
 
-// chargeBytes charges the steps of reading or writing n bytes.
-func (m *meter) chargeBytes(L *lua.LState, n int) { m.charge(L, int64(n/bytesPerStep)) }
+// chargeBytes charges the steps of reading or writing n bytes, and brings
+// the next read of the allocation counter closer by them.
+func (m *meter) chargeBytes(L *lua.LState, n int) {
+	m.memLeft -= n / memBytesPerInstruction
+	m.charge(L, int64(n/bytesPerStep))
+}
 
 // checkRegisters bounds the strings of the running function: their total
 // length, so that no concatenation of them can exceed the limit of one
@@ -158,6 +168,7 @@ func (m *meter) checkRegisters() {
 	}
 	if total > bigRegisters {
 		m.pending += total / bytesPerStep
+		m.memLeft -= total / memBytesPerInstruction
 	}
 	if total <= m.maxStr {
 		return

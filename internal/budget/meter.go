@@ -3,6 +3,7 @@ package budget
 import (
 	"context"
 	"fmt"
+	"math"
 	"strings"
 	"time"
 )
@@ -49,6 +50,7 @@ type Meter struct {
 	kept int64 // bytes the run keeps in its trace: events, values rules saw
 
 	err error // the first budget spent; every check gives it again
+	off bool  // Unmetered: nothing stops the run
 }
 
 // New returns a meter for one run with the limits l (zero fields take the
@@ -57,6 +59,16 @@ func New(l Limits) *Meter {
 	l = l.WithDefaults()
 	return &Meter{limits: l, next: min(CheckEvery, l.Steps+1)}
 }
+
+// Unmetered returns a meter that never stops a run and whose users skip
+// their accounting (Off): what a run costs without it, for the benchmark
+// that compares the two. Nothing that runs a user's code uses it.
+func Unmetered() *Meter {
+	return &Meter{limits: Limits{}.WithDefaults(), next: math.MaxInt64, off: true}
+}
+
+// Off reports whether the meter is Unmetered.
+func (m *Meter) Off() bool { return m.off }
 
 // Limits returns the run's limits, defaults filled in.
 func (m *Meter) Limits() Limits { return m.limits }
@@ -163,7 +175,7 @@ func (m *Meter) Keep(n int64) error {
 func (m *Meter) Kept() int64 { return m.kept }
 
 func (m *Meter) checkMemory() error {
-	if m.err != nil {
+	if m.err != nil || m.off {
 		return m.err
 	}
 	if m.held+m.kept <= m.limits.Memory {
