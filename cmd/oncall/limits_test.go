@@ -30,7 +30,7 @@ func TestBudgetFlags(t *testing.T) {
 		want string
 	}{
 		{[]string{"run", "--minutes", "5", "-f", "csv", "--step-budget", "1000000", "--time-budget", "10s", "--memory-budget", "256MiB"}, 0, ""},
-		{[]string{"run", "--step-budget", "0"}, 2, "--step-budget 0: it takes a number of steps, 1 or more (default 50000000)"},
+		{[]string{"run", "--step-budget", "0"}, 2, "--step-budget 0: it takes a number of steps, 1 or more (default 30000000)"},
 		{[]string{"run", "--time-budget", "0s"}, 2, "--time-budget 0s: it takes a duration above 0"},
 		{[]string{"batch", "free-play", "--memory-budget", "100KiB"}, 2, "--memory-budget 100.0 KiB: it takes 1MiB or more"},
 		{[]string{"check", "--memory-budget", "lots", "x.lua"}, 2, "--memory-budget lots: a size is a whole number of bytes"},
@@ -48,7 +48,7 @@ func TestBudgetFlags(t *testing.T) {
 	}
 	e := newTestEnv(t)
 	e.run("run", "--help")
-	for _, want := range []string{"--step-budget=N", "(default 50000000)", "--time-budget=DURATION", "--memory-budget=SIZE", "Budget of each run"} {
+	for _, want := range []string{"--step-budget=N", "(default 30000000)", "--time-budget=DURATION", "--memory-budget=SIZE", "Budget of each run"} {
 		if !strings.Contains(e.out.String(), want) {
 			t.Errorf("run --help lacks %q:\n%s", want, e.out.String())
 		}

@@ -10,6 +10,7 @@ import (
 	lua "github.com/yuin/gopher-lua"
 
 	"github.com/oncall-sim/oncall/internal/budget"
+	"github.com/oncall-sim/oncall/internal/luapattern"
 )
 
 // meter holds a run's Lua state to its budgets. gopher-lua calls Done on
@@ -39,11 +40,12 @@ type meter struct {
 	lastWalkAlloc uint64
 	walkEvery     uint64 // allocations between two measures
 
-	memLeft  int    // instructions before the next read of the allocation counter
-	memEvery int    // the current interval
-	lastRead uint64 // the counter at the last read
-	pending  int    // steps not charged yet
-	off      bool   // the run is unmetered (budget.Unmetered): Done counts nothing
+	memLeft  int                 // instructions before the next read of the allocation counter
+	memEvery int                 // the current interval
+	lastRead uint64              // the counter at the last read
+	pending  int                 // steps not charged yet
+	patterns *luapattern.Matcher // see matcher
+	off      bool                // the run is unmetered (budget.Unmetered): Done counts nothing
 }
 
 // Between two reads of the process's allocation counter (a read costs
@@ -67,6 +69,12 @@ const (
 	bytesPerStep = 64
 	bigRegisters = 4 << 10
 )
+
+// callSteps is what a call between Go and Lua that a library function
+// makes costs besides its instructions (a gsub's replacement function, a
+// sort's comparison function, a gmatch iterator): a call takes as long as
+// several instructions.
+const callSteps = 8
 
 func newMeter(L *lua.LState, bud *budget.Meter) *meter {
 	mem := bud.Limits().Memory
@@ -198,12 +206,15 @@ func (m *meter) distinctRegisters() int {
 	return total
 }
 
-// tableBytes estimates the memory of a table itself: 16 bytes a slot of its
-// array, capacity included (which gopher-lua does not export), and about
-// 100 a hash entry (the map entry and gopher-lua's key index).
+// tableBytes estimates the memory of a table itself: 112 bytes for
+// gopher-lua's LTable (its size class, and the header of its array), 16 a
+// slot of its array, capacity included (which gopher-lua does not export),
+// and about 100 a hash entry (the map entry and gopher-lua's key index).
+// It errs high rather than low: a million tables of one item, measured at
+// 64 bytes each, made the Go heap twice the memory budget.
 func tableBytes(t *lua.LTable) int64 {
 	v := reflect.ValueOf(t).Elem()
-	return 64 + 16*int64(v.FieldByIndex(arrayField).Cap()) + 100*int64(v.FieldByIndex(dictField).Len()+v.FieldByIndex(strdictField).Len())
+	return 112 + 16*int64(v.FieldByIndex(arrayField).Cap()) + 100*int64(v.FieldByIndex(dictField).Len()+v.FieldByIndex(strdictField).Len())
 }
 
 // The fields of lua.LTable that tableSlots reads; fieldIndex panics at load

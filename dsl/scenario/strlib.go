@@ -89,9 +89,15 @@ func strRep(L *lua.LState) int {
 	return 1
 }
 
-// matcher returns a pattern matcher that charges its steps to the run.
+// matcher returns the run's pattern matcher, which charges its steps to
+// the run. One serves every call: each match starts afresh, and its
+// captures are read before the script runs again (a gsub's replacement
+// function, a gmatch loop's body), which may match in its turn.
 func (m *meter) matcher() *luapattern.Matcher {
-	return &luapattern.Matcher{Step: func(n int64) error { return m.bud.Charge(budget.Scenario, n) }}
+	if m.patterns == nil {
+		m.patterns = &luapattern.Matcher{Step: func(n int64) error { return m.bud.Charge(budget.Scenario, n) }}
+	}
+	return m.patterns
 }
 
 // patternError stops the script on a pattern's error: a malformed pattern
@@ -163,6 +169,7 @@ func strGmatch(L *lua.LState) int {
 	from := 0
 	L.Push(L.NewFunction(func(L *lua.LState) int {
 		m := meterOf(L)
+		m.charge(L, callSteps)
 		mt := m.matcher()
 		start, end, next, err := mt.Next(s, p, from)
 		m.patternError(L, "string.gmatch", err)
@@ -221,6 +228,7 @@ func strGsub(L *lua.LState) int {
 			if err != nil {
 				return "", err
 			}
+			m.charge(L, callSteps)
 			L.Push(r)
 			pushCaptures(L, caps)
 			L.Call(len(caps), 1)

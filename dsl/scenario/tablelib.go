@@ -78,6 +78,7 @@ func tableSort(L *lua.LState) int {
 	less := L.LessThan
 	if fn, ok := L.Get(2).(*lua.LFunction); ok {
 		less = func(a, b lua.LValue) bool {
+			m.charge(L, callSteps)
 			L.Push(fn)
 			L.Push(a)
 			L.Push(b)

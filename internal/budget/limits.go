@@ -19,7 +19,7 @@ type Limits struct {
 // the steps), and low enough that a run which spends them all ends within
 // a few seconds and a few hundred megabytes.
 const (
-	DefaultSteps  = 50_000_000
+	DefaultSteps  = 30_000_000
 	DefaultTime   = 2 * time.Second
 	DefaultMemory = 64 << 20
 )
@@ -39,7 +39,7 @@ func (l Limits) WithDefaults() Limits {
 }
 
 // Number writes a whole number with its thousands separated, as messages
-// show counts: 50,000,000 steps, 1,000 lines.
+// show counts: 30,000,000 steps, 1,000 lines.
 func Number(n int64) string {
 	s := strconv.FormatInt(n, 10)
 	var b strings.Builder
