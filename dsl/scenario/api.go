@@ -87,7 +87,7 @@ func (r *run) needEvent(name string) {
 // memory outside the Lua state. Their bytes count in the memory budget as
 // well.
 const (
-	maxEvents   = 10_000 // events a scenario emits in a run
+	maxEvents   = 10_000 // events a scenario emits in a run, and callbacks it schedules
 	maxSays     = 1_000  // lines it says in a run
 	maxSayBytes = 2_000  // bytes of one line, in each language
 )
@@ -279,6 +279,9 @@ func (r *run) at(L *lua.LState) int {
 	if _, seen := r.decl.atPos[m]; !seen && r.phase == phaseLoad {
 		r.decl.atPos[m] = dsl.Pos{File: r.p.file, Line: r.callerLine()}
 		r.decl.atText[m] = luaText(when)
+	}
+	if r.scheduled++; r.scheduled > maxEvents {
+		L.RaiseError("the scenario has scheduled %s callbacks with at() in this run, the most a run keeps: is at() called in a loop?", budget.Number(maxEvents))
 	}
 	r.schedule[m] = append(r.schedule[m], fn)
 	if err := r.m.bud.Keep(16); err != nil { // the callback's place in the schedule

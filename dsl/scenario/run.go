@@ -33,19 +33,20 @@ type run struct {
 	phase phase
 	diags dsl.List // problems found while loading
 
-	decl     *declaration
-	schedule map[int][]*lua.LFunction // at() callbacks by minute of the run
-	minute   int                      // the minute being computed or just observed
-	pending  []engine.Event           // events for the coming minute
-	emitted  int                      // events emitted in the run
-	said     int                      // lines said in the run
-	surge    *lua.LFunction
-	onMinute *lua.LFunction
-	row      *lua.LTable // reused for on_minute
-	loading  bool        // the main chunk is running
-	broken   error       // the state panicked past PCall
-	errLine  int         // where the last uncaught error was raised
-	raised   dsl.List    // what the API last stopped the script for (see raise)
+	decl      *declaration
+	schedule  map[int][]*lua.LFunction // at() callbacks by minute of the run
+	minute    int                      // the minute being computed or just observed
+	pending   []engine.Event           // events for the coming minute
+	emitted   int                      // events emitted in the run
+	scheduled int                      // callbacks scheduled with at() in the run
+	said      int                      // lines said in the run
+	surge     *lua.LFunction
+	onMinute  *lua.LFunction
+	row       *lua.LTable // reused for on_minute
+	loading   bool        // the main chunk is running
+	broken    error       // the state panicked past PCall
+	errLine   int         // where the last uncaught error was raised
+	raised    dsl.List    // what the API last stopped the script for (see raise)
 }
 
 func newRun(p *Program, m *budget.Meter, seed uint32) *run {
