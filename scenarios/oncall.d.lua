@@ -34,7 +34,7 @@
 ---@field metric oncall.Outcome
 ---@field at_most? number|string A number, or an expression over `reference` (the reference policy's outcome on the same seed), e.g. "reference * 1.25".
 ---@field at_least? number|string Same, as a floor.
----@field weight? number Above 0 (default 1).
+---@field weight? number Above 0, at most 1,000,000 (default 1).
 
 ---@class oncall.Deploy
 ---@field build "bad"|"good" A bad build adds errors and CPU; a good one ends a bad one.

@@ -3,6 +3,7 @@ package scenario
 import (
 	"fmt"
 	"math"
+	"reflect"
 	"strings"
 
 	"github.com/expr-lang/expr"
@@ -81,9 +82,9 @@ type boundEnv struct {
 // compileBound compiles the bound, once for every check, and says what is
 // wrong with it.
 func (c *Criterion) compileBound() error {
-	prog, err := expr.Compile(c.Bound, expr.Env(boundEnv{}), expr.AsFloat64())
-	if err != nil {
-		return fmt.Errorf("not a number nor an expression over reference (%s)", firstLine(err.Error()))
+	prog, _, problem := compileBounded(c.Bound, boundEnv{}, []string{"reference"}, "a bound", reflect.Float64)
+	if problem != nil {
+		return fmt.Errorf("not a number nor an expression over reference (%s)", firstLine(problem.msg))
 	}
 	c.bound = prog
 	return nil
@@ -105,8 +106,11 @@ func (c Criterion) Limit(reference float64) (float64, error) {
 	if err != nil {
 		return 0, c.problem(fmt.Sprintf("bound %q: %v", c.Bound, firstLine(err.Error())))
 	}
-	v, _ := out.(float64)
-	if math.IsNaN(v) || math.IsInf(v, 0) {
+	v, ok := out.(float64)
+	if n, isInt := out.(int); isInt {
+		v, ok = float64(n), true
+	}
+	if !ok || math.IsNaN(v) || math.IsInf(v, 0) {
 		return 0, c.problem(fmt.Sprintf("bound %q is %v for reference = %v: it must be a finite number", c.Bound, v, reference))
 	}
 	return v, nil

@@ -3,7 +3,6 @@ package scenario
 import (
 	"errors"
 	"fmt"
-	"math"
 	"strings"
 
 	lua "github.com/yuin/gopher-lua"
@@ -95,11 +94,16 @@ func boundField(op string) field[Criterion] {
 	}}
 }
 
-// weightValue reads a criterion's weight: a finite number above 0.
+// maxWeight bounds a criterion's weight, so that the sum of a scenario's
+// weights, the maximum score, stays a finite number.
+const maxWeight = 1e6
+
+// weightValue reads a criterion's weight: a number above 0, at most
+// maxWeight.
 func weightValue(v lua.LValue) (float64, error) {
 	n, ok := v.(lua.LNumber)
-	if !ok || !(n > 0) || math.IsInf(float64(n), 0) {
-		return 0, fmt.Errorf("= %s: it takes a number above 0", luaText(v))
+	if !ok || !(n > 0 && n <= maxWeight) {
+		return 0, fmt.Errorf("= %s: it takes a number above 0, at most 1,000,000", luaText(v))
 	}
 	return float64(n), nil
 }

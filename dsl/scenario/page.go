@@ -7,26 +7,12 @@ import (
 	"strings"
 
 	"github.com/expr-lang/expr/ast"
-	"github.com/expr-lang/expr/checker"
-	exprcompiler "github.com/expr-lang/expr/compiler"
-	"github.com/expr-lang/expr/conf"
 	"github.com/expr-lang/expr/file"
-	"github.com/expr-lang/expr/optimizer"
-	exprparser "github.com/expr-lang/expr/parser"
 	"github.com/expr-lang/expr/vm"
 
 	"github.com/oncall-sim/oncall/dsl"
-	"github.com/oncall-sim/oncall/dsl/exprwork"
 	"github.com/oncall-sim/oncall/engine"
 	"github.com/oncall-sim/oncall/internal/budget"
-	"github.com/oncall-sim/oncall/internal/spell"
-)
-
-// Limits of a page rule, those of a policy's condition: its syntax-tree
-// nodes and the steps of one evaluation, estimated from above at load.
-const (
-	pageMaxNodes = 2000
-	pageMaxWork  = 10_000
 )
 
 // pageRule is a page rule written as an expression over a row's metrics.
@@ -70,36 +56,14 @@ func (p *Program) compilePage(decl *declaration) (*pageRule, *dsl.Diagnostic) {
 		pos := pr.at(off)
 		return nil, &dsl.Diagnostic{Pos: pos, Context: "page rule", Message: msg, Snippet: dsl.LineOf(p.src, pos.Line)}
 	}
-	cfg := conf.New(env)
-	cfg.MaxNodes = pageMaxNodes
-	exprwork.Restrict(cfg)
-	tree, err := exprparser.ParseWithConfig(text, cfg)
-	if err == nil {
-		_, err = checker.Check(tree, cfg)
-	}
-	if err != nil {
-		return fail(pageErrorAt(err), pageMessage(err, names))
-	}
-	if t := tree.Node.Type(); t == nil || t.Kind() != reflect.Bool {
-		return fail(0, fmt.Sprintf("the page rule must be true or false, e.g. \"burn_1h >= 14.4 && burn_5m >= 14.4\" (expected bool, but got %s)", typeText(t)))
-	}
-	w, worst := exprwork.Estimate(tree.Node, pageMaxWork)
-	if w > pageMaxWork {
-		if worst == nil {
-			worst = tree.Node
+	prog, steps, problem := compileBounded(text, env, append(names, "paging"), "a page rule", reflect.Bool)
+	if problem != nil {
+		if problem.wrongType != nil {
+			problem.msg = fmt.Sprintf("the page rule must be true or false, e.g. \"burn_1h >= 14.4 && burn_5m >= 14.4\" (expected bool, but got %s)", typeText(problem.wrongType))
 		}
-		return fail(worst.Location().From, fmt.Sprintf("it may take up to %s steps each minute; the limit is %d: use shorter ranges, with constant bounds, and do not nest predicates over them", stepsText(w), pageMaxWork))
+		return fail(problem.at, problem.msg)
 	}
-	pr.steps = max(1, int64(w))
-	if x := exprwork.Growth(tree.Node); x != nil {
-		return fail(x.Location().From, "+ joins text or lists here: a page rule adds numbers only, so that nothing it builds can grow without bound")
-	}
-	if err := optimizer.Optimize(&tree.Node, cfg); err != nil {
-		return fail(pageErrorAt(err), pageMessage(err, names))
-	}
-	if pr.prog, err = exprcompiler.Compile(tree, cfg); err != nil {
-		return fail(pageErrorAt(err), pageMessage(err, names))
-	}
+	pr.prog, pr.steps = prog, steps
 	seen := map[string]bool{}
 	ast.Find(pr.prog.Node(), func(n ast.Node) bool {
 		if id, ok := n.(*ast.IdentifierNode); ok && !seen[id.Value] {
@@ -113,59 +77,6 @@ func (p *Program) compilePage(decl *declaration) (*pageRule, *dsl.Diagnostic) {
 		}
 	}
 	return pr, nil
-}
-
-// pageErrorAt is where in the rule an error of expr stands, or 0.
-func pageErrorAt(err error) int {
-	var fe *file.Error
-	if errors.As(err, &fe) {
-		return fe.From
-	}
-	return 0
-}
-
-// pageMessage says what expr found wrong, with a suggestion for a
-// misspelt metric.
-func pageMessage(err error, names []string) string {
-	msg := err.Error()
-	var fe *file.Error
-	if errors.As(err, &fe) {
-		msg = fe.Message
-	}
-	for _, prefix := range []string{"unknown name ", "unknown func "} {
-		name, ok := strings.CutPrefix(msg, prefix)
-		if !ok {
-			continue
-		}
-		name = strings.TrimSpace(name)
-		switch {
-		case name == "paging":
-			return "the page rule cannot read paging, which is what it decides"
-		case exprwork.ReadsTheClock(name):
-			return name + "() is not available in a page rule: a run must give the same result every time, so the rule cannot read the wall clock"
-		case exprwork.IsDisabled(name):
-			return name + "() is not available in a page rule: it builds text or lists from others, which could grow without bound"
-		}
-		return msg + spell.Suggest(name, append(names, "paging"))
-	}
-	if strings.Contains(msg, "exceeds maximum allowed nodes") {
-		msg = fmt.Sprintf("the page rule is too large (more than %d parts): write a shorter one", pageMaxNodes)
-	}
-	return msg
-}
-
-func typeText(t reflect.Type) string {
-	if t == nil {
-		return "nothing"
-	}
-	return t.String()
-}
-
-func stepsText(w float64) string {
-	if w >= 1e15 {
-		return "more than 10^15"
-	}
-	return budget.Number(int64(w))
 }
 
 // instance returns the rule for one run, charging its steps to m.
