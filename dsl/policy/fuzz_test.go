@@ -8,13 +8,16 @@ import (
 
 	"github.com/oncall-sim/oncall/dsl"
 	"github.com/oncall-sim/oncall/engine"
+	"github.com/oncall-sim/oncall/internal/budget"
 )
 
 // FuzzCompile feeds arbitrary files to Compile: it must never panic; it
 // either loads the file or returns a dsl.List whose every diagnostic names
 // the file; a file that loads must run 20 minutes of free play without
-// panicking (it may stop with an error), and its conditions evaluated in Go
-// must agree with expr.
+// panicking, within a budget of a million steps (it may stop with an
+// error), and its conditions evaluated in Go must agree with expr. The
+// corpus starts from the shipped policies and every broken and costly case
+// of testdata.
 func FuzzCompile(f *testing.F) {
 	f.Add(fiveRules)
 	f.Add(rollbackPolicy)
@@ -46,7 +49,7 @@ func FuzzCompile(f *testing.F) {
 		}
 		setup := engine.FreePlay()
 		setup.Minutes = 20
-		sim, err := engine.New(engine.Options{Setup: setup, Policy: p.Instance(nil), Seed: 1, Noise: true})
+		sim, err := engine.New(engine.Options{Setup: setup, Policy: p.Instance(budget.New(budget.Limits{Steps: 1_000_000})), Seed: 1, Noise: true})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -2,6 +2,8 @@ package scenario
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -21,10 +23,20 @@ func seedBuiltins(f *testing.F) {
 	}
 }
 
-// FuzzCompile feeds arbitrary text to Compile: it never panics or hangs, and
-// a file that does not load gives diagnostics that name it.
+// FuzzCompile feeds arbitrary text to Compile: it never panics or hangs (a
+// budget of a million steps), and a file that does not load gives
+// diagnostics that name it. The corpus starts from the built-ins and every
+// hostile case of testdata.
 func FuzzCompile(f *testing.F) {
 	seedBuiltins(f)
+	for _, pattern := range []string{"testdata/hostile/*.lua", "testdata/hostile/memory/*.lua"} {
+		files, _ := filepath.Glob(pattern)
+		for _, name := range files {
+			if src, err := os.ReadFile(name); err == nil {
+				f.Add(string(src))
+			}
+		}
+	}
 	for _, src := range []string{
 		"scenario { id = \"a\", title = \"A\", briefing = \"B\", duration = 10 }\nat(3, function() flush_cache() end)",
 		"scenario {",

@@ -30,7 +30,8 @@ var criterionTable = tableSpec[Criterion]{
 		boundField("at_least"),
 		to("weight", weightValue, func(c *Criterion, w float64) { c.Weight = w }),
 	},
-	of: " in a criterion",
+	of:      " in a criterion",
+	notList: "a criterion takes named fields (metric, at_most or at_least, weight), not a list: { metric = \"cost\", at_most = \"reference * 1.25\" }",
 }
 
 // readCriterion reads list item i of grade{}.
