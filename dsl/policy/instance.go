@@ -82,22 +82,9 @@ func (in *instance) Decide(rows []engine.Row) ([]engine.Firing, error) {
 		if ru.cooldown > 0 && in.last[i] >= 0 && r.Minute-in.last[i] < ru.cooldown {
 			continue
 		}
-		if err := in.charge(ru.steps); err != nil {
-			return nil, in.spent(ru.name, ru.when.position(in.p.file, firstNonSpace(ru.when.expr)), err)
-		}
-		if ru.fast != nil {
-			in.fire[i] = ru.fast(in.num)
-			anyHolds = anyHolds || in.fire[i]
-			continue
-		}
-		in.sync()
-		out, err := in.vm.Run(ru.cond, in.env)
+		holds, err := in.holds(ru)
 		if err != nil {
-			return nil, in.runError(ru, ru.when, err, "")
-		}
-		holds, ok := out.(bool)
-		if !ok {
-			return nil, in.runError(ru, ru.when, nil, fmt.Sprintf("the condition gave %s, not true or false", describeValue(out)))
+			return nil, err
 		}
 		in.fire[i] = holds
 		anyHolds = anyHolds || holds
@@ -110,32 +97,62 @@ func (in *instance) Decide(rows []engine.Row) ([]engine.Firing, error) {
 		if !in.fire[i] {
 			continue
 		}
-		f := engine.Firing{Rule: ru.name, Actions: make([]engine.Action, 0, len(ru.actions))}
-		for _, a := range ru.actions {
-			v := a.value
-			if a.arg != nil {
-				if err := in.charge(a.steps); err != nil {
-					return nil, in.spent(ru.name, a.clause.position(in.p.file, a.argStart), err)
-				}
-				in.sync()
-				out, err := in.vm.Run(a.arg, in.env)
-				if err != nil {
-					return nil, in.actionError(ru, a, err, "")
-				}
-				if v, err = actionValue(a.fn, out); err != nil {
-					return nil, in.actionError(ru, a, nil, err.Error())
-				}
-			}
-			f.Actions = append(f.Actions, engine.Action{Control: a.fn.Control, Value: v, By: ru.name})
-		}
-		f.Seen = in.seen(ru)
-		if err := in.keep(f); err != nil {
-			return nil, in.spent(ru.name, ru.pos, err)
+		f, err := in.firing(ru)
+		if err != nil {
+			return nil, err
 		}
 		in.last[i] = r.Minute
 		firings = append(firings, f)
 	}
 	return firings, nil
+}
+
+// holds evaluates a rule's condition, its steps charged first.
+func (in *instance) holds(ru *rule) (bool, error) {
+	if err := in.charge(ru.steps); err != nil {
+		return false, in.spent(ru.name, ru.when.position(in.p.file, firstNonSpace(ru.when.expr)), err)
+	}
+	if ru.fast != nil {
+		return ru.fast(in.num), nil
+	}
+	in.sync()
+	out, err := in.vm.Run(ru.cond, in.env)
+	if err != nil {
+		return false, in.runError(ru, ru.when, err, "")
+	}
+	holds, ok := out.(bool)
+	if !ok {
+		return false, in.runError(ru, ru.when, nil, fmt.Sprintf("the condition gave %s, not true or false", describeValue(out)))
+	}
+	return holds, nil
+}
+
+// firing computes the actions of a rule that holds, each computed
+// argument's steps charged first, and what the trace keeps of it.
+func (in *instance) firing(ru *rule) (engine.Firing, error) {
+	f := engine.Firing{Rule: ru.name, Actions: make([]engine.Action, 0, len(ru.actions))}
+	for _, a := range ru.actions {
+		v := a.value
+		if a.arg != nil {
+			if err := in.charge(a.steps); err != nil {
+				return f, in.spent(ru.name, a.clause.position(in.p.file, a.argStart), err)
+			}
+			in.sync()
+			out, err := in.vm.Run(a.arg, in.env)
+			if err != nil {
+				return f, in.actionError(ru, a, err, "")
+			}
+			if v, err = actionValue(a.fn, out); err != nil {
+				return f, in.actionError(ru, a, nil, err.Error())
+			}
+		}
+		f.Actions = append(f.Actions, engine.Action{Control: a.fn.Control, Value: v, By: ru.name})
+	}
+	f.Seen = in.seen(ru)
+	if err := in.keep(f); err != nil {
+		return f, in.spent(ru.name, ru.pos, err)
+	}
+	return f, nil
 }
 
 // refresh computes this minute's value of every name the rules read into

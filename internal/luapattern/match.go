@@ -185,36 +185,11 @@ func (m *Matcher) match(i, p int) int {
 				return -1
 			}
 		case '%':
-			switch c := m.at(p + 1); {
-			case c == 'b':
-				if i = m.matchBalance(i, p+2); i < 0 {
+			if ni, np, ok := m.escape(i, p); ok {
+				if ni < 0 {
 					return -1
 				}
-				p += 4
-				continue
-			case c == 'f':
-				p += 2
-				if m.at(p) != '[' {
-					fail("missing '[' after '%%f' in pattern")
-				}
-				ep := m.classEnd(p)
-				var prev, cur byte
-				if i > 0 {
-					prev = m.src[i-1]
-				}
-				if i < len(m.src) {
-					cur = m.src[i]
-				}
-				if m.matchBracket(prev, p, ep-1) || !m.matchBracket(cur, p, ep-1) {
-					return -1
-				}
-				p = ep
-				continue
-			case c >= '0' && c <= '9':
-				if i = m.matchCapture(i, c); i < 0 {
-					return -1
-				}
-				p += 2
+				i, p = ni, np
 				continue
 			}
 		}
@@ -229,15 +204,8 @@ func (m *Matcher) match(i, p int) int {
 			}
 			p = ep + 1
 			continue
-		case '*':
-			return m.maxExpand(i, p, ep)
-		case '+':
-			if !ok {
-				return -1
-			}
-			return m.maxExpand(i+1, p, ep)
-		case '-':
-			return m.minExpand(i, p, ep)
+		case '*', '+', '-':
+			return m.repeat(i, p, ep, ok)
 		}
 		if !ok {
 			return -1
@@ -245,6 +213,51 @@ func (m *Matcher) match(i, p int) int {
 		i++
 		p = ep
 	}
+}
+
+// escape matches the items that start with % and are not a class: %b, %f
+// and back references. ok is false for a class (%a, %%, ...); i is -1 when
+// the item does not match.
+func (m *Matcher) escape(i, p int) (ni, np int, ok bool) {
+	switch c := m.at(p + 1); {
+	case c == 'b':
+		return m.matchBalance(i, p+2), p + 4, true
+	case c == 'f':
+		p += 2
+		if m.at(p) != '[' {
+			fail("missing '[' after '%%f' in pattern")
+		}
+		ep := m.classEnd(p)
+		var prev, cur byte
+		if i > 0 {
+			prev = m.src[i-1]
+		}
+		if i < len(m.src) {
+			cur = m.src[i]
+		}
+		if m.matchBracket(prev, p, ep-1) || !m.matchBracket(cur, p, ep-1) {
+			return -1, ep, true
+		}
+		return i, ep, true
+	case c >= '0' && c <= '9':
+		return m.matchCapture(i, c), p + 2, true
+	}
+	return i, p, false
+}
+
+// repeat matches an item repeated (*, + or - after it, at ep), ok telling
+// whether the item matches at i.
+func (m *Matcher) repeat(i, p, ep int, ok bool) int {
+	switch m.pat[ep] {
+	case '*':
+		return m.maxExpand(i, p, ep)
+	case '+':
+		if !ok {
+			return -1
+		}
+		return m.maxExpand(i+1, p, ep)
+	}
+	return m.minExpand(i, p, ep)
 }
 
 func (m *Matcher) maxExpand(i, p, ep int) int {
