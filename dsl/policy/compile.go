@@ -15,6 +15,7 @@ import (
 
 	"github.com/oncall-sim/oncall/dsl"
 	"github.com/oncall-sim/oncall/dsl/exprwork"
+	"github.com/oncall-sim/oncall/internal/budget"
 	"github.com/oncall-sim/oncall/internal/spell"
 )
 
@@ -96,7 +97,26 @@ func Compile(filename string, src []byte) (*Program, error) {
 	for _, r := range p.rules {
 		r.fast = p.fast(r.cond.Node())
 	}
+	p.small = p.mostStepsAMinute() < budget.CheckEvery
 	return p, nil
+}
+
+// mostStepsAMinute bounds what a minute of the policy charges: every
+// condition and computed argument, every helper's longest window.
+func (p *Program) mostStepsAMinute() int64 {
+	var n int64
+	for _, r := range p.rules {
+		n += r.steps
+		for _, a := range r.actions {
+			n += a.steps
+		}
+	}
+	for _, v := range p.envVars {
+		if v.slot >= 0 {
+			n += p.slots[v.slot].minutes(MaxWindow + 1)
+		}
+	}
+	return n
 }
 
 // newConfig makes the expr configuration rules are checked with: the

@@ -48,7 +48,8 @@ func (p *Program) Instance(m *budget.Meter) engine.Policy {
 type instance struct {
 	p      *Program
 	bud    *budget.Meter
-	off    bool // the run is unmetered (budget.Unmetered): nothing charged
+	off    bool  // the run is unmetered (budget.Unmetered): nothing charged
+	minute int64 // a small policy's steps this minute, charged at its end
 	vm     vm.VM
 	env    map[string]any // only when a program reads the map environment
 	last   []int          // minute each rule last fired; -1 when never
@@ -68,7 +69,7 @@ func (in *instance) Decide(rows []engine.Row) ([]engine.Firing, error) {
 	if len(rows) == 0 {
 		return nil, nil
 	}
-	if !in.off {
+	if !in.off && !in.p.small {
 		in.bud.Enter()
 		defer in.bud.Leave()
 	}
@@ -90,7 +91,7 @@ func (in *instance) Decide(rows []engine.Row) ([]engine.Firing, error) {
 		anyHolds = anyHolds || holds
 	}
 	if !anyHolds {
-		return nil, nil
+		return nil, in.chargeMinute()
 	}
 	var firings []engine.Firing
 	for i, ru := range in.p.rules {
@@ -104,7 +105,7 @@ func (in *instance) Decide(rows []engine.Row) ([]engine.Firing, error) {
 		in.last[i] = r.Minute
 		firings = append(firings, f)
 	}
-	return firings, nil
+	return firings, in.chargeMinute()
 }
 
 // holds evaluates a rule's condition, its steps charged first.
@@ -194,10 +195,29 @@ func (s *slot) minutes(rows int) int64 {
 
 // charge charges n steps to the run's budget, unless the run is unmetered.
 func (in *instance) charge(n int64) error {
-	if in.off {
+	switch {
+	case in.off:
+		return nil
+	case in.p.small:
+		in.minute += n
 		return nil
 	}
 	return in.bud.Charge(budget.Policy, n)
+}
+
+// chargeMinute charges a small policy's minute at once; a spent budget
+// stops the run at its first rule (what spent it was not this minute).
+func (in *instance) chargeMinute() error {
+	if in.minute == 0 {
+		return nil
+	}
+	n := in.minute
+	in.minute = 0
+	if err := in.bud.Charge(budget.Policy, n); err != nil {
+		ru := in.p.rules[0]
+		return in.spent(ru.name, ru.when.position(in.p.file, firstNonSpace(ru.when.expr)), err)
+	}
+	return nil
 }
 
 // keep reports what the trace keeps of a firing, unless the run is unmetered.

@@ -44,6 +44,9 @@ type meter struct {
 	memEvery int                 // the current interval
 	lastRead uint64              // the counter at the last read
 	pending  int                 // steps not charged yet
+	lap      int                 // instructions between two ticks
+	left     int                 // instructions left of the lap
+	quiet    bool                // stopped, or unmetered: Done counts nothing
 	patterns *luapattern.Matcher // see matcher
 	off      bool                // the run is unmetered (budget.Unmetered): Done counts nothing
 }
@@ -86,8 +89,10 @@ func newMeter(L *lua.LState, bud *budget.Meter) *meter {
 	m.lastWalkAlloc = m.allocated()
 	m.lastRead = m.lastWalkAlloc
 	m.walkEvery = uint64(mem / 16)
-	m.memEvery, m.memLeft = memCheckMin, memCheckMin
+	m.memEvery, m.memLeft = memCheckMax, memCheckMax
 	m.off = bud.Off()
+	m.quiet = m.off
+	m.newLap()
 	return m
 }
 
@@ -100,8 +105,12 @@ func (m *meter) enter() { m.bud.Enter() }
 // says so, where the run is then.
 func (m *meter) leave(load bool) {
 	if m.err == nil {
+		ran := m.lap - m.left // the instructions of the lap so far
+		m.pending += ran
+		m.memLeft -= ran
 		m.bud.Charge(budget.Scenario, int64(m.pending))
 		m.pending = 0
+		m.newLap()
 	}
 	if load && m.err == nil && !m.off {
 		m.checkMemory()
@@ -110,21 +119,41 @@ func (m *meter) leave(load bool) {
 }
 
 // Done implements context.Context; gopher-lua calls it before each instruction.
+// It does as little as it can: it counts down the instructions of a lap,
+// and at its end (tick) charges them and checks memory when its turn has
+// come.
 func (m *meter) Done() <-chan struct{} {
-	if m.err != nil || m.off {
+	if m.quiet {
 		return m.stop
 	}
-	m.pending++
 	if m.scan {
 		m.checkRegisters()
 	}
-	if m.memLeft--; m.memLeft <= 0 {
-		m.checkMemory()
-	}
-	if m.pending >= budget.CheckEvery {
-		m.flush()
+	if m.left--; m.left <= 0 {
+		m.tick()
 	}
 	return m.stop
+}
+
+// tick ends a lap: its instructions become steps to charge, charged every
+// budget.CheckEvery, and bring the next read of the allocation counter
+// closer, which happens when it is due.
+func (m *meter) tick() {
+	m.pending += m.lap
+	m.memLeft -= m.lap
+	if m.memLeft <= 0 {
+		m.checkMemory()
+	}
+	if m.pending >= budget.CheckEvery && m.err == nil {
+		m.flush()
+	}
+	m.newLap()
+}
+
+// newLap starts a lap that ends at the next charge or memory read due.
+func (m *meter) newLap() {
+	m.lap = max(1, min(m.memLeft, budget.CheckEvery-m.pending))
+	m.left = m.lap
 }
 
 // Err implements context.Context: the message gopher-lua raises once Done is closed.
@@ -133,6 +162,7 @@ func (m *meter) Err() error { return m.err }
 func (m *meter) fail(err error) {
 	if m.err == nil {
 		m.err = err
+		m.quiet = true
 		close(m.stop)
 	}
 }
@@ -160,6 +190,9 @@ func (m *meter) charge(L *lua.LState, n int64) {
 // the next read of the allocation counter closer by them.
 func (m *meter) chargeBytes(L *lua.LState, n int) {
 	m.memLeft -= n / memBytesPerInstruction
+	if n >= 16*memBytesPerInstruction {
+		m.left = 1 // a large string: read the counter soon, if due
+	}
 	m.charge(L, int64(n/bytesPerStep))
 }
 
@@ -177,6 +210,7 @@ func (m *meter) checkRegisters() {
 	if total > bigRegisters {
 		m.pending += total / bytesPerStep
 		m.memLeft -= total / memBytesPerInstruction
+		m.left = 1 // charge them, and read the counter if due, after this instruction
 	}
 	if total <= m.maxStr {
 		return
