@@ -434,38 +434,48 @@ func (m *Matcher) matchBracket(c byte, p, ec int) bool {
 }
 
 // matchClass matches c against the class letter cl (%a, %D, ...), or the
-// character cl itself when it names no class.
+// character cl itself when it names no class. An upper-case letter is the
+// complement of its class.
 func matchClass(c, cl byte) bool {
-	var res bool
-	switch cl | 0x20 {
-	case 'a':
-		res = isAlpha(c)
-	case 'c':
-		res = c < 0x20 || c == 0x7f
-	case 'd':
-		res = '0' <= c && c <= '9'
-	case 'l':
-		res = 'a' <= c && c <= 'z'
-	case 'p':
-		res = isPunct(c)
-	case 's':
-		res = c == ' ' || ('\t' <= c && c <= '\r')
-	case 'u':
-		res = 'A' <= c && c <= 'Z'
-	case 'w':
-		res = isAlpha(c) || ('0' <= c && c <= '9')
-	case 'x':
-		res = ('0' <= c && c <= '9') || ('a' <= c|0x20 && c|0x20 <= 'f')
-	case 'z':
-		res = c == 0
-	default:
+	in, ok := inClass(c, cl|0x20)
+	if !ok {
 		return cl == c
 	}
 	if 'A' <= cl && cl <= 'Z' {
-		return !res
+		return !in
 	}
-	return res
+	return in
 }
+
+// inClass reports whether c is in the class of the lower-case letter cl;
+// ok is false when cl names no class.
+func inClass(c, cl byte) (in, ok bool) {
+	switch cl {
+	case 'a':
+		return isAlpha(c), true
+	case 'c':
+		return c < 0x20 || c == 0x7f, true
+	case 'd':
+		return isDigit(c), true
+	case 'l':
+		return 'a' <= c && c <= 'z', true
+	case 'p':
+		return isPunct(c), true
+	case 's':
+		return c == ' ' || ('\t' <= c && c <= '\r'), true
+	case 'u':
+		return 'A' <= c && c <= 'Z', true
+	case 'w':
+		return isAlpha(c) || isDigit(c), true
+	case 'x':
+		return isDigit(c) || ('a' <= c|0x20 && c|0x20 <= 'f'), true
+	case 'z':
+		return c == 0, true
+	}
+	return false, false
+}
+
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }
 
 func isAlpha(c byte) bool { return 'a' <= c|0x20 && c|0x20 <= 'z' }
 
