@@ -14,6 +14,7 @@ import (
 
 	"github.com/oncall-sim/oncall/batch"
 	"github.com/oncall-sim/oncall/engine"
+	"github.com/oncall-sim/oncall/internal/spell"
 	"github.com/oncall-sim/oncall/shift"
 )
 
@@ -229,11 +230,7 @@ func (f *ReferenceFile) Lookup(scenario string) (*Reference, error) {
 		}
 	}
 	names := f.Scenarios()
-	hint := ""
-	if n := engine.Nearest(scenario, names); n != "" {
-		hint = "; did you mean " + n + "?"
-	}
-	return nil, fmt.Errorf("no reference for scenario %q%s (the file holds: %s)", scenario, hint, strings.Join(names, ", "))
+	return nil, fmt.Errorf("no reference for scenario %q%s (the file holds: %s)", scenario, spell.Suggest(scenario, names), strings.Join(names, ", "))
 }
 
 // Scenarios lists the scenarios the file holds references for, in order.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/oncall-sim/oncall/i18n"
 	"github.com/oncall-sim/oncall/internal/budget"
+	"github.com/oncall-sim/oncall/internal/spell"
 	"github.com/oncall-sim/oncall/modelpage"
 	"github.com/oncall-sim/oncall/queuesim"
 )
@@ -47,12 +48,8 @@ func (ModelCmd) Help() string {
 func (c *ModelCmd) Run(env *Env) error {
 	lang, ok := i18n.Lookup(c.Lang)
 	if !ok {
-		hint := ""
-		if n := i18n.Nearest(c.Lang); n != "" {
-			hint = fmt.Sprintf("; did you mean %s?", n)
-		}
 		return usageError("--lang %q is not a language of oncall%s (languages: %s)",
-			c.Lang, hint, strings.Join(i18n.Codes(), ", "))
+			c.Lang, spell.Hint(i18n.Nearest(c.Lang)), strings.Join(i18n.Codes(), ", "))
 	}
 	if c.Validate {
 		return c.validate(env)
