@@ -53,6 +53,11 @@ func (c *GradeCmd) Run(env *Env) error {
 	if c.Jobs < 0 {
 		return usageError("--jobs %d: it takes the number of runs at once, 1 or more (0 or absent: one per core)", c.Jobs)
 	}
+	return c.grade(env)
+}
+
+// grade grades the policy once the flags hold.
+func (c *GradeCmd) grade(env *Env) error {
 	limits, err := c.Budget.limits()
 	if err != nil {
 		return err

@@ -14,6 +14,7 @@ import (
 	"github.com/oncall-sim/oncall/dsl/policy"
 	"github.com/oncall-sim/oncall/dsl/scenario"
 	"github.com/oncall-sim/oncall/gameday"
+	"github.com/oncall-sim/oncall/internal/budget"
 	"github.com/oncall-sim/oncall/scripts"
 	"github.com/oncall-sim/oncall/shift"
 	"github.com/oncall-sim/oncall/web"
@@ -53,31 +54,10 @@ func (c *PlayCmd) Run(env *Env) error {
 	if err != nil {
 		return err
 	}
-	progs, err := scenario.Builtins(scenario.Options{Limits: limits})
+	scs, err := c.scenarios(env, limits)
 	if err != nil {
-		return failure("the built-in scenarios do not load: %v", err)
+		return err
 	}
-	if c.Scenarios != "" {
-		local, err := scenario.LoadDir(c.Scenarios, scenario.Options{Limits: limits})
-		if err != nil && local == nil {
-			return usageError("--scenarios %s: %v", c.Scenarios, err)
-		}
-		if err != nil {
-			fmt.Fprintf(env.Stderr, "oncall: some scenarios of %s do not load and are left out:\n%s\n", c.Scenarios, renderErr(err))
-		}
-		progs = append(progs, local...)
-	}
-	// Free play last: the page opens on the first scenario, and the seed
-	// scenarios are the ones with a story.
-	var scs, free []web.Scenario
-	for _, p := range progs {
-		if p.ID() == "free-play" {
-			free = append(free, p)
-		} else {
-			scs = append(scs, p)
-		}
-	}
-	scs = append(scs, free...)
 	pols, err := scriptPolicies()
 	if err != nil {
 		return failure("the policies of scripts/ do not load: %v", err)
@@ -126,6 +106,36 @@ func (c *PlayCmd) Run(env *Env) error {
 	}
 	fmt.Fprintln(env.Stdout, "oncall: stopped")
 	return nil
+}
+
+// scenarios loads the built-in scenarios and those of --scenarios, free
+// play last: the page opens on the first scenario, and the seed scenarios
+// are the ones with a story. A local scenario that does not load is left
+// out with a message; a folder that cannot be read is a usage error.
+func (c *PlayCmd) scenarios(env *Env, limits budget.Limits) ([]web.Scenario, error) {
+	progs, err := scenario.Builtins(scenario.Options{Limits: limits})
+	if err != nil {
+		return nil, failure("the built-in scenarios do not load: %v", err)
+	}
+	if c.Scenarios != "" {
+		local, err := scenario.LoadDir(c.Scenarios, scenario.Options{Limits: limits})
+		if err != nil && local == nil {
+			return nil, usageError("--scenarios %s: %v", c.Scenarios, err)
+		}
+		if err != nil {
+			fmt.Fprintf(env.Stderr, "oncall: some scenarios of %s do not load and are left out:\n%s\n", c.Scenarios, renderErr(err))
+		}
+		progs = append(progs, local...)
+	}
+	var scs, free []web.Scenario
+	for _, p := range progs {
+		if p.ID() == "free-play" {
+			free = append(free, p)
+		} else {
+			scs = append(scs, p)
+		}
+	}
+	return append(scs, free...), nil
 }
 
 // scriptPolicies lists the policies of scripts/, named by their path
