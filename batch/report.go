@@ -350,19 +350,24 @@ func jsonNum(v float64) any {
 	return v
 }
 
+// figureJSON heads the JSON of a distribution and of a difference.
+type figureJSON struct {
+	Figure      string `json:"figure"`
+	Unit        string `json:"unit"`
+	LowerBetter bool   `json:"lower_better"`
+}
+
 // MarshalJSON writes the distribution with null for values it has none of.
 func (d Distribution) MarshalJSON() ([]byte, error) {
 	return json.Marshal(struct {
-		Figure      string `json:"figure"`
-		Unit        string `json:"unit"`
-		LowerBetter bool   `json:"lower_better"`
-		N           int    `json:"runs"`
-		Mean        any    `json:"mean"`
-		P50         any    `json:"p50"`
-		P90         any    `json:"p90"`
-		Worst       any    `json:"worst"`
-		WorstSeed   any    `json:"worst_seed"`
-	}{d.Figure, d.Unit, d.LowerBetter, d.N, jsonNum(d.Mean), jsonNum(d.P50), jsonNum(d.P90), jsonNum(d.Worst), d.worstSeed()})
+		figureJSON
+		N         int `json:"runs"`
+		Mean      any `json:"mean"`
+		P50       any `json:"p50"`
+		P90       any `json:"p90"`
+		Worst     any `json:"worst"`
+		WorstSeed any `json:"worst_seed"`
+	}{figureJSON{d.Figure, d.Unit, d.LowerBetter}, d.N, jsonNum(d.Mean), jsonNum(d.P50), jsonNum(d.P90), jsonNum(d.Worst), d.worstSeed()})
 }
 
 // worstSeed is the seed of the worst run, or nil when no run finished: 0 is
@@ -377,13 +382,11 @@ func (d Distribution) worstSeed() any {
 // MarshalJSON writes the difference with null for bounds it cannot compute.
 func (d Difference) MarshalJSON() ([]byte, error) {
 	return json.Marshal(struct {
-		Figure      string `json:"figure"`
-		Unit        string `json:"unit"`
-		LowerBetter bool   `json:"lower_better"`
-		N           int    `json:"pairs"`
-		Mean        any    `json:"mean"`
-		Low         any    `json:"ci95_low"`
-		High        any    `json:"ci95_high"`
-		Verdict     string `json:"verdict"`
-	}{d.Figure, d.Unit, d.LowerBetter, d.N, jsonNum(d.Mean), jsonNum(d.Low), jsonNum(d.High), d.Verdict()})
+		figureJSON
+		N       int    `json:"pairs"`
+		Mean    any    `json:"mean"`
+		Low     any    `json:"ci95_low"`
+		High    any    `json:"ci95_high"`
+		Verdict string `json:"verdict"`
+	}{figureJSON{d.Figure, d.Unit, d.LowerBetter}, d.N, jsonNum(d.Mean), jsonNum(d.Low), jsonNum(d.High), d.Verdict()})
 }
