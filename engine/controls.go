@@ -286,7 +286,7 @@ func (a Action) String() string {
 	case KindBool:
 		return s.Name + "=" + strconv.FormatBool(a.Value == 1)
 	}
-	return s.Name + "=" + fmtNum(a.Value)
+	return s.Name + "=" + PersonNum(a.Value)
 }
 
 func b2f(b bool) float64 {

@@ -53,12 +53,12 @@ func (e Event) String() string {
 	b.WriteString(string(e.Kind))
 	switch e.Kind {
 	case EventDeploy:
-		b.WriteString(" " + e.Name + " build, rollout " + fmtNum(e.Value) + " min")
+		b.WriteString(" " + e.Name + " build, rollout " + PersonNum(e.Value) + " min")
 	case EventSetConstant, EventSetControl, EventAction:
 		if c, err := LookupControl(e.Name); err == nil {
 			b.WriteString(" " + Action{Control: c, Value: e.Value}.String())
 		} else {
-			b.WriteString(" " + e.Name + "=" + fmtNum(e.Value))
+			b.WriteString(" " + e.Name + "=" + PersonNum(e.Value))
 		}
 	case EventLaunch, EventRemove:
 		b.WriteString(" " + strconv.Itoa(int(e.Value)))
