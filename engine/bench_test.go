@@ -37,7 +37,7 @@ func dayLoads(b *testing.B, setup Setup, sc Scenario) []load {
 	for _, r := range s.Rows() {
 		loads = append(loads, load{
 			requests: r.Requests, shed: r.Controls.Shed, ttl: r.Controls.TTL, warm: r.Warm,
-			feature: r.Controls.Feature, warmingUp: r.WarmupLeft > 0, badTraffic: r.BadTraffic, serving: r.Serving,
+			feature: r.Controls.Feature, warmingUp: r.WarmupLeft > 0, builds: badShare(r.BadTraffic), serving: r.Serving,
 		})
 	}
 	return loads

@@ -69,4 +69,42 @@
 //     takes effect lowers the ceiling under it, that minute stops the run
 //     with an error naming who decided. A policy's floor is checked where
 //     it takes effect only.
+//
+// Builds (build.go), where docs/model.md's "bad build" becomes a build with
+// properties:
+//
+//   - A build is bad only through its properties: it fails requests
+//     (error_rate > 0), costs more CPU (cpu > 1) or leaks. Nothing else,
+//     not its name, makes it so; "bad" is a name like any other, which
+//     deploy{build = "bad"} gives the model's bad build: bad_error_rate and
+//     bad_cpu as they are in force when it ships (later changes of those
+//     constants do not reach a build already shipped).
+//   - Each property mixes by the share of traffic each build serves, added
+//     build by build, so that a build which changes nothing adds exact
+//     zeros: the model's bad build on a share b gives docs/model.md's
+//     figures to the last bit, and the golden traces of the seed scenarios
+//     did not move.
+//   - A deploy over one still rolling out keeps the share the earlier one
+//     had reached, among the builds the new one replaces; a build whose
+//     share falls under 1e-9 is dropped from the mix.
+//   - A leak counts its minutes from the deploy minute, for the whole build:
+//     instances the autoscaler launches later run the mix and leak as the
+//     others do, so scaling out does not reset a leak; only a rollback (or a
+//     deploy that replaces the build) stops it.
+//   - The last good build is the newest deploy that is not bad, from the
+//     minute it ships. A rollback restores it; when it is the newest deploy
+//     itself, new_build stays 1 (the rollback only cost money).
+//   - What production shows of a build is its name and its rollout:
+//     new_build, the share of the newest deploy. bad_traffic is a quiet
+//     column (MetricSpec.Quiet), in the instructor's trace only, and
+//     policies cannot read it: they act on what production shows.
+//
+// What the learner sees:
+//
+//   - Quiet events (View): what a scenario does to the world is quiet, but
+//     a deploy (announced, by its build's name) and a message. The engine
+//     marks an event quiet by its kind when it records it: a constant set,
+//     a control set or an action pressed by the scenario, a cache flushed. The learner's trace, the console and policies see
+//     neither quiet events nor quiet columns; the instructor's trace
+//     (Instructor, oncall run --reveal) and the golden traces see all.
 package engine

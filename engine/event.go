@@ -13,7 +13,7 @@ type EventKind string
 // The kinds of event. Deploy, Flush, SetConstant, SetControl and Say come from
 // scenarios; the others are written by the engine.
 const (
-	EventDeploy       EventKind = "deploy"        // Name: build ("bad" or "good"); Value: rollout minutes
+	EventDeploy       EventKind = "deploy"        // Name: build; Value: rollout minutes; Build: what it does
 	EventFlush        EventKind = "flush_cache"   // the cache empties
 	EventSetConstant  EventKind = "set_constant"  // Name: constant; Value: new value
 	EventSetControl   EventKind = "set_control"   // Name: control or action; Value: new value (someone else's change)
@@ -37,23 +37,48 @@ func (t Text) In(lang string) string {
 	return t["en"]
 }
 
-// Event is one entry of a minute's timeline.
+// Event is one entry of a minute's timeline. A quiet event is what
+// production would not show the learner (a constant the world changed, a
+// control someone else set): only the instructor's trace has it (View).
 type Event struct {
 	Kind  EventKind `json:"kind"`
 	By    string    `json:"by,omitempty"`
 	Name  string    `json:"name,omitempty"`
 	Value float64   `json:"value,omitempty"`
 	Text  Text      `json:"text,omitempty"`
+	Build Build     `json:"build,omitzero"`
+	Quiet bool      `json:"quiet,omitempty"`
 }
 
-// String renders the event in English on one line, as the trace's table and
-// CSV show it.
-func (e Event) String() string {
+// quietKind says whether the engine records an event as quiet: what the
+// scenario does to the world is quiet, but for a deploy (production
+// announces it, by name) and a message; so is a control it sets or an
+// action it presses.
+func quietKind(e Event) bool {
+	switch e.Kind {
+	case EventFlush, EventSetConstant, EventSetControl:
+		return true
+	case EventAction:
+		return e.By == "scenario"
+	}
+	return false
+}
+
+// String renders the event in English on one line, as the instructor's
+// trace shows it: a deploy with what its build does.
+func (e Event) String() string { return e.text(true) }
+
+// text renders the event on one line; reveal shows a build's properties.
+func (e Event) text(reveal bool) string {
 	var b strings.Builder
 	b.WriteString(string(e.Kind))
 	switch e.Kind {
 	case EventDeploy:
-		b.WriteString(" " + e.Name + " build, rollout " + PersonNum(e.Value) + " min")
+		b.WriteString(" " + printable(e.Name))
+		if p := e.Build.Properties(); reveal && p != "" {
+			b.WriteString(" (" + p + ")")
+		}
+		b.WriteString(", rollout " + PersonNum(e.Value) + " min")
 	case EventSetConstant, EventSetControl, EventAction:
 		if c, err := LookupControl(e.Name); err == nil {
 			b.WriteString(" " + Action{Control: c, Value: e.Value}.String())

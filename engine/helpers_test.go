@@ -46,3 +46,13 @@ func decide(t testing.TB, s *Sim, c Control, v float64) {
 		t.Fatal(err)
 	}
 }
+
+// badShare is what the model's bad build does when it serves share of the
+// traffic over a fleet that runs a build which changes nothing.
+func badShare(share float64) buildEffects {
+	c := DefaultConstants()
+	f := newFleetBuilds()
+	f.deploy(BadBuild(&c), 0, 1)
+	e := f.effects(0)
+	return buildEffects{newShare: share, badShare: share, errorRate: share * e.errorRate, extraCPU: share * e.extraCPU}
+}

@@ -4,14 +4,14 @@ import "math"
 
 // load is what steps 4 to 9 of docs/model.md take in for one minute.
 type load struct {
-	requests   float64 // req/s, after noise
-	shed       float64 // control, 0..1
-	ttl        float64 // s
-	warm       float64 // 0..1
-	feature    bool
-	warmingUp  bool
-	badTraffic float64
-	serving    int
+	requests  float64 // req/s, after noise
+	shed      float64 // control, 0..1
+	ttl       float64 // s
+	warm      float64 // 0..1
+	feature   bool
+	warmingUp bool
+	builds    buildEffects // what the builds serving the minute do
+	serving   int
 }
 
 // served is what steps 4 to 9 give out.
@@ -68,18 +68,19 @@ func (c *Constants) serve(in load) served {
 		out.dbErrors = (1 - out.hitRate) * (1 - 1/rho)
 	}
 
-	// 7. Service time.
-	out.serviceMS = appMS*(1+c.BadCPU*in.badTraffic) + (1-out.hitRate)*q*out.queryMS
+	// 7. Service time: the builds' CPU and leaks, then the database time of
+	// the misses.
+	out.serviceMS = appMS*(1+in.builds.extraCPU) + in.builds.leakMS + (1-out.hitRate)*q*out.queryMS
 
 	// 8. Queue.
 	n := in.serving * int(c.Workers)
 	out.queue = mmnQueue(out.admitted, out.serviceMS/1000, n, c.TimeoutS)
 	out.capacity = float64(n) / (out.serviceMS / 1000)
 
-	// 9. Errors: the queue's, the database's and the bad build's, each
-	// failing a request independently of the others.
+	// 9. Errors: the queue's, the database's and the builds', each failing
+	// a request independently of the others.
 	eq := out.queue.failed + out.queue.timeouts
-	out.errorRate = 1 - (1-eq)*(1-out.dbErrors)*(1-c.BadErrorRate*in.badTraffic)
+	out.errorRate = 1 - (1-eq)*(1-out.dbErrors)*(1-in.builds.errorRate)
 	return out
 }
 

@@ -146,11 +146,11 @@ func (c *Constants) servePrevious(in load) served {
 	if rho > 1 {
 		out.dbErrors = (1 - out.hitRate) * (1 - 1/rho)
 	}
-	out.serviceMS = appMS*(1+c.BadCPU*in.badTraffic) + (1-out.hitRate)*q*out.queryMS
+	out.serviceMS = appMS*(1+in.builds.extraCPU) + in.builds.leakMS + (1-out.hitRate)*q*out.queryMS
 	n := in.serving * int(c.Workers)
 	out.queue = mmnQueuePlain(out.admitted, out.serviceMS/1000, n, c.TimeoutS)
 	out.capacity = float64(n) / (out.serviceMS / 1000)
 	eq := out.queue.failed + out.queue.timeouts
-	out.errorRate = 1 - (1-eq)*(1-out.dbErrors)*(1-c.BadErrorRate*in.badTraffic)
+	out.errorRate = 1 - (1-eq)*(1-out.dbErrors)*(1-in.builds.errorRate)
 	return out
 }

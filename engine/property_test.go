@@ -65,7 +65,7 @@ func genScenario(t *rapid.T) *randomScenario {
 	for range rapid.IntRange(0, 5).Draw(t, "events") {
 		m := rapid.IntRange(0, 239).Draw(t, "at")
 		var ev Event
-		switch rapid.IntRange(0, 3).Draw(t, "kind") {
+		switch rapid.IntRange(0, 4).Draw(t, "kind") {
 		case 0:
 			ev = Event{Kind: EventDeploy, Name: "bad", Value: float64(rapid.IntRange(1, 10).Draw(t, "rollout"))}
 		case 1:
@@ -74,6 +74,11 @@ func genScenario(t *rapid.T) *randomScenario {
 			ev = Event{Kind: EventFlush}
 		case 3:
 			ev = Event{Kind: EventSetConstant, Name: "db_capacity", Value: rapid.Float64Range(500, 8000).Draw(t, "cap")}
+		case 4:
+			b := Build{Name: "b", ErrorRate: rapid.Float64Range(0, 1).Draw(t, "build error_rate"),
+				ExtraCPU:     rapid.Float64Range(MinBuildCPU-1, MaxBuildCPU-1).Draw(t, "build extra cpu"),
+				LeakMSPerMin: rapid.Float64Range(0, 10).Draw(t, "build leak")}
+			ev = Event{Kind: EventDeploy, Name: b.Name, Value: float64(rapid.IntRange(1, 10).Draw(t, "rollout")), Build: b}
 		}
 		sc.events[m] = append(sc.events[m], ev)
 	}
@@ -154,14 +159,14 @@ func TestPropertyErrorsMonotoneInDemand(t *testing.T) {
 	c := DefaultConstants()
 	rapid.Check(t, func(t *rapid.T) {
 		in := load{
-			requests:   rapid.Float64Range(0, 20000).Draw(t, "requests"),
-			shed:       rapid.Float64Range(0, 1).Draw(t, "shed"),
-			ttl:        rapid.Float64Range(0, 3600).Draw(t, "ttl"),
-			warm:       rapid.Float64Range(0, 1).Draw(t, "warm"),
-			feature:    rapid.Bool().Draw(t, "feature"),
-			warmingUp:  rapid.Bool().Draw(t, "warmup"),
-			badTraffic: rapid.Float64Range(0, 1).Draw(t, "bad"),
-			serving:    rapid.IntRange(0, 40).Draw(t, "serving"),
+			requests:  rapid.Float64Range(0, 20000).Draw(t, "requests"),
+			shed:      rapid.Float64Range(0, 1).Draw(t, "shed"),
+			ttl:       rapid.Float64Range(0, 3600).Draw(t, "ttl"),
+			warm:      rapid.Float64Range(0, 1).Draw(t, "warm"),
+			feature:   rapid.Bool().Draw(t, "feature"),
+			warmingUp: rapid.Bool().Draw(t, "warmup"),
+			builds:    badShare(rapid.Float64Range(0, 1).Draw(t, "bad")),
+			serving:   rapid.IntRange(0, 40).Draw(t, "serving"),
 		}
 		more := in
 		more.requests *= 1 + rapid.Float64Range(0, 1).Draw(t, "rise")

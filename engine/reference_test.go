@@ -88,7 +88,7 @@ func TestOneMinuteCases(t *testing.T) {
 			want{0, 0.65625, 14.5455, 113.636, 0.621449, 0, 523.3148}},
 		{"feature off, warm 0, warm-up running", load{requests: 1250, ttl: 90, warm: 0, warmingUp: true, serving: 10},
 			want{0, 0.775, 22.2222, 94.4444, 0.737847, 0, 434.93}},
-		{"λ 1150, TTL 60, bad build 100 %", load{requests: 1150, ttl: 60, warm: 1, feature: true, badTraffic: 1, serving: 10},
+		{"λ 1150, TTL 60, bad build 100 %", load{requests: 1150, ttl: 60, warm: 1, feature: true, builds: badShare(1), serving: 10},
 			want{0.775281, 0.19382, 6.20209, 91.6812, 0.658959, 0, 422.21}},
 	}
 	for _, tc := range cases {
@@ -114,7 +114,7 @@ func TestOneMinuteCases(t *testing.T) {
 			sig("p99_ms", out.queue.p99MS, tc.want.p99)
 		})
 	}
-	bad := c.serve(load{requests: 1150, ttl: 60, warm: 1, feature: true, badTraffic: 1, serving: 10})
+	bad := c.serve(load{requests: 1150, ttl: 60, warm: 1, feature: true, builds: badShare(1), serving: 10})
 	if !near(bad.errorRate, 0.05, 1e-12) || !near(bad.errorRate/0.001, 50, 1e-9) {
 		t.Errorf("bad build: error_rate = %v, burn = %v, want 0.05 and 50", bad.errorRate, bad.errorRate/0.001)
 	}

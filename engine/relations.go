@@ -34,14 +34,14 @@ var relations = []Relation{
 	{"db_load", "db_load = admitted × q × (1 − hit) + {warmup_queries} during the {warmup_minutes} minutes of a warm-up, q = {queries} (+{feature_queries} with the feature)", "Every miss sends its queries to the database; the warm-up job adds its own load.", []int{6}},
 	{"query_time", "query = {db_base_ms} ms/(1 − ρ_db), capped at {db_cap_ms} ms, ρ_db = db_load/{db_capacity}", "Query time grows as the database fills, as in a single-server queue.", []int{3, 6}},
 	{"db_errors", "db_errors = (1 − hit)·(1 − 1/ρ_db) when ρ_db = db_load/{db_capacity} > 1, else 0", "A request that needs the database fails when the database is past its capacity: it serves at most its capacity and the excess waits past its timeout. More app instances do not help; shedding, a longer TTL or the feature off do.", []int{3, 4}},
-	{"service_time", "S = ({app_ms} ms + {feature_ms} ms with the feature) × (1 + {bad_cpu}·bad) + (1 − hit)·q·query", "Service time is CPU time plus the database time of the misses; a bad build costs {bad_cpu} more CPU.", []int{6}},
+	{"service_time", "S = ({app_ms} ms + {feature_ms} ms with the feature) × (1 + Σ share·(cpu − 1)) + Σ share·leak·age + (1 − hit)·q·query; the bad build's cpu = {bad_cpu_factor}", "Service time is CPU time plus the database time of the misses; a build may cost more CPU (the model's bad build {bad_cpu} more) or leak, adding time for every minute it runs.", []int{6}},
 	{"erlang_b", "B₀ = 1, Bₖ = a·Bₖ₋₁/(k + a·Bₖ₋₁), a = admitted·S, N = serving × {workers}", "Erlang B, the blocking probability of N workers under offered load a.", []int{3}},
 	{"erlang_c", "C = B/((1 − ρ) + ρB), ρ = a/N", "Erlang C, the probability that a request waits.", []int{3}},
 	{"timeouts", "E = 1/(e^(θD)/(ρB) + (e^(θD) − 1)/(1 − ρ) + 1), θ = (N − a)/S, D = {timeout_s} s", "Share of requests that would wait past the {timeout_s} timeout, in the M/M/N queue whose customers leave at their patience; timeouts below capacity, failures above.", []int{3, 7}},
 	{"p99", "p99 = S·ln 100 + max(0, ln(C/0.01))/θ, capped at {timeout_s} s", "The 99th percentile adds the service-time and waiting-time quantiles: an approximation, close far from capacity and too high near it.", []int{3}},
 	{"little", "busy workers = a = λ·S", "Little's law: the mean number of requests in service is arrival rate times service time.", []int{4}},
 	{"capacity", "capacity = N/S = serving × {workers}/S", "The fleet completes at most N/S requests a second: N workers, each finishing a request every S. Above it, requests queue and fail.", []int{3, 4}},
-	{"errors", "error_rate = 1 − (1 − timeouts − failed)(1 − db_errors)(1 − {bad_error_rate}·bad)", "A request fails if it times out, is refused on overload, fails on an overloaded database, or hits the bad build's {bad_error_rate} of errors.", []int{6}},
+	{"errors", "error_rate = 1 − (1 − timeouts − failed)(1 − db_errors)(1 − Σ share·error_rate); the bad build's error_rate = {bad_error_rate}", "A request fails if it times out, is refused on overload, fails on an overloaded database, or hits the bad build's {bad_error_rate} of errors.", []int{6}},
 	{"budget", "error budget = 1 − SLO = 1 − {slo} = {error_budget}, over {slo_days} days", "The error budget is what the SLO allows to fail over {slo_days}.", []int{1}},
 	{"burn", "burn = error_rate/{error_budget}, budget_left −= burn/{budget_minutes}", "Burn rate: how many times faster than allowed the budget is spent; one minute at burn 1 spends 1/{budget_minutes} of the error budget.", []int{1, 2}},
 	{"page", DefaultPageRule, "Multiwindow, multi-burn-rate alert: a fast burn over 1 hour confirmed by 5 minutes, or a slow burn over 6 hours confirmed by 30 minutes.", []int{2}},
@@ -49,8 +49,8 @@ var relations = []Relation{
 	{"refill", "warm += (1 − warm)(1 − e^(−1/{refill_tau}))·f (+{warmup_rate}·f during warm-up), f = min(1, {db_capacity}/db_load)", "The cache refills with a time constant of {refill_tau}, slower while the database is saturated.", []int{6}},
 	{"autoscaler", "desired = max(min_instances, min({max_instances}, ⌈serving × u/target⌉)); a launched instance serves after {boot_delay} minutes", "Target tracking as in the Kubernetes Horizontal Pod Autoscaler; no new scale-out while an instance boots.", []int{6}},
 	{"scale_in", "after {scale_in_quiet_minutes} quiet minutes remove min(fleet − desired, max(1, ⌊{scale_in_share}·fleet⌋))", "Scale-in is cautious: at most {scale_in_share} of the fleet after {scale_in_quiet_minutes} of quiet.", []int{6}},
-	{"rollout", "bad_traffic = min(1, (m − m₀ + 1)/R)", "A bad build takes a growing share of traffic over its rollout.", []int{6}},
-	{"rollback", "rollback: {rollback_minutes} minutes on a fresh fleet, billed twice, then bad_traffic = 0", "A rollback redeploys the last good build and switches traffic when it is ready.", []int{6}},
+	{"rollout", "new_build = min(1, (m − m₀ + 1)/R); bad_traffic = Σ share of the builds that fail requests, cost more CPU or leak", "A deploy takes a growing share of traffic over its rollout; a build is bad only when it fails requests, costs more CPU or leaks.", []int{6}},
+	{"rollback", "rollback: {rollback_minutes} minutes on a fresh fleet, billed twice, then every request on the last good build", "A rollback redeploys the last good build and switches traffic when it is ready.", []int{6}},
 }
 
 // DefaultPageRule is the page rule of the model as the model page writes it;

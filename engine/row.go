@@ -39,6 +39,7 @@ type Row struct {
 	DBUtil          float64
 	DBErrors        float64
 	QueryMS         float64
+	NewBuild        float64
 	BadTraffic      float64
 	Recommendations float64
 	CostPerHour     float64
@@ -82,8 +83,12 @@ type MetricSpec struct {
 	Decimals int
 	Min, Max float64
 	Control  bool // a control in force rather than a measurement
-	Doc      string
-	Get      func(*Row) float64
+	// Quiet marks what production does not show: the instructor's trace
+	// has the column, the learner's (View) does not, and policies cannot
+	// read it.
+	Quiet bool
+	Doc   string
+	Get   func(*Row) float64
 }
 
 const inf = math.MaxFloat64
@@ -117,7 +122,8 @@ var metricSpecs = []MetricSpec{
 	{Name: "db_util", Unit: "share", Decimals: 6, Max: 1, Doc: "database load / capacity, capped at 1", Get: func(r *Row) float64 { return r.DBUtil }},
 	{Name: "db_errors", Unit: "share", Decimals: 6, Max: 1, Doc: "share of admitted requests that fail because the database is over capacity", Get: func(r *Row) float64 { return r.DBErrors }},
 	{Name: "query_ms", Unit: "ms", Decimals: 4, Max: inf, Doc: "database query time", Get: func(r *Row) float64 { return r.QueryMS }},
-	{Name: "bad_traffic", Unit: "share", Decimals: 6, Max: 1, Doc: "share of traffic on a bad build", Get: func(r *Row) float64 { return r.BadTraffic }},
+	{Name: "new_build", Unit: "share", Decimals: 6, Max: 1, Doc: "share of traffic on the newest deploy, as its rollout shows it (0 before any and after a rollback)", Get: func(r *Row) float64 { return r.NewBuild }},
+	{Name: "bad_traffic", Unit: "share", Decimals: 6, Max: 1, Quiet: true, Doc: "share of traffic on a bad build (one that fails requests, costs more CPU or leaks)", Get: func(r *Row) float64 { return r.BadTraffic }},
 	{Name: "recommendations", Unit: "share", Decimals: 6, Max: 1, Doc: "share of requests served with the heavy feature", Get: func(r *Row) float64 { return r.Recommendations }},
 	{Name: "cost_per_hour", Unit: "$/h", Decimals: 2, Max: inf, Doc: "what the fleet costs now", Get: func(r *Row) float64 { return r.CostPerHour }},
 	{Name: "cost", Unit: "$", Decimals: 4, Max: inf, Doc: "cost so far", Get: func(r *Row) float64 { return r.Cost }},

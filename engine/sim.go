@@ -32,9 +32,7 @@ type Sim struct {
 	serving int   // instances serving
 	booting []int // minute each booting instance starts serving, in launch order
 
-	bad        bool // a bad build is live
-	badFrom    int  // its deploy minute
-	badRollout float64
+	builds fleetBuilds // what the fleet runs
 
 	rollbackAt int // minute a rollback switches traffic; 0 when none is preparing
 	warmupEnd  int // first minute after a running warm-up
@@ -61,7 +59,7 @@ func New(o Options) (*Sim, error) {
 		setup: o.Setup, c: o.Setup.Constants, ctl: o.Setup.Controls,
 		sc: o.Scenario, pol: o.Policy, page: o.Setup.Page,
 		noise: NewRand(o.Seed), seed: o.Seed, noisy: o.Noise,
-		warm: o.Setup.Warm, budget: o.Setup.BudgetLeft,
+		warm: o.Setup.Warm, budget: o.Setup.BudgetLeft, builds: newFleetBuilds(),
 	}
 	if s.sc == nil {
 		s.sc = NoScenario{}
@@ -198,16 +196,16 @@ func (s *Sim) step() (*Row, error) {
 	}
 	s.pending = s.pending[:0]
 
-	// 2. Fleet: boots that have finished; a finished rollback.
+	// 2. Fleet: boots that have finished; a finished rollback; the builds
+	// that serve the minute.
 	s.finishBoots(m)
 	if s.rollbackAt != 0 && s.rollbackAt == m {
 		s.rollbackAt = 0
-		s.bad = false
+		s.builds.rollBack()
 		r.Events = append(r.Events, Event{Kind: EventRollbackDone})
 	}
-	if s.bad {
-		r.BadTraffic = math.Min(1, float64(m-s.badFrom+1)/s.badRollout)
-	}
+	builds := s.builds.effects(m)
+	r.BadTraffic, r.NewBuild = builds.badShare, builds.newShare
 
 	// 3. Demand.
 	surge, err := s.sc.Surge(m)
@@ -229,7 +227,7 @@ func (s *Sim) step() (*Row, error) {
 	warmingUp := m < s.warmupEnd
 	out := c.serve(load{
 		requests: r.Requests, shed: s.ctl.Shed, ttl: s.ctl.TTL, warm: s.warm,
-		feature: s.ctl.Feature, warmingUp: warmingUp, badTraffic: r.BadTraffic, serving: s.serving,
+		feature: s.ctl.Feature, warmingUp: warmingUp, builds: builds, serving: s.serving,
 	})
 	r.Admitted, r.ShedTraffic = out.admitted, out.shedTraffic
 	r.HitRate, r.Warm, r.CacheAgeS = out.hitRate, s.warm, out.cacheAgeS
@@ -320,17 +318,12 @@ func (s *Sim) step() (*Row, error) {
 func (s *Sim) applyEvent(ev Event, r *Row) error {
 	switch ev.Kind {
 	case EventDeploy:
-		switch ev.Name {
-		case "bad":
-			if !(ev.Value >= 1) || math.IsInf(ev.Value, 0) {
-				return fmt.Errorf("deploy: rollout = %s is out of range: it takes 1 minute or more", fmtNum(ev.Value))
-			}
-			s.bad, s.badFrom, s.badRollout = true, r.Minute, ev.Value
-		case "good":
-			s.bad = false
-		default:
-			return fmt.Errorf("deploy: build = %q: it takes \"bad\" or \"good\"", ev.Name)
+		b, rollout, err := s.shipped(ev)
+		if err != nil {
+			return err
 		}
+		s.builds.deploy(b, r.Minute, rollout)
+		ev.Name, ev.Value, ev.Build = b.Name, rollout, b
 	case EventFlush:
 		s.warm = 0
 	case EventSetConstant:
@@ -360,8 +353,34 @@ func (s *Sim) applyEvent(ev Event, r *Row) error {
 	default:
 		return fmt.Errorf("unknown event %q", ev.Kind)
 	}
+	ev.Quiet = quietKind(ev)
 	r.Events = append(r.Events, ev)
 	return nil
+}
+
+// shipped reads the build a deploy event ships and its rollout. An event
+// that names a build without its properties ships the model's bad build
+// for "bad" (BadBuild) and a build that changes nothing for any other name;
+// a rollout of 0 is one minute.
+func (s *Sim) shipped(ev Event) (Build, float64, error) {
+	b := ev.Build
+	switch {
+	case b.Name == "" && ev.Name == "bad":
+		b = BadBuild(&s.c)
+	case b.Name == "":
+		b = Build{Name: ev.Name}
+	}
+	if err := b.Check(); err != nil {
+		return Build{}, 0, fmt.Errorf("deploy: %w", err)
+	}
+	rollout := ev.Value
+	if rollout == 0 {
+		rollout = 1
+	}
+	if !(rollout >= 1) || math.IsInf(rollout, 0) {
+		return Build{}, 0, fmt.Errorf("deploy: rollout = %s is out of range: it takes 1 minute or more", fmtNum(ev.Value))
+	}
+	return b, rollout, nil
 }
 
 // apply carries out a decision at the start of minute r.Minute.
@@ -380,7 +399,9 @@ func (s *Sim) apply(a Action, r *Row) error {
 			return err
 		}
 	}
-	r.Events = append(r.Events, Event{Kind: EventAction, By: a.By, Name: a.Control.String(), Value: a.Value})
+	ev := Event{Kind: EventAction, By: a.By, Name: a.Control.String(), Value: a.Value}
+	ev.Quiet = quietKind(ev)
+	r.Events = append(r.Events, ev)
 	if a.Control == MinInstances {
 		// Raising the floor launches the difference at once, in both modes.
 		if n := s.ctl.MinInstances - s.fleet(); n > 0 {

@@ -9,28 +9,41 @@ import (
 	"strings"
 )
 
-// Columns returns the CSV header of a trace: minute, time, then every other
-// column of MetricSpecs, then events and fired rules.
-func Columns() []string {
+// Columns returns the CSV header of the learner's trace: minute, time, then
+// every other column of MetricSpecs that production shows, then events and
+// fired rules. Instructor.Columns() has every column.
+func Columns() []string { return Learner.Columns() }
+
+// WriteCSV writes the learner's trace as CSV (Learner.WriteCSV):
+// Instructor.WriteCSV writes everything the scenario did.
+func WriteCSV(w io.Writer, rows []Row) error { return Learner.WriteCSV(w, rows) }
+
+// Columns returns the CSV header of a trace in the view: minute, time,
+// the view's metrics, then events and fired rules.
+func (v View) Columns() []string {
 	cols := []string{"minute", "time"}
-	cols = append(cols, MetricNames()[1:]...)
+	for _, s := range v.Metrics()[1:] {
+		cols = append(cols, s.Name)
+	}
 	return append(cols, "events", "fired")
 }
 
-// WriteCSV writes the rows as CSV with the canonical names as header. Events
-// and fired rules are one cell each, entries separated by "; ".
-func WriteCSV(w io.Writer, rows []Row) error {
+// WriteCSV writes the rows as the view shows them, as CSV with the
+// canonical names as header. Events and fired rules are one cell each,
+// entries separated by "; ".
+func (v View) WriteCSV(w io.Writer, rows []Row) error {
+	specs := v.Metrics()[1:]
 	bw := bufio.NewWriter(w)
-	bw.WriteString(strings.Join(Columns(), ",") + "\n")
+	bw.WriteString(strings.Join(v.Columns(), ",") + "\n")
 	for i := range rows {
 		r := &rows[i]
 		bw.WriteString(strconv.Itoa(r.Minute) + "," + r.Time())
-		for _, s := range metricSpecs[1:] {
+		for _, s := range specs {
 			bw.WriteByte(',')
 			bw.WriteString(s.Format(s.Get(r)))
 		}
 		bw.WriteByte(',')
-		bw.WriteString(csvCell(eventsText(r.Events)))
+		bw.WriteString(csvCell(v.EventsText(r.Events)))
 		bw.WriteByte(',')
 		bw.WriteString(csvCell(firedText(r.Fired)))
 		bw.WriteByte('\n')
@@ -38,10 +51,14 @@ func WriteCSV(w io.Writer, rows []Row) error {
 	return bw.Flush()
 }
 
-func eventsText(evs []Event) string {
-	parts := make([]string, len(evs))
-	for i, e := range evs {
-		parts[i] = e.String()
+// EventsText renders a minute's events on one line, as the CSV cell holds
+// them, leaving out what the view does not show.
+func (v View) EventsText(evs []Event) string {
+	parts := make([]string, 0, len(evs))
+	for _, e := range evs {
+		if v.Shows(e) {
+			parts = append(parts, e.text(bool(v)))
+		}
 	}
 	return strings.Join(parts, "; ")
 }
@@ -54,8 +71,8 @@ func firedText(fs []Firing) string {
 	return strings.Join(parts, "; ")
 }
 
-// EventsText renders a minute's events on one line, as the CSV cell holds them.
-func EventsText(evs []Event) string { return eventsText(evs) }
+// EventsText renders a minute's events as the learner's trace shows them.
+func EventsText(evs []Event) string { return Learner.EventsText(evs) }
 
 // FiredText renders a minute's fired rules on one line, as the CSV cell holds them.
 func FiredText(fs []Firing) string { return firedText(fs) }
@@ -68,16 +85,21 @@ func csvCell(s string) string {
 	return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
 }
 
-// MarshalJSON writes the row as one object keyed by the canonical names, in
-// canonical order, each number at its column's fixed precision, with the
-// minute's events and fired rules.
-func (r Row) MarshalJSON() ([]byte, error) {
+// MarshalJSON writes the row as the learner sees it (Learner.MarshalRow):
+// what the web console and a learner's JSON trace receive.
+func (r Row) MarshalJSON() ([]byte, error) { return Learner.MarshalRow(&r) }
+
+// MarshalRow writes the row as one object keyed by the canonical names of
+// the view's metrics, in canonical order, each number at its column's
+// fixed precision, with the minute's events the view shows and the fired
+// rules.
+func (v View) MarshalRow(r *Row) ([]byte, error) {
 	var b strings.Builder
 	b.WriteString(`{"minute":` + strconv.Itoa(r.Minute) + `,"time":"` + r.Time() + `"`)
-	for _, s := range metricSpecs[1:] {
-		b.WriteString(`,"` + s.Name + `":` + s.Format(s.Get(&r)))
+	for _, s := range v.Metrics()[1:] {
+		b.WriteString(`,"` + s.Name + `":` + s.Format(s.Get(r)))
 	}
-	evs, err := json.Marshal(nonNil(r.Events))
+	evs, err := json.Marshal(nonNil(v.Events(r.Events)))
 	if err != nil {
 		return nil, err
 	}
@@ -137,11 +159,15 @@ func (s *Sim) Trace() Trace {
 	return t
 }
 
-// WriteJSON writes the trace as one indented JSON object, as
-// json.Encoder with an indent of two spaces writes it. The rows are written
-// one at a time: a week's trace of a policy whose rules saw many values is
-// hundreds of megabytes as one value.
-func WriteJSON(w io.Writer, t Trace) error {
+// WriteJSON writes the learner's trace as one indented JSON object
+// (Learner.WriteJSON).
+func WriteJSON(w io.Writer, t Trace) error { return Learner.WriteJSON(w, t) }
+
+// WriteJSON writes the trace as the view shows it, as one indented JSON
+// object, as json.Encoder with an indent of two spaces writes it. The rows
+// are written one at a time: a week's trace of a policy whose rules saw
+// many values is hundreds of megabytes as one value.
+func (v View) WriteJSON(w io.Writer, t Trace) error {
 	rows := t.Rows
 	t.Rows = []Row{}
 	head, err := json.MarshalIndent(t, "", "  ")
@@ -154,7 +180,7 @@ func WriteJSON(w io.Writer, t Trace) error {
 	bw.Write(head[:at])
 	var escaped, indented bytes.Buffer
 	for i := range rows {
-		b, err := rows[i].MarshalJSON()
+		b, err := v.MarshalRow(&rows[i])
 		if err != nil {
 			return err
 		}

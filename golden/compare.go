@@ -52,7 +52,7 @@ func show(v string) string {
 	return v
 }
 
-// CompareTrace compares two traces written by engine.WriteCSV cell by cell.
+// CompareTrace compares two traces written by engine.View.WriteCSV cell by cell.
 // It returns nil when they hold the same cells, else a *TraceDiff naming the
 // first minute and column that differ. A file that does not read as CSV is
 // an error of its own.

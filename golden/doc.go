@@ -3,7 +3,9 @@
 //
 // A golden trace is the full per-minute trace of one built-in scenario, one
 // seed and one policy (none, or the scenario's reference policy), written as
-// fixed-precision CSV by engine.WriteCSV, beside its outcome summary. The
+// fixed-precision CSV by engine.Instructor.WriteCSV (the instructor's
+// trace, what the scenario does quietly included), beside its outcome
+// summary. The
 // files live in testdata/traces and are compared by the tests of this
 // package through the goldentest wrapper around goldie; CompareTrace and
 // CompareOutcome turn a difference into one line that names the run, the

@@ -49,7 +49,7 @@ func (c Case) Name() string {
 
 // Recording is one golden run as its files hold it.
 type Recording struct {
-	Trace   []byte // engine.WriteCSV of every minute
+	Trace   []byte // the instructor's trace of every minute, as engine.Instructor.WriteCSV writes it
 	Outcome []byte // OutcomeText of the run
 }
 
@@ -70,7 +70,8 @@ func Record(sh shift.Shift) (Recording, error) {
 		return Recording{}, err
 	}
 	var trace bytes.Buffer
-	if err := engine.WriteCSV(&trace, sim.Rows()); err != nil {
+	// A golden pins everything the scenario did, its quiet events too.
+	if err := engine.Instructor.WriteCSV(&trace, sim.Rows()); err != nil {
 		return Recording{}, err
 	}
 	return Recording{Trace: trace.Bytes(), Outcome: OutcomeText(sim.Outcome())}, nil

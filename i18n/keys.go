@@ -106,8 +106,6 @@ func TranslatedSource(s engine.Source) bool { return strings.HasPrefix(s.Text, "
 // "event.<kind>".
 func eventVariants(kind engine.EventKind) []string {
 	switch kind {
-	case engine.EventDeploy:
-		return []string{"bad", "good"}
 	case engine.EventSetControl:
 		return []string{"set", "press"}
 	case engine.EventAction:
@@ -135,7 +133,7 @@ func EventKeys() []string {
 
 // EventKey returns the key of an event's message:
 //
-//	deploy        event.deploy.bad | event.deploy.good          {rollout}
+//	deploy        event.deploy                                  {build} {rollout}: its name, as production shows it
 //	set_control   event.set_control.set | .press                {control} {value}
 //	action        event.action.<who>.set | .press               {control} {value} ({rule} for a rule)
 //	              who: player, scenario, or rule (any other By: a policy rule's name)
@@ -147,11 +145,6 @@ func EventKeys() []string {
 func EventKey(e engine.Event) string {
 	k := "event." + string(e.Kind)
 	switch e.Kind {
-	case engine.EventDeploy:
-		if e.Name == "bad" {
-			return k + ".bad"
-		}
-		return k + ".good"
 	case engine.EventSetControl:
 		return k + "." + setOrPress(e.Name)
 	case engine.EventAction:
@@ -187,6 +180,7 @@ func EventText(lang string, e engine.Event) string {
 		"rollout", Minutes(lang, int(math.Round(e.Value))),
 		"rule", e.By,
 		"text", e.Text.In(canonical(lang)),
+		"build", e.Name,
 	}
 	switch e.Kind {
 	case engine.EventSetControl, engine.EventAction:

@@ -61,7 +61,7 @@ func Build(lang string, d *Draws, seed *uint32) (Page, error) {
 	if d == nil {
 		b.d = defaults()
 	} else if seed != nil {
-		r, err := runOnce(d.src, *seed, d.limits)
+		r, err := runOnce(d.src, *seed, d.limits, d.view)
 		if err != nil {
 			return Page{}, err
 		}

@@ -95,7 +95,7 @@ func (events) Observe(*engine.Row) error              { return nil }
 // sampleFixed samples the fixed scenario on seeds 1 to 5.
 func sampleFixed(t *testing.T) *Draws {
 	t.Helper()
-	d, err := Sample(fixed{}, 5, budget.Limits{})
+	d, err := SampleView(fixed{}, 5, budget.Limits{}, engine.Instructor)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -124,7 +124,7 @@ func TestBuildInForce(t *testing.T) {
 		t.Errorf("lines:\n%s\nwant:\n%s", strings.Join(f.Lines, "\n"), strings.Join(want, "\n"))
 	}
 	rel := relation(t, p, "errors")
-	if !rel.Changed || !strings.Contains(rel.Formula, "(1 − 0.1–0.14*·bad)") || !strings.Contains(rel.Text, "10 %–14 %*") {
+	if !rel.Changed || !strings.Contains(rel.Formula, "the bad build's error_rate = 0.1–0.14*") || !strings.Contains(rel.Text, "10 %–14 %*") {
 		t.Errorf("errors: %+v", rel)
 	}
 	if rel := relation(t, p, "cache_age"); rel.Changed {
@@ -139,7 +139,7 @@ func TestBuildInForceSeed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := relation(t, p, "errors").Formula; !strings.Contains(got, "(1 − 0.13*·bad)") {
+	if got := relation(t, p, "errors").Formula; !strings.Contains(got, "the bad build's error_rate = 0.13*") {
 		t.Errorf("seed 3's formula: %q", got)
 	}
 	if got := p.InForce.Lines[0]; got != "Graine 3\u00a0: les valeurs ci-dessous sont celles que tire cette graine." {
@@ -272,5 +272,26 @@ func BenchmarkSample(b *testing.B) {
 		if _, err := Sample(p, DefaultSeeds, budget.Limits{}); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// The learner's page, the console's, leaves out what the scenario does
+// quietly: the capacity it lowers at 08:30 shows neither as a value nor as
+// an event.
+func TestBuildInForceLeavesOutQuietEvents(t *testing.T) {
+	d, err := Sample(fixed{}, 5, budget.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := Build("en", d, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Join(p.InForce.Lines, "\n")
+	if strings.Contains(lines, "Database capacity") || strings.Contains(lines, "08:30") {
+		t.Errorf("the learner's page shows the quiet change:\n%s", lines)
+	}
+	if !strings.Contains(lines, "Error rate of a bad build: 10 %–14 %*") {
+		t.Errorf("the learner's page lacks what the scenario sets up:\n%s", lines)
 	}
 }

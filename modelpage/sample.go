@@ -27,6 +27,7 @@ const DefaultSeeds = 200
 type Draws struct {
 	src         Source
 	limits      budget.Limits // of each run
+	view        engine.View
 	first, last uint32
 	runs        []run
 }
@@ -56,15 +57,23 @@ type timedEvent struct {
 	ev     engine.Event
 }
 
-// Sample runs src on seeds 1 to n and keeps what each run puts in force;
-// each run's code spends within limits.
+// Sample runs src on seeds 1 to n and keeps what each run puts in force
+// that the learner sees: what the scenario sets up, its deploys by name,
+// none of its quiet events (engine.View), so that the console's model page
+// gives no incident away. Each run's code spends within limits.
 func Sample(src Source, n int, limits budget.Limits) (*Draws, error) {
+	return SampleView(src, n, limits, engine.Learner)
+}
+
+// SampleView is Sample for a view: engine.Instructor keeps the quiet
+// events too, the constants a scenario sets during the run among them.
+func SampleView(src Source, n int, limits budget.Limits, v engine.View) (*Draws, error) {
 	if n < 1 {
 		return nil, fmt.Errorf("sampling a scenario takes at least one seed, not %d", n)
 	}
-	d := &Draws{src: src, limits: limits, first: 1, last: uint32(n)}
+	d := &Draws{src: src, limits: limits, view: v, first: 1, last: uint32(n)}
 	for s := d.first; s <= d.last; s++ {
-		r, err := runOnce(src, s, limits)
+		r, err := runOnce(src, s, limits, v)
 		if err != nil {
 			return nil, err
 		}
@@ -91,8 +100,9 @@ func (s *surgeRecorder) Surge(m int) (float64, error) {
 }
 
 // runOnce runs the scenario on one seed without decisions, as a shift left
-// alone, and records the constants and controls it sets and its surge.
-func runOnce(src Source, seed uint32, limits budget.Limits) (run, error) {
+// alone, and records its surge and what the view shows of the constants
+// and controls it sets; its code spends within limits.
+func runOnce(src Source, seed uint32, limits budget.Limits, v engine.View) (run, error) {
 	sc, setup, err := src.Instance(budget.New(limits), seed)
 	if err != nil {
 		return run{}, fmt.Errorf("scenario %s, seed %d: %w", src.ID(), seed, err)
@@ -110,6 +120,10 @@ func runOnce(src Source, seed uint32, limits budget.Limits) (run, error) {
 	c := setup.Constants
 	for _, row := range sim.Rows() {
 		for _, ev := range row.Events {
+			if !v.Shows(ev) {
+				continue
+			}
+			ev = v.Event(ev)
 			switch ev.Kind {
 			case engine.EventSetConstant:
 				if c.Set(ev.Name, ev.Value) == nil {

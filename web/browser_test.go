@@ -167,8 +167,8 @@ func TestBrowserBadDeploy(t *testing.T) {
 		wait(`document.getElementById("playbtn").getAttribute("aria-pressed") === "false"`),
 	)
 	paged := evalInt(t, ctx, `window.oncall.shift().rows.length`)
-	if got := evalInt(t, ctx, lastRow+`.bad_traffic`); got != 1 {
-		t.Fatalf("at the page bad_traffic = %d, want 1", got)
+	if got := evalInt(t, ctx, lastRow+`.new_build`); got != 1 {
+		t.Fatalf("at the page new_build = %d, want 1", got)
 	}
 	saveShot(t, ctx, "console-bad-deploy.png")
 	// With the keyboard alone: Tab from the clock's buttons to Roll back,
@@ -181,10 +181,10 @@ func TestBrowserBadDeploy(t *testing.T) {
 		wait(`window.oncall.shift().rows.length > `+itoa(paged+6)),
 		click("playbtn"),
 	)
-	bad := eval[float64](t, ctx, lastRow+`.bad_traffic`)
-	tile := text(t, ctx, "val-bad_traffic")
+	bad := eval[float64](t, ctx, lastRow+`.new_build`)
+	tile := text(t, ctx, "val-new_build")
 	if bad != 0 || !strings.HasPrefix(tile, "0.0") {
-		t.Errorf("after the rollback bad_traffic = %v, tile %q", bad, tile)
+		t.Errorf("after the rollback new_build = %v, tile %q", bad, tile)
 	}
 	timeline := text(t, ctx, "timeline")
 	for _, want := range []string{"You pressed Rollback", "Rollback done", "Page fired", "Build 4.2.0 is rolling out."} {

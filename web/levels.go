@@ -34,7 +34,6 @@ func levels(setup engine.Setup) map[string]level {
 		"utilization":  {Warn: bound(0.85), Bad: bound(0.95)},
 		"db_util":      {Warn: bound(0.85), Bad: bound(0.95)},
 		"db_errors":    {Warn: bound(0), Bad: bound(10 * earned), Strict: true},
-		"bad_traffic":  {Bad: bound(0), Strict: true},
 		"shed_traffic": {Warn: bound(0), Strict: true},
 	}
 }

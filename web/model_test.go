@@ -25,7 +25,7 @@ func TestModelEndpoint(t *testing.T) {
 		t.Fatalf("bad deploy: %+v", bad.InForce)
 	}
 	// bad-deploy draws its build: without a seed, the range over seeds.
-	if f := formula(bad, "errors"); !strings.Contains(f, "(1 − 0.082–0.199*·bad)") {
+	if f := formula(bad, "errors"); !strings.Contains(f, "the bad build's error_rate = 0.082–0.199*") {
 		t.Errorf("bad deploy's error formula: %q", f)
 	}
 	var surge modelpage.Page
@@ -75,7 +75,7 @@ func TestBrowserModelOfTheShift(t *testing.T) {
 	if !strings.Contains(lines, "Error rate of a bad build: 8.9 % (8.2 %–19.9 %)* (default 5 %)") {
 		t.Errorf("in force:\n%s", lines)
 	}
-	if rel := text(t, ctx, "relations"); !strings.Contains(rel, "(1 − 0.089*·bad)") || strings.Contains(rel, "0.05·bad") {
+	if rel := text(t, ctx, "relations"); !strings.Contains(rel, "the bad build's error_rate = 0.089*") || strings.Contains(rel, "the bad build's error_rate = 0.05") {
 		t.Errorf("the formulas do not print the shift's rate:\n%.3000s", rel)
 	}
 	link := eval[string](t, ctx, `location.search`)
@@ -91,7 +91,7 @@ func TestBrowserModelOfTheShift(t *testing.T) {
 	// The defaults, from the start page: no scenario part.
 	run(t, ctx, click("nav-play"), wait(`!document.getElementById("start").hidden`), click("nav-model"),
 		wait(`document.getElementById("inforce").hidden && document.querySelectorAll("#relations tbody tr").length > 0`))
-	if rel := text(t, ctx, "relations"); !strings.Contains(rel, "0.05·bad") {
+	if rel := text(t, ctx, "relations"); !strings.Contains(rel, "the bad build's error_rate = 0.05") {
 		t.Errorf("the defaults' formulas:\n%.3000s", rel)
 	}
 	noMessage(t, ctx)

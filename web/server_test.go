@@ -127,7 +127,7 @@ func TestShiftEndpoints(t *testing.T) {
 	}
 	var sp stepAnswerT
 	ts.doJSON(t, "POST", "/api/sessions/"+st.ID+"/step", map[string]int{"minutes": 30}, &sp)
-	if sp.Minute != 30 || len(sp.Rows) != 30 || field(t, sp.Rows[29], "bad_traffic") != 1 {
+	if sp.Minute != 30 || len(sp.Rows) != 30 || field(t, sp.Rows[29], "new_build") != 1 {
 		t.Fatalf("step: minute %d, %d rows", sp.Minute, len(sp.Rows))
 	}
 	var d Decision
@@ -143,8 +143,8 @@ func TestShiftEndpoints(t *testing.T) {
 	if got := field(t, sp.Rows[0], "feature"); got != 0 {
 		t.Errorf("feature at minute 30 = %v, want off", got)
 	}
-	if got := field(t, sp.Rows[9], "bad_traffic"); got != 0 {
-		t.Errorf("bad_traffic at minute 39 = %v, want 0 after the rollback", got)
+	if got := field(t, sp.Rows[9], "new_build"); got != 0 {
+		t.Errorf("new_build at minute 39 = %v, want 0 after the rollback", got)
 	}
 	var got state
 	ts.doJSON(t, "GET", "/api/sessions/"+st.ID, nil, &got)
@@ -266,8 +266,8 @@ func TestAutopilotAndTakeover(t *testing.T) {
 		json.Unmarshal(r, &row)
 		fired += len(row.Fired)
 	}
-	if fired != 1 || field(t, sp.Rows[59], "bad_traffic") != 0 {
-		t.Fatalf("autopilot: %d firings, bad traffic %v at 09:59", fired, field(t, sp.Rows[59], "bad_traffic"))
+	if fired != 1 || field(t, sp.Rows[59], "new_build") != 0 {
+		t.Fatalf("autopilot: %d firings, bad traffic %v at 09:59", fired, field(t, sp.Rows[59], "new_build"))
 	}
 	var to map[string]int
 	ts.doJSON(t, "POST", "/api/sessions/"+st.ID+"/takeover", map[string]any{}, &to)

@@ -26,11 +26,12 @@ func timeline(rows []engine.Row) []rowTexts {
 	out := []rowTexts{}
 	for i := range rows {
 		r := &rows[i]
-		if len(r.Events) == 0 && len(r.Fired) == 0 {
+		evs := engine.Learner.Events(r.Events) // what the scenario does quietly is not the learner's to see
+		if len(evs) == 0 && len(r.Fired) == 0 {
 			continue
 		}
 		t := rowTexts{Minute: r.Minute}
-		for _, e := range r.Events {
+		for _, e := range evs {
 			t.Events = append(t.Events, inEvery(func(lang string) string { return i18n.EventText(lang, e) }))
 		}
 		for _, f := range r.Fired {

@@ -108,3 +108,17 @@ func TestDecisionTexts(t *testing.T) {
 		t.Errorf("no moment shows the decision min_instances → 14: %+v", deb.Moments)
 	}
 }
+
+// TestTimelineLeavesOutQuietEvents: what a scenario does quietly (here a
+// constant it sets) has no line, and a deploy's line names its build
+// without what the build does.
+func TestTimelineLeavesOutQuietEvents(t *testing.T) {
+	rows := []engine.Row{{Minute: 3, Events: []engine.Event{
+		{Kind: engine.EventSetConstant, Name: "db_capacity", Value: 2000, Quiet: true},
+		{Kind: engine.EventDeploy, Name: "5.3.0", Value: 10, Build: engine.Build{Name: "5.3.0", LeakMSPerMin: 2}},
+	}}, {Minute: 4, Events: []engine.Event{{Kind: engine.EventFlush, Quiet: true}}}}
+	got := timeline(rows)
+	if len(got) != 1 || len(got[0].Events) != 1 || got[0].Events[0]["en"] != "Build 5.3.0 starts rolling out (over 10 min)" {
+		t.Errorf("timeline %+v", got)
+	}
+}

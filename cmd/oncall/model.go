@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"strings"
 
+	"github.com/oncall-sim/oncall/engine"
 	"github.com/oncall-sim/oncall/i18n"
 	"github.com/oncall-sim/oncall/internal/budget"
 	"github.com/oncall-sim/oncall/internal/spell"
@@ -23,6 +24,7 @@ type ModelCmd struct {
 	Seed     string `help:"With --scenario: the values this seed draws (without it, the range over seeds 1 to 200). With --validate: the seed of each cell's first simulated minute (default 1; the next minutes take the next seeds)." placeholder:"N"`
 	Validate bool   `help:"Check the queue formulas (timeouts, failed, p99) against a request-level simulation, over loads from 0.5 to 1.5 times capacity, and print the comparison as docs/model.md shows it (Markdown, English)."`
 	Runs     *int   `help:"With --validate: simulated minutes in each cell of the table (default 100)." placeholder:"N"`
+	Reveal   bool   `help:"With --scenario: also what the scenario does quietly during the run (the constants it sets, scales and ramps, the controls it sets), which the learner's page, the console's, leaves out."`
 }
 
 // Help shows examples under the flags.
@@ -37,6 +39,8 @@ func (ModelCmd) Help() string {
   oncall model --scenario surge --seed 7  what seed 7 draws (the surge's size and time),
                                           beside the range over seeds 1 to 200
   oncall model --scenario drill.lua       a scenario file
+  oncall model --scenario db-degradation --reveal
+                                          the instructor's page: also what the scenario does quietly
   oncall model --validate                 the queue formulas beside a simulation of the requests
                                           themselves: the table of docs/model.md, in about a
                                           minute on two cores
@@ -81,6 +85,9 @@ func (c *ModelCmd) inForce(env *Env) (*modelpage.Draws, *uint32, error) {
 		return nil, nil, usageError("--seed %s: a seed picks a run of a scenario; give --scenario too, e.g. --scenario surge --seed %s", c.Seed, c.Seed)
 	}
 	if c.Scenario == "" {
+		if c.Reveal {
+			return nil, nil, usageError("--reveal shows what a scenario does quietly; give --scenario too, e.g. --scenario db-degradation --reveal")
+		}
 		return nil, nil, nil
 	}
 	sc, err := resolveScenario(env, c.Scenario, budget.Limits{})
@@ -95,7 +102,7 @@ func (c *ModelCmd) inForce(env *Env) (*modelpage.Draws, *uint32, error) {
 		}
 		seed = &s
 	}
-	draws, err := modelpage.Sample(sc, modelpage.DefaultSeeds, budget.Limits{})
+	draws, err := modelpage.SampleView(sc, modelpage.DefaultSeeds, budget.Limits{}, engine.View(c.Reveal))
 	if err != nil {
 		return nil, nil, failure("%v", err)
 	}

@@ -73,7 +73,7 @@ func TestModelEnglish(t *testing.T) {
 	}
 	for _, want := range []string{
 		"admitted = requests × (1 − 0.3·shed)\n    Shedding rejects a share of the 30 % low-priority traffic",
-		"error_rate = 1 − (1 − timeouts − failed)(1 − db_errors)(1 − 0.05·bad)\n",
+		"error_rate = 1 − (1 − timeouts − failed)(1 − db_errors)(1 − Σ share·error_rate); the bad build's error_rate = 0.05\n",
 		"hits the bad build's 5 % of errors. [6]\n",
 		"burn = error_rate/0.001, budget_left −= burn/43,200\n",
 		"E = 1/(e^(θD)/(ρB) + (e^(θD) − 1)/(1 − ρ) + 1), θ = (N − a)/S, D = 2 s\n",
@@ -156,12 +156,12 @@ func TestModelScenarioBadDeploy(t *testing.T) {
 			"Extra CPU of a bad build: 25 %–75 %* (default 25 %)\n",
 			"A range (low–high) is what the scenario draws from its stream over seeds 1 to 200.\n",
 			"The scenario's events vary with the seed: choose a seed to see them.\n",
-			"(1 − 0.082–0.199*·bad)\n",
+			"the bad build's error_rate = 0.082–0.199*\n",
 		}},
 		{[]string{"--scenario", "bad-deploy", "--seed", "7"}, []string{
 			"Error rate of a bad build: 16.5 % (8.2 %–19.9 %)* (default 5 %)\n",
-			"At 09:10: A bad build starts rolling out (over 7 min)\n",
-			"error_rate = 1 − (1 − timeouts − failed)(1 − db_errors)(1 − 0.165*·bad)\n",
+			"At 09:10: Build bad starts rolling out (over 7 min)\n",
+			"error_rate = 1 − (1 − timeouts − failed)(1 − db_errors)(1 − Σ share·error_rate); the bad build's error_rate = 0.165*\n",
 			"hits the bad build's 16.5 %* of errors.",
 			"bad build +16.5 %* errors, ×1.44* CPU",
 		}},
@@ -175,7 +175,7 @@ func TestModelScenarioBadDeploy(t *testing.T) {
 				t.Errorf("%v: the page lacks %q", c.args, want)
 			}
 		}
-		for _, stale := range []string{"0.05·bad", "bad build's 5 %", "+5 % errors"} {
+		for _, stale := range []string{"error_rate = 0.05\n", "bad build's 5 %", "+5 % errors"} {
 			if strings.Contains(out, stale) {
 				t.Errorf("%v: the page prints the default %q", c.args, stale)
 			}
@@ -184,7 +184,7 @@ func TestModelScenarioBadDeploy(t *testing.T) {
 	if code := e.run("model", "--scenario", "bad-deploy", "--seed", "7", "--lang", "fr"); code != 0 {
 		t.Fatal(e.err.String())
 	}
-	if out := e.out.String(); !strings.Contains(out, "(1 − 0.165*·bad)") || !strings.Contains(out, "Taux d’erreur d’une mauvaise version\u00a0: 16,5 % (8,2 %–19,9 %)* (par défaut 5 %)") {
+	if out := e.out.String(); !strings.Contains(out, "the bad build's error_rate = 0.165*") || !strings.Contains(out, "Taux d’erreur d’une mauvaise version\u00a0: 16,5 % (8,2 %–19,9 %)* (par défaut 5 %)") {
 		t.Errorf("the French page lacks the bad build's rate:\n%s", out)
 	}
 }
@@ -207,13 +207,20 @@ at("10:30", function() set { db_capacity = 3000 } end)
 	if code := e.run("model", "--scenario", drill); code != 0 {
 		t.Fatalf("exit %d: %s", code, e.err.String())
 	}
+	// The learner's page leaves the capacity the scenario sets quietly out.
+	if out := e.out.String(); strings.Contains(out, "3,000") || strings.Contains(out, "10:30") {
+		t.Errorf("the learner's page shows the quiet change:\n%s", out)
+	}
+	if code := e.run("model", "--scenario", drill, "--reveal"); code != 0 {
+		t.Fatalf("exit %d: %s", code, e.err.String())
+	}
 	out := e.out.String()
 	for _, want := range []string{
 		"A range (low–high) is what the scenario draws from its stream over seeds 1 to 200.\n",
 		"Error rate of a bad build: 10 %–20 %* (default 5 %)\n",
 		"Database capacity: 4,000 queries/s → 3,000 queries/s (10:30)* (default 4,000 queries/s)\n",
 		"At 10:30: Database capacity is now 3,000 queries/s\n",
-		"(1 − 0.1–0.2*·bad)",
+		"the bad build's error_rate = 0.1–0.2*",
 		"ρ_db = db_load/4,000 → 3,000 (10:30)*",
 		"page = burn_5m >= 20*\n",
 		"Page rule of the scenario: burn_5m >= 20*\n",
@@ -240,7 +247,7 @@ at("10:30", function() set { db_capacity = 3000 } end)
 		!strings.HasSuffix(line, " % (10 %–20 %)* (default 5 %)") {
 		t.Errorf("seed 7's rate: %q", line)
 	}
-	if share := strconv.FormatFloat(float64(pct)/100, 'f', -1, 64); !strings.Contains(out, "(1 − "+share+"*·bad)") {
+	if share := strconv.FormatFloat(float64(pct)/100, 'f', -1, 64); !strings.Contains(out, "the bad build's error_rate = "+share+"*") {
 		t.Errorf("the formula does not print seed 7's rate %s", share)
 	}
 }

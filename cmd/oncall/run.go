@@ -25,6 +25,7 @@ type RunCmd struct {
 	Plot     string     `help:"Also draw the main metrics over the run as an SVG chart in FILE." placeholder:"FILE.svg"`
 	Policy   string     `short:"p" help:"Answer the shift with the rules of FILE (a policy; see docs/policies.md); fired rules show in the trace." placeholder:"FILE.rules"`
 	Full     bool       `help:"Print every minute in the table on the terminal. Without it the terminal gets the minutes where something happened (an event, a page, a rule that fired), the first and the last, and the outcome: a day of free play is 1,440 lines, more than a terminal shows. A table in a file (-o), CSV and JSON hold every minute."`
+	Reveal   bool       `help:"The instructor's trace: also what the scenario does quietly (the constants it sets, scales and ramps, the controls it sets, what a build does, bad_traffic), which the learner's trace leaves out."`
 	Budget   LimitFlags `embed:""`
 }
 
@@ -37,7 +38,8 @@ func (RunCmd) Help() string {
   oncall run --set autoscaling=false --set min_instances=14 -f csv -o trace.csv
   oncall run bad-deploy --seed 7 --plot shift.svg   the trace, and a chart of it
   oncall run bad-deploy --seed 7 --policy scripts/bad-deploy.rules   automated by a policy
-  oncall run bad-deploy --seed 7 --full         every minute in the table, not only those where something happened`
+  oncall run bad-deploy --seed 7 --full         every minute in the table, not only those where something happened
+  oncall run memory-leak --seed 7 --reveal      the instructor's trace: what the scenario did quietly`
 }
 
 // Run implements the subcommand.
@@ -112,6 +114,7 @@ func (c *RunCmd) write(env *Env, sim *shift.Sim) error {
 		return err
 	}
 	trace := sim.Trace()
+	view := engine.View(c.Reveal)
 	// The seed is always shown on the terminal: in the table's header when
 	// the table goes there, on standard error otherwise.
 	toFile := c.Output != "" && c.Output != "-"
@@ -120,7 +123,7 @@ func (c *RunCmd) write(env *Env, sim *shift.Sim) error {
 	}
 	switch c.Format {
 	case "csv":
-		err = engine.WriteCSV(out, trace.Rows)
+		err = view.WriteCSV(out, trace.Rows)
 		if err == nil {
 			// CSV holds the rows alone: the outcome goes to the other
 			// stream, as batch does with its summary, so the file parses.
@@ -131,9 +134,9 @@ func (c *RunCmd) write(env *Env, sim *shift.Sim) error {
 			err = writeOutcome(summary, trace.Outcome)
 		}
 	case "json":
-		err = engine.WriteJSON(out, trace)
+		err = view.WriteJSON(out, trace)
 	default:
-		err = writeTable(out, trace, c.Full || toFile)
+		err = writeTable(out, trace, view, c.Full || toFile)
 	}
 	if cerr := closeOut(); err == nil {
 		err = cerr
@@ -173,27 +176,38 @@ func applySettings(ctl *engine.Controls, settings []string) error {
 	return nil
 }
 
-// tableColumns are the columns of the human-readable trace.
-var tableColumns = []struct{ head, metric string }{
-	{"time", ""}, {"req/s", "requests"}, {"serve", "serving"}, {"boot", "booting"},
-	{"util", "utilization"}, {"p99 ms", "p99_ms"}, {"errors", "error_rate"}, {"burn 1h", "burn_1h"},
-	{"budget", "budget_left"}, {"hit", "hit_rate"}, {"db", "db_util"}, {"bad", "bad_traffic"},
-	{"$/h", "cost_per_hour"}, {"cost", "cost"},
+// tableColumn is a column of the human-readable trace.
+type tableColumn struct{ head, metric string }
+
+// tableColumns are the columns of the human-readable trace the view shows:
+// the learner's has the share on the new build, the instructor's the share
+// on bad builds too.
+func tableColumns(v engine.View) []tableColumn {
+	cols := []tableColumn{
+		{"time", ""}, {"req/s", "requests"}, {"serve", "serving"}, {"boot", "booting"},
+		{"util", "utilization"}, {"p99 ms", "p99_ms"}, {"errors", "error_rate"}, {"burn 1h", "burn_1h"},
+		{"budget", "budget_left"}, {"hit", "hit_rate"}, {"db", "db_util"}, {"new", "new_build"},
+	}
+	if v == engine.Instructor {
+		cols = append(cols, tableColumn{"bad", "bad_traffic"})
+	}
+	return append(cols, tableColumn{"$/h", "cost_per_hour"}, tableColumn{"cost", "cost"})
 }
 
-// writeTable writes the trace for a person: a header with the seed, one line
-// a minute with the main metrics and what happened, then the outcome. When
-// full is false it keeps the minutes where something happened and one an
-// hour, and says how many minutes each gap leaves out.
-func writeTable(w io.Writer, t engine.Trace, full bool) error {
+// writeTable writes the trace for a person as the view shows it: a header
+// with the seed, one line a minute with the main metrics and what happened,
+// then the outcome. When full is false it keeps the minutes where something
+// happened and one an hour, and says how many minutes each gap leaves out.
+func writeTable(w io.Writer, t engine.Trace, v engine.View, full bool) error {
 	fmt.Fprintf(w, "%s · seed %d · noise %s · start %s\n", t.Scenario, t.Seed, onOff(t.Noise), t.Start)
-	shown := eventful(t.Rows, full)
+	shown := eventful(t.Rows, v, full)
 	if !full {
 		fmt.Fprintf(w, "%d of %d minutes: those where something happened, and one an hour (--full for every minute)\n", len(shown), len(t.Rows))
 	}
 	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	for _, c := range tableColumns {
+	cols := tableColumns(v)
+	for _, c := range cols {
 		fmt.Fprint(tw, c.head, "\t")
 	}
 	fmt.Fprintln(tw, "  what happened")
@@ -201,16 +215,16 @@ func writeTable(w io.Writer, t engine.Trace, full bool) error {
 	for _, i := range shown {
 		if gap := i - prev - 1; gap > 0 && prev >= 0 {
 			// A row of its own, cells and all, so that the columns stay aligned.
-			fmt.Fprint(tw, "⋮", strings.Repeat("\t", len(tableColumns)), "  ", quiet(gap), "\n")
+			fmt.Fprint(tw, "⋮", strings.Repeat("\t", len(cols)), "  ", quiet(gap), "\n")
 		}
 		prev = i
 		r := &t.Rows[i]
-		for _, c := range tableColumns {
+		for _, c := range cols {
 			fmt.Fprint(tw, tableCell(r, c.metric), "\t")
 		}
 		// The last cell has no closing tab, so it is left as written rather
 		// than aligned right with the numbers.
-		fmt.Fprint(tw, "  ", whatHappened(r), "\n")
+		fmt.Fprint(tw, "  ", whatHappened(r, v), "\n")
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -220,13 +234,13 @@ func writeTable(w io.Writer, t engine.Trace, full bool) error {
 }
 
 // eventful lists the rows a table shows: every one when full; else those
-// with an event or a rule that fired, one an hour from the start (the
-// shape of a quiet day) and the last.
-func eventful(rows []engine.Row, full bool) []int {
+// with an event the view shows or a rule that fired, one an hour from the
+// start (the shape of a quiet day) and the last.
+func eventful(rows []engine.Row, v engine.View, full bool) []int {
 	var out []int
 	for i := range rows {
 		r := &rows[i]
-		if full || i%60 == 0 || i == len(rows)-1 || len(r.Events) > 0 || len(r.Fired) > 0 {
+		if full || i%60 == 0 || i == len(rows)-1 || len(v.Events(r.Events)) > 0 || len(r.Fired) > 0 {
 			out = append(out, i)
 		}
 	}
@@ -241,10 +255,10 @@ func quiet(n int) string {
 	return strconv.Itoa(n) + " more minutes"
 }
 
-// whatHappened is the last cell of a row: its events, the rules that fired
-// and whether the page holds.
-func whatHappened(r *engine.Row) string {
-	what := engine.EventsText(r.Events)
+// whatHappened is the last cell of a row: the events the view shows, the
+// rules that fired and whether the page holds.
+func whatHappened(r *engine.Row, v engine.View) string {
+	what := v.EventsText(r.Events)
 	if f := engine.FiredText(r.Fired); f != "" {
 		what = strings.TrimPrefix(what+"; fired "+f, "; ")
 	}

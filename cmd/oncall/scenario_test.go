@@ -33,6 +33,13 @@ func TestRunScenarioFile(t *testing.T) {
 	if code := e.run("run", path, "--seed", "3", "--no-noise", "-f", "csv"); code != 0 {
 		t.Fatalf("exit %d: %s", code, e.err.String())
 	}
+	// The learner's trace has the message, not the capacity set quietly.
+	if out := e.out.String(); !strings.Contains(out, "A database replica is gone.") || strings.Contains(out, "db_capacity") {
+		t.Errorf("the learner's trace:\n%s", out)
+	}
+	if code := e.run("run", path, "--seed", "3", "--no-noise", "-f", "csv", "--reveal"); code != 0 {
+		t.Fatalf("exit %d: %s", code, e.err.String())
+	}
 	lines := strings.Split(strings.TrimSpace(e.out.String()), "\n")
 	if len(lines) != 46 {
 		t.Fatalf("%d lines, want a header and 45 minutes", len(lines))
@@ -50,7 +57,7 @@ func TestRunBuiltinByName(t *testing.T) {
 	if code := e.run("run", "cache-flush", "--seed", "1", "--minutes", "70"); code != 0 {
 		t.Fatalf("exit %d: %s", code, e.err.String())
 	}
-	if !strings.Contains(e.out.String(), "cache-flush · seed 1") || !strings.Contains(e.out.String(), "flush_cache") {
+	if !strings.Contains(e.out.String(), "cache-flush · seed 1") || !strings.Contains(e.out.String(), "cache-purge finished") || strings.Contains(e.out.String(), "flush_cache") {
 		t.Errorf("output:\n%s", e.out.String())
 	}
 }

@@ -68,13 +68,13 @@ at("09:30", function() warmup() end)
 	got := map[string]string{}
 	for _, r := range rows {
 		if len(r.Events) > 0 {
-			got[r.Time()] = engine.EventsText(r.Events)
+			got[r.Time()] = engine.Instructor.EventsText(r.Events)
 		}
 	}
 	want := map[string]string{
 		"09:05": `action min_instances=12 by scenario; launch 2 by min_instances; action feature=false by scenario; set_constant boot_delay=8; say "hello"; flush_cache`,
-		"09:20": "deploy bad build, rollout 4 min",
-		"09:23": "deploy good build, rollout 1 min",
+		"09:20": "deploy bad (error_rate 0.05, cpu 1.25), rollout 4 min",
+		"09:23": "deploy good, rollout 1 min",
 		"09:30": "action warmup() by scenario",
 	}
 	for k, w := range want {

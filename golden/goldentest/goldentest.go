@@ -64,7 +64,7 @@ func (g *Golden) Assert(t testing.TB, name string, got []byte) {
 	g.AssertWith(t, "", name, got, nil)
 }
 
-// AssertTrace compares a trace written by engine.WriteCSV with its golden
+// AssertTrace compares a trace written as CSV by engine.View.WriteCSV with its golden
 // file; a difference names the run (label), the first minute and column
 // that differ, and both values.
 func (g *Golden) AssertTrace(t testing.TB, label, name string, got []byte) {

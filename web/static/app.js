@@ -394,7 +394,7 @@ function loadSaved() {
 // then the others. db_util and db_errors sit side by side: together they
 // say whether the database is the trouble.
 const KEY_TILES = ["error_rate", "burn_1h", "budget_left", "p99_ms", "serving", "cost_per_hour"];
-const MORE_TILES = ["requests", "capacity", "utilization", "booting", "shed_traffic", "bad_traffic",
+const MORE_TILES = ["requests", "capacity", "utilization", "booting", "shed_traffic", "new_build",
   "db_util", "db_errors", "hit_rate", "cache_age_s", "recommendations", "cost"];
 
 // level is a tile's colour by the levels the server sends with the shift.

@@ -1,0 +1,212 @@
+package engine
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Build is a version of the service that a deploy ships. Production shows
+// its name and the share of traffic it serves; what it does to the requests
+// it serves is in its properties, and a build is bad only through them
+// (Bad).
+type Build struct {
+	Name string `json:"name"`
+	// ErrorRate is the share of the requests it serves that the build fails.
+	ErrorRate float64 `json:"error_rate,omitzero"`
+	// ExtraCPU is the application time the build adds, as a share of it:
+	// cpu − 1, so 0.25 is ×1.25 and −0.2 a build 20 % faster.
+	ExtraCPU float64 `json:"extra_cpu,omitzero"`
+	// LeakMSPerMin is the application time the build adds for every minute
+	// it has run: a leak, whose cost grows until the build stops serving.
+	LeakMSPerMin float64 `json:"leak_ms_per_min,omitzero"`
+}
+
+// The ranges of a build's properties.
+const (
+	MaxBuildName    = 64   // runes of a build's name
+	MinBuildCPU     = 0.1  // cpu factor
+	MaxBuildCPU     = 11   // cpu factor: 1 + bad_cpu at its largest
+	MaxLeakMSPerMin = 1000 // ms a minute
+)
+
+// BadBuild is the build that deploy{build = "bad"} ships: the model's bad
+// build, failing bad_error_rate of its requests and costing bad_cpu more
+// CPU, as the constants in force give them when it ships.
+func BadBuild(c *Constants) Build {
+	return Build{Name: "bad", ErrorRate: c.BadErrorRate, ExtraCPU: c.BadCPU}
+}
+
+// Bad reports whether the build harms the requests it serves: it fails
+// some, or costs more CPU, or leaks.
+func (b Build) Bad() bool { return b.ErrorRate > 0 || b.ExtraCPU > 0 || b.LeakMSPerMin > 0 }
+
+// CPU returns the build's CPU factor, 1 + ExtraCPU.
+func (b Build) CPU() float64 { return 1 + b.ExtraCPU }
+
+// Check validates the build's name and properties.
+func (b Build) Check() error {
+	if err := CheckBuildName(b.Name); err != nil {
+		return err
+	}
+	switch cpu := b.CPU(); {
+	case !(b.ErrorRate >= 0 && b.ErrorRate <= 1):
+		return fmt.Errorf("build %s: error_rate = %s is out of range: it takes 0 to 1", b.Name, PersonNum(b.ErrorRate))
+	case !(b.ExtraCPU >= MinBuildCPU-1 && b.ExtraCPU <= MaxBuildCPU-1):
+		return fmt.Errorf("build %s: cpu = %s is out of range: it takes %s to %s (1: as the build before)", b.Name, PersonNum(cpu), PersonNum(MinBuildCPU), PersonNum(MaxBuildCPU))
+	case !(b.LeakMSPerMin >= 0 && b.LeakMSPerMin <= MaxLeakMSPerMin):
+		return fmt.Errorf("build %s: leak app_ms_per_min = %s is out of range: it takes 0 to %d ms a minute", b.Name, PersonNum(b.LeakMSPerMin), MaxLeakMSPerMin)
+	}
+	return nil
+}
+
+// CheckBuildName validates a build's name: 1 to MaxBuildName printable
+// characters, none of them a space at either end, for it shows on the
+// learner's timeline as production shows it.
+func CheckBuildName(name string) error {
+	n := utf8.RuneCountInString(name)
+	if n == 0 || n > MaxBuildName || strings.TrimSpace(name) != name {
+		return fmt.Errorf("build = %q: a build's name is 1 to %d characters, without spaces at its ends, e.g. \"4.2.1\"", name, MaxBuildName)
+	}
+	for _, r := range name {
+		if !unicode.IsPrint(r) {
+			return fmt.Errorf("build = %q: a build's name is plain text, without control characters", name)
+		}
+	}
+	return nil
+}
+
+// Properties renders what the build does, as the instructor's trace shows
+// it: "error_rate 0.15, cpu 1.25, leak 1.5 ms/min"; "" for a build that
+// changes nothing.
+func (b Build) Properties() string {
+	var parts []string
+	if b.ErrorRate != 0 {
+		parts = append(parts, "error_rate "+PersonNum(b.ErrorRate))
+	}
+	if b.ExtraCPU != 0 {
+		parts = append(parts, "cpu "+PersonNum(b.CPU()))
+	}
+	if b.LeakMSPerMin != 0 {
+		parts = append(parts, "leak "+PersonNum(b.LeakMSPerMin)+" ms/min")
+	}
+	return strings.Join(parts, ", ")
+}
+
+// deployed is a build as it serves: the deploy that shipped it (its number
+// in the run and its minute, from which a leak grows) and, among the
+// builds that share the traffic the newest deploy does not take, its
+// weight.
+type deployed struct {
+	build  Build
+	seq    int
+	from   int
+	weight float64
+}
+
+// fleetBuilds is what the fleet runs: the newest deploy, which takes the
+// share min(1, (m − from + 1)/rollout) of the traffic, and the builds that
+// serve the rest (rest, weights summing to 1), with the last good build, to
+// which a rollback returns.
+type fleetBuilds struct {
+	rest     []deployed
+	newest   deployed
+	rolling  bool    // a newest deploy serves traffic
+	rollout  float64 // its rollout, minutes
+	lastGood deployed
+	seq      int
+}
+
+// negligible is the weight under which an older build is dropped from the
+// mix, so that deploys over unfinished rollouts do not pile up builds that
+// serve nothing.
+const negligible = 1e-9
+
+func newFleetBuilds() fleetBuilds {
+	base := deployed{weight: 1}
+	return fleetBuilds{rest: []deployed{base}, lastGood: base}
+}
+
+// share returns the newest deploy's share of traffic at minute m.
+func (f *fleetBuilds) share(m int) float64 {
+	if !f.rolling {
+		return 0
+	}
+	return math.Min(1, float64(m-f.newest.from+1)/f.rollout)
+}
+
+// deploy ships b at the start of minute m over rollout minutes. A newest
+// deploy that was still rolling out keeps the share it had reached and joins
+// the builds the new one replaces.
+func (f *fleetBuilds) deploy(b Build, m int, rollout float64) {
+	if f.rolling {
+		s := f.share(m - 1)
+		var rest []deployed
+		for _, d := range f.rest {
+			if d.weight *= 1 - s; d.weight >= negligible {
+				rest = append(rest, d)
+			}
+		}
+		if old := f.newest; s > 0 {
+			old.weight = s
+			rest = append(rest, old)
+		}
+		f.rest = rest
+	}
+	f.seq++
+	f.newest, f.rolling, f.rollout = deployed{build: b, seq: f.seq, from: m}, true, rollout
+	if !b.Bad() {
+		f.lastGood = f.newest
+	}
+}
+
+// rollBack switches every request to the last good build. When that is the
+// newest deploy, it keeps serving as the newest, all traffic on it.
+func (f *fleetBuilds) rollBack() {
+	good := f.lastGood
+	good.weight = 1
+	f.rest = []deployed{good}
+	if f.rolling && f.newest.seq == good.seq {
+		f.rollout = 1
+		f.newest.from = math.MinInt / 2 // its share is 1 from now on
+		return
+	}
+	f.rolling = false
+}
+
+// buildEffects is what the builds serving minute m do to its requests.
+type buildEffects struct {
+	newShare  float64 // the newest deploy's share
+	badShare  float64 // the share served by bad builds
+	errorRate float64 // the share of requests the builds fail
+	extraCPU  float64 // the application time they add, as a share
+	leakMS    float64 // the application time their leaks add, ms
+}
+
+// effects mixes the builds' properties by the traffic each serves at
+// minute m. Each build adds its share times its property, so that a build
+// that changes nothing adds exact zeros: with one bad build over a clean
+// fleet, error_rate and the service time are those of docs/model.md's bad
+// build to the last bit.
+func (f *fleetBuilds) effects(m int) buildEffects {
+	var e buildEffects
+	s := f.share(m)
+	add := func(d deployed, w float64) {
+		if d.build.Bad() {
+			e.badShare += w
+		}
+		e.errorRate += w * d.build.ErrorRate
+		e.extraCPU += w * d.build.ExtraCPU
+		e.leakMS += w * d.build.LeakMSPerMin * float64(m-d.from)
+	}
+	if f.rolling {
+		add(f.newest, s)
+	}
+	for _, d := range f.rest {
+		add(d, (1-s)*d.weight)
+	}
+	e.newShare = s
+	return e
+}
