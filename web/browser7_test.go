@@ -174,7 +174,7 @@ func TestBrowserAutopilot(t *testing.T) {
 		wait(`window.oncall.shift().rows.length >= 40`), click("playbtn"),
 	)
 	timeline := text(t, ctx, "timeline")
-	for _, want := range []string{`Rule “roll back a build that raises errors” fired, seeing`, "bad_traffic = ", "Rollback done"} {
+	for _, want := range []string{`Rule “roll back a build that raises errors” fired, seeing`, "new_build = ", "Rollback done"} {
 		if !strings.Contains(timeline, want) {
 			t.Errorf("timeline lacks %q:\n%.2000s", want, timeline)
 		}

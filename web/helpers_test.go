@@ -77,7 +77,7 @@ func (p *rollbackWhenPaged) Decide(rows []engine.Row) ([]engine.Firing, error) {
 		return nil, nil
 	}
 	p.done = true
-	return []engine.Firing{{Rule: "roll back when paged", Seen: []engine.Seen{{Name: "bad_traffic", Value: r.BadTraffic}},
+	return []engine.Firing{{Rule: "roll back when paged", Seen: []engine.Seen{{Name: "new_build", Value: r.BadTraffic}},
 		Actions: []engine.Action{{Control: engine.Rollback}}}}, nil
 }
 

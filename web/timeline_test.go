@@ -43,13 +43,13 @@ func TestTimelineTexts(t *testing.T) {
 		}
 		for i, f := range r.Fired {
 			fired++
-			if got := x.Fired[i]["en"]; !strings.Contains(got, `Rule “`+f.Rule+`” fired, seeing bad_traffic = 1.000: rollback()`) {
+			if got := x.Fired[i]["en"]; !strings.Contains(got, `Rule “`+f.Rule+`” fired, seeing new_build = 1.000: rollback()`) {
 				t.Errorf("minute %d: %q", r.Minute, got)
 			}
-			if got := x.Fired[i]["fr"]; !strings.Contains(got, "bad_traffic = 1,000") {
+			if got := x.Fired[i]["fr"]; !strings.Contains(got, "new_build = 1,000") {
 				t.Errorf("minute %d in French: %q", r.Minute, got)
 			}
-			if got := x.Fired[i]["ur"]; !strings.Contains(got, "\u2066bad_traffic = 1.000\u2069") {
+			if got := x.Fired[i]["ur"]; !strings.Contains(got, "\u2066new_build = 1.000\u2069") {
 				t.Errorf("minute %d in Urdu, the values are not isolated: %q", r.Minute, got)
 			}
 		}

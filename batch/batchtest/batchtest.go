@@ -73,7 +73,7 @@ func Set(c engine.Control, v float64) []engine.Action { return []engine.Action{{
 func FiveRules() shift.Policy {
 	return shift.PolicyFunc(func(*budget.Meter) engine.Policy {
 		return Rules{
-			{"roll back a bad build", func(r *engine.Row) bool { return r.Paging && r.BadTraffic > 0 && r.RollbackLeft == 0 },
+			{"roll back a bad build", func(r *engine.Row) bool { return r.Paging && r.NewBuild > 0 && r.RollbackLeft == 0 },
 				func(*engine.Row) []engine.Action { return Set(engine.Rollback, 0) }},
 			{"degrade when the database saturates", func(r *engine.Row) bool { return r.DBUtil > 0.9 && r.Controls.Feature },
 				func(*engine.Row) []engine.Action { return Set(engine.Feature, 0) }},

@@ -11,7 +11,7 @@ func TestRunWithPolicy(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, e.err.String())
 	}
-	want := `fired "roll back a build that raises errors" saw bad_traffic=0.142857 error_rate=0.0235714 rollback_left=0 -> rollback()`
+	want := `fired "roll back a build that raises errors" saw error_rate=0.0235714 new_build=0.142857 rollback_left=0 -> rollback()`
 	if !strings.Contains(e.out.String(), want) {
 		t.Errorf("the table does not show the fired rule %q:\n%s", want, e.out.String())
 	}

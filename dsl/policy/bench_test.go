@@ -28,7 +28,7 @@ rule "degrade when the database is hot"
   do   set_feature(false)
 
 rule "roll back when paged"
-  when paging && bad_traffic > 0 && rollback_left == 0
+  when paging && new_build > 0 && rollback_left == 0
   do   rollback()
 `
 
@@ -60,7 +60,7 @@ func (g *goFiveRules) Decide(rows []engine.Row) ([]engine.Firing, error) {
 	if sum/float64(len(rows)-from) > 0.85 && r.Controls.Feature {
 		fire("degrade when the database is hot", engine.Action{Control: engine.Feature, Value: 0})
 	}
-	if r.Paging && r.BadTraffic > 0 && r.RollbackLeft == 0 {
+	if r.Paging && r.NewBuild > 0 && r.RollbackLeft == 0 {
 		fire("roll back when paged", engine.Action{Control: engine.Rollback})
 	}
 	return fs, nil

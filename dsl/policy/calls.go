@@ -127,6 +127,10 @@ func (v *callChecker) sinceSlot(str *ast.StringNode) (string, bool) {
 // mean_over("p99_ms", 10).
 func (v *callChecker) windowSlot(call *ast.CallNode, name string, str *ast.StringNode) (string, bool) {
 	mv, ok := lookupVariable(str.Value)
+	if q := quietMetric(str.Value); !ok && q != "" {
+		v.fail(str, "%s(%q): %s", name, str.Value, q)
+		return "", false
+	}
 	if !ok || mv.get == nil {
 		v.fail(str, "%s(%q): unknown metric%s", name, str.Value, spell.Suggest(str.Value, metricNames()))
 		return "", false

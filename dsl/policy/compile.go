@@ -162,7 +162,7 @@ func (c *compiler) parse(rs *ruleSrc, cl *clause, isDo bool) *exprparser.Tree {
 	}
 	cl.expr = text
 	if strings.TrimSpace(cl.text) == "" {
-		what := "a condition, e.g. when paging && bad_traffic > 0"
+		what := "a condition, e.g. when paging && new_build > 0"
 		if isDo {
 			what = "actions, e.g. do rollback()"
 		}

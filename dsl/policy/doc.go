@@ -5,7 +5,7 @@
 // typed actions and an optional cooldown:
 //
 //	rule "roll back a bad build when paged"
-//	  when paging && bad_traffic > 0 && rollback_left == 0
+//	  when paging && new_build > 0 && rollback_left == 0
 //	  do   rollback()
 //	  cooldown 10m
 //

@@ -105,7 +105,7 @@ func TestFastConditionsAgreeWithExpr(t *testing.T) {
 func TestWhichConditionsRunInGo(t *testing.T) {
 	for cond, want := range map[string]bool{
 		`utilization > 0.9 && shed < 1`:                        true,
-		`paging && bad_traffic > 0 && rollback_left == 0`:      true,
+		`paging && new_build > 0 && rollback_left == 0`:        true,
 		`mean_over("db_util", 5) > 0.85 && feature`:            true,
 		`!feature && (warm < 0.8 || since("r") >= 10)`:         true,
 		`not paging or rising("p99_ms", 3)`:                    true,

@@ -33,7 +33,7 @@ func shortSetup(minutes int) engine.Setup {
 
 const rollbackPolicy = `
 rule "roll back"
-  when bad_traffic > 0 && error_rate > 0.01 && rollback_left == 0
+  when new_build > 0 && error_rate > 0.01 && rollback_left == 0
   do   rollback()
 
 rule "note the rollback"

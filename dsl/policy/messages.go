@@ -1,6 +1,8 @@
 package policy
 
 import (
+	"github.com/oncall-sim/oncall/engine"
+
 	"fmt"
 	"reflect"
 	"strconv"
@@ -51,6 +53,15 @@ func helperNames() []string {
 		names = append(names, h.Name)
 	}
 	return names
+}
+
+// quietMetric says what to read instead of a metric production does not
+// show, or "" when name is not one.
+func quietMetric(name string) string {
+	if s, err := engine.LookupMetric(name); err != nil || !s.Quiet {
+		return ""
+	}
+	return name + " is in the instructor's trace only: a policy reads what production shows, where a deploy is its rollout, new_build, and a bad build shows only by what it does (error_rate, service_ms, p99_ms)"
 }
 
 func variableNames() []string {

@@ -39,9 +39,11 @@ type Variable struct {
 }
 
 // Variables returns every variable a rule can read, metrics first in
-// canonical order, then the time of day.
+// canonical order, then the time of day. A policy acts on what production
+// shows, as the learner sees it: the quiet metrics (bad_traffic) are not
+// among them.
 func Variables() []Variable {
-	specs := engine.MetricSpecs()
+	specs := engine.Learner.Metrics()
 	vs := make([]Variable, 0, len(specs)+3)
 	for _, s := range specs {
 		t := Float

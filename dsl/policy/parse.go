@@ -160,7 +160,7 @@ func (p *parser) unexpected(n, col int, word, trimmed string) {
 func (p *parser) finish() {
 	for _, r := range p.rules {
 		if r.when == nil {
-			p.add(r.pos.Line, r.pos.Col, quoteRule(r.name), "the rule has no condition: add a line `when <condition>`, e.g. when paging && bad_traffic > 0")
+			p.add(r.pos.Line, r.pos.Col, quoteRule(r.name), "the rule has no condition: add a line `when <condition>`, e.g. when paging && new_build > 0")
 		}
 		if len(r.do) == 0 {
 			p.add(r.pos.Line, r.pos.Col, quoteRule(r.name), "the rule has no action: add a line `do <actions>`, e.g. do rollback()")

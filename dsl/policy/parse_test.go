@@ -32,7 +32,7 @@ func TestFileStructure(t *testing.T) {
 		"// another\r\n" +
 		"rule \"a\"   # trailing comment\r\n" +
 		"\twhen paging\r\n" +
-		"\t   && bad_traffic > 0 // why\r\n" +
+		"\t   && new_build > 0 // why\r\n" +
 		"\r\n" +
 		"\t   && rollback_left == 0\r\n" +
 		"\tdo rollback()\r\n" +

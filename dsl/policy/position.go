@@ -28,6 +28,8 @@ func (c *compiler) exprError(rs *ruleSrc, cl *clause, err error, isDo bool) {
 			msg = name + " is a helper function: call it, e.g. " + h.Signature
 		} else if _, isAction := lookupAction(name); isAction {
 			msg = name + " is an action: call it in the do clause, e.g. do " + exampleCall(name)
+		} else if q := quietMetric(name); q != "" {
+			msg = q
 		} else {
 			msg = "unknown name " + name + spell.Suggest(name, variableNames())
 		}
