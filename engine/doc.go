@@ -99,12 +99,22 @@
 //     column (MetricSpec.Quiet), in the instructor's trace only, and
 //     policies cannot read it: they act on what production shows.
 //
-// What the learner sees:
+// Scenario changes and hooks:
 //
 //   - Quiet events (View): what a scenario does to the world is quiet, but
 //     a deploy (announced, by its build's name) and a message. The engine
 //     marks an event quiet by its kind when it records it: a constant set,
-//     a control set or an action pressed by the scenario, a cache flushed. The learner's trace, the console and policies see
+//     scaled or ramped, a control set or an action pressed by the scenario,
+//     a cache flushed. The learner's trace, the console and policies see
 //     neither quiet events nor quiet columns; the instructor's trace
 //     (Instructor, oncall run --reveal) and the golden traces see all.
+//   - A constant has a value set and a value in force (change.go): scale
+//     multiplies the value set, ramp moves the value set from the value in
+//     force to its target, one step a minute from the minute it starts, and
+//     a later set, scale or ramp of the same constant ends a change under
+//     way. A whole-number constant is rounded in force. A value in force
+//     out of range stops the run at the minute it would take effect.
+//   - Numbers in events print as a person writes them (PersonNum: twelve
+//     significant digits, 0.72 and not 0.7200000000000001); error messages
+//     keep every digit, since they must show the value that was refused.
 package engine

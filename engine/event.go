@@ -10,12 +10,14 @@ import (
 // EventKind says what happened.
 type EventKind string
 
-// The kinds of event. Deploy, Flush, SetConstant, SetControl and Say come from
-// scenarios; the others are written by the engine.
+// The kinds of event. Deploy, Flush, SetConstant, Scale, Ramp, SetControl
+// and Say come from scenarios; the others are written by the engine.
 const (
 	EventDeploy       EventKind = "deploy"        // Name: build; Value: rollout minutes; Build: what it does
 	EventFlush        EventKind = "flush_cache"   // the cache empties
 	EventSetConstant  EventKind = "set_constant"  // Name: constant; Value: new value
+	EventScale        EventKind = "scale"         // Name: constant; Value: factor on the value set
+	EventRamp         EventKind = "ramp"          // Name: constant; Value: where it ends; Over: minutes
 	EventSetControl   EventKind = "set_control"   // Name: control or action; Value: new value (someone else's change)
 	EventSay          EventKind = "say"           // Text: a line on the timeline
 	EventAction       EventKind = "action"        // By: who decided; Name: control; Value: new value
@@ -45,6 +47,7 @@ type Event struct {
 	By    string    `json:"by,omitempty"`
 	Name  string    `json:"name,omitempty"`
 	Value float64   `json:"value,omitempty"`
+	Over  float64   `json:"over,omitempty"`
 	Text  Text      `json:"text,omitempty"`
 	Build Build     `json:"build,omitzero"`
 	Quiet bool      `json:"quiet,omitempty"`
@@ -56,7 +59,7 @@ type Event struct {
 // action it presses.
 func quietKind(e Event) bool {
 	switch e.Kind {
-	case EventFlush, EventSetConstant, EventSetControl:
+	case EventFlush, EventSetConstant, EventScale, EventRamp, EventSetControl:
 		return true
 	case EventAction:
 		return e.By == "scenario"
@@ -79,6 +82,10 @@ func (e Event) text(reveal bool) string {
 			b.WriteString(" (" + p + ")")
 		}
 		b.WriteString(", rollout " + PersonNum(e.Value) + " min")
+	case EventScale:
+		b.WriteString(" " + e.Name + "×" + PersonNum(e.Value))
+	case EventRamp:
+		b.WriteString(" " + e.Name + " to " + PersonNum(e.Value) + " over " + PersonNum(e.Over) + " min")
 	case EventSetConstant, EventSetControl, EventAction:
 		if c, err := LookupControl(e.Name); err == nil {
 			b.WriteString(" " + Action{Control: c, Value: e.Value}.String())

@@ -5,7 +5,7 @@ package engine
 // can see that none is missing.
 func EventKinds() []EventKind {
 	return []EventKind{
-		EventDeploy, EventFlush, EventSetConstant, EventSetControl, EventSay, EventAction,
+		EventDeploy, EventFlush, EventSetConstant, EventScale, EventRamp, EventSetControl, EventSay, EventAction,
 		EventLaunch, EventRemove, EventRollbackDone, EventPage, EventResolve,
 	}
 }

@@ -65,7 +65,7 @@ func genScenario(t *rapid.T) *randomScenario {
 	for range rapid.IntRange(0, 5).Draw(t, "events") {
 		m := rapid.IntRange(0, 239).Draw(t, "at")
 		var ev Event
-		switch rapid.IntRange(0, 4).Draw(t, "kind") {
+		switch rapid.IntRange(0, 6).Draw(t, "kind") {
 		case 0:
 			ev = Event{Kind: EventDeploy, Name: "bad", Value: float64(rapid.IntRange(1, 10).Draw(t, "rollout"))}
 		case 1:
@@ -79,6 +79,10 @@ func genScenario(t *rapid.T) *randomScenario {
 				ExtraCPU:     rapid.Float64Range(MinBuildCPU-1, MaxBuildCPU-1).Draw(t, "build extra cpu"),
 				LeakMSPerMin: rapid.Float64Range(0, 10).Draw(t, "build leak")}
 			ev = Event{Kind: EventDeploy, Name: b.Name, Value: float64(rapid.IntRange(1, 10).Draw(t, "rollout")), Build: b}
+		case 5:
+			ev = Event{Kind: EventScale, Name: "db_capacity", Value: rapid.Float64Range(0.1, 2).Draw(t, "factor")}
+		case 6:
+			ev = Event{Kind: EventRamp, Name: "app_ms", Value: rapid.Float64Range(1, 500).Draw(t, "to"), Over: float64(rapid.IntRange(1, 60).Draw(t, "over"))}
 		}
 		sc.events[m] = append(sc.events[m], ev)
 	}

@@ -18,15 +18,17 @@ type Options struct {
 
 // Sim is one run of the model. It is not safe for concurrent use.
 type Sim struct {
-	setup Setup
-	c     Constants
-	ctl   Controls
-	sc    Scenario
-	pol   Policy
-	page  PageRule
-	noise *Rand
-	seed  uint32
-	noisy bool
+	setup   Setup
+	c       Constants // in force
+	set     Constants // as set: c but for the scales under way (change.go)
+	changes []change  // scales and ramps under way
+	ctl     Controls
+	sc      Scenario
+	pol     Policy
+	page    PageRule
+	noise   *Rand
+	seed    uint32
+	noisy   bool
 
 	m       int   // the next minute to compute
 	serving int   // instances serving
@@ -56,7 +58,7 @@ func New(o Options) (*Sim, error) {
 		return nil, err
 	}
 	s := &Sim{
-		setup: o.Setup, c: o.Setup.Constants, ctl: o.Setup.Controls,
+		setup: o.Setup, c: o.Setup.Constants, set: o.Setup.Constants, ctl: o.Setup.Controls,
 		sc: o.Scenario, pol: o.Policy, page: o.Setup.Page,
 		noise: NewRand(o.Seed), seed: o.Seed, noisy: o.Noise,
 		warm: o.Setup.Warm, budget: o.Setup.BudgetLeft, builds: newFleetBuilds(),
@@ -188,6 +190,12 @@ func (s *Sim) step() (*Row, error) {
 		if err := s.applyEvent(ev, r); err != nil {
 			return nil, err
 		}
+	}
+	if err := s.progress(m); err != nil {
+		return nil, err
+	}
+	if err := s.checkCeiling(); err != nil {
+		return nil, err
 	}
 	for _, a := range s.pending {
 		if err := s.apply(a, r); err != nil {
@@ -327,11 +335,22 @@ func (s *Sim) applyEvent(ev Event, r *Row) error {
 	case EventFlush:
 		s.warm = 0
 	case EventSetConstant:
-		if err := s.c.Set(ev.Name, ev.Value); err != nil {
+		if err := s.setConstant(ev.Name, ev.Value); err != nil {
 			return err
 		}
-		if float64(s.ctl.MinInstances) > s.c.MaxInstances {
-			return fmt.Errorf("max_instances = %s is below min_instances = %d", fmtNum(s.c.MaxInstances), s.ctl.MinInstances)
+		if err := s.checkCeiling(); err != nil {
+			return err
+		}
+	case EventScale:
+		if err := s.scale(ev.Name, ev.Value); err != nil {
+			return err
+		}
+		if err := s.checkCeiling(); err != nil {
+			return err
+		}
+	case EventRamp:
+		if err := s.ramp(ev.Name, ev.Value, ev.Over, r.Minute); err != nil {
+			return err
 		}
 	case EventSetControl:
 		ctl, err := LookupControl(ev.Name)
@@ -408,6 +427,15 @@ func (s *Sim) apply(a Action, r *Row) error {
 			s.launch(m, n)
 			r.Events = append(r.Events, Event{Kind: EventLaunch, By: "min_instances", Value: float64(n)})
 		}
+	}
+	return nil
+}
+
+// checkCeiling checks the floor in force against the ceiling in force, after
+// an event changed the ceiling.
+func (s *Sim) checkCeiling() error {
+	if float64(s.ctl.MinInstances) > s.c.MaxInstances {
+		return fmt.Errorf("max_instances = %s is below min_instances = %d", fmtNum(s.c.MaxInstances), s.ctl.MinInstances)
 	}
 	return nil
 }

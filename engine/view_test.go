@@ -14,7 +14,7 @@ func TestLearnerViewLeavesOutWhatProductionHides(t *testing.T) {
 	setup := FreePlay()
 	setup.Controls.Autoscaling = false
 	sc := &script{events: map[int][]Event{1: {
-		{Kind: EventSetConstant, Name: "db_capacity", Value: 2000},
+		setEv("db_capacity", 2000), scaleEv("app_ms", 1.2), rampEv("feature_ms", 40, 5),
 		{Kind: EventSetControl, Name: "shed", Value: 0.5, By: "scenario"},
 		{Kind: EventFlush},
 		deploy(Build{Name: "5.3.0", LeakMSPerMin: 1.5}, 2),
@@ -47,7 +47,7 @@ func TestLearnerViewLeavesOutWhatProductionHides(t *testing.T) {
 		}
 	}
 	got := lastCell(strings.Split(instructor.String(), "\n")[2])
-	for _, want := range []string{"set_constant db_capacity=2000", "action shed=0.5 by scenario", "flush_cache", "deploy 5.3.0 (leak 1.5 ms/min), rollout 2 min"} {
+	for _, want := range []string{"set_constant db_capacity=2000", "scale app_ms×1.2", "ramp feature_ms to 40 over 5 min", "action shed=0.5 by scenario", "flush_cache", "deploy 5.3.0 (leak 1.5 ms/min), rollout 2 min"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("the instructor's events at minute 1 lack %q: %s", want, got)
 		}

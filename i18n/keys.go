@@ -140,6 +140,8 @@ func EventKeys() []string {
 //	launch        event.launch.autoscaler | .min_instances      {n}
 //	remove        event.remove.autoscaler | .min_instances      {n}
 //	set_constant  event.set_constant                            {constant} {value}: its label, ConstantValue
+//	scale         event.scale                                   {constant} {factor}
+//	ramp          event.ramp                                    {constant} {value} {over}
 //	say           event.say                                     {text}
 //	others        event.<kind>
 func EventKey(e engine.Event) string {
@@ -181,6 +183,8 @@ func EventText(lang string, e engine.Event) string {
 		"rule", e.By,
 		"text", e.Text.In(canonical(lang)),
 		"build", e.Name,
+		"over", Minutes(lang, int(math.Round(e.Over))),
+		"factor", Number(lang, e.Value, shortDecimals(e.Value)),
 	}
 	switch e.Kind {
 	case engine.EventSetControl, engine.EventAction:
@@ -189,8 +193,10 @@ func EventText(lang string, e engine.Event) string {
 		} else {
 			args = append(args, "control", e.Name, "value", Number(lang, e.Value, shortDecimals(e.Value)))
 		}
-	case engine.EventSetConstant:
-		if c, err := engine.LookupConstant(e.Name); err == nil {
+	case engine.EventSetConstant, engine.EventScale, engine.EventRamp:
+		if c, err := engine.LookupConstant(e.Name); err == nil && e.Kind == engine.EventScale {
+			args = append(args, "constant", T(lang, ConstantLabelKey(e.Name)))
+		} else if err == nil {
 			args = append(args, "constant", T(lang, ConstantLabelKey(e.Name)), "value", ConstantValue(lang, c, e.Value))
 		} else {
 			args = append(args, "constant", e.Name, "value", Number(lang, e.Value, shortDecimals(e.Value)))

@@ -88,6 +88,8 @@ func TestEventText(t *testing.T) {
 		{"en", engine.Event{Kind: engine.EventAction, By: "scenario", Name: "ttl_s", Value: 90}, "The scenario set Cache TTL to 90 s"},
 		{"id", engine.Event{Kind: engine.EventDeploy, Name: "4.2.0", Value: 2}, "Build 4.2.0 mulai diluncurkan (selama 2 mnt)"},
 		{"en", engine.Event{Kind: engine.EventDeploy, Name: "5.3.0", Value: 10, Build: engine.Build{Name: "5.3.0", LeakMSPerMin: 2}}, "Build 5.3.0 starts rolling out (over 10 min)"},
+		{"en", engine.Event{Kind: engine.EventScale, Name: "db_capacity", Value: 0.5}, "Database capacity is now 0.5 times its value"},
+		{"fr", engine.Event{Kind: engine.EventRamp, Name: "app_ms", Value: 120, Over: 30}, "«\u00a0Temps applicatif par requête\u00a0» va vers 120 ms sur 30 min"},
 		{"en", engine.Event{Kind: engine.EventSetConstant, Name: "boot_delay", Value: 8}, "Boot delay is now 8 min"},
 		{"fr", engine.Event{Kind: engine.EventSetConstant, Name: "db_capacity", Value: 20000}, "Nouvelle valeur de «\u00a0Capacité de la base de données\u00a0»\u00a0: 20\u202f000 requêtes/s"},
 		{"bs", engine.Event{Kind: engine.EventSetConstant, Name: "slo", Value: 0.999}, "Nova vrijednost za „Cilj dostupnosti (SLO)“: 99,9 %"},
@@ -116,6 +118,7 @@ func TestEveryEventRenders(t *testing.T) {
 	events := []engine.Event{
 		{Kind: engine.EventDeploy, Name: "bad", Value: 3}, {Kind: engine.EventDeploy, Name: "good"},
 		{Kind: engine.EventFlush}, {Kind: engine.EventSetConstant, Name: "db_capacity", Value: 2000},
+		{Kind: engine.EventScale, Name: "db_capacity", Value: 0.5}, {Kind: engine.EventRamp, Name: "app_ms", Value: 120, Over: 30},
 		{Kind: engine.EventSetControl, Name: "shed", Value: 1}, {Kind: engine.EventSetControl, Name: "rollback"},
 		{Kind: engine.EventSay, Text: engine.Text{"en": "hello"}},
 		{Kind: engine.EventLaunch, By: "autoscaler", Value: 2}, {Kind: engine.EventLaunch, By: "min_instances", Value: 2},
