@@ -57,7 +57,7 @@ func TestManySameWithOneAndTwoWorkers(t *testing.T) {
 		t.Fatal("CSV differs between 1 and 2 workers")
 	}
 	// Seeds differ from each other, or the batch would test nothing.
-	if one[0].Outcome == one[1].Outcome {
+	if reflect.DeepEqual(one[0].Outcome, one[1].Outcome) {
 		t.Fatal("seeds 1 and 2 give the same outcome")
 	}
 }
@@ -230,7 +230,7 @@ func TestManyOutcomeDependsOnSeedOnly(t *testing.T) {
 			rt.Fatal(err)
 		}
 		for i, r := range rs {
-			if r.Seed != ss[i] || r.Outcome != alone[r.Seed] {
+			if r.Seed != ss[i] || !reflect.DeepEqual(r.Outcome, alone[r.Seed]) {
 				rt.Fatalf("seed %d (position %d, %d jobs): outcome differs from the seed run alone", ss[i], i, jobs)
 			}
 		}

@@ -114,6 +114,13 @@
 //     a later set, scale or ramp of the same constant ends a change under
 //     way. A whole-number constant is rounded in force. A value in force
 //     out of range stops the run at the minute it would take effect.
+//   - A scenario that observes decisions (DecisionObserver) sees each at
+//     the start of the minute it takes effect, before that minute's
+//     events, so that what it does about a decision comes first, as every
+//     scenario event does.
+//   - A scenario's own outcome figures (Outcomer) are computed once, when
+//     the last minute has been computed; an error there stops the run after
+//     that minute, its rows kept.
 //   - Numbers in events print as a person writes them (PersonNum: twelve
 //     significant digits, 0.72 and not 0.7200000000000001); error messages
 //     keep every digit, since they must show the value that was refused.

@@ -29,6 +29,16 @@ type Outcome struct {
 	FirstPage         int     `json:"first_page"`          // minute the page first fired, −1 if never
 	PagingMinutes     int     `json:"paging_minutes"`      // minutes the page rule held
 	MinutesToMitigate int     `json:"minutes_to_mitigate"` // from the first page to its first resolve (or the end); 0 if never paged
+	// Scenario holds the figures the scenario computes itself
+	// (outcome{...}), in the order it declared them; none until the run is
+	// over.
+	Scenario []Figure `json:"scenario,omitempty"`
+}
+
+// Figure is an outcome figure a scenario computes itself.
+type Figure struct {
+	Name  string  `json:"name"`
+	Value float64 `json:"value"`
 }
 
 // SlowP99MS is the p99 above which a minute counts as slow.
@@ -150,5 +160,27 @@ func LookupOutcome(name string) (OutcomeSpec, error) {
 	return OutcomeSpec{}, fmt.Errorf("unknown outcome %q%s", name, didYouMean(name, OutcomeNames()))
 }
 
-// Outcome sums up the run so far.
-func (s *Sim) Outcome() Outcome { return Summarize(s.setup.BudgetLeft, s.rows) }
+// Outcome sums up the run so far, with the scenario's own figures once the
+// run is over.
+func (s *Sim) Outcome() Outcome {
+	o := Summarize(s.setup.BudgetLeft, s.rows)
+	o.Scenario = s.figures
+	return o
+}
+
+// Figure returns the value of the outcome figure called name: one of
+// OutcomeSpecs, or one the scenario computed. ok is false when the outcome
+// has no such figure.
+func (o *Outcome) Figure(name string) (v float64, ok bool) {
+	for _, s := range outcomeSpecs {
+		if s.Name == name {
+			return s.Get(o), true
+		}
+	}
+	for _, f := range o.Scenario {
+		if f.Name == name {
+			return f.Value, true
+		}
+	}
+	return 0, false
+}

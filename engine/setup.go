@@ -82,6 +82,35 @@ type Scenario interface {
 	Observe(r *Row) error
 }
 
+// World is what a scenario may read of the run it is in: the constants and
+// the controls in force. A *Sim is one.
+type World interface {
+	Constants() Constants
+	Controls() Controls
+}
+
+// Attached is a Scenario that reads the run it is in (a scenario's get()):
+// New attaches it to its run before the first minute.
+type Attached interface {
+	Attach(World)
+}
+
+// DecisionObserver is a Scenario that reacts to the decisions of the player
+// and of a policy's rules. Decided is shown each decision made after the
+// row r, in the order they were made, at the start of the next minute
+// before its events are asked for: what it schedules for that minute comes
+// back through Events, and so happens before the decision takes effect, as
+// every scenario event does.
+type DecisionObserver interface {
+	Decided(a Action, r *Row) error
+}
+
+// Outcomer is a Scenario with outcome figures of its own, computed once
+// from the whole trace when its last minute has been computed.
+type Outcomer interface {
+	Outcomes(rows []Row) ([]Figure, error)
+}
+
 // Policy decides after each row what to do at the start of the next minute.
 // It sees the whole trace so far; the last row is the minute just computed.
 // A Policy belongs to one run.

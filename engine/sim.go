@@ -49,6 +49,7 @@ type Sim struct {
 	pending []Action // decisions for the start of the next minute
 	carry   []Event  // events decided after the last minute, reported in the next
 	rows    []Row
+	figures []Figure // the scenario's own outcomes, once the run is over
 	err     error
 }
 
@@ -74,6 +75,9 @@ func New(o Options) (*Sim, error) {
 		s.serving = s.ctl.MinInstances
 	}
 	s.rows = make([]Row, 0, o.Setup.Minutes)
+	if a, ok := s.sc.(Attached); ok {
+		a.Attach(s)
+	}
 	return s, nil
 }
 
@@ -169,6 +173,14 @@ func (s *Sim) Step() (*Row, error) {
 		return nil, s.err
 	}
 	s.m++
+	if s.m == s.setup.Minutes {
+		if o, ok := s.sc.(Outcomer); ok {
+			if s.figures, err = o.Outcomes(s.rows); err != nil {
+				s.err = fmt.Errorf("the end of minute %d (%s), the last: %w", s.m-1, ClockString(s.setup.Start+s.m-1), err)
+				return nil, s.err
+			}
+		}
+	}
 	return row, nil
 }
 
@@ -182,6 +194,15 @@ func (s *Sim) step() (*Row, error) {
 	s.carry = nil
 
 	// 1. Scenario events, then the decisions queued after the last minute.
+	// A scenario that reacts to decisions sees them first, so that what it
+	// does about them happens before them.
+	if do, ok := s.sc.(DecisionObserver); ok && m > 0 {
+		for _, a := range s.pending {
+			if err := do.Decided(a, &s.rows[m-1]); err != nil {
+				return nil, err
+			}
+		}
+	}
 	evs, err := s.sc.Events(m)
 	if err != nil {
 		return nil, err

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"reflect"
 	"sync"
 	"testing"
 	"time"
@@ -112,7 +113,7 @@ func testResults(t *testing.T, data string) {
 	if g.Results[0].Name != "Ana" || g.Results[0].Decisions != 3 || g.Results[0].Score != 3 || g.Results[1].Name != "Budi" || g.Results[2].Name != "Çelik" {
 		t.Fatalf("results %+v", g.Results)
 	}
-	if got, want := g.Results[0].Outcome, outcome(0.03); got != want {
+	if got, want := g.Results[0].Outcome, outcome(0.03); !reflect.DeepEqual(got, want) {
 		t.Errorf("outcome read back\n%+v\nwant\n%+v", got, want)
 	}
 	if g.Results[1].Autopilot != "bad-deploy" || g.Results[1].Max != 10 || g.Results[1].Submitted.IsZero() {

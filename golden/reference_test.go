@@ -2,6 +2,7 @@ package golden_test
 
 import (
 	"bytes"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -55,7 +56,7 @@ func TestReferencesRoundTrip(t *testing.T) {
 	if err := golden.CompareReferences(out.Bytes(), out.Bytes()); err != nil {
 		t.Fatal(err)
 	}
-	if back.References[0].Runs[2].Outcome != refs.References[0].Runs[2].Outcome || back.References[0].Seeds != "4-5,9" {
+	if !reflect.DeepEqual(back.References[0].Runs[2].Outcome, refs.References[0].Runs[2].Outcome) || back.References[0].Seeds != "4-5,9" {
 		t.Errorf("round trip changed the file: %+v", back.References[0])
 	}
 	changed := bytes.Replace(out.Bytes(), []byte(`"budget_used": 0.`), []byte(`"budget_used": 1.`), 1)
