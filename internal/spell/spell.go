@@ -33,8 +33,11 @@ func Hint(suggestion string) string {
 	return "; did you mean " + suggestion + "?"
 }
 
-// distance is the Levenshtein distance between a and b, in bytes.
+// distance is the edit distance between a and b, in bytes, where two
+// neighbours swapped count as one edit ("sya" is one edit from "say", as
+// a slip of the fingers is): the optimal string alignment distance.
 func distance(a, b string) int {
+	before := make([]int, len(b)+1) // the row before prev, for a swap
 	prev := make([]int, len(b)+1)
 	cur := make([]int, len(b)+1)
 	for j := range prev {
@@ -48,8 +51,11 @@ func distance(a, b string) int {
 				cost = 0
 			}
 			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				cur[j] = min(cur[j], before[j-2]+1)
+			}
 		}
-		prev, cur = cur, prev
+		before, prev, cur = prev, cur, before
 	}
 	return prev[len(b)]
 }

@@ -56,7 +56,7 @@ func TestDistance(t *testing.T) {
 		want int
 	}{
 		{"", "", 0}, {"a", "", 1}, {"", "abc", 3}, {"kitten", "sitting", 3},
-		{"flaw", "lawn", 2}, {"shed", "shed", 0}, {"ab", "ba", 2},
+		{"flaw", "lawn", 2}, {"shed", "shed", 0}, {"ab", "ba", 1}, {"sya", "say", 1}, {"sya", "set", 2}, {"abc", "ca", 3},
 	} {
 		if got := distance(tc.a, tc.b); got != tc.want {
 			t.Errorf("distance(%q, %q) = %d, want %d", tc.a, tc.b, got, tc.want)
