@@ -82,10 +82,12 @@ type Scenario interface {
 	Observe(r *Row) error
 }
 
-// World is what a scenario may read of the run it is in: the constants and
-// the controls in force. A *Sim is one.
+// World is what a scenario may read of the run it is in: the constants in
+// force and as set (but for the scales under way), and the controls in
+// force. A *Sim is one.
 type World interface {
 	Constants() Constants
+	ConstantsSet() Constants
 	Controls() Controls
 }
 

@@ -105,6 +105,10 @@ func (s *Sim) Controls() Controls { return s.ctl }
 // Constants returns the constants in force.
 func (s *Sim) Constants() Constants { return s.c }
 
+// ConstantsSet returns the constants as set: those in force but for the
+// scales under way, which multiply them (change.go).
+func (s *Sim) ConstantsSet() Constants { return s.set }
+
 // Decide queues a decision for the start of the next minute, after the
 // scenario's events of that minute; a later decision on the same control wins.
 // A value out of its control's range is refused, and so is a floor above

@@ -36,9 +36,36 @@
 ---@field at_least? number|string Same, as a floor.
 ---@field weight? number Above 0, at most 1,000,000 (default 1).
 
+---A build shipped by deploy{}. Production shows its name and rollout; what
+---it does is in its properties, and it is bad only through them.
 ---@class oncall.Deploy
----@field build "bad"|"good" A bad build adds errors and CPU; a good one ends a bad one.
+---@field build string|"bad" The build's name, as production announces it, e.g. "4.2.1". "bad" without properties is the model's bad build (bad_error_rate, bad_cpu).
 ---@field rollout? number Minutes until the build serves all traffic, 1 to 10080 (default 1).
+---@field error_rate? number Share of its requests the build fails, 0 to 1 (default 0).
+---@field cpu? number The build's CPU factor, 0.1 to 11 (default 1: as the build before; 1.25: a quarter more).
+---@field leak? oncall.Leak A leak: time the build adds for every minute it runs, until a rollback.
+
+---@class oncall.Leak
+---@field app_ms_per_min number Application time added each minute since the deploy, 0 to 1000 ms.
+
+---Factors for scale{}: each constant's value set, multiplied from now on (1 ends the scale).
+---@class oncall.Scale: oncall.Constants
+
+---Targets for ramp{}: each constant moves from its value in force to its target over `over`.
+---@class oncall.Ramp: oncall.Constants
+---@field over string|integer How long the ramp lasts: "30m", "1h" or minutes.
+
+---A figure of the run that the scenario computes itself, and grade{} can grade.
+---@class oncall.Outcome
+---@field name string Lower-case letters, digits and _, not an outcome of the model's, e.g. "minutes_over_capacity".
+---@field value fun(rows: oncall.Row[]): number Computes the figure from every row of the run, once it is over.
+---@field unit? string A short unit, e.g. "min".
+
+---A decision on_decision() sees.
+---@class oncall.Decision
+---@field name string The control or action, e.g. "rollback", "min_instances".
+---@field value number|boolean|nil Its new value (nil for an action).
+---@field by string "player", or the name of the policy's rule that decided.
 
 ---Values for set{}: controls changed by someone else, constants changed by the world.
 ---@class oncall.Set: oncall.Controls, oncall.Constants
@@ -155,6 +182,10 @@ function scenario(decl) end
 ---@param criteria oncall.Criterion[]
 function grade(criteria) end
 
+---Declares a figure of the run, computed once it is over, that grade{} can name.
+---@param o oncall.Outcome
+function outcome(o) end
+
 ---Runs fn at the start of a minute: a time of day "HH:MM" (its first
 ---occurrence from the start) or a minute of the run. Inside at() and
 ---on_minute, at() schedules later minutes.
@@ -171,6 +202,12 @@ function clock(hhmm) end
 ---@return integer
 function now() end
 
+---A constant or a control in force: a number, or true/false for a switch.
+---While the file loads, the value the scenario declares.
+---@param name string e.g. "db_capacity", "min_instances"
+---@return number|boolean
+function get(name) end
+
 ---Ships a build. Only inside at() or on_minute.
 ---@param d oncall.Deploy
 function deploy(d) end
@@ -178,9 +215,17 @@ function deploy(d) end
 ---Empties the cache. Only inside at() or on_minute.
 function flush_cache() end
 
----Changes controls (someone else's decision) and constants. Only inside at() or on_minute.
+---Changes controls (someone else's decision) and constants. Quiet: only the instructor's trace shows it. Only inside at() or on_minute.
 ---@param values oncall.Set
 function set(values) end
+
+---Multiplies constants' values set, from now on; a later set, scale or ramp ends it. Quiet. Only inside at() or on_minute.
+---@param factors oncall.Scale
+function scale(factors) end
+
+---Moves constants to targets over some minutes, one step a minute; a later set, scale or ramp ends it. Quiet. Only inside at() or on_minute.
+---@param targets oncall.Ramp
+function ramp(targets) end
 
 ---Puts a line on the player's timeline. Only inside at() or on_minute.
 ---A line holds at most 2,000 bytes in each language, and a run says at
@@ -225,3 +270,10 @@ function surge(t) end
 ---start of the next minute.
 ---@param row oncall.Row the minute just computed
 function on_minute(row) end
+
+---Define it to react to the player's and the policy's decisions: it sees
+---each at the start of the minute it takes effect, and what it does happens
+---at once, before the decision.
+---@param action oncall.Decision
+---@param row oncall.Row the minute the decision was made after
+function on_decision(action, row) end

@@ -17,9 +17,9 @@ import (
 // and editors; the Lua standard functions it keeps are not listed.
 func API() []string {
 	return []string{
-		"scenario", "grade", "at", "clock", "now",
-		"deploy", "flush_cache", "set", "say", "warmup", "rollback",
-		"rng", "surge", "on_minute",
+		"scenario", "grade", "outcome", "at", "clock", "now", "get",
+		"deploy", "flush_cache", "set", "scale", "ramp", "say", "warmup", "rollback",
+		"rng", "surge", "on_minute", "on_decision",
 	}
 }
 
@@ -30,6 +30,10 @@ func registerAPI(L *lua.LState, g *lua.LTable) {
 	fns := map[string]func(*run, *lua.LState) int{
 		"scenario":    (*run).declare,
 		"grade":       (*run).grade,
+		"outcome":     (*run).outcome,
+		"get":         (*run).get,
+		"scale":       (*run).scale,
+		"ramp":        (*run).ramp,
 		"at":          (*run).at,
 		"clock":       (*run).clock,
 		"now":         (*run).now,
@@ -108,26 +112,46 @@ func (r *run) emit(ev engine.Event) {
 	r.pending = append(r.pending, ev)
 }
 
-// deployEvent is what deploy{} says.
+// deployEvent is what deploy{} says: the build and its rollout, and which
+// of the build's properties the script gave.
 type deployEvent struct {
-	build   string
+	build   engine.Build
 	rollout float64
+	props   bool
 }
 
-// deployTable declares deploy{ build = "bad"|"good", rollout = minutes }.
+// deployTable declares deploy{ build = name, error_rate = share, cpu =
+// factor, leak = { app_ms_per_min = ms }, rollout = minutes }.
 var deployTable = tableSpec[deployEvent]{
 	fields: []field[deployEvent]{
-		to("build", buildValue, func(d *deployEvent, b string) { d.build = b }).
-			required(`build is missing: deploy{ build = "bad", rollout = 3 } or deploy{ build = "good" }`),
+		to("build", buildName, func(d *deployEvent, b string) { d.build.Name = b }).
+			required(`build is missing: name the build, e.g. deploy{ build = "4.2.1", error_rate = 0.05, rollout = 3 }`),
 		to("rollout", rolloutValue, func(d *deployEvent, n float64) { d.rollout = n }),
+		to("error_rate", share, func(d *deployEvent, x float64) { d.build.ErrorRate, d.props = x, true }),
+		to("cpu", cpuValue, func(d *deployEvent, x float64) { d.build.ExtraCPU, d.props = x-1, true }),
+		nested("leak", &leakTable, func(d *deployEvent) *deployEvent { d.props = true; return d },
+			"takes a table, e.g. leak = { app_ms_per_min = 1.5 }"),
 	},
-	notList: "takes named fields (build, rollout), not a list",
+	notList: "takes named fields (build, rollout, error_rate, cpu, leak), not a list",
 }
 
-func buildValue(v lua.LValue) (string, error) {
+// leakTable declares leak = { app_ms_per_min = ms }.
+var leakTable = tableSpec[deployEvent]{
+	fields: []field[deployEvent]{
+		to("app_ms_per_min", leakValue, func(d *deployEvent, x float64) { d.build.LeakMSPerMin = x }).
+			required("leak{} says nothing: give app_ms_per_min, the application time the build adds each minute it runs, e.g. leak = { app_ms_per_min = 1.5 }"),
+	},
+	of:      " in leak",
+	notList: "takes named fields (app_ms_per_min), not a list",
+}
+
+func buildName(v lua.LValue) (string, error) {
 	s, ok := v.(lua.LString)
-	if !ok || (s != "bad" && s != "good") {
-		return "", fmt.Errorf("= %s: it takes \"bad\" or \"good\"%s", luaText(v), spell.Suggest(lua.LVAsString(v), []string{"bad", "good"}))
+	if !ok {
+		return "", fmt.Errorf("= %s: it takes the build's name as a string, e.g. \"4.2.1\"", luaText(v))
+	}
+	if err := engine.CheckBuildName(string(s)); err != nil {
+		return "", whole(err)
 	}
 	return string(s), nil
 }
@@ -140,12 +164,34 @@ func rolloutValue(v lua.LValue) (float64, error) {
 	return float64(n), nil
 }
 
-// deploy implements deploy{}: a build rolls out.
+func cpuValue(v lua.LValue) (float64, error) {
+	n, err := number(v)
+	if err == nil && !(n >= engine.MinBuildCPU && n <= engine.MaxBuildCPU) {
+		err = fmt.Errorf("= %s is out of range: it takes the build's CPU factor, %s to %s (1: as the build before, 1.25: a quarter more)", fmtNum(n), fmtNum(engine.MinBuildCPU), fmtNum(engine.MaxBuildCPU))
+	}
+	return n, err
+}
+
+func leakValue(v lua.LValue) (float64, error) {
+	n, err := number(v)
+	if err == nil && !(n >= 0 && n <= engine.MaxLeakMSPerMin) {
+		err = fmt.Errorf("= %s is out of range: it takes 0 to %d ms a minute", fmtNum(n), engine.MaxLeakMSPerMin)
+	}
+	return n, err
+}
+
+// deploy implements deploy{}: a build rolls out. "bad" without properties
+// is the model's bad build, which the engine makes from the constants in
+// force when it ships.
 func (r *run) deploy(L *lua.LState) int {
 	r.needEvent("deploy{}")
 	d := deployEvent{rollout: 1}
-	readArg(r, "deploy{}", "deploy", &deployTable, &d, tableArg(L, "deploy", `deploy{ build = "bad", rollout = 3 }`))
-	r.emit(engine.Event{Kind: engine.EventDeploy, Name: d.build, Value: d.rollout})
+	readArg(r, "deploy{}", "deploy", &deployTable, &d, tableArg(L, "deploy", `deploy{ build = "4.2.1", error_rate = 0.05, rollout = 3 }`))
+	ev := engine.Event{Kind: engine.EventDeploy, Name: d.build.Name, Value: d.rollout}
+	if d.props || d.build.Name != "bad" {
+		ev.Build = d.build
+	}
+	r.emit(ev)
 	return 0
 }
 
@@ -215,11 +261,14 @@ func (r *run) set(L *lua.LState) int {
 	r.needEvent("set{}")
 	var evs []engine.Event
 	readArg(r, "set{}", "set", &setTable, &evs, tableArg(L, "set", `set{ db_capacity = 3000, min_instances = 12 }`))
-	sort.SliceStable(evs, func(i, j int) bool { return canonical(evs[i]) < canonical(evs[j]) })
-	for _, ev := range evs {
-		r.emit(ev)
-	}
+	emitCanonical(r, evs)
 	return 0
+}
+
+// sortCanonical orders the events of one table: controls in MODEL.md
+// order, then constants.
+func sortCanonical(evs []engine.Event) {
+	sort.SliceStable(evs, func(i, j int) bool { return canonical(evs[i]) < canonical(evs[j]) })
 }
 
 // canonical orders set{} events: controls in MODEL.md order, then constants.

@@ -19,6 +19,7 @@ type declaration struct {
 	pageSrc  string
 	grading  []Criterion
 	gradePos dsl.Pos
+	outcomes []Outcome       // declared by outcome{...}, in order
 	atPos    map[int]dsl.Pos // where each minute's first at() was called
 	atText   map[int]string
 	diags    dsl.List

@@ -27,7 +27,8 @@ type Criterion struct {
 	Weight float64 // > 0
 	Pos    dsl.Pos
 
-	bound *vm.Program // nil: not compiled (a Criterion{...} literal)
+	bound    *vm.Program // nil: not compiled (a Criterion{...} literal)
+	valuePos dsl.Pos     // where grade{} wrote the metric's name
 }
 
 // Tolerance is the relative slack a value is given against its bound, so

@@ -8,7 +8,6 @@ import (
 	lua "github.com/yuin/gopher-lua"
 
 	"github.com/oncall-sim/oncall/dsl"
-	"github.com/oncall-sim/oncall/engine"
 )
 
 // gradeTable declares grade{ criterion, ... }: a list, each item read by
@@ -46,7 +45,7 @@ func readCriterion(list *[]Criterion, i int, v lua.LValue, in *reading) {
 	before := len(*in.diags)
 	criterionTable.read(&c, t, item)
 	pl := item.place()
-	c.Pos = pl.key("metric")
+	c.Pos, c.valuePos = pl.key("metric"), pl.value("metric")
 	if len(*in.diags) > before {
 		return
 	}
@@ -60,13 +59,13 @@ func readCriterion(list *[]Criterion, i int, v lua.LValue, in *reading) {
 	}
 }
 
+// readMetric reads a criterion's outcome; whether the model has it or the
+// file declares it with outcome{...}, anywhere in the file, is checked once
+// the file has loaded (checkCriteria).
 func readMetric(c *Criterion, v lua.LValue, _ *reading) error {
 	s, ok := v.(lua.LString)
 	if !ok {
 		return fmt.Errorf("= %s: it takes an outcome's name, e.g. \"budget_used\"", luaText(v))
-	}
-	if _, err := engine.LookupOutcome(string(s)); err != nil {
-		return whole(err)
 	}
 	c.Metric = string(s)
 	return nil

@@ -43,6 +43,7 @@ type callAt struct {
 // reports for the call).
 type places struct {
 	calls map[int][]callAt
+	toks  *tokens // every token of the file, for what the tree does not place
 }
 
 // argOf returns the table constructor passed to name on that line, or nil
@@ -78,7 +79,7 @@ func findPlaces(file, src string, chunk []ast.Stmt) *places {
 			open = append(open, i)
 		}
 	}
-	ps := &places{calls: map[int][]callAt{}}
+	ps := &places{calls: map[int][]callAt{}, toks: sc}
 	if len(open) != len(w.tables) {
 		return ps
 	}
@@ -88,7 +89,7 @@ func findPlaces(file, src string, chunk []ast.Stmt) *places {
 	for i := len(w.tables) - 1; i >= 0; i-- {
 		te := w.tables[i]
 		if toks[open[i]].Pos.Line != te.Line() {
-			return &places{calls: map[int][]callAt{}}
+			return &places{calls: map[int][]callAt{}, toks: sc}
 		}
 		built[te] = sc.table(te, open[i], built)
 	}

@@ -21,6 +21,8 @@ const (
 	phaseEvents               // an at() callback at the start of minute `minute`
 	phaseSurge                // surge(t)
 	phaseObserve              // on_minute(row) after minute `minute`
+	phaseDecided              // on_decision(action, row): a decision made after minute `minute`
+	phaseOutcome              // an outcome's value(rows) once the run is over
 )
 
 // run is one run of a scenario: its Lua state and what the script scheduled.
@@ -33,20 +35,25 @@ type run struct {
 	phase phase
 	diags dsl.List // problems found while loading
 
-	decl      *declaration
-	schedule  map[int][]*lua.LFunction // at() callbacks by minute of the run
-	minute    int                      // the minute being computed or just observed
-	pending   []engine.Event           // events for the coming minute
-	emitted   int                      // events emitted in the run
-	scheduled int                      // callbacks scheduled with at() in the run
-	said      int                      // lines said in the run
-	surge     *lua.LFunction
-	onMinute  *lua.LFunction
-	row       *lua.LTable // reused for on_minute
-	loading   bool        // the main chunk is running
-	broken    error       // the state panicked past PCall
-	errLine   int         // where the last uncaught error was raised
-	raised    dsl.List    // what the API last stopped the script for (see raise)
+	decl       *declaration
+	schedule   map[int][]*lua.LFunction // at() callbacks by minute of the run
+	minute     int                      // the minute being computed or just observed
+	pending    []engine.Event           // events for the coming minute
+	emitted    int                      // events emitted in the run
+	scheduled  int                      // callbacks scheduled with at() in the run
+	said       int                      // lines said in the run
+	surge      *lua.LFunction
+	onMinute   *lua.LFunction
+	onDecision *lua.LFunction
+	outcomes   []*lua.LFunction // the value functions of outcome{}, in the declaration's order
+	outcomeAt  []dsl.Pos        // where each is written
+	world      engine.World     // the run's values in force, once the engine has attached it
+	row        *lua.LTable      // reused for on_minute and on_decision
+	action     *lua.LTable      // reused for on_decision
+	loading    bool             // the main chunk is running
+	broken     error            // the state panicked past PCall
+	errLine    int              // where the last uncaught error was raised
+	raised     dsl.List         // what the API last stopped the script for (see raise)
 }
 
 func newRun(p *Program, m *budget.Meter, seed uint32) *run {
@@ -125,11 +132,12 @@ func (r *run) finishLoad() {
 	if r.onMinute, err = hook(g, "on_minute"); err != nil {
 		r.diags = append(r.diags, r.fileDiag(err.Error()))
 	}
-	if r.onMinute != nil {
-		r.row = r.L.CreateTable(0, len(r.p.lib.rowNames)+1) // the metrics and time, no array part
-		mt := r.L.CreateTable(0, 1)                         // the run's own: a script may change it
-		mt.RawSetString("__index", r.p.lib.row)
-		r.row.Metatable = mt
+	if r.onDecision, err = hook(g, "on_decision"); err != nil {
+		r.diags = append(r.diags, r.fileDiag(err.Error()))
+	}
+	r.decl.checkCriteria(r.p)
+	if r.onMinute != nil || r.onDecision != nil {
+		r.row = r.newRow()
 	}
 	r.diags = append(r.diags, r.decl.diags...)
 	r.diags.Sort()
@@ -137,6 +145,13 @@ func (r *run) finishLoad() {
 
 func (r *run) fileDiag(msg string) dsl.Diagnostic {
 	return dsl.Diagnostic{Pos: dsl.Pos{File: r.p.file}, Message: msg}
+}
+
+// hooks are the functions a scenario may define, as their definition reads.
+var hooks = map[string]string{
+	"surge":       "function surge(t) ... end",
+	"on_minute":   "function on_minute(row) ... end",
+	"on_decision": "function on_decision(action, row) ... end",
 }
 
 // hook reads an optional global function.
@@ -147,7 +162,7 @@ func hook(g *lua.LTable, name string) (*lua.LFunction, error) {
 	case *lua.LFunction:
 		return v, nil
 	default:
-		return nil, fmt.Errorf("%s is a %s: define it as a function, e.g. function %s(t) ... end", name, v.Type(), name)
+		return nil, fmt.Errorf("%s is a %s: define it as a function, e.g. %s", name, v.Type(), hooks[name])
 	}
 }
 
@@ -202,17 +217,7 @@ func (r *run) Observe(row *engine.Row) error {
 	if r.onMinute == nil {
 		return nil
 	}
-	specs := engine.MetricSpecs()
-	for i := range specs {
-		s := &specs[i]
-		v := s.Get(row)
-		if s.Kind == engine.Boolean {
-			r.row.RawSet(r.p.lib.rowNames[i], lua.LBool(v == 1))
-		} else {
-			r.row.RawSet(r.p.lib.rowNames[i], lua.LNumber(v))
-		}
-	}
-	r.row.RawSetString("time", lua.LString(row.Time()))
+	r.fillRow(r.row, row)
 	r.phase, r.minute = phaseObserve, row.Minute
 	r.L.Push(r.onMinute)
 	r.L.Push(r.row)
@@ -222,6 +227,32 @@ func (r *run) Observe(row *engine.Row) error {
 		return r.runtimeError(err, "on_minute()")
 	}
 	return nil
+}
+
+// newRow returns a table for a row's metrics and time, where reading a
+// metric that is not one is an error that suggests the nearest.
+func (r *run) newRow() *lua.LTable {
+	t := r.L.CreateTable(0, len(r.p.lib.rowNames)+1) // the metrics and time, no array part
+	mt := r.L.CreateTable(0, 1)                      // the row's own: a script may change it
+	mt.RawSetString("__index", r.p.lib.row)
+	t.Metatable = mt
+	return t
+}
+
+// fillRow writes a row's metrics and time into a Lua table keyed by their
+// canonical names.
+func (r *run) fillRow(t *lua.LTable, row *engine.Row) {
+	specs := engine.MetricSpecs()
+	for i := range specs {
+		s := &specs[i]
+		v := s.Get(row)
+		if s.Kind == engine.Boolean {
+			t.RawSet(r.p.lib.rowNames[i], lua.LBool(v == 1))
+		} else {
+			t.RawSet(r.p.lib.rowNames[i], lua.LNumber(v))
+		}
+	}
+	t.RawSetString("time", lua.LString(row.Time()))
 }
 
 // raise stops the script with what the API found wrong in what it was

@@ -1,0 +1,124 @@
+package scenario
+
+import (
+	"strings"
+
+	"github.com/yuin/gopher-lua/parse"
+
+	"github.com/oncall-sim/oncall/dsl"
+)
+
+// Lua reports where an error happened by its line alone. To put a caret
+// under it, the API and the diagnostics of a run look for what the error is
+// about among the tokens of that line: the argument of a call, or a name.
+
+// lineTokens returns the indices of the tokens on line: [from, to).
+func (ts *tokens) lineTokens(line int) (from, to int) {
+	from = len(ts.toks)
+	for i, t := range ts.toks {
+		switch {
+		case t.Pos.Line < line:
+		case t.Pos.Line == line:
+			from = min(from, i)
+			to = i + 1
+		default:
+			if from == len(ts.toks) {
+				from = i
+			}
+			return from, max(to, from)
+		}
+	}
+	return from, max(to, from)
+}
+
+// callArg returns where argument i (from 1) of the first call of fn on
+// line stands: fn is a name ("get") or a library's function
+// ("rng.uniform"). A call written fn "x" or fn{...} has its one argument
+// right after the name. ok is false when the line has no such call, or the
+// call fewer arguments.
+func (ps *places) callArg(line int, fn string, i int) (dsl.Pos, bool) {
+	if ps == nil || ps.toks == nil {
+		return dsl.Pos{}, false
+	}
+	ts := ps.toks
+	from, to := ts.lineTokens(line)
+	lib, name, dotted := strings.Cut(fn, ".")
+	if !dotted {
+		lib, name = "", fn
+	}
+	for k := from; k < to; k++ {
+		if ts.typ(k) != parse.TIdent || ts.toks[k].Str != name {
+			continue
+		}
+		if lib != "" && (ts.typ(k-1) != '.' || ts.typ(k-2) != parse.TIdent || ts.toks[k-2].Str != lib) {
+			continue
+		}
+		if lib == "" && (ts.typ(k-1) == '.' || ts.typ(k-1) == ':') {
+			continue // a field of some table that has the API's name
+		}
+		switch ts.typ(k + 1) {
+		case parse.TString, '{':
+			if i == 1 {
+				return ts.pos(k + 1), true
+			}
+			return dsl.Pos{}, false
+		case '(':
+		default:
+			continue
+		}
+		j := k + 2
+		for n := 1; n < i; n++ {
+			if j = ts.fieldEnd(j); ts.typ(j-1) != ',' {
+				return dsl.Pos{}, false // the call has fewer arguments
+			}
+		}
+		if ts.typ(j) == ')' {
+			return dsl.Pos{}, false
+		}
+		return ts.pos(j), true
+	}
+	return dsl.Pos{}, false
+}
+
+// name returns where the identifier name first stands on line, as a name
+// (not a field after a dot, nor a string).
+func (ps *places) name(line int, name string) (dsl.Pos, bool) {
+	if ps == nil || ps.toks == nil {
+		return dsl.Pos{}, false
+	}
+	ts := ps.toks
+	from, to := ts.lineTokens(line)
+	for k := from; k < to; k++ {
+		if ts.typ(k) == parse.TIdent && ts.toks[k].Str == name && ts.typ(k-1) != '.' && ts.typ(k-1) != ':' {
+			return ts.pos(k), true
+		}
+	}
+	return dsl.Pos{}, false
+}
+
+// field returns where the field name first stands on line after a dot,
+// as in row.burn1h.
+func (ps *places) field(line int, name string) (dsl.Pos, bool) {
+	if ps == nil || ps.toks == nil {
+		return dsl.Pos{}, false
+	}
+	ts := ps.toks
+	from, to := ts.lineTokens(line)
+	for k := from; k < to; k++ {
+		if ts.typ(k) == parse.TIdent && ts.toks[k].Str == name && ts.typ(k-1) == '.' {
+			return ts.pos(k), true
+		}
+	}
+	return dsl.Pos{}, false
+}
+
+// first returns where the first token of line stands.
+func (ps *places) first(line int) (dsl.Pos, bool) {
+	if ps == nil || ps.toks == nil {
+		return dsl.Pos{}, false
+	}
+	if from, to := ps.toks.lineTokens(line); from < to {
+		return ps.toks.pos(from), true
+	}
+	return dsl.Pos{}, false
+}
