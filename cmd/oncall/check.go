@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -12,7 +11,6 @@ import (
 	"github.com/oncall-sim/oncall/dsl"
 	"github.com/oncall-sim/oncall/dsl/scenario"
 	"github.com/oncall-sim/oncall/internal/budget"
-	"github.com/oncall-sim/oncall/shift"
 )
 
 // CheckCmd validates scenario and policy files.
@@ -24,11 +22,20 @@ type CheckCmd struct {
 // Help shows examples under the flags.
 func (CheckCmd) Help() string {
 	return `Every problem of every file is printed, each with file:line:col, the
-line and a caret, not only the first. A scenario is also run on seeds 0 to 19,
-so that errors in its at() callbacks, surge(t) and on_minute show here, also
-those that only some seeds meet; a policy runs a day of free play (seed 0).
+line, a caret and, for a misspelt name, the nearest right one; not only the
+first: a statement of a scenario's main chunk that stops it is left out and
+the file loaded again, so that the problems after it show too.
+
+A scenario is also played on seeds 0 to 19, so that the problems of its
+at() callbacks, surge(t), on_minute(row), on_decision(action, row) and
+outcome{} values show here, also those that only some seeds meet: on every
+other seed a player makes a decision of each kind in turn, so that
+on_decision sees each. A callback that fails does not stop the check: each
+distinct problem is printed once, with the seeds that met it and when.
 Seed 0 has the budget of a run, seeds 1 to 19 one budget together: a file
 that spends them ends here, as it would end a learner's run.
+
+A policy runs a day of free play (seed 0).
 
 Examples:
   oncall check my-drill.lua
@@ -83,48 +90,12 @@ func checkFile(env *Env, name string, limits budget.Limits) dsl.List {
 	return dsl.List{{Pos: dsl.Pos{File: name}, Message: "unknown kind of file: oncall checks scenarios (.lua) and policies (.rules)"}}
 }
 
-// checkedSeeds is how many seeds check runs a scenario on, from 0: enough
-// for an error that a draw of the scenario stream makes likely to show
-// before a learner meets it, few enough to stay quick.
-const checkedSeeds = 20
-
-// checkScenario compiles a scenario file (which runs it on seed 0), then
-// runs it on the next seeds, and returns its problems.
+// checkScenario checks a scenario file as scenario.Check does: compiled,
+// past a top-level error, then dry-run on seeds 0 to 19 within limits (seed
+// 0 a budget of its own, the others one together), each distinct problem of
+// its callbacks once.
 func checkScenario(name string, src []byte, limits budget.Limits) dsl.List {
-	p, err := scenario.Compile(name, src, scenario.Options{Limits: limits})
-	if err == nil {
-		return checkSeeds(p, budget.New(limits))
-	}
-	var l dsl.List
-	if errors.As(err, &l) {
-		return l
-	}
-	return dsl.List{{Pos: dsl.Pos{File: name}, Message: err.Error()}}
-}
-
-// checkSeeds runs a compiled scenario on seeds 1 to checkedSeeds-1, one
-// after the other, and reports the first that stops, with its line: an error
-// that only some seeds meet (a draw from rng) shows here rather than in a
-// learner's run. It stops at the first, and the seeds charge one meter
-// together, so that a scenario spending much on every seed costs one
-// budget, not one a seed.
-func checkSeeds(p *scenario.Program, m *budget.Meter) dsl.List {
-	for seed := uint32(1); seed < checkedSeeds; seed++ {
-		_, err := shift.Shift{Scenario: p, Seed: seed, Noise: true, Meter: m}.Run(context.Background())
-		if err == nil {
-			continue
-		}
-		before := "seed 0"
-		if seed > 1 {
-			before = fmt.Sprintf("seeds 0 to %d", seed-1)
-		}
-		note := "where " + before + " ran without error"
-		if spent := new(budget.Exceeded); errors.As(err, &spent) {
-			note = fmt.Sprintf("where %s ran within it: seeds 1 to %d share one budget", before, checkedSeeds-1)
-		}
-		return dsl.List{ranInto(p.File(), err, fmt.Sprintf("on seed %d", seed), note)}
-	}
-	return nil
+	return scenario.Check(name, src, scenario.Options{Limits: limits}, scenario.DefaultCheckSeeds)
 }
 
 // ranInto turns the error of a run that check made into a diagnostic of

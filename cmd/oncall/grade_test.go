@@ -257,7 +257,7 @@ grade { { metric = "cost", at_most = "reference * 1.2" } }
 	for _, want := range []string{
 		"    seed 1: no outcome, the run stopped\n",
 		"    and 2 more seeds\n",
-		"  seed 1 stopped: minute 1 (08:01): " + sc + ":3: on_minute(): shedding breaks the probe\n",
+		"  seed 1 stopped: minute 1 (08:01): " + sc + ":3:24: on_minute(): shedding breaks the probe\n",
 		"  and 2 more seeds stopped\n",
 	} {
 		if !strings.Contains(out, want) {

@@ -88,7 +88,7 @@ for i = 1, 100000 do x = x + i end
 	if code := e.run("check", "--step-budget", "1000000", path); code != 2 {
 		t.Fatalf("exit %d, want 2: %s%s", code, e.out.String(), e.err.String())
 	}
-	want := path + ":3: the run spent its budget of 1,000,000 steps: is there an endless loop, or work that grows with each call? (on seed 6, where seeds 0 to 5 ran within it: seeds 1 to 19 share one budget)"
+	want := path + ":3:1: the run spent its budget of 1,000,000 steps: is there an endless loop, or work that grows with each call? (on seed 6 while loading, where seeds 0 to 5 ran within it: seeds 1 to 19 share one budget)"
 	if !strings.Contains(e.out.String(), want) {
 		t.Errorf("stdout:\n%s\nwant:\n%s", e.out.String(), want)
 	}

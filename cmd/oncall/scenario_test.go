@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -156,8 +157,8 @@ func TestCheckPrintsEveryProblemOfEveryFile(t *testing.T) {
 	}
 }
 
-// An error that only some seeds meet passes the dry run on seed 0 and stops
-// the run that meets it, with its line: exit 1, the minutes before printed.
+// An error that only some seeds meet stops the run that meets it, with its
+// line and column: exit 1, the minutes before printed; seed 0 runs through.
 func TestRunStopsOnAScenarioErrorWithItsLine(t *testing.T) {
 	r0 := engine.NewRand(engine.ScenarioSeed(0)).Float64()
 	seed := uint32(1)
@@ -177,7 +178,8 @@ end)
 	if code := e.run("run", path, "--seed", fmt.Sprint(seed), "-f", "csv"); code != 1 {
 		t.Fatalf("seed %d: exit %d, want 1: %s", seed, code, e.err.String())
 	}
-	want := "the run stopped at minute 12 (08:12): " + path + ":4: at(): sensor offline"
+	line := fmt.Sprintf("  if x > %.17g then error(\"sensor offline\") end", r0)
+	want := fmt.Sprintf("the run stopped at minute 12 (08:12): %s:4:%d: at(): sensor offline", path, strings.Index(line, "error(")+1)
 	if !strings.Contains(e.err.String(), want) {
 		t.Errorf("stderr:\n%s\nwant %s", e.err.String(), want)
 	}
@@ -201,9 +203,88 @@ end)
 	if code := e.run("check", path); code != 2 {
 		t.Fatalf("exit %d, want 2: %s%s", code, e.out.String(), e.err.String())
 	}
-	want := path + ":4: at(): sensor offline: on seed 5 at minute 12 (08:12), where seeds 0 to 4 ran without error\n" +
-		" 4 |   if r > 0.9 then error(\"sensor offline\") end\n"
+	want := path + ":4:19: at(): sensor offline (on 2 of seeds 0 to 19, first on seed 5 at 08:12)\n" +
+		" 4 |   if r > 0.9 then error(\"sensor offline\") end\n" +
+		"   |                   ^\n"
 	if !strings.HasPrefix(e.out.String(), want) {
 		t.Errorf("stdout:\n%s\nwant:\n%s", e.out.String(), want)
 	}
+}
+
+// A callback that fails on every seed does not keep the file from loading:
+// oncall run plays it to the minute it fails, writes the trace of the
+// minutes before and the reason, and exits 1 (2 is for input that does not
+// load).
+func TestRunOfACallbackThatAlwaysFails(t *testing.T) {
+	path := tempFile(t, "pager.lua", `scenario { id = "pager", title = "P", briefing = "B", start = "11:00", duration = "1h" }
+at("11:20", function() error("the pager is on fire") end)
+`)
+	e := newTestEnv(t)
+	if code := e.run("run", path, "--seed", "0", "-f", "json"); code != 1 {
+		t.Fatalf("exit %d, want 1: %s", code, e.err.String())
+	}
+	var trace struct {
+		Rows  []json.RawMessage
+		Error string
+	}
+	if err := json.Unmarshal(e.out.Bytes(), &trace); err != nil {
+		t.Fatal(err)
+	}
+	want := "minute 20 (11:20): " + path + ":2:24: at(): the pager is on fire"
+	if len(trace.Rows) != 20 || trace.Error != want {
+		t.Errorf("%d rows, error %q; want 20 and %q", len(trace.Rows), trace.Error, want)
+	}
+	if !strings.Contains(e.err.String(), "the run stopped at "+want) {
+		t.Errorf("stderr: %s", e.err.String())
+	}
+}
+
+// check goes on past a stray top-level call and past a failing callback:
+// every problem shows, each once.
+func TestCheckReportsEveryProblem(t *testing.T) {
+	path := tempFile(t, "drill.lua", `scenario { id = "drill", title = "D", briefing = "B", start = "09:00", duration = "1h" }
+deploy { build = "4.2.1" }
+local cap = get("db_capacity")
+at("09:10", function() scale { db_capacty = 0.5 } end)
+at("09:20", function() say { en = "half", fr = 2 } end)
+function on_minute(row)
+  if row.p99ms then end
+end
+`)
+	e := newTestEnv(t)
+	if code := e.run("check", path); code != 2 {
+		t.Fatalf("exit %d, want 2", code)
+	}
+	want := path + `:2:1: deploy{} happens during the run: call it inside at("HH:MM", function() ... end) or on_minute(row)`
+	if got := e.out.String(); !strings.HasPrefix(got, want) || strings.Count(got, path+":") != 1 {
+		t.Errorf("stdout:\n%s\nwant only the top-level problem first:\n%s", got, want)
+	}
+	// Without the stray call, each callback's problem shows once.
+	src := strings.Replace(string(mustRead(t, path)), `deploy { build = "4.2.1" }`, "", 1)
+	path2 := tempFile(t, "drill2.lua", src)
+	if code := e.run("check", path2); code != 2 {
+		t.Fatalf("exit %d, want 2", code)
+	}
+	out := e.out.String()
+	for _, want := range []string{
+		path2 + `:4:32: at(): scale{}: unknown constant db_capacty; did you mean db_capacity? (on every seed checked, 0 to 19; first on seed 0 at 09:10)`,
+		path2 + `:5:48: at(): say: the message fr = 2: a text is a non-empty string (on every seed checked, 0 to 19; first on seed 0 at 09:20)`,
+		path2 + `:7:10: on_minute(): row.p99ms: unknown metric; did you mean p99_ms? (metrics: the columns of a trace, e.g. burn_1h, error_rate, db_util) (on every seed checked, 0 to 19; first on seed 0 at 09:00)`,
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q in:\n%s", want, out)
+		}
+	}
+	if got := e.err.String(); got != "oncall: 3 problems in 1 of 1 files\n" {
+		t.Errorf("stderr %q", got)
+	}
+}
+
+func mustRead(t *testing.T, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }

@@ -315,7 +315,7 @@ end
 			t.Fatal(err)
 		}
 		err = sim.Run(0)
-		if err == nil || !strings.Contains(err.Error(), tc.want) || !regexp.MustCompile(`slow\.lua:[34]: `).MatchString(err.Error()) {
+		if err == nil || !strings.Contains(err.Error(), tc.want) || !regexp.MustCompile(`slow\.lua:[34]:[0-9]+: `).MatchString(err.Error()) {
 			t.Fatalf("run error %v, want %s", err, tc.want)
 		}
 		if n := len(sim.Rows()); n < 10 {

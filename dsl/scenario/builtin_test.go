@@ -386,3 +386,20 @@ func TestAnnotationsCoverTheAPI(t *testing.T) {
 		}
 	}
 }
+
+// TestBuiltinsPassTheCheck: every built-in scenario is played on the seeds
+// oncall check plays, decisions of every kind included, without a problem.
+func TestBuiltinsPassTheCheck(t *testing.T) {
+	if testing.Short() {
+		t.Skip("every built-in on 20 seeds")
+	}
+	progs, err := Builtins(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range progs {
+		if l := p.DryRun(DefaultCheckSeeds); len(l) > 0 {
+			t.Errorf("%s:\n%s", p.ID(), l.Render())
+		}
+	}
+}

@@ -45,10 +45,12 @@ func (r *run) Decided(a engine.Action, row *engine.Row) error {
 	r.L.Push(r.onDecision)
 	r.L.Push(r.action)
 	r.L.Push(r.row)
+	before := len(r.pending)
 	err := r.call(2, 0)
 	r.phase = phaseLoad
 	if err != nil {
-		return r.runtimeError(err, "on_decision()")
+		r.pending = r.pending[:min(before, len(r.pending))]
+		return r.failed(err, "on_decision()", row.Minute+1)
 	}
 	return nil
 }
@@ -164,13 +166,20 @@ func (r *run) Outcomes(rows []engine.Row) ([]engine.Figure, error) {
 		r.L.Push(fn)
 		r.L.Push(list)
 		if err := r.call(1, 1); err != nil {
-			return nil, r.runtimeError(err, "outcome "+name)
+			if err := r.failed(err, "outcome "+name, r.minute); err != nil {
+				return nil, err
+			}
+			continue
 		}
 		v := r.L.Get(-1)
 		r.L.Pop(1)
 		n, ok := v.(lua.LNumber)
 		if !ok || math.IsNaN(float64(n)) || math.IsInf(float64(n), 0) {
-			return nil, r.p.diagAt(r.outcomeAt[i], "outcome "+name, fmt.Sprintf("value(rows) returned %s: it must return a finite number", luaText(v)))
+			d := r.p.diagAt(r.outcomeAt[i], "outcome "+name, fmt.Sprintf("value(rows) returned %s: it must return a finite number", luaText(v)))
+			if err := r.failed(d, "", r.minute); err != nil {
+				return nil, err
+			}
+			continue
 		}
 		figures = append(figures, engine.Figure{Name: name, Value: float64(n)})
 	}

@@ -1,21 +1,21 @@
 package scenario_test
 
 import (
-	"errors"
 	"testing"
 	"time"
 
-	"github.com/oncall-sim/oncall/dsl"
 	"github.com/oncall-sim/oncall/dsl/scenario"
 	"github.com/oncall-sim/oncall/golden/goldentest"
 	"github.com/oncall-sim/oncall/internal/budget"
 )
 
 // TestHostileAndBroken pins the full text of what a user sees for scenarios
-// that try to escape, exhaust or break the sandbox, and for plain mistakes:
-// every one ends in a diagnostic naming the file and line, none in a hang or
-// a crash. Each case is a file of testdata/hostile with its diagnostics
-// beside it (name.golden); GOLDIE_UPDATE=1 rewrites them.
+// that try to escape, exhaust or break the sandbox, and for plain mistakes,
+// as oncall check shows it (Check: the file compiled, then dry-run on
+// checkSeeds seeds): every one ends in diagnostics naming the file, line
+// and column, none in a hang or a crash. Each case is a file of
+// testdata/hostile with its diagnostics beside it (name.golden);
+// GOLDIE_UPDATE=1 rewrites them.
 //
 // The budgets are small, so that the cases run fast. The cases of
 // testdata/hostile/memory are stopped by the memory budget: they get a
@@ -29,13 +29,15 @@ func TestHostileAndBroken(t *testing.T) {
 	}
 }
 
-// compileCase compiles a file that must not load and renders its diagnostics.
+// checkSeeds is how many seeds the cases are dry-run on.
+const checkSeeds = 4
+
+// compileCase checks a file that has problems and renders its diagnostics.
 func compileCase(opts scenario.Options) func(t *testing.T, file string, src []byte) []byte {
 	return func(t *testing.T, file string, src []byte) []byte {
-		_, err := scenario.Compile(file, src, opts)
-		var l dsl.List
-		if !errors.As(err, &l) {
-			t.Fatalf("Compile = %v, want a dsl.List", err)
+		l := scenario.Check(file, src, opts, checkSeeds)
+		if len(l) == 0 {
+			t.Fatal("Check found no problem")
 		}
 		for _, d := range l {
 			if d.Pos.File != file {

@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 
@@ -16,10 +17,11 @@ import (
 
 // Options configure a program.
 type Options struct {
-	// Limits bound what a run of the scenario may spend: the run Compile
-	// makes to check it (loading it and a run on seed 0), and each run of
-	// Instance given no meter. Zero fields take budget's defaults. One
-	// string may hold 1/64 of the memory budget.
+	// Limits bound what a run of the scenario may spend: Compile's load on
+	// seed 0 (and its loads past a top-level error, together), each run of
+	// Instance given no meter, and DryRun's seeds (seed 0 alone, the
+	// others together). Zero fields take budget's defaults. One string may
+	// hold 1/64 of the memory budget.
 	Limits budget.Limits
 }
 
@@ -52,10 +54,13 @@ func (p *Program) argPlace(call dsl.Pos, name string) place {
 	return place{at: p.places().argOf(call.Line, name), near: call}
 }
 
-// Compile checks a scenario file: its syntax, its declaration, its grading
-// criteria and page rule, and a dry run of the whole scenario on seed 0, so
-// that an error in a callback shows before anyone plays. The error is a
-// dsl.List with every problem found.
+// Compile checks a scenario file as it loads: its syntax, its main chunk
+// run on seed 0 (its declaration, grading criteria, outcomes and page
+// rule). The error is a dsl.List with every problem found: past a
+// statement of the main chunk that stops it, the file loads again without
+// that statement, so that one stray call does not hide the rest (loadPast).
+// What the callbacks do during a run is Check's and DryRun's to find: a
+// file whose callback fails at 11:20 compiles, and its run stops there.
 func Compile(filename string, src []byte, opts Options) (*Program, error) {
 	opts.Limits = opts.Limits.WithDefaults()
 	text, d := sourceText(filename, src)
@@ -76,7 +81,10 @@ func Compile(filename string, src []byte, opts Options) (*Program, error) {
 		return nil, dsl.List{syntaxDiagnostic(filename, text, err)}
 	}
 	p.proto, p.cat, p.chunk = proto, concatenates(proto), chunk
-	r, diags := p.load(budget.New(opts.Limits), 0)
+	r, diags, top := p.loadChunk(budget.New(opts.Limits), 0, proto)
+	if r == nil {
+		diags = p.loadPast(diags, top)
+	}
 	if r != nil && r.decl != nil && r.decl.pageSrc != "" {
 		pr, d := p.compilePage(r.decl)
 		if d != nil {
@@ -88,24 +96,7 @@ func Compile(filename string, src []byte, opts Options) (*Program, error) {
 		return nil, diags
 	}
 	p.decl = r.decl
-	if err := p.dryRun(r); err != nil {
-		return nil, err
-	}
 	return p, nil
-}
-
-// dryRun runs the loaded scenario for its whole duration on seed 0.
-func (p *Program) dryRun(r *run) error {
-	setup := r.decl.setup
-	setup.Page = p.pageFor(r.m.bud)
-	sim, err := engine.New(engine.Options{Setup: setup, Scenario: r, Seed: 0, Noise: true})
-	if err != nil {
-		return dsl.List{{Pos: dsl.Pos{File: p.file, Line: r.decl.pos.Line}, Context: "scenario{}", Message: err.Error(), Snippet: dsl.LineOf(p.src, r.decl.pos.Line)}}
-	}
-	if err := sim.Run(0); err != nil {
-		return asList(p.file, p.src, err, "", 0)
-	}
-	return nil
 }
 
 // pageFor returns a fresh page rule for one run charging m, or nil for
@@ -167,25 +158,102 @@ func (p *Program) Instance(m *budget.Meter, seed uint32) (engine.Scenario, engin
 
 // load runs the file's main chunk in a fresh state charging m.
 func (p *Program) load(m *budget.Meter, seed uint32) (*run, dsl.List) {
-	r := newRun(p, m, seed)
-	fn := r.L.NewFunctionFromProto(p.proto)
+	r, diags, _ := p.loadChunk(m, seed, p.proto)
+	return r, diags
+}
+
+// loadChunk runs a compiled main chunk in a fresh state charging m; when
+// it stops on an error that loading past could get over (not a spent
+// budget), top is the line of the main chunk that was running.
+func (p *Program) loadChunk(m *budget.Meter, seed uint32, proto *lua.FunctionProto) (r *run, diags dsl.List, top int) {
+	r = newRun(p, m, seed)
+	fn := r.L.NewFunctionFromProto(proto)
 	r.L.Push(fn)
 	r.loading = true
 	err := r.call(0, 0)
 	r.loading = false
 	if err == nil && r.m.err != nil {
 		// The memory measure after loading found the budget spent.
-		return nil, dsl.List{{Pos: dsl.Pos{File: p.file}, Message: "once loaded, " + r.m.err.Error(), Cause: r.m.err}}
+		return nil, dsl.List{{Pos: dsl.Pos{File: p.file}, Message: "once loaded, " + r.m.err.Error(), Cause: r.m.err}}, 0
 	}
 	if err != nil {
-		r.diags = append(r.diags, r.caused(asList(p.file, p.src, err, "", r.errLine))...)
-		return nil, r.diags
+		r.diags = append(r.diags, r.caused(p.placed(asList(p.file, p.src, err, "", r.errLine)))...)
+		if r.m.err != nil || r.broken != nil {
+			return nil, r.diags, 0 // a budget spent: loading again would spend it again
+		}
+		return nil, r.diags, r.topLine
 	}
 	r.finishLoad()
 	if len(r.diags) > 0 {
-		return r, r.diags
+		return r, r.diags, 0
 	}
-	return r, nil
+	return r, nil, 0
+}
+
+// maxSkipped is how many statements loadPast leaves out at most.
+const maxSkipped = 20
+
+// loadPast loads the file again without each top-level statement that
+// stopped it, from the one at line top, so that a file with a stray call
+// (deploy{} at the top level, a misspelt name) shows every problem, not the
+// first alone. A statement that declares a local is not left out, nor
+// anything after it: what follows would meet a nil where it was, and report
+// that instead. Each problem is reported once. The loads share one budget,
+// so that a file that spends much before each stray call costs one budget,
+// not one a load.
+func (p *Program) loadPast(first dsl.List, top int) dsl.List {
+	out := slices.Clone(first)
+	seen := map[string]bool{}
+	for _, d := range first {
+		seen[d.Error()] = true
+	}
+	m := budget.New(p.opts.Limits)
+	chunk := slices.Clone(p.chunk)
+	for range maxSkipped {
+		i := statementAt(chunk, top)
+		if i < 0 {
+			break
+		}
+		switch chunk[i].(type) {
+		case *ast.LocalAssignStmt: // local x = ..., local function f
+			return out
+		}
+		chunk = slices.Delete(chunk, i, i+1)
+		proto, err := lua.Compile(chunk, p.file)
+		if err != nil {
+			break
+		}
+		var diags dsl.List
+		_, diags, top = p.loadChunk(m, 0, proto)
+		if m.Err() != nil {
+			break // the shared budget, not the file, stopped this load
+		}
+		for _, d := range diags {
+			if !seen[d.Error()] {
+				seen[d.Error()] = true
+				out = append(out, d)
+			}
+		}
+		if top == 0 {
+			break
+		}
+	}
+	out.Sort()
+	return out
+}
+
+// statementAt returns the index of the top-level statement that holds
+// line: the last that starts on it or before (gopher-lua's tree knows
+// where a statement starts, not where it ends), or −1.
+func statementAt(chunk []ast.Stmt, line int) int {
+	at := -1
+	for i, s := range chunk {
+		if s.Line() > line {
+			break
+		}
+		at = i
+	}
+	return at
 }
 
 // syntaxDiagnostic turns a parse or compile error into a diagnostic.

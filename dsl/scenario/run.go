@@ -53,7 +53,10 @@ type run struct {
 	loading    bool             // the main chunk is running
 	broken     error            // the state panicked past PCall
 	errLine    int              // where the last uncaught error was raised
-	raised     dsl.List         // what the API last stopped the script for (see raise)
+	topLine    int              // the line of the main chunk that was running then
+	check      *checkLog        // in a dry run: where the callbacks' problems go (check.go)
+	checkSeed  uint32
+	raised     dsl.List // what the API last stopped the script for (see raise)
 }
 
 func newRun(p *Program, m *budget.Meter, seed uint32) *run {
@@ -67,14 +70,17 @@ func newRun(p *Program, m *budget.Meter, seed uint32) *run {
 // unwinds, and notes the line of the script it came from: an error raised
 // with a table carries no position of its own.
 func (r *run) whereError(L *lua.LState) int {
+	r.errLine, r.topLine = 0, 0
 	for level := 0; ; level++ {
 		dbg, ok := L.GetStack(level)
 		if !ok {
 			break
 		}
 		if _, err := L.GetInfo("Sl", dbg, lua.LNil); err == nil && dbg.Source == r.p.file && dbg.CurrentLine > 0 {
-			r.errLine = dbg.CurrentLine
-			break
+			if r.errLine == 0 {
+				r.errLine = dbg.CurrentLine
+			}
+			r.topLine = dbg.CurrentLine // the outermost frame of the file's: the main chunk's while it loads
 		}
 	}
 	L.Push(L.Get(1))
@@ -109,7 +115,7 @@ func (r *run) call(nargs, nret int) (err error) {
 		}
 		r.m.leave(r.loading)
 	}()
-	r.errLine = 0
+	r.errLine, r.topLine = 0, 0
 	return r.L.PCall(nargs, nret, r.p.lib.errfunc)
 }
 
@@ -179,9 +185,13 @@ func (r *run) Events(m int) ([]engine.Event, error) {
 	r.phase, r.minute = phaseEvents, m
 	defer func() { r.phase = phaseLoad }()
 	for _, fn := range fns {
+		before := len(r.pending)
 		r.L.Push(fn)
 		if err := r.call(0, 0); err != nil {
-			return nil, r.runtimeError(err, "at()")
+			if err := r.failed(err, "at()", m); err != nil {
+				return nil, err
+			}
+			r.pending = r.pending[:before] // what a failed callback asked for is dropped
 		}
 	}
 	evs := r.pending
@@ -200,13 +210,13 @@ func (r *run) Surge(m int) (float64, error) {
 	err := r.call(1, 1)
 	r.phase = phaseLoad
 	if err != nil {
-		return 0, r.runtimeError(err, "surge()")
+		return 1, r.failed(err, "surge()", m) // in a dry run, no surge this minute
 	}
 	v := r.L.Get(-1)
 	r.L.Pop(1)
 	n, ok := v.(lua.LNumber)
 	if !ok || !(n >= 0 && n <= engine.MaxSurge) {
-		return 0, r.hookDiag(r.surge, fmt.Sprintf("surge(%d) returned %s: it must return the demand multiplier, a number from 0 to %d (1 for none)", m, luaText(v), engine.MaxSurge))
+		return 1, r.failed(r.hookDiag(r.surge, fmt.Sprintf("surge(t) returned %s: it must return the demand multiplier, a number from 0 to %d (1 for none)", luaText(v), engine.MaxSurge)), "", m)
 	}
 	return float64(n), nil
 }
@@ -221,10 +231,12 @@ func (r *run) Observe(row *engine.Row) error {
 	r.phase, r.minute = phaseObserve, row.Minute
 	r.L.Push(r.onMinute)
 	r.L.Push(r.row)
+	before := len(r.pending)
 	err := r.call(1, 0)
 	r.phase = phaseLoad
 	if err != nil {
-		return r.runtimeError(err, "on_minute()")
+		r.pending = r.pending[:min(before, len(r.pending))]
+		return r.failed(err, "on_minute()", row.Minute)
 	}
 	return nil
 }
@@ -276,12 +288,13 @@ func (r *run) runtimeError(err error, context string) error {
 		for i := range l {
 			l[i].Context = context
 		}
+		l = r.p.placed(l)
 		if len(l) > 1 {
 			return l
 		}
 		return l[0]
 	}
-	l := r.caused(asList(r.p.file, r.p.src, err, context, r.errLine))
+	l := r.caused(r.p.placed(asList(r.p.file, r.p.src, err, context, r.errLine)))
 	return l[0]
 }
 

@@ -2,6 +2,8 @@ package scenario
 
 import (
 	"math"
+	"sort"
+	"strings"
 
 	lua "github.com/yuin/gopher-lua"
 
@@ -113,7 +115,9 @@ func newLibrary() *library {
 	str.RawSetString("__index", lua.LNil) // lib.strings is the strings' metatable
 	for _, name := range []string{lua.StringLibName, lua.TabLibName, lua.MathLibName, "rng"} {
 		view := L.CreateTable(0, 0)
-		view.Metatable = readOnly(L, name, g.RawGetString(name).(*lua.LTable))
+		mod := g.RawGetString(name).(*lua.LTable)
+		mod.Metatable = strictLibrary(L, name, mod)
+		view.Metatable = readOnly(L, name, mod)
 		g.RawSetString(name, view)
 		lib.views[view] = name
 	}
@@ -145,6 +149,28 @@ func hidden(L *lua.LState, t *lua.LTable) *lua.LTable {
 	mt := L.CreateTable(0, 2)
 	mt.RawSetString("__index", t)
 	mt.RawSetString("__metatable", lua.LFalse)
+	return mt
+}
+
+// strictLibrary returns the metatable of a library's own table: reading a
+// function it does not have is an error that names it and suggests the
+// nearest (rng.unifrom, s:formt), where Lua would give nil and fail later
+// with "attempt to call a non-function object". Only a miss reaches it, so
+// the functions the library has cost nothing more.
+func strictLibrary(L *lua.LState, name string, mod *lua.LTable) *lua.LTable {
+	var names []string
+	mod.ForEach(func(k, _ lua.LValue) {
+		if s, ok := k.(lua.LString); ok && !strings.HasPrefix(string(s), "_") {
+			names = append(names, string(s))
+		}
+	})
+	sort.Strings(names)
+	mt := L.CreateTable(0, 1)
+	mt.RawSetString("__index", L.NewFunction(func(L *lua.LState) int {
+		key := lua.LVAsString(L.Get(2))
+		L.RaiseError("%s.%s: the %s library has no %s%s (it has %s)", name, key, name, key, spell.Suggest(key, names), strings.Join(names, ", "))
+		return 0
+	}))
 	return mt
 }
 

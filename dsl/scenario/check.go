@@ -1,0 +1,239 @@
+package scenario
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"sort"
+
+	"github.com/oncall-sim/oncall/dsl"
+	"github.com/oncall-sim/oncall/engine"
+	"github.com/oncall-sim/oncall/internal/budget"
+)
+
+// DefaultCheckSeeds is how many seeds Check runs a scenario on, from 0:
+// enough for an error that a draw of the scenario stream makes likely to
+// show before a learner meets it, few enough to stay quick.
+const DefaultCheckSeeds = 20
+
+// Check reports every problem of a scenario file: what Compile finds, and,
+// when it compiles, what its callbacks meet in dry runs on seeds 0 to
+// seeds−1 (DryRun; 0 means DefaultCheckSeeds).
+func Check(filename string, src []byte, opts Options, seeds int) dsl.List {
+	p, err := Compile(filename, src, opts)
+	if err != nil {
+		var l dsl.List
+		if errors.As(err, &l) {
+			return l
+		}
+		return dsl.List{{Pos: dsl.Pos{File: filename}, Message: err.Error()}}
+	}
+	return p.DryRun(seeds)
+}
+
+// DryRun plays the scenario on seeds 0 to seeds−1, with noise, and reports
+// each distinct problem its callbacks meet once, with where it was first
+// met. On every other seed a player makes a decision of each kind in turn
+// (a control changed, warmup() and rollback() pressed), spread over the
+// run, so that on_decision sees each; every seed that runs to its end
+// computes the outcomes. A callback that fails does not stop the dry run:
+// its problem is noted, what it asked for that minute is dropped, and the
+// run goes on, so that a later callback's problem shows too. A run the
+// engine stops (a value out of range where it takes effect), or a budget
+// spent, ends that seed; a budget spent ends the dry run, since every seed
+// would spend it again. Seed 0 has the budget of a run (the program's
+// limits), seeds 1 and on one budget together, so that a scenario that
+// spends much on every seed costs two budgets, not one a seed.
+func (p *Program) DryRun(seeds int) dsl.List {
+	if seeds <= 0 {
+		seeds = DefaultCheckSeeds
+	}
+	log := &checkLog{seeds: seeds, met: map[string]*checkEntry{}}
+	var shared *budget.Meter
+	for s := range seeds {
+		m := shared
+		if s == 0 {
+			m = budget.New(p.opts.Limits)
+		} else if m == nil {
+			shared = budget.New(p.opts.Limits)
+			m = shared
+		}
+		if p.dryRunSeed(m, uint32(s), s%2 == 1, log) {
+			break
+		}
+	}
+	return log.list()
+}
+
+// dryRunSeed plays one seed charging m; it reports whether the seed
+// stopped on a spent budget or a broken state, which ends the dry run.
+func (p *Program) dryRunSeed(m *budget.Meter, seed uint32, decide bool, log *checkLog) bool {
+	r, diags := p.load(m, seed)
+	if r == nil || len(diags) > 0 {
+		for _, d := range diags {
+			log.add(d, seed, "while loading")
+		}
+		return m.Err() != nil
+	}
+	r.check, r.checkSeed = log, seed
+	setup := r.decl.setup
+	setup.Page = p.pageFor(m)
+	sim, err := engine.New(engine.Options{Setup: setup, Scenario: r, Seed: seed, Noise: true})
+	if err != nil {
+		log.add(p.diagAt(r.decl.pos, "scenario{}", err.Error()), seed, "")
+		return false
+	}
+	probes := probeMinutes(setup.Minutes, decide)
+	for !sim.Done() {
+		minute := sim.Minute()
+		if _, err := sim.Step(); err != nil {
+			for _, d := range asList(p.file, p.src, err, "", 0) {
+				log.add(d, seed, "")
+			}
+			return m.Err() != nil || r.m.err != nil || r.broken != nil
+		}
+		if c, ok := probes[minute]; ok && !sim.Done() {
+			_ = sim.Decide(probe(c, sim.Controls(), sim.Constants()))
+		}
+	}
+	// A run whose last steps spent the budget ran within it: the next
+	// seed's first charge says so, on that seed.
+	return false
+}
+
+// probeMinutes spreads a decision of each control and action over a run of
+// the given minutes: the minute after which each is decided.
+func probeMinutes(minutes int, decide bool) map[int]engine.Control {
+	out := map[int]engine.Control{}
+	if !decide {
+		return out
+	}
+	specs := engine.ControlSpecs()
+	for i, s := range specs {
+		m := (i + 1) * minutes / (len(specs) + 1)
+		if _, taken := out[m]; !taken && m < minutes-1 {
+			out[m] = s.Control
+		}
+	}
+	return out
+}
+
+// probe is a decision of control c that changes what is in force: a
+// switch turned over, a number moved within its range, an action pressed.
+func probe(c engine.Control, ctl engine.Controls, consts engine.Constants) engine.Action {
+	s := c.Spec()
+	v := ctl.Get(c)
+	switch {
+	case s.Kind == engine.KindAction:
+		v = 0
+	case s.Kind == engine.KindBool:
+		v = 1 - v
+	case c == engine.MinInstances:
+		v = min(v+2, consts.MaxInstances)
+	default:
+		v = s.Min + (s.Max-s.Min)/2
+		if v == ctl.Get(c) {
+			v = s.Min
+		}
+	}
+	return engine.Action{Control: c, Value: v, By: "player"}
+}
+
+// checkLog gathers the problems of a dry run, each once.
+type checkLog struct {
+	seeds int
+	met   map[string]*checkEntry
+	order []string
+}
+
+// checkEntry is one problem and where it was met.
+type checkEntry struct {
+	d     dsl.Diagnostic
+	first uint32
+	when  string   // the minute it was first met, or "" when none applies
+	on    []uint32 // every seed that met it
+}
+
+// add notes a problem met on seed at when.
+func (c *checkLog) add(d dsl.Diagnostic, seed uint32, when string) {
+	key := d.Error()
+	e, ok := c.met[key]
+	if !ok {
+		e = &checkEntry{d: d, first: seed, when: when}
+		c.met[key] = e
+		c.order = append(c.order, key)
+	}
+	if !slices.Contains(e.on, seed) {
+		e.on = append(e.on, seed)
+	}
+}
+
+// list returns the problems in the file's order, each saying on which
+// seeds it was met.
+func (c *checkLog) list() dsl.List {
+	var out dsl.List
+	for _, key := range c.order {
+		e := c.met[key]
+		d := e.d
+		d.Message += " (" + e.where(c.seeds) + ")"
+		out = append(out, d)
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := out[i].Pos, out[j].Pos
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		return a.Col < b.Col
+	})
+	return out
+}
+
+// where says on which seeds a problem was met, and when first.
+func (e *checkEntry) where(seeds int) string {
+	at := ""
+	if e.when != "" {
+		at = " " + e.when
+	}
+	if spent := new(budget.Exceeded); errors.As(e.d, &spent) && e.first > 0 {
+		before := "seed 0"
+		if e.first > 1 {
+			before = fmt.Sprintf("seeds 0 to %d", e.first-1)
+		}
+		return fmt.Sprintf("on seed %d%s, where %s ran within it: seeds 1 to %d share one budget", e.first, at, before, seeds-1)
+	}
+	switch n := len(e.on); {
+	case n == seeds && seeds > 1:
+		return fmt.Sprintf("on every seed checked, 0 to %d; first on seed %d%s", seeds-1, e.first, at)
+	case n == 1:
+		return fmt.Sprintf("on seed %d%s, of seeds 0 to %d", e.first, at, seeds-1)
+	default:
+		return fmt.Sprintf("on %d of seeds 0 to %d, first on seed %d%s", n, seeds-1, e.first, at)
+	}
+}
+
+// failed handles a callback's error: in a dry run, unless a budget is
+// spent, it is noted and the run goes on (nil); otherwise it is the run's
+// error.
+func (r *run) failed(err error, context string, minute int) error {
+	e := r.runtimeError(err, context)
+	if r.check == nil || r.m.err != nil || r.broken != nil {
+		return e
+	}
+	when := "at " + engine.ClockString(r.decl.setup.Start+minute)
+	if r.phase == phaseOutcome {
+		when = "once the run was over"
+	}
+	var l dsl.List
+	var d dsl.Diagnostic
+	switch {
+	case errors.As(e, &l):
+		for _, d := range l {
+			r.check.add(d, r.checkSeed, when)
+		}
+	case errors.As(e, &d):
+		r.check.add(d, r.checkSeed, when)
+	default:
+		r.check.add(dsl.Diagnostic{Pos: dsl.Pos{File: r.p.file}, Context: context, Message: e.Error()}, r.checkSeed, when)
+	}
+	return nil
+}

@@ -1,0 +1,2 @@
+local cap = get("db_capacity")
+scenario { id = "h", title = "H", briefing = "B", start = "09:00", duration = "1h" }
