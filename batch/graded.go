@@ -46,10 +46,7 @@ type CriterionShare struct {
 func (g *Graded) Shares(runs []Result) ([]CriterionShare, error) {
 	out := make([]CriterionShare, len(g.Criteria))
 	for i, c := range g.Criteria {
-		spec, err := engine.LookupOutcome(c.Figure())
-		if err != nil {
-			return nil, err
-		}
+		spec := engine.FigureSpec(c.Figure())
 		out[i].Criterion, out[i].Weight = c.String(), c.Weight()
 		n := 0
 		for j := range runs {

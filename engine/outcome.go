@@ -168,6 +168,19 @@ func (s *Sim) Outcome() Outcome {
 	return o
 }
 
+// FigureSpec returns the spec of the figure a criterion names: one of
+// OutcomeSpecs, or else a figure a scenario computes itself
+// (Outcome.Scenario), read by name, with six decimals and no unit of the
+// model's; a run that has not computed it reads 0. A scenario's criteria
+// name only figures it declares, which its compiler checks.
+func FigureSpec(name string) OutcomeSpec {
+	if s, err := LookupOutcome(name); err == nil {
+		return s
+	}
+	return OutcomeSpec{Name: name, Decimals: 6, Doc: "a figure the scenario computes",
+		Get: func(o *Outcome) float64 { v, _ := o.Figure(name); return v }}
+}
+
 // Figure returns the value of the outcome figure called name: one of
 // OutcomeSpecs, or one the scenario computed. ok is false when the outcome
 // has no such figure.

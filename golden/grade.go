@@ -182,16 +182,14 @@ func gradeScenario(sc Scenario, ref *Reference, results []batch.Result) (Scenari
 // gradeCriterion checks one criterion on every seed. It scores its weight
 // times the mean of the seeds' scores; a run that failed scores 0.
 func gradeCriterion(c scenario.Criterion, ref *Reference, results []batch.Result) (CriterionResult, error) {
-	spec, err := engine.LookupOutcome(c.Metric)
-	if err != nil {
-		return CriterionResult{}, err
-	}
+	spec := engine.FigureSpec(c.Metric)
 	cr := CriterionResult{Metric: c.Metric, Op: c.Op, Bound: c.Bound, Text: c.Text(), Weight: c.Weight, Pos: c.Pos.String(), Unit: spec.Unit, decimals: spec.Decimals}
 	var sumV, sumRef, sumNone, points float64
 	n := 0
 	for j, r := range results {
 		sc := SeedCheck{Seed: r.Seed, Reference: spec.Get(&ref.Runs[j].Outcome), None: spec.Get(&ref.Runs[j].None)}
 		var v scenario.Verdict
+		var err error
 		if r.Err != nil {
 			sc.Error = runError(r)
 			v, err = c.Check(math.NaN(), sc.Reference, sc.None)

@@ -89,6 +89,9 @@ func OutcomeText(o engine.Outcome) []byte {
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\n", s.Name, engine.FormatFixed(s.Get(&o), s.Decimals), unit)
 	}
+	for _, f := range o.Scenario { // the scenario's own figures, by outcome{}
+		fmt.Fprintf(tw, "%s\t%s\t-\n", f.Name, engine.FormatFixed(f.Value, 6))
+	}
 	tw.Flush()
 	return b.Bytes()
 }

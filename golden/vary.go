@@ -22,10 +22,7 @@ func (r *Reference) Unvarying(cs []scenario.Criterion) []string {
 	}
 	var out []string
 	for _, c := range cs {
-		spec, err := engine.LookupOutcome(c.Metric)
-		if err != nil {
-			continue
-		}
+		spec := engine.FigureSpec(c.Metric)
 		first := spec.Get(&r.Runs[0].None)
 		same, missed := true, false
 		for i := range r.Runs {

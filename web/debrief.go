@@ -2,7 +2,6 @@ package web
 
 import (
 	"context"
-	"fmt"
 	"net/http"
 
 	"github.com/oncall-sim/oncall/dsl/scenario"
@@ -97,10 +96,7 @@ func (s *Server) debrief(ctx context.Context, sh Shift, sim *shift.Sim, sc Scena
 	out := sim.Outcome()
 	if g, ok := sc.(graded); ok {
 		for _, c := range g.Grading() {
-			spec, err := engine.LookupOutcome(c.Metric)
-			if err != nil {
-				return nil, &httpError{http.StatusUnprocessableEntity, fmt.Sprintf("%s: %v", c.Pos, err)}
-			}
+			spec := engine.FigureSpec(c.Metric)
 			r := CriterionResult{Metric: c.Metric, Op: c.Op, Bound: c.Bound, Weight: c.Weight, Value: spec.Get(&out), None: spec.Get(&none)}
 			if d.RefOut != nil {
 				r.Reference = spec.Get(d.RefOut)

@@ -309,6 +309,9 @@ func writeOutcome(w io.Writer, o engine.Outcome) error {
 	for _, s := range engine.OutcomeSpecs() {
 		fmt.Fprintf(tw, "  %s\t%s\t%s\n", s.Name, engine.FormatFixed(s.Get(&o), s.Decimals), s.Unit)
 	}
+	for _, f := range o.Scenario { // the scenario's own figures, by outcome{}
+		fmt.Fprintf(tw, "  %s\t%s\t\n", f.Name, engine.FormatFixed(f.Value, 6))
+	}
 	return tw.Flush()
 }
 
