@@ -231,6 +231,15 @@ func TestDocumentedExampleRuns(t *testing.T) {
 	if len(said) != 2 || said[0] != "10:15 db-2 est sorti du pool." || !strings.HasSuffix(said[1], "db-2 is back.") {
 		t.Errorf("timeline: %q", said)
 	}
+	if got := engine.Learner.EventsText(rows[15].Events); got != `say "db-2 is out of the pool."` {
+		t.Errorf("the learner's 10:15: %q, want the message alone", got)
+	}
+	if got := engine.Learner.EventsText(rows[40].Events); !strings.HasPrefix(got, "deploy 7.1.3, rollout 5 min") {
+		t.Errorf("the learner's 10:40: %q", got)
+	}
+	if l := Check("replica-lost.lua", []byte(src), Options{}, 0); len(l) > 0 {
+		t.Errorf("oncall check finds problems in the example:\n%s", l.Render())
+	}
 }
 
 func TestLoadDirKeepsWhatLoadsAndReportsTheRest(t *testing.T) {

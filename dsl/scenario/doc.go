@@ -1,17 +1,25 @@
 // Package scenario loads scenario files written in Lua into the engine.
 //
 // A scenario file declares its metadata and starting conditions with
-// scenario{...}, schedules events at times of day with at(), may define
-// surge(t) and on_minute(row), draws from the scenario stream with rng.*, and
-// says how its runs are graded with grade{...}. Compile checks a file once and
-// reports every problem it finds as a dsl.List; Program.Instance gives each
-// run a fresh, sandboxed Lua state seeded from the run's seed.
+// scenario{...}, schedules events at times of day with at() (deploys of
+// builds, constants set, scaled and ramped, messages), may define surge(t),
+// on_minute(row) and on_decision(action, row), reads the model with get(),
+// draws from the scenario stream with rng.*, and says how its runs are
+// graded with grade{...} and outcome{...}. Compile loads a file once and
+// reports every problem of its loading as a dsl.List, past a top-level
+// statement that stops it (loadPast); Check adds a dry run on several
+// seeds that reports each distinct problem of the callbacks once (check.go);
+// Program.Instance gives each run a fresh, sandboxed Lua state seeded from
+// the run's seed, attached to its run (engine.Attached) so that get()
+// reads what is in force.
 //
-// The tables a script passes to the API (scenario{}, grade{}, deploy{},
-// set{}, say{}) are read by declarations of their fields, each with what it
-// takes and where its value goes (reader.go); every wrong field is reported
-// where the script wrote it, found in the file's syntax tree (places.go),
-// with its line and column.
+// The tables a script passes to the API (scenario{}, grade{}, outcome{},
+// deploy{}, set{}, scale{}, ramp{}, say{}) are read by declarations of their
+// fields, each with what it takes and where its value goes (reader.go);
+// every wrong field is reported where the script wrote it, found in the
+// file's syntax tree (places.go), with its line and column. A runtime error
+// of Lua, which knows only its line, gets its column from the tokens of
+// that line (locate.go, tokens.go).
 //
 // Scenario files are untrusted. The state opens only the base library (less
 // load, dofile and their kin), table, string and math; math.random draws from
