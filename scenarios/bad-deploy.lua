@@ -33,19 +33,12 @@ scenario {
   start = "09:00",
   duration = "2h",
   budget_left = 0.20,
-  constants = { bad_error_rate = error_rate, bad_cpu = cpu },
 }
 
 at("09:10", function()
-  deploy { build = "bad", rollout = rollout }
-  say {
-    en = "Build 4.2.0 is rolling out to the fleet.",
-    bs = "Build 4.2.0 se isporučuje floti.",
-    id = "Build 4.2.0 sedang dirilis ke armada.",
-    es = "La versión 4.2.0 se está desplegando en la flota.",
-    ur = "بلڈ 4.2.0 فلیٹ پر جاری ہو رہی ہے۔",
-    fr = "La version 4.2.0 est en cours de déploiement sur le parc.",
-  }
+  -- Production announces the build by its name; what it does to the
+  -- requests it serves shows only in what they do.
+  deploy { build = "4.2.0", error_rate = error_rate, cpu = 1 + cpu, rollout = rollout }
 end)
 
 -- The bounds let the textbook answer, a rollback when the page fires,

@@ -19,14 +19,20 @@ func TestModelEndpoint(t *testing.T) {
 	if fr.Lang != "fr" || fr.Title != "Le modèle de garde\u00a0: chaque relation, avec sa source" || fr.InForce != nil {
 		t.Errorf("French page: %q %q %+v", fr.Lang, fr.Title, fr.InForce)
 	}
-	var bad modelpage.Page
-	ts.doJSON(t, "GET", "/api/model?lang=en&scenario=bad-deploy", nil, &bad)
-	if bad.InForce == nil || bad.InForce.Scenario != "bad-deploy" || bad.InForce.Seed != nil {
-		t.Fatalf("bad deploy: %+v", bad.InForce)
+	var flush modelpage.Page
+	ts.doJSON(t, "GET", "/api/model?lang=en&scenario=cache-flush", nil, &flush)
+	if flush.InForce == nil || flush.InForce.Scenario != "cache-flush" || flush.InForce.Seed != nil {
+		t.Fatalf("cache flush: %+v", flush.InForce)
 	}
-	// bad-deploy draws its build: without a seed, the range over seeds.
-	if f := formula(bad, "errors"); !strings.Contains(f, "the bad build's error_rate = 0.082–0.199*") {
-		t.Errorf("bad deploy's error formula: %q", f)
+	// cache-flush draws its database: without a seed, the range over seeds.
+	if f := formula(flush, "query_time"); !strings.Contains(f, "ρ_db = db_load/3,410–4,590*") {
+		t.Errorf("cache flush's query time: %q", f)
+	}
+	// bad-deploy's build shows by its name, and nothing of what it does.
+	var bad modelpage.Page
+	ts.doJSON(t, "GET", "/api/model?lang=en&scenario=bad-deploy&seed=7", nil, &bad)
+	if lines := strings.Join(bad.InForce.Lines, "\n"); !strings.Contains(lines, "At 09:10: Build 4.2.0 starts rolling out (over 7 min)") || strings.Contains(lines, "16.5") {
+		t.Errorf("bad deploy, seed 7:\n%s", lines)
 	}
 	var surge modelpage.Page
 	ts.doJSON(t, "GET", "/api/model?lang=en&scenario=surge&seed=7", nil, &surge)
@@ -69,17 +75,17 @@ func formula(p modelpage.Page, id string) string {
 func TestBrowserModelOfTheShift(t *testing.T) {
 	ctx := browser(t)
 	url, _ := serve(t, realOptions(t))
-	run(t, ctx, chromedp.Navigate(url+"/?lang=en"), startShift("bad-deploy", "21"),
+	run(t, ctx, chromedp.Navigate(url+"/?lang=en"), startShift("cache-flush", "21"),
 		click("nav-model"), wait(`!document.getElementById("inforce").hidden`))
 	lines := text(t, ctx, "inforce-lines")
-	if !strings.Contains(lines, "Error rate of a bad build: 8.9 % (8.2 %–19.9 %)* (default 5 %)") {
+	if !strings.Contains(lines, "Database capacity: 3,490 queries/s (3,410 queries/s–4,590 queries/s)* (default 4,000 queries/s)") {
 		t.Errorf("in force:\n%s", lines)
 	}
-	if rel := text(t, ctx, "relations"); !strings.Contains(rel, "the bad build's error_rate = 0.089*") || strings.Contains(rel, "the bad build's error_rate = 0.05") {
-		t.Errorf("the formulas do not print the shift's rate:\n%.3000s", rel)
+	if rel := text(t, ctx, "relations"); !strings.Contains(rel, "ρ_db = db_load/3,490*") || strings.Contains(rel, "db_load/4,000") {
+		t.Errorf("the formulas do not print the shift's capacity:\n%.3000s", rel)
 	}
 	link := eval[string](t, ctx, `location.search`)
-	if !strings.Contains(link, "view=model") || !strings.Contains(link, "scenario=bad-deploy") || !strings.Contains(link, "seed=21") {
+	if !strings.Contains(link, "view=model") || !strings.Contains(link, "scenario=cache-flush") || !strings.Contains(link, "seed=21") {
 		t.Errorf("link %q", link)
 	}
 	// In French, from the link alone.

@@ -140,52 +140,66 @@ func TestModelEveryLanguage(t *testing.T) {
 	}
 }
 
-// The bad deploy draws its build from the seed: without a seed the page
-// gives the ranges over the sampled seeds, marked as differing from the
-// default; with seed 7 the build that seed draws (16.5 % of errors, +44 %
-// CPU, a 7-minute rollout) wherever the rate appears, and nowhere the
-// default 0.05.
-func TestModelScenarioBadDeploy(t *testing.T) {
+// The cache flush draws its database's capacity and its fleet from the
+// seed: without a seed the page gives the ranges over the sampled seeds,
+// marked as differing from the default; with seed 7 the capacity that seed
+// draws (4,250 queries/s) wherever the capacity appears, and nowhere the
+// default 4,000.
+func TestModelScenarioCacheFlush(t *testing.T) {
 	e := newTestEnv(t)
 	for _, c := range []struct {
 		args []string
 		want []string
 	}{
-		{[]string{"--scenario", "bad-deploy"}, []string{
-			"Error rate of a bad build: 8.2 %–19.9 %* (default 5 %)\n",
-			"Extra CPU of a bad build: 25 %–75 %* (default 25 %)\n",
+		{[]string{"--scenario", "cache-flush"}, []string{
+			"Database capacity: 3,410 queries/s–4,590 queries/s* (default 4,000 queries/s)\n",
+			"Minimum instances: 9–12* (default 10)\n",
 			"A range (low–high) is what the scenario draws from its stream over seeds 1 to 200.\n",
-			"The scenario's events vary with the seed: choose a seed to see them.\n",
-			"the bad build's error_rate = 0.082–0.199*\n",
+			"ρ_db = db_load/3,410–4,590*\n",
 		}},
-		{[]string{"--scenario", "bad-deploy", "--seed", "7"}, []string{
-			"Error rate of a bad build: 16.5 % (8.2 %–19.9 %)* (default 5 %)\n",
-			"At 09:10: Build bad starts rolling out (over 7 min)\n",
-			"error_rate = 1 − (1 − timeouts − failed)(1 − db_errors)(1 − Σ share·error_rate); the bad build's error_rate = 0.165*\n",
-			"hits the bad build's 16.5 %* of errors.",
-			"bad build +16.5 %* errors, ×1.44* CPU",
+		{[]string{"--scenario", "cache-flush", "--seed", "7"}, []string{
+			"Database capacity: 4,250 queries/s (3,410 queries/s–4,590 queries/s)* (default 4,000 queries/s)\n",
+			"ρ_db = db_load/4,250*\n",
+			"database 4,250 queries/s*",
 		}},
 	} {
 		if code := e.run(append([]string{"model"}, c.args...)...); code != 0 {
 			t.Fatalf("%v: exit %d: %s", c.args, code, e.err.String())
 		}
 		out := e.out.String()
-		for _, want := range append(c.want, "Values in force: Bad deploy (bad-deploy)\n", "with 20 %* of the error budget left", "* differs from the model's default.\n") {
+		for _, want := range append(c.want, "Values in force: Cache flush (cache-flush)\n", "Cache TTL: 90 s* (default 60 s)\n", "* differs from the model's default.\n") {
 			if !strings.Contains(out, want) {
 				t.Errorf("%v: the page lacks %q", c.args, want)
 			}
 		}
-		for _, stale := range []string{"error_rate = 0.05\n", "bad build's 5 %", "+5 % errors"} {
-			if strings.Contains(out, stale) {
-				t.Errorf("%v: the page prints the default %q", c.args, stale)
-			}
+		if strings.Contains(out, "db_load/4,000") {
+			t.Errorf("%v: the page prints the default capacity", c.args)
 		}
 	}
-	if code := e.run("model", "--scenario", "bad-deploy", "--seed", "7", "--lang", "fr"); code != 0 {
+	if code := e.run("model", "--scenario", "cache-flush", "--seed", "7", "--lang", "fr"); code != 0 {
 		t.Fatal(e.err.String())
 	}
-	if out := e.out.String(); !strings.Contains(out, "the bad build's error_rate = 0.165*") || !strings.Contains(out, "Taux d’erreur d’une mauvaise version\u00a0: 16,5 % (8,2 %–19,9 %)* (par défaut 5 %)") {
-		t.Errorf("the French page lacks the bad build's rate:\n%s", out)
+	if out := e.out.String(); !strings.Contains(out, "Capacité de la base de données\u00a0: 4250 requêtes/s (3410 requêtes/s–4590 requêtes/s)* (par défaut 4000 requêtes/s)") {
+		t.Errorf("the French page lacks the database's capacity:\n%s", out)
+	}
+}
+
+// The bad deploy's build is a build with properties: the page, the
+// learner's, shows it as production announces it, by name and rollout,
+// and nothing of what it does (the model's bad build keeps its defaults).
+func TestModelScenarioBadDeployShowsTheBuildByName(t *testing.T) {
+	e := newTestEnv(t)
+	if code := e.run("model", "--scenario", "bad-deploy", "--seed", "7"); code != 0 {
+		t.Fatalf("exit %d: %s", code, e.err.String())
+	}
+	out := e.out.String()
+	if !strings.Contains(out, "At 09:10: Build 4.2.0 starts rolling out (over 7 min)\n") {
+		t.Errorf("the page lacks the deploy:\n%s", out)
+	}
+	for _, spoiler := range []string{"16.5", "0.165", "1.44"} {
+		if strings.Contains(out, spoiler) {
+			t.Errorf("the page shows what seed 7's build does (%s):\n%s", spoiler, out)
+		}
 	}
 }
 

@@ -225,7 +225,7 @@ func TestRunSummaryByDefault(t *testing.T) {
 	if code := e.run("run", "bad-deploy", "--seed", "1"); code != 0 {
 		t.Fatalf("exit %d: %s", code, e.err.String())
 	}
-	for _, want := range []string{"deploy bad, rollout 3 min", "[PAGE] page", "launch 1 by autoscaler"} {
+	for _, want := range []string{"deploy 4.2.0, rollout 3 min", "[PAGE] page", "launch 1 by autoscaler"} {
 		if !strings.Contains(e.out.String(), want) {
 			t.Errorf("the bad deploy's summary lacks %q:\n%s", want, e.out.String())
 		}

@@ -7,27 +7,28 @@ import (
 	"github.com/oncall-sim/oncall/engine"
 )
 
-// goBadDeploy is bad-deploy.lua written in Go: the bad build and its message
-// at 09:10 (minute 10), rolled out over the minutes the scenario stream
-// draws third, after the build's error rate and CPU (which the setup
-// already holds).
+// goBadDeploy is bad-deploy.lua written in Go: build 4.2.0 at 09:10
+// (minute 10), its error rate, CPU and rollout drawn from the scenario
+// stream in that order.
 type goBadDeploy struct {
-	say     engine.Text
+	build   engine.Build
 	rollout float64
 }
 
 func newGoBadDeploy(seed uint32) goBadDeploy {
 	r := engine.NewRand(engine.ScenarioSeed(seed))
-	r.Uniform(0.08, 0.20)
-	r.Uniform(0.25, 0.75)
-	return goBadDeploy{say: engine.Text{"en": "Build 4.2.0 is rolling out to the fleet."}, rollout: 2 + math.Floor(r.Uniform(0, 7))}
+	round := func(x, step float64) float64 { return math.Floor(x/step+0.5) * step }
+	errorRate := round(r.Uniform(0.08, 0.20), 0.001)
+	cpu := 1 + round(r.Uniform(0.25, 0.75), 0.01)
+	b := engine.Build{Name: "4.2.0", ErrorRate: errorRate, ExtraCPU: cpu - 1}
+	return goBadDeploy{build: b, rollout: 2 + math.Floor(r.Uniform(0, 7))}
 }
 
 func (g goBadDeploy) Events(m int) ([]engine.Event, error) {
 	if m != 10 {
 		return nil, nil
 	}
-	return []engine.Event{{Kind: engine.EventDeploy, Name: "bad", Value: g.rollout}, {Kind: engine.EventSay, Text: g.say}}, nil
+	return []engine.Event{{Kind: engine.EventDeploy, Name: g.build.Name, Value: g.rollout, Build: g.build}}, nil
 }
 func (goBadDeploy) Surge(int) (float64, error) { return 1, nil }
 func (goBadDeploy) Observe(*engine.Row) error  { return nil }

@@ -96,12 +96,13 @@ func TestBadDeployVariesWithTheSeed(t *testing.T) {
 		if s.BudgetLeft != 0.20 || engine.ClockString(s.Start) != "09:00" {
 			t.Fatalf("setup: budget_left %v, start %s", s.BudgetLeft, engine.ClockString(s.Start))
 		}
-		c := s.Constants
-		if c.BadErrorRate < 0.08 || c.BadErrorRate > 0.20 || c.BadCPU < 0.25 || c.BadCPU > 0.75 {
-			t.Errorf("seed %d: the bad build fails %v of its requests and costs +%v CPU, want 0.08-0.20 and 0.25-0.75", seed, c.BadErrorRate, c.BadCPU)
-		}
 		deploy, page := -1, -1
 		for _, r := range rows {
+			for _, e := range r.Events {
+				if b := e.Build; e.Kind == engine.EventDeploy && (b.Name != "4.2.0" || b.ErrorRate < 0.08 || b.ErrorRate > 0.20 || b.ExtraCPU < 0.25-1e-9 || b.ExtraCPU > 0.75+1e-9 || b.LeakMSPerMin != 0) {
+					t.Errorf("seed %d: build %+v, want 4.2.0 failing 0.08-0.20 of its requests and costing +0.25-0.75 CPU", seed, b)
+				}
+			}
 			if r.Time() < "09:10" && r.BadTraffic != 0 {
 				t.Fatalf("seed %d: bad traffic %v at %s, before the deploy", seed, r.BadTraffic, r.Time())
 			}
@@ -147,18 +148,11 @@ func TestBadDeployAnytimeDrawsTheDeployTime(t *testing.T) {
 	}
 	times := map[string]bool{}
 	for seed := uint32(1); seed <= 40; seed++ {
-		_, vs, err := v.Instance(nil, seed)
-		if err != nil {
-			t.Fatal(err)
-		}
-		_, bs, err := b.Instance(nil, seed)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if vs.Constants != bs.Constants {
-			t.Errorf("seed %d: the variant's build %+v differs from bad-deploy's %+v", seed, vs.Constants, bs.Constants)
-		}
 		rows, _ := runProgram(t, v, seed)
+		brows, _ := runProgram(t, b, seed)
+		if vb, bb := shipped(rows), shipped(brows); vb != bb || vb.Name == "" {
+			t.Errorf("seed %d: the variant's build %+v differs from bad-deploy's %+v", seed, vb, bb)
+		}
 		deploy := ""
 		for _, r := range rows {
 			if r.BadTraffic > 0 {
@@ -174,6 +168,18 @@ func TestBadDeployAnytimeDrawsTheDeployTime(t *testing.T) {
 	if len(times) < 20 {
 		t.Errorf("40 seeds ship at %d different minutes", len(times))
 	}
+}
+
+// shipped returns the build the first deploy of a run ships.
+func shipped(rows []engine.Row) engine.Build {
+	for _, r := range rows {
+		for _, e := range r.Events {
+			if e.Kind == engine.EventDeploy {
+				return e.Build
+			}
+		}
+	}
+	return engine.Build{}
 }
 
 // surgeCurve reads a surge instance's multipliers over the run.

@@ -45,21 +45,14 @@ scenario {
   start = "09:00",
   duration = "2h",
   budget_left = 0.20,
-  constants = { bad_error_rate = error_rate, bad_cpu = cpu },
 }
 
 local deploy_at = clock("09:05") + math.floor(rng.uniform(0, 61)) -- 09:05 to 10:05
 
 at(deploy_at, function()
-  deploy { build = "bad", rollout = rollout }
-  say {
-    en = "Build 4.2.0 is rolling out to the fleet.",
-    bs = "Build 4.2.0 se isporučuje floti.",
-    id = "Build 4.2.0 sedang dirilis ke armada.",
-    es = "La versión 4.2.0 se está desplegando en la flota.",
-    ur = "بلڈ 4.2.0 فلیٹ پر جاری ہو رہی ہے۔",
-    fr = "La version 4.2.0 est en cours de déploiement sur le parc.",
-  }
+  -- Production announces the build by its name; what it does to the
+  -- requests it serves shows only in what they do.
+  deploy { build = "4.2.0", error_rate = error_rate, cpu = 1 + cpu, rollout = rollout }
 end)
 
 -- bad-deploy's criteria and bounds, unchanged.
