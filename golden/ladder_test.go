@@ -61,6 +61,12 @@ var ladder = []rung{
 		"harmful":  "../scripts/ladder/cache-flush/harmful.rules",
 		"clock":    "../scripts/ladder/cache-flush/clock.rules",
 	}},
+	{"db-degradation", "db-degradation", map[string]string{
+		"textbook": "../scripts/ladder/db-degradation/textbook.rules",
+		"wrong":    "../scripts/ladder/db-degradation/wrong.rules",
+		"harmful":  "../scripts/ladder/db-degradation/harmful.rules",
+		"clock":    "../scripts/ladder/db-degradation/clock.rules",
+	}},
 }
 
 // syntaxError is a policy that does not parse: its condition ends with &&.

@@ -11,7 +11,10 @@ import "embed"
 var Files embed.FS
 
 // Names returns the built-in scenarios, in the order the product lists them.
-func Names() []string { return []string{"free-play", "bad-deploy", "surge", "cache-flush"} }
+func Names() []string {
+	return []string{"free-play", "bad-deploy", "surge", "cache-flush",
+		"db-degradation"}
+}
 
 // Annotations is the name of the language server's annotation file, which
 // is not a scenario.

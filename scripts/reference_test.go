@@ -35,8 +35,8 @@ func TestEveryScriptLoads(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n < 8 {
-		t.Errorf("%d rule files; want the 4 reference policies and at least 4 examples", n)
+	if n < 9 {
+		t.Errorf("%d rule files; want the 5 reference policies and at least 4 examples", n)
 	}
 }
 
@@ -87,7 +87,7 @@ func totals(t *testing.T, id string, p *policy.Program) engine.Outcome {
 // about, and logs the totals (go test -v -run Reference ./scripts).
 func TestReferenceBeatsNoPolicy(t *testing.T) {
 	if testing.Short() {
-		t.Skip("60 runs of up to 6 hours")
+		t.Skip("200 runs of up to 24 hours")
 	}
 	type metric struct {
 		name string
@@ -109,6 +109,7 @@ func TestReferenceBeatsNoPolicy(t *testing.T) {
 		{"surge", []metric{errs, cost}, false},
 		{"cache-flush", []metric{errs, dbHot, maxDB}, false},
 		{"free-play", []metric{budget, cost}, true},
+		{"db-degradation", []metric{errs, budget, cost}, false},
 	} {
 		t.Run(tc.id, func(t *testing.T) {
 			src, err := scripts.Reference(tc.id)

@@ -1,0 +1,155 @@
+package scripts_test
+
+import (
+	"bytes"
+	"context"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/oncall-sim/oncall/dsl/policy"
+	"github.com/oncall-sim/oncall/dsl/scenario"
+	"github.com/oncall-sim/oncall/engine"
+	"github.com/oncall-sim/oncall/scripts"
+	"github.com/oncall-sim/oncall/shift"
+)
+
+// The stories of the four incidents the scenario API was built for: what
+// the learner sees, when the page fires, what fixes each and what does
+// not, on seeds 1 to 10.
+
+const storySeeds = 10
+
+// play runs a built-in scenario on a seed with the rules of src (none when
+// src is "") and the decisions made by hand.
+func play(t *testing.T, id string, seed uint32, src string, ds ...shift.Decision) *engine.Sim {
+	t.Helper()
+	sc, err := scenario.Builtin(id, scenario.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sh := shift.Shift{Scenario: sc, Seed: seed, Noise: true, Decisions: ds}
+	if src != "" {
+		p, err := policy.Compile(id+".rules", []byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sh.Policy = p
+	}
+	sim, err := sh.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sim.Sim
+}
+
+// reference returns a built-in scenario's reference policy's source.
+func reference(t *testing.T, id string) string {
+	t.Helper()
+	src, err := scripts.Reference(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(src)
+}
+
+// firstPage returns the first minute the page holds, or −1.
+func firstPage(rows []engine.Row) int {
+	for _, r := range rows {
+		if r.Paging {
+			return r.Minute
+		}
+	}
+	return -1
+}
+
+// saidAt returns the minute of the first message the learner sees that
+// contains text, or −1.
+func saidAt(rows []engine.Row, text string) int {
+	for _, r := range rows {
+		for _, e := range engine.Learner.Events(r.Events) {
+			if e.Kind == engine.EventSay && strings.Contains(e.Text.In("en"), text) {
+				return r.Minute
+			}
+		}
+	}
+	return -1
+}
+
+// The database loses 40 to 50 % of its capacity: past it, requests fail
+// however many app instances wait on the database. A policy that only
+// scales out leaves error_rate above 1 % in every minute the database is
+// over capacity; one that turns the heavy feature off, or sheds and keeps
+// answers longer, brings it under 1 % from the minute after the drop.
+func TestDatabaseDegradationStory(t *testing.T) {
+	const scaleOut = "rule \"scale out when paged\"\n  when paging && min_instances < 30\n  do   set_min_instances(30)\n"
+	const shedTTL = "rule \"shed and keep answers longer while the database is hot\"\n  when db_util >= 0.95 && shed < 1\n  do   set_shed(1), set_ttl(300)\n"
+	for seed := uint32(1); seed <= storySeeds; seed++ {
+		none := play(t, "db-degradation", seed, "").Rows()
+		drop := -1
+		for _, r := range none {
+			if r.DBErrors > 0 {
+				drop = r.Minute
+				break
+			}
+		}
+		if drop < 0 {
+			t.Fatalf("seed %d: the database never passes its capacity", seed)
+		}
+		if got := engine.Learner.EventsText(none[drop].Events); got != "" {
+			t.Errorf("seed %d: the learner sees %q at the drop, which production does not announce", seed, got)
+		}
+		if page := firstPage(none); page < drop || page > drop+10 {
+			t.Errorf("seed %d: the page fires at minute %d, the drop is at %d", seed, page, drop)
+		}
+		if saidAt(none, "degraded volume is replaced") <= drop {
+			t.Errorf("seed %d: no message says the capacity is back", seed)
+		}
+		over, most := 0, 0
+		for _, r := range play(t, "db-degradation", seed, scaleOut).Rows() {
+			if r.DBErrors > 0 {
+				over++
+				most = max(most, r.Serving)
+				if r.ErrorRate <= 0.01 {
+					t.Errorf("seed %d, %s: error_rate %.4f with %d instances while the database is over capacity: more instances brought it under 1 %%", seed, r.Time(), r.ErrorRate, r.Serving)
+				}
+			}
+		}
+		if over < 30 || most < 25 {
+			t.Errorf("seed %d: %d minutes over capacity, at most %d instances: the story needs a long overload and a large fleet", seed, over, most)
+		}
+		for name, src := range map[string]string{"the reference (feature off)": reference(t, "db-degradation"), "shed and a longer TTL": shedTTL} {
+			for _, r := range play(t, "db-degradation", seed, src).Rows() {
+				if r.Minute > drop && r.ErrorRate >= 0.01 {
+					t.Errorf("seed %d, %s, %s: error_rate %.4f (db_errors %.4f): want it under 1 %% once the policy acts", seed, name, r.Time(), r.ErrorRate, r.DBErrors)
+				}
+			}
+		}
+	}
+}
+
+// learnerTrace writes a run as the learner gets it: CSV and JSON.
+func learnerTrace(t *testing.T, sim *engine.Sim) string {
+	t.Helper()
+	var b bytes.Buffer
+	if err := engine.WriteCSV(&b, sim.Rows()); err != nil {
+		t.Fatal(err)
+	}
+	if err := engine.WriteJSON(&b, sim.Trace()); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
+// spoilers finds in a learner's trace the word bad and every name of a
+// constant, which production does not show.
+var spoilers = regexp.MustCompile(`(?i)\bbad|\b(` + strings.Join(engine.ConstantNames(), "|") + `)\b`)
+
+// applicationMS is a row's service time without the database's part.
+func applicationMS(r *engine.Row) float64 {
+	q := 2.0
+	if r.Controls.Feature {
+		q++
+	}
+	return r.ServiceMS - (1-r.HitRate)*q*r.QueryMS
+}
