@@ -67,6 +67,12 @@ var ladder = []rung{
 		"harmful":  "../scripts/ladder/db-degradation/harmful.rules",
 		"clock":    "../scripts/ladder/db-degradation/clock.rules",
 	}},
+	{"memory-leak", "memory-leak", map[string]string{
+		"textbook": "../scripts/examples/rollback-on-page.rules",
+		"wrong":    "../scripts/ladder/memory-leak/wrong.rules",
+		"harmful":  "../scripts/ladder/memory-leak/harmful.rules",
+		"clock":    "../scripts/ladder/memory-leak/clock.rules",
+	}},
 }
 
 // syntaxError is a policy that does not parse: its condition ends with &&.

@@ -35,8 +35,8 @@ func TestEveryScriptLoads(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n < 9 {
-		t.Errorf("%d rule files; want the 5 reference policies and at least 4 examples", n)
+	if n < 10 {
+		t.Errorf("%d rule files; want the 6 reference policies and at least 4 examples", n)
 	}
 }
 
@@ -87,7 +87,7 @@ func totals(t *testing.T, id string, p *policy.Program) engine.Outcome {
 // about, and logs the totals (go test -v -run Reference ./scripts).
 func TestReferenceBeatsNoPolicy(t *testing.T) {
 	if testing.Short() {
-		t.Skip("200 runs of up to 24 hours")
+		t.Skip("240 runs of up to 24 hours")
 	}
 	type metric struct {
 		name string
@@ -99,6 +99,7 @@ func TestReferenceBeatsNoPolicy(t *testing.T) {
 		cost   = metric{"cost", func(o *engine.Outcome) float64 { return o.Cost }}
 		dbHot  = metric{"db_hot_minutes", func(o *engine.Outcome) float64 { return float64(o.DBHotMinutes) }}
 		maxDB  = metric{"max_db_util (sum)", func(o *engine.Outcome) float64 { return o.MaxDBUtil }}
+		slow   = metric{"slow_minutes", func(o *engine.Outcome) float64 { return float64(o.SlowMinutes) }}
 	)
 	for _, tc := range []struct {
 		id    string
@@ -110,6 +111,7 @@ func TestReferenceBeatsNoPolicy(t *testing.T) {
 		{"cache-flush", []metric{errs, dbHot, maxDB}, false},
 		{"free-play", []metric{budget, cost}, true},
 		{"db-degradation", []metric{errs, budget, cost}, false},
+		{"memory-leak", []metric{slow, cost}, false},
 	} {
 		t.Run(tc.id, func(t *testing.T) {
 			src, err := scripts.Reference(tc.id)

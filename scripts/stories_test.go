@@ -153,3 +153,57 @@ func applicationMS(r *engine.Row) float64 {
 	}
 	return r.ServiceMS - (1-r.HitRate)*q*r.QueryMS
 }
+
+// A release leaks: the service time rises after its deploy and keeps
+// rising; a rollback pressed 20 minutes after the deploy stops it within
+// the rollback's 5 minutes plus one; more instances do not; and the
+// learner's trace shows the deploy by name, never the word bad nor a
+// constant.
+func TestMemoryLeakStory(t *testing.T) {
+	const scaleOut = "rule \"scale out when slow\"\n  when p99_ms > 500 && min_instances < 40\n  do   set_min_instances(min(40, min_instances + 4))\n  cooldown 5m\n"
+	for seed := uint32(1); seed <= storySeeds; seed++ {
+		sim := play(t, "memory-leak", seed, "")
+		rows := sim.Rows()
+		deploy := -1
+		for _, r := range rows {
+			if r.NewBuild > 0 {
+				deploy = r.Minute
+				break
+			}
+		}
+		if deploy < 5 || deploy > 95 {
+			t.Fatalf("seed %d: the release ships at minute %d, want 13:05 to 14:35", seed, deploy)
+		}
+		if got := engine.Learner.EventsText(rows[deploy].Events); !regexp.MustCompile(`^deploy 5\.3\.[1-9], rollout ([5-9]|1[0-5]) min$`).MatchString(got) {
+			t.Errorf("seed %d: the learner sees %q at the deploy", seed, got)
+		}
+		before := applicationMS(&rows[deploy-1])
+		if a30, a60 := applicationMS(&rows[deploy+30]), applicationMS(&rows[deploy+60]); !(a30 > before+30 && a60 > a30+30) {
+			t.Errorf("seed %d: application time %.1f ms before the deploy, %.1f 30 minutes after, %.1f 60 after: want it rising", seed, before, a30, a60)
+		}
+		if page := firstPage(rows); page < deploy+20 || page > deploy+100 {
+			t.Errorf("seed %d: the page fires %d minutes after the deploy", seed, page-deploy)
+		}
+		if s := spoilers.FindString(learnerTrace(t, sim)); s != "" {
+			t.Errorf("seed %d: the learner's trace shows %q", seed, s)
+		}
+		// Scaling out keeps the fleet from saturating, not a request from
+		// being slow.
+		out := play(t, "memory-leak", seed, scaleOut).Rows()
+		if p := out[deploy+90].P99MS; p < 800 {
+			t.Errorf("seed %d: p99 %.0f ms 90 minutes after the deploy with a fleet scaled out: want it still past 800", seed, p)
+		}
+		// A rollback pressed after minute deploy+20.
+		pressed := deploy + 20
+		rb := play(t, "memory-leak", seed, "", shift.Decision{Minute: pressed + 1, Action: engine.Action{Control: engine.Rollback}}).Rows()
+		for _, r := range rb[pressed+1:] {
+			app := applicationMS(&r)
+			switch {
+			case r.Minute < pressed+6 && !(app > before+10):
+				t.Errorf("seed %d, %s: application time %.1f while the rollback prepares: want the leak still there", seed, r.Time(), app)
+			case r.Minute >= pressed+6 && (app-70 > 1e-9 || app-70 < -1e-9):
+				t.Errorf("seed %d, %s: application time %.3f ms, %d minutes after the rollback was pressed: want the leak gone (70 ms)", seed, r.Time(), app, r.Minute-pressed)
+			}
+		}
+	}
+}
