@@ -73,6 +73,12 @@ var ladder = []rung{
 		"harmful":  "../scripts/ladder/memory-leak/harmful.rules",
 		"clock":    "../scripts/ladder/memory-leak/clock.rules",
 	}},
+	{"thundering-herd", "thundering-herd", map[string]string{
+		"textbook": "../scripts/ladder/thundering-herd/textbook.rules",
+		"wrong":    "../scripts/ladder/thundering-herd/wrong.rules",
+		"harmful":  "../scripts/ladder/thundering-herd/harmful.rules",
+		"clock":    "../scripts/ladder/thundering-herd/clock.rules",
+	}},
 }
 
 // syntaxError is a policy that does not parse: its condition ends with &&.

@@ -207,3 +207,54 @@ func TestMemoryLeakStory(t *testing.T) {
 		}
 	}
 }
+
+// The cache empties minutes before a push notification brings a herd: the
+// learner sees the infrastructure team's and marketing's messages, not the
+// flush; the database is past its capacity from the push and the page
+// fires; more instances leave it there; the reference policy brings the
+// failed requests to a fraction of no policy's.
+func TestThunderingHerdStory(t *testing.T) {
+	const scaleOut = "rule \"scale out when paged\"\n  when paging && min_instances < 30\n  do   set_min_instances(30)\n"
+	for seed := uint32(1); seed <= storySeeds; seed++ {
+		sim := play(t, "thundering-herd", seed, "")
+		rows := sim.Rows()
+		restart, push := saidAt(rows, "cache nodes restarted"), saidAt(rows, "push notification went out")
+		if restart < 0 || push-restart < 2 || push-restart > 10 {
+			t.Fatalf("seed %d: the cache restarts at minute %d, the push goes out at %d", seed, restart, push)
+		}
+		for _, r := range rows {
+			for _, e := range engine.Learner.Events(r.Events) {
+				if e.Kind == engine.EventFlush {
+					t.Errorf("seed %d: the learner sees the flush", seed)
+				}
+			}
+		}
+		if rows[restart].Warm != 0 {
+			t.Errorf("seed %d: the cache is %.2f full when its nodes restart", seed, rows[restart].Warm)
+		}
+		if rows[push].DBErrors == 0 {
+			t.Errorf("seed %d: the database keeps up with the herd", seed)
+		}
+		// The cold cache alone takes the database near its capacity and
+		// saturates the fleet: the page may fire before the herd comes.
+		if page := firstPage(rows); page < restart || page > push+15 {
+			t.Errorf("seed %d: the page fires at minute %d, the cache restarts at %d, the push at %d", seed, page, restart, push)
+		}
+		hot := func(rs []engine.Row) int {
+			n := 0
+			for _, r := range rs {
+				if r.DBErrors > 0 {
+					n++
+				}
+			}
+			return n
+		}
+		if a, b := hot(rows), hot(play(t, "thundering-herd", seed, scaleOut).Rows()); b < a {
+			t.Errorf("seed %d: the database is over capacity %d minutes with no policy, %d scaled out: want no fewer", seed, a, b)
+		}
+		ref := play(t, "thundering-herd", seed, reference(t, "thundering-herd"))
+		if n, r := sim.Outcome().ErrorRequests, ref.Outcome().ErrorRequests; !(r < 0.3*n) {
+			t.Errorf("seed %d: the reference fails %.0f requests, no policy %.0f", seed, r, n)
+		}
+	}
+}
