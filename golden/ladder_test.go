@@ -79,6 +79,12 @@ var ladder = []rung{
 		"harmful":  "../scripts/ladder/thundering-herd/harmful.rules",
 		"clock":    "../scripts/ladder/thundering-herd/clock.rules",
 	}},
+	{"config-push", "config-push", map[string]string{
+		"textbook": "../scripts/ladder/config-push/textbook.rules",
+		"wrong":    "../scripts/ladder/config-push/wrong.rules",
+		"harmful":  "../scripts/ladder/config-push/harmful.rules",
+		"clock":    "../scripts/ladder/config-push/clock.rules",
+	}},
 }
 
 // syntaxError is a policy that does not parse: its condition ends with &&.

@@ -35,8 +35,8 @@ func TestEveryScriptLoads(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n < 11 {
-		t.Errorf("%d rule files; want the 7 reference policies and at least 4 examples", n)
+	if n < 12 {
+		t.Errorf("%d rule files; want the 8 reference policies and at least 4 examples", n)
 	}
 }
 
@@ -87,7 +87,7 @@ func totals(t *testing.T, id string, p *policy.Program) engine.Outcome {
 // about, and logs the totals (go test -v -run Reference ./scripts).
 func TestReferenceBeatsNoPolicy(t *testing.T) {
 	if testing.Short() {
-		t.Skip("280 runs of up to 24 hours")
+		t.Skip("320 runs of up to 24 hours")
 	}
 	type metric struct {
 		name string
@@ -113,6 +113,7 @@ func TestReferenceBeatsNoPolicy(t *testing.T) {
 		{"db-degradation", []metric{errs, budget, cost}, false},
 		{"memory-leak", []metric{slow, cost}, false},
 		{"thundering-herd", []metric{errs, dbHot}, false},
+		{"config-push", []metric{errs, slow, cost}, false},
 	} {
 		t.Run(tc.id, func(t *testing.T) {
 			src, err := scripts.Reference(tc.id)

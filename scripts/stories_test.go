@@ -258,3 +258,47 @@ func TestThunderingHerdStory(t *testing.T) {
 		}
 	}
 }
+
+// A config push switches a heavy feature on: the learner sees the push
+// announced, and requests slow down at once; a rollback finds no build to
+// undo (the pipeline says so) and changes nothing; switching the feature
+// off brings the latency back within two minutes.
+func TestConfigPushStory(t *testing.T) {
+	for seed := uint32(1); seed <= storySeeds; seed++ {
+		rows := play(t, "config-push", seed, "").Rows()
+		push := saidAt(rows, "recommendations v2 enabled for every user")
+		if push < 15 || push > 60 {
+			t.Fatalf("seed %d: the push is at minute %d, want 13:45 to 14:30", seed, push)
+		}
+		if got := engine.Learner.EventsText(rows[push].Events); !regexp.MustCompile(`^say "Config push \d{4}: recommendations v2 enabled for every user\."$`).MatchString(got) {
+			t.Errorf("seed %d: the learner sees %q at the push", seed, got)
+		}
+		if rows[push-1].P99MS > 500 || rows[push].P99MS < 500 || !rows[push].Controls.Feature {
+			t.Errorf("seed %d: p99 %.0f before the push, %.0f at it", seed, rows[push-1].P99MS, rows[push].P99MS)
+		}
+		slow := 0
+		for _, r := range rows[push:] {
+			if r.P99MS > 500 {
+				slow++
+			}
+		}
+		if slow < len(rows[push:])-5 {
+			t.Errorf("seed %d: %d of the %d minutes after the push are slow with no policy: want all but a few", seed, slow, len(rows[push:]))
+		}
+		pressed := push + 2
+		rb := play(t, "config-push", seed, "", shift.Decision{Minute: pressed + 1, Action: engine.Action{Control: engine.Rollback}}).Rows()
+		if saidAt(rb, "no build has shipped today") != pressed+1 {
+			t.Errorf("seed %d: the pipeline does not answer the rollback", seed)
+		}
+		if p := rb[pressed+8].P99MS; p < 500 {
+			t.Errorf("seed %d: p99 %.0f ms once the rollback switched: a rollback should change nothing", seed, p)
+		}
+		off := play(t, "config-push", seed, "", shift.Decision{Minute: pressed + 1, Action: engine.Action{Control: engine.Feature, Value: 0}}).Rows()
+		for _, r := range off[pressed+3:] {
+			if r.P99MS > 500 {
+				t.Errorf("seed %d, %s: p99 %.0f ms with the feature off since %s", seed, r.Time(), r.P99MS, off[pressed+1].Time())
+				break
+			}
+		}
+	}
+}
