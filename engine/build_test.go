@@ -180,3 +180,55 @@ func TestLearnerSeesABuildByName(t *testing.T) {
 		t.Errorf("instructor: %q", got)
 	}
 }
+
+// Builds merged do to the requests what they did apart, to rounding, at
+// every later minute: the share on bad builds exactly, error rate, CPU and
+// leak within 1e-12 of theirs.
+func TestPropertyMergedBuildsActAsTheirSum(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		n := rapid.IntRange(maxMix+1, 60).Draw(t, "builds")
+		ds := make([]deployed, n)
+		total := 0.0
+		for i := range ds {
+			d := &ds[i]
+			d.from = float64(rapid.IntRange(0, 10080).Draw(t, "from"))
+			d.weight = rapid.Float64Range(1e-9, 1).Draw(t, "weight")
+			total += d.weight
+			if rapid.Bool().Draw(t, "bad") {
+				d.build.ErrorRate = rapid.Float64Range(0, 1).Draw(t, "error_rate")
+				d.build.ExtraCPU = rapid.Float64Range(0, 10).Draw(t, "extra_cpu")
+				d.build.LeakMSPerMin = rapid.Float64Range(0, 1000).Draw(t, "leak")
+			}
+		}
+		for i := range ds {
+			ds[i].weight /= total
+		}
+		m := rapid.IntRange(10080, 20160).Draw(t, "minute")
+		apart := fleetBuilds{rest: ds}
+		merged := fleetBuilds{rest: merge(ds)}
+		if len(merged.rest) > 2 {
+			t.Fatalf("%d builds merged into %d", n, len(merged.rest))
+		}
+		a, b := apart.effects(m), merged.effects(m)
+		near := func(x, y float64) bool { return math.Abs(x-y) <= 1e-12*math.Max(1, math.Abs(x)) }
+		if !near(a.badShare, b.badShare) || !near(a.errorRate, b.errorRate) || !near(a.extraCPU, b.extraCPU) || !near(a.leakMS, b.leakMS) {
+			t.Fatalf("minute %d: apart %+v, merged %+v", m, a, b)
+		}
+	})
+}
+
+// Builds shipped a minute apart, each over a week, keep at most maxMix+1
+// builds in the mix, however many are shipped.
+func TestBuildsShippedOverEachOtherStayFew(t *testing.T) {
+	f := newFleetBuilds()
+	for m := range 5000 {
+		f.deploy(Build{Name: "b", ErrorRate: 0.001, LeakMSPerMin: 0.01}, m, 10080)
+		if len(f.rest) > maxMix+1 {
+			t.Fatalf("minute %d: %d builds in the mix", m, len(f.rest))
+		}
+	}
+	e := f.effects(5000)
+	if e.badShare <= 0.3 || e.badShare >= 1 || math.Abs(e.errorRate-0.001*e.badShare) > 1e-15 {
+		t.Errorf("effects %+v: the builds shipped serve some of the traffic, the first build the rest, and each fails 0.1 %% of its requests", e)
+	}
+}
