@@ -38,7 +38,8 @@ func Check(filename string, src []byte, opts Options, seeds int) dsl.List {
 // run, so that on_decision sees each; every seed that runs to its end
 // computes the outcomes. A callback that fails does not stop the dry run:
 // its problem is noted, what it asked for that minute is dropped, and the
-// run goes on, so that a later callback's problem shows too. A run the
+// run goes on, so that a later callback's problem shows too, until the
+// seed's callbacks have failed maxFailures times. A run the
 // engine stops (a value out of range where it takes effect), or a budget
 // spent, ends that seed; a budget spent ends the dry run, since every seed
 // would spend it again. Seed 0 has the budget of a run (the program's
@@ -87,6 +88,9 @@ func (p *Program) dryRunSeed(m *budget.Meter, seed uint32, decide bool, log *che
 	for !sim.Done() {
 		minute := sim.Minute()
 		if _, err := sim.Step(); err != nil {
+			if errors.Is(err, errEnough) {
+				return false
+			}
 			for _, d := range asList(p.file, p.src, err, "", 0) {
 				log.add(d, seed, "")
 			}
@@ -235,5 +239,19 @@ func (r *run) failed(err error, context string, minute int) error {
 	default:
 		r.check.add(dsl.Diagnostic{Pos: dsl.Pos{File: r.p.file}, Context: context, Message: e.Error()}, r.checkSeed, when)
 	}
+	if r.failures++; r.failures >= maxFailures {
+		return errEnough
+	}
 	return nil
 }
+
+// maxFailures is how many times a seed's callbacks may fail before the dry
+// run ends that seed: a callback failing every minute of a week would
+// otherwise spend seconds noting the problems it has already noted (the
+// five problems of a deploy{} written wrong, each minute of a week on 20
+// seeds, took 2.8 s).
+const maxFailures = 100
+
+// errEnough ends a seed of a dry run whose callbacks failed maxFailures
+// times.
+var errEnough = errors.New("the callbacks of this seed failed often enough")

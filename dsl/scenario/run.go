@@ -56,6 +56,7 @@ type run struct {
 	topLine    int              // the line of the main chunk that was running then
 	check      *checkLog        // in a dry run: where the callbacks' problems go (check.go)
 	checkSeed  uint32
+	failures   int      // the times the callbacks failed in this seed's dry run
 	raised     dsl.List // what the API last stopped the script for (see raise)
 }
 
