@@ -55,6 +55,7 @@ var attacks = []attack{
 	{"scenario/testdata/hostile/say-a-megabyte-forty-times-a-minute.lua", []string{"check"}, "holds at most 2,000 bytes"},
 	{"scenario/testdata/hostile/say-forty-lines-a-minute.lua", []string{"check"}, "said 1,000 lines in this run"},
 	{"scenario/testdata/hostile/events-in-a-loop.lua", []string{"check"}, "emitted 10,000 events in this run"},
+	{"scenario/testdata/hostile/deploys-piling-up.lua", []string{"check"}, "emitted 10,000 events in this run"},
 	// Item 5: values from scripts, checked where they cross.
 	{"scenario/testdata/hostile/surge-near-the-largest-float.lua", []string{"run", "-f", "json", "-o", "/dev/null"}, "a number from 0 to 100"},
 	{"scenario/testdata/hostile/surge-not-a-number.lua", []string{"check"}, "a number from 0 to 100"},

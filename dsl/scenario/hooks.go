@@ -11,6 +11,7 @@ import (
 
 	"github.com/oncall-sim/oncall/dsl"
 	"github.com/oncall-sim/oncall/engine"
+	"github.com/oncall-sim/oncall/internal/budget"
 	"github.com/oncall-sim/oncall/internal/spell"
 )
 
@@ -152,14 +153,12 @@ func (r *run) Outcomes(rows []engine.Row) ([]engine.Figure, error) {
 	if len(r.outcomes) == 0 {
 		return nil, nil
 	}
-	list := r.L.CreateTable(len(rows), 0)
-	for i := range rows {
-		t := r.newRow()
-		r.fillRow(t, &rows[i])
-		list.RawSetInt(i+1, t)
-	}
 	r.phase, r.minute = phaseOutcome, len(rows)-1
 	defer func() { r.phase = phaseLoad }()
+	list, err := r.rowList(rows)
+	if err != nil {
+		return nil, err
+	}
 	figures := make([]engine.Figure, 0, len(r.outcomes))
 	for i, fn := range r.outcomes {
 		name := r.decl.outcomes[i].Name
@@ -184,6 +183,50 @@ func (r *run) Outcomes(rows []engine.Row) ([]engine.Figure, error) {
 		figures = append(figures, engine.Figure{Name: name, Value: float64(n)})
 	}
 	return figures, nil
+}
+
+// rowList builds the rows every value(rows) reads, once a run. They are
+// the script's as much as a table it made: building them costs a step a
+// value, and they count in the memory budget with what the state holds,
+// measured at once (a short value function would read them before the
+// meter's next measure). A row is about 5.4 KiB as the meter counts it
+// (its 47 values, and each key's text again), so that a day of them is
+// about 7.4 MiB and a week about 52 MiB.
+func (r *run) rowList(rows []engine.Row) (*lua.LTable, error) {
+	values := int64(len(rows)) * int64(len(r.p.lib.rowNames)+1)
+	if err := r.m.bud.Charge(budget.Scenario, values); err != nil {
+		return nil, r.rowsSpent(rows, false, err)
+	}
+	list := r.L.CreateTable(len(rows), 0)
+	shared := r.newRow().Metatable // one for the list's rows: a table less a row
+	for i := range rows {
+		t := r.L.CreateTable(0, len(r.p.lib.rowNames)+1)
+		t.Metatable = shared
+		r.fillRow(t, &rows[i])
+		list.RawSetInt(i+1, t)
+	}
+	r.L.Push(list)
+	err := r.m.measureNow()
+	r.L.Pop(1)
+	if err != nil {
+		return nil, r.rowsSpent(rows, true, err)
+	}
+	return list, nil
+}
+
+// rowsSpent is the problem of rows that spent the budget, steps or
+// memory: it is the first outcome's, where its value function is written.
+func (r *run) rowsSpent(rows []engine.Row, memory bool, err error) error {
+	name := r.decl.outcomes[0].Name
+	n := budget.Number(int64(len(rows)))
+	msg := fmt.Sprintf("the %s rows that value(rows) reads cost a step a value: %v", n, err)
+	if memory {
+		msg = fmt.Sprintf("the %s rows that value(rows) reads take what the scenario holds past its memory budget of %s (the budget counts about 5.4 KiB a row): give a larger --memory-budget, or run fewer minutes",
+			n, budget.BytesText(r.m.bud.Limits().Memory))
+	}
+	d := r.p.diagAt(r.outcomeAt[0], "outcome "+name, msg)
+	d.Cause = err
+	return d
 }
 
 // checkCriteria checks that each criterion of grade{} names an outcome of

@@ -301,6 +301,23 @@ func (m *meter) checkMemory() {
 	m.walkEvery = uint64(max(m.bud.Limits().Memory/16, used/2))
 }
 
+// measureNow measures the state at once, as checkMemory does when its
+// turn comes, for a value the run hands the script that is large from the
+// start (the rows of outcome{}); it returns the error of a spent budget.
+func (m *meter) measureNow() error {
+	if m.off || m.err != nil {
+		return m.err
+	}
+	used := m.measure()
+	m.lastWalkAlloc = m.allocated()
+	m.lastRead = m.lastWalkAlloc
+	if err := m.bud.Memory(used); err != nil {
+		m.fail(err)
+		return err
+	}
+	return nil
+}
+
 // guardString checks a string a library function is about to build.
 func (m *meter) guardString(fn string, n int64) {
 	if n > int64(m.maxStr) {
