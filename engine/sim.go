@@ -198,36 +198,9 @@ func (s *Sim) step() (*Row, error) {
 	s.carry = nil
 
 	// 1. Scenario events, then the decisions queued after the last minute.
-	// A scenario that reacts to decisions sees them first, so that what it
-	// does about them happens before them.
-	if do, ok := s.sc.(DecisionObserver); ok && m > 0 {
-		for _, a := range s.pending {
-			if err := do.Decided(a, &s.rows[m-1]); err != nil {
-				return nil, err
-			}
-		}
-	}
-	evs, err := s.sc.Events(m)
-	if err != nil {
+	if err := s.eventsAndDecisions(m, r); err != nil {
 		return nil, err
 	}
-	for _, ev := range evs {
-		if err := s.applyEvent(ev, r); err != nil {
-			return nil, err
-		}
-	}
-	if err := s.progress(m); err != nil {
-		return nil, err
-	}
-	if err := s.checkCeiling(); err != nil {
-		return nil, err
-	}
-	for _, a := range s.pending {
-		if err := s.apply(a, r); err != nil {
-			return nil, fmt.Errorf("%s by %s: %w", a, printable(a.By), err)
-		}
-	}
-	s.pending = s.pending[:0]
 
 	// 2. Fleet: boots that have finished; a finished rollback; the builds
 	// that serve the minute.
@@ -345,6 +318,42 @@ func (s *Sim) step() (*Row, error) {
 		r.Fired = firings
 	}
 	return r, nil
+}
+
+// eventsAndDecisions is step 1 of minute m: the scenario's events, the
+// changes of constants under way, then the decisions queued after the
+// last minute. A scenario that reacts to decisions sees them first, so
+// that what it does about them happens before them.
+func (s *Sim) eventsAndDecisions(m int, r *Row) error {
+	if do, ok := s.sc.(DecisionObserver); ok && m > 0 {
+		for _, a := range s.pending {
+			if err := do.Decided(a, &s.rows[m-1]); err != nil {
+				return err
+			}
+		}
+	}
+	evs, err := s.sc.Events(m)
+	if err != nil {
+		return err
+	}
+	for _, ev := range evs {
+		if err := s.applyEvent(ev, r); err != nil {
+			return err
+		}
+	}
+	if err := s.progress(m); err != nil {
+		return err
+	}
+	if err := s.checkCeiling(); err != nil {
+		return err
+	}
+	for _, a := range s.pending {
+		if err := s.apply(a, r); err != nil {
+			return fmt.Errorf("%s by %s: %w", a, printable(a.By), err)
+		}
+	}
+	s.pending = s.pending[:0]
+	return nil
 }
 
 // applyEvent carries out a scenario event at the start of minute m.
