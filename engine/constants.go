@@ -99,21 +99,13 @@ var constantSpecs = []ConstantSpec{
 func ConstantSpecs() []ConstantSpec { return append([]ConstantSpec(nil), constantSpecs...) }
 
 // ConstantNames returns the canonical names of the constants.
-func ConstantNames() []string {
-	names := make([]string, len(constantSpecs))
-	for i, s := range constantSpecs {
-		names[i] = s.Name
-	}
-	return names
-}
+func ConstantNames() []string { return namesOf(constantSpecs) }
 
 // LookupConstant finds a constant's spec by canonical name; the error names
 // the valid ones and suggests the nearest.
 func LookupConstant(name string) (ConstantSpec, error) {
-	for _, s := range constantSpecs {
-		if s.Name == name {
-			return s, nil
-		}
+	if s, ok := find(constantSpecs, name); ok {
+		return s, nil
 	}
 	return ConstantSpec{}, fmt.Errorf("unknown constant %q%s (constants: %s)",
 		name, didYouMean(name, ConstantNames()), strings.Join(ConstantNames(), ", "))

@@ -95,21 +95,13 @@ func (c Control) String() string {
 }
 
 // ControlNames returns the canonical names of the controls and actions.
-func ControlNames() []string {
-	names := make([]string, numControls)
-	for i, s := range controlSpecs {
-		names[i] = s.Name
-	}
-	return names
-}
+func ControlNames() []string { return namesOf(controlSpecs[:]) }
 
 // LookupControl finds a control by canonical name. The error lists the valid
 // names and suggests the nearest one.
 func LookupControl(name string) (Control, error) {
-	for _, s := range controlSpecs {
-		if s.Name == name {
-			return s.Control, nil
-		}
+	if s, ok := find(controlSpecs[:], name); ok {
+		return s.Control, nil
 	}
 	return 0, fmt.Errorf("unknown control %q%s (controls: %s)",
 		name, didYouMean(name, ControlNames()), strings.Join(ControlNames(), ", "))

@@ -142,20 +142,12 @@ var outcomeSpecs = []OutcomeSpec{
 func OutcomeSpecs() []OutcomeSpec { return outcomeSpecs }
 
 // OutcomeNames returns the names of OutcomeSpecs.
-func OutcomeNames() []string {
-	names := make([]string, len(outcomeSpecs))
-	for i, s := range outcomeSpecs {
-		names[i] = s.Name
-	}
-	return names
-}
+func OutcomeNames() []string { return namesOf(outcomeSpecs) }
 
 // LookupOutcome finds an outcome figure by name; the error suggests the nearest.
 func LookupOutcome(name string) (OutcomeSpec, error) {
-	for _, s := range outcomeSpecs {
-		if s.Name == name {
-			return s, nil
-		}
+	if s, ok := find(outcomeSpecs, name); ok {
+		return s, nil
 	}
 	return OutcomeSpec{}, fmt.Errorf("unknown outcome %q%s", name, didYouMean(name, OutcomeNames()))
 }

@@ -142,20 +142,12 @@ var metricSpecs = []MetricSpec{
 func MetricSpecs() []MetricSpec { return metricSpecs }
 
 // MetricNames returns the canonical names of MetricSpecs.
-func MetricNames() []string {
-	names := make([]string, len(metricSpecs))
-	for i, s := range metricSpecs {
-		names[i] = s.Name
-	}
-	return names
-}
+func MetricNames() []string { return namesOf(metricSpecs) }
 
 // LookupMetric finds a metric by canonical name; the error suggests the nearest.
 func LookupMetric(name string) (MetricSpec, error) {
-	for _, s := range metricSpecs {
-		if s.Name == name {
-			return s, nil
-		}
+	if s, ok := find(metricSpecs, name); ok {
+		return s, nil
 	}
 	return MetricSpec{}, fmt.Errorf("unknown metric %q%s", name, didYouMean(name, MetricNames()))
 }
