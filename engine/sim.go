@@ -214,19 +214,8 @@ func (s *Sim) step() (*Row, error) {
 	r.BadTraffic, r.NewBuild = builds.badShare, builds.newShare
 
 	// 3. Demand.
-	surge, err := s.sc.Surge(m)
-	if err != nil {
+	if err := s.demand(m, r); err != nil {
 		return nil, err
-	}
-	if !(surge >= 0 && surge <= MaxSurge) {
-		return nil, fmt.Errorf("surge(%d) = %s: the demand multiplier must be a number from 0 to %g", m, fmtNum(surge), float64(MaxSurge))
-	}
-	r.Demand = c.demand(r.Clock, surge)
-	r.Requests = r.Demand
-	if s.noisy {
-		mean := 60 * r.Demand
-		count := s.noise.Normal(mean, math.Sqrt(mean)) * (1 + s.noise.Normal(0, c.NoiseCV))
-		r.Requests = math.Max(0, math.Round(count)) / 60
 	}
 
 	// 4–9. Shedding, cache, database, service time, queue, errors.
@@ -253,24 +242,9 @@ func (s *Sim) step() (*Row, error) {
 	}
 
 	// 10. SLO: burn, budget, windows, page rule.
-	allowed := 1 - c.SLO
-	r.Burn = r.ErrorRate / allowed
-	s.budget -= r.Burn / (c.SLODays * 1440)
-	r.BudgetLeft = s.budget
-	s.errs.push(r.ErrorRate, m == 0)
-	w := s.errs.means()
-	r.Burn5m, r.Burn30m, r.Burn1h, r.Burn6h = w[0]/allowed, w[1]/allowed, w[2]/allowed, w[3]/allowed
-	paging, err := s.page.Holds(r)
-	if err != nil {
-		return nil, err // the page rule's own error says that it is one, and where
+	if err := s.slo(m, r); err != nil {
+		return nil, err
 	}
-	r.Paging = paging
-	if paging && !s.paging {
-		r.Events = append(r.Events, Event{Kind: EventPage})
-	} else if !paging && s.paging {
-		r.Events = append(r.Events, Event{Kind: EventResolve})
-	}
-	s.paging = paging
 
 	// 11. Cost.
 	billed := float64(s.serving + len(s.booting))
@@ -282,15 +256,7 @@ func (s *Sim) step() (*Row, error) {
 	r.Cost = s.cost
 
 	// 12. Cache for the next minute.
-	f := 1.0
-	if out.dbLoad > 0 {
-		f = math.Min(1, c.DBCapacity/out.dbLoad)
-	}
-	s.warm += (1 - s.warm) * (1 - math.Exp(-1/c.RefillTau)) * f
-	if warmingUp {
-		s.warm += c.WarmupRate * f
-	}
-	s.warm = math.Min(s.warm, 1)
+	s.refill(out.dbLoad, warmingUp)
 
 	// 13. Autoscaler.
 	s.autoscale(m, r.Utilization)
@@ -300,24 +266,94 @@ func (s *Sim) step() (*Row, error) {
 		return nil, err
 	}
 	if s.pol != nil {
-		firings, err := s.pol.Decide(s.rows)
-		if err != nil {
+		if err := s.decide(r); err != nil {
 			return nil, err
 		}
-		for _, f := range firings {
-			for _, a := range f.Actions {
-				if a.By == "" {
-					a.By = f.Rule
-				}
-				if err := a.Check(); err != nil {
-					return nil, fmt.Errorf("rule %q: %w", f.Rule, err)
-				}
-				s.pending = append(s.pending, a)
-			}
-		}
-		r.Fired = firings
 	}
 	return r, nil
+}
+
+// demand is step 3 of minute m: λ from the time of day and the scenario's
+// surge, and the minute's observed requests with the noise stream's draws.
+func (s *Sim) demand(m int, r *Row) error {
+	c := &s.c
+	surge, err := s.sc.Surge(m)
+	if err != nil {
+		return err
+	}
+	if !(surge >= 0 && surge <= MaxSurge) {
+		return fmt.Errorf("surge(%d) = %s: the demand multiplier must be a number from 0 to %g", m, fmtNum(surge), float64(MaxSurge))
+	}
+	r.Demand = c.demand(r.Clock, surge)
+	r.Requests = r.Demand
+	if s.noisy {
+		mean := 60 * r.Demand
+		count := s.noise.Normal(mean, math.Sqrt(mean)) * (1 + s.noise.Normal(0, c.NoiseCV))
+		r.Requests = math.Max(0, math.Round(count)) / 60
+	}
+	return nil
+}
+
+// slo is step 10 of minute m: the burn rate, the budget left, the burn
+// windows and the page rule, with the page's firing and resolving events.
+func (s *Sim) slo(m int, r *Row) error {
+	c := &s.c
+	allowed := 1 - c.SLO
+	r.Burn = r.ErrorRate / allowed
+	s.budget -= r.Burn / (c.SLODays * 1440)
+	r.BudgetLeft = s.budget
+	s.errs.push(r.ErrorRate, m == 0)
+	w := s.errs.means()
+	r.Burn5m, r.Burn30m, r.Burn1h, r.Burn6h = w[0]/allowed, w[1]/allowed, w[2]/allowed, w[3]/allowed
+	paging, err := s.page.Holds(r)
+	if err != nil {
+		return err // the page rule's own error says that it is one, and where
+	}
+	r.Paging = paging
+	if paging && !s.paging {
+		r.Events = append(r.Events, Event{Kind: EventPage})
+	} else if !paging && s.paging {
+		r.Events = append(r.Events, Event{Kind: EventResolve})
+	}
+	s.paging = paging
+	return nil
+}
+
+// refill is step 12: the cache fills for the next minute, slower while the
+// database is past its capacity, faster while the warm-up runs.
+func (s *Sim) refill(dbLoad float64, warmingUp bool) {
+	c := &s.c
+	f := 1.0
+	if dbLoad > 0 {
+		f = math.Min(1, c.DBCapacity/dbLoad)
+	}
+	s.warm += (1 - s.warm) * (1 - math.Exp(-1/c.RefillTau)) * f
+	if warmingUp {
+		s.warm += c.WarmupRate * f
+	}
+	s.warm = math.Min(s.warm, 1)
+}
+
+// decide is the policy's part of step 14: the rules see the trace and their
+// actions, checked, are queued for the start of the next minute.
+func (s *Sim) decide(r *Row) error {
+	firings, err := s.pol.Decide(s.rows)
+	if err != nil {
+		return err
+	}
+	for _, f := range firings {
+		for _, a := range f.Actions {
+			if a.By == "" {
+				a.By = f.Rule
+			}
+			if err := a.Check(); err != nil {
+				return fmt.Errorf("rule %q: %w", f.Rule, err)
+			}
+			s.pending = append(s.pending, a)
+		}
+	}
+	r.Fired = firings
+	return nil
 }
 
 // eventsAndDecisions is step 1 of minute m: the scenario's events, the
