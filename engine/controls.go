@@ -66,13 +66,13 @@ var controlSpecs = [numControls]ControlSpec{
 		"Fleet floor. Raising it launches instances at once; they still need the boot delay before they serve."},
 	{Autoscaling, "autoscaling", KindBool, 0, 1, 1, "",
 		"Target tracking on utilization. No new scale-out while any instance is booting. Off = the fleet is exactly the floor."},
-	{TargetUtilization, "target_utilization", KindFloat, 0.10, 0.95, 0.60, "",
+	{TargetUtilization, "target_utilization", KindFloat, 0.10, 0.95, 0.60, "share",
 		"Lower = more headroom and more cost. Measured utilization cannot exceed 100 %, so a saturated fleet grows only step by step."},
 	{TTL, "ttl_s", KindFloat, 0, 3600, 60, "s",
 		"Longer TTL = more hits, but answers are older (mean age ≈ TTL/2)."},
 	{Warmup, "warmup", KindAction, 0, 0, 0, "",
 		"Cache warm-up job: loads hot keys for 6 minutes (+12 % of the cache per minute) at the price of 600 extra database queries/s."},
-	{Shed, "shed", KindFloat, 0, 1, 0, "",
+	{Shed, "shed", KindFloat, 0, 1, 0, "share",
 		"Share of the 30 % low-priority traffic (prefetch, batch, crawlers) rejected at the load balancer with \"try later\"."},
 	{Feature, "feature", KindBool, 0, 1, 1, "",
 		"The heavy feature (recommendations): +20 ms CPU and +1 database query per request. Off = graceful degradation."},
@@ -118,7 +118,7 @@ func (s ControlSpec) Range() string {
 		return "a whole number from " + fmtNum(s.Min) + " to " + fmtNum(s.Max)
 	}
 	r := fmtNum(s.Min) + " to " + fmtNum(s.Max)
-	if s.Unit != "" {
+	if s.Unit != "" && s.Unit != "share" { // a share reads as a bare number, 0.5
 		r += " " + s.Unit
 	}
 	return r

@@ -232,7 +232,7 @@ func ControlValue(lang string, c engine.Control, v float64) string {
 			return T(lang, KeySwitchOn)
 		}
 		return T(lang, KeySwitchOff)
-	case c == engine.TargetUtilization || c == engine.Shed:
+	case s.Unit == "share":
 		return Percent(lang, v, min(shortDecimals(v*100), 2))
 	case s.Unit == "s":
 		return Number(lang, v, shortDecimals(v)) + " s"

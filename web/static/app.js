@@ -631,7 +631,7 @@ function drawTimeline() {
 
 // A control in the units of the dashboard: a share as a percentage on a
 // slider, a count or seconds in a stepper, each with its range shown.
-function ctlUnit(c) { return c.unit === "share" || c.name === "target_utilization" || c.name === "shed" ? "%" : c.name === "ttl_s" ? "s" : ""; }
+function ctlUnit(c) { return c.unit === "share" ? "%" : c.unit === "s" ? "s" : ""; }
 function toShown(c, v) { return ctlUnit(c) === "%" ? Math.round(v * 1000) / 10 : v; }
 function fromShown(c, v) { return ctlUnit(c) === "%" ? Math.round(v * 10) / 1000 : v; }
 function shownText(c, v) {
