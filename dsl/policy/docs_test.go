@@ -4,6 +4,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/oncall-sim/oncall/engine"
 )
 
 // TestDocsListEveryName: docs/policies.md lists every variable, helper and
@@ -27,6 +29,21 @@ func TestDocsListEveryName(t *testing.T) {
 	for _, a := range Actions() {
 		if !strings.Contains(doc, "`"+a.Name+"(") {
 			t.Errorf("docs/policies.md does not list action %s", a.Name)
+		}
+	}
+}
+
+// TestEveryControlHasAnAction: each control and action of the engine has
+// exactly one action function, so that a control added to the engine
+// cannot be missing from the rules (CONTRIBUTING.md, "Add a control").
+func TestEveryControlHasAnAction(t *testing.T) {
+	count := map[engine.Control]int{}
+	for _, a := range Actions() {
+		count[a.Control]++
+	}
+	for _, s := range engine.ControlSpecs() {
+		if count[s.Control] != 1 {
+			t.Errorf("control %s has %d action functions in Actions(); want 1", s.Name, count[s.Control])
 		}
 	}
 }
