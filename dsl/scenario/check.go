@@ -16,19 +16,30 @@ import (
 // show before a learner meets it, few enough to stay quick.
 const DefaultCheckSeeds = 20
 
-// Check reports every problem of a scenario file: what Compile finds, and,
-// when it compiles, what its callbacks meet in dry runs on seeds 0 to
-// seeds−1 (DryRun; 0 means DefaultCheckSeeds).
+// Check reports every problem of a scenario file: what Compile finds, and
+// what its callbacks meet in dry runs on seeds 0 to seeds−1 (DryRun; 0
+// means DefaultCheckSeeds). Where a statement of the main chunk stops it,
+// the callbacks are dry-run on the file without that statement, when it
+// loads so, and their problems join the others.
 func Check(filename string, src []byte, opts Options, seeds int) dsl.List {
-	p, err := Compile(filename, src, opts)
-	if err != nil {
-		var l dsl.List
-		if errors.As(err, &l) {
-			return l
-		}
-		return dsl.List{{Pos: dsl.Pos{File: filename}, Message: err.Error()}}
+	p, past, diags := compile(filename, src, opts)
+	if p != nil {
+		return p.DryRun(seeds)
 	}
-	return p.DryRun(seeds)
+	if past == nil {
+		return diags
+	}
+	seen := map[string]bool{}
+	for _, d := range diags {
+		seen[d.Error()] = true
+	}
+	for _, d := range past.DryRun(seeds) {
+		if !seen[d.Error()] {
+			diags = append(diags, d)
+		}
+	}
+	diags.Sort()
+	return diags
 }
 
 // DryRun plays the scenario on seeds 0 to seeds−1, with noise, and reports

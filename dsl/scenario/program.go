@@ -62,41 +62,70 @@ func (p *Program) argPlace(call dsl.Pos, name string) place {
 // What the callbacks do during a run is Check's and DryRun's to find: a
 // file whose callback fails at 11:20 compiles, and its run stops there.
 func Compile(filename string, src []byte, opts Options) (*Program, error) {
+	p, _, diags := compile(filename, src, opts)
+	if len(diags) > 0 {
+		return nil, diags
+	}
+	return p, nil
+}
+
+// compile is Compile, and for a file whose main chunk stops, also the
+// program without the statements that stopped it (past), when that one
+// loads: Check dry-runs its callbacks, so that a stray call at the top
+// level does not hide what the callbacks do.
+func compile(filename string, src []byte, opts Options) (p, past *Program, diags dsl.List) {
 	opts.Limits = opts.Limits.WithDefaults()
 	text, d := sourceText(filename, src)
 	if d != nil {
-		return nil, dsl.List{*d}
+		return nil, nil, dsl.List{*d}
 	}
-	p := &Program{file: filename, src: text, opts: opts, lib: newLibrary()}
+	p = &Program{file: filename, src: text, opts: opts, lib: newLibrary()}
 	if d := checkSource(filename, text); d != nil {
-		return nil, dsl.List{*d}
+		return nil, nil, dsl.List{*d}
 	}
 	chunk, err := parse.Parse(strings.NewReader(text), filename)
 	if err != nil {
-		return nil, dsl.List{syntaxDiagnostic(filename, text, err)}
+		return nil, nil, dsl.List{syntaxDiagnostic(filename, text, err)}
 	}
 	rewriteLength(chunk)
 	proto, err := lua.Compile(chunk, filename)
 	if err != nil {
-		return nil, dsl.List{syntaxDiagnostic(filename, text, err)}
+		return nil, nil, dsl.List{syntaxDiagnostic(filename, text, err)}
 	}
 	p.proto, p.cat, p.chunk = proto, concatenates(proto), chunk
 	r, diags, top := p.loadChunk(budget.New(opts.Limits), 0, proto)
 	if r == nil {
-		diags = p.loadPast(diags, top)
-	}
-	if r != nil && r.decl != nil && r.decl.pageSrc != "" {
-		pr, d := p.compilePage(r.decl)
-		if d != nil {
-			diags = append(diags, *d)
+		var loaded *run
+		var stripped *lua.FunctionProto
+		diags, loaded, stripped = p.loadPast(diags, top)
+		if loaded != nil {
+			past = &Program{file: filename, src: text, opts: opts, lib: p.lib, chunk: chunk,
+				proto: stripped, cat: concatenates(stripped)}
+			if past.finish(loaded) != nil {
+				past = nil
+			}
 		}
-		p.page = pr
+		return nil, past, diags
+	}
+	if d := p.finish(r); d != nil {
+		diags = append(diags, *d)
 	}
 	if len(diags) > 0 {
-		return nil, diags
+		return nil, nil, diags
 	}
+	return p, nil, nil
+}
+
+// finish takes the declaration of a load that succeeded and compiles its
+// page rule.
+func (p *Program) finish(r *run) *dsl.Diagnostic {
 	p.decl = r.decl
-	return p, nil
+	if r.decl == nil || r.decl.pageSrc == "" {
+		return nil
+	}
+	pr, d := p.compilePage(r.decl)
+	p.page = pr
+	return d
 }
 
 // pageFor returns a fresh page rule for one run charging m, or nil for
@@ -201,8 +230,11 @@ const maxSkipped = 20
 // that instead. Each problem is reported once. The loads share one budget,
 // so that a file that spends much before each stray call costs one budget,
 // not one a load.
-func (p *Program) loadPast(first dsl.List, top int) dsl.List {
-	out := slices.Clone(first)
+//
+// When a load without those statements succeeds, loadPast also returns its
+// run and the main chunk it ran, from which Check dry-runs the callbacks.
+func (p *Program) loadPast(first dsl.List, top int) (out dsl.List, loaded *run, proto *lua.FunctionProto) {
+	out = slices.Clone(first)
 	seen := map[string]bool{}
 	for _, d := range first {
 		seen[d.Error()] = true
@@ -216,17 +248,22 @@ func (p *Program) loadPast(first dsl.List, top int) dsl.List {
 		}
 		switch chunk[i].(type) {
 		case *ast.LocalAssignStmt: // local x = ..., local function f
-			return out
+			out.Sort()
+			return out, nil, nil
 		}
 		chunk = slices.Delete(chunk, i, i+1)
-		proto, err := lua.Compile(chunk, p.file)
+		next, err := lua.Compile(chunk, p.file)
 		if err != nil {
 			break
 		}
 		var diags dsl.List
-		_, diags, top = p.loadChunk(m, 0, proto)
+		var r *run
+		r, diags, top = p.loadChunk(m, 0, next)
 		if m.Err() != nil {
 			break // the shared budget, not the file, stopped this load
+		}
+		if r != nil && len(diags) == 0 {
+			loaded, proto = r, next
 		}
 		for _, d := range diags {
 			if !seen[d.Error()] {
@@ -239,7 +276,7 @@ func (p *Program) loadPast(first dsl.List, top int) dsl.List {
 		}
 	}
 	out.Sort()
-	return out
+	return out, loaded, proto
 }
 
 // statementAt returns the index of the top-level statement that holds
