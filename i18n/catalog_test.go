@@ -164,7 +164,7 @@ func TestNamedKeysAreUsed(t *testing.T) {
 		KeyDepartureDBOverload: "KeyDepartureDBOverload", KeyDepartureScenario: "KeyDepartureScenario",
 		KeyScenario: "KeyScenario", KeyScenarioStart: "KeyScenarioStart", KeyScenarioSeed: "KeyScenarioSeed",
 		KeyScenarioSeeds: "KeyScenarioSeeds", KeyScenarioLegend: "KeyScenarioLegend", KeyScenarioValue: "KeyScenarioValue",
-		KeyScenarioEvent: "KeyScenarioEvent", KeyScenarioEventsVary: "KeyScenarioEventsVary",
+		KeyScenarioEvent: "KeyScenarioEvent", KeyScenarioEventsVary: "KeyScenarioEventsVary", KeyScenarioBuild: "KeyScenarioBuild",
 		KeyScenarioSurge: "KeyScenarioSurge", KeyScenarioPage: "KeyScenarioPage",
 		KeySwitchOn: "KeySwitchOn", KeySwitchOff: "KeySwitchOff", KeyUnitQueries: "KeyUnitQueries", KeyUnitDays: "KeyUnitDays"}
 	for _, k := range NamedKeys() {

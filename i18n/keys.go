@@ -32,6 +32,7 @@ const (
 	KeyScenarioValue       = "model.scenario.value"       // {label} {value} {default}
 	KeyScenarioEvent       = "model.scenario.event"       // {time} {event}
 	KeyScenarioEventsVary  = "model.scenario.events_vary" // the events differ from seed to seed
+	KeyScenarioBuild       = "model.scenario.build"       // {build} {time} {rollout} {error_rate} {cpu} {leak}
 	KeyScenarioSurge       = "model.scenario.surge"       // {peak} {time}
 	KeyScenarioPage        = "model.scenario.page"        // {rule}
 	KeySwitchOn            = "switch.on"                  // a switch control that is on
@@ -46,7 +47,7 @@ func NamedKeys() []string {
 		KeyModelRandomness, KeyModelDisclaimer, KeyModelConstants, KeyModelConstantsLine, KeyModelDepartures,
 		KeyDepartureSaturation, KeyDepartureDBOverload, KeyDepartureScenario, KeyScenario, KeyScenarioStart,
 		KeyScenarioSeed, KeyScenarioSeeds, KeyScenarioLegend, KeyScenarioValue, KeyScenarioEvent,
-		KeyScenarioEventsVary, KeyScenarioSurge, KeyScenarioPage, KeySwitchOn, KeySwitchOff, KeyUnitQueries, KeyUnitDays}
+		KeyScenarioEventsVary, KeyScenarioBuild, KeyScenarioSurge, KeyScenarioPage, KeySwitchOn, KeySwitchOff, KeyUnitQueries, KeyUnitDays}
 }
 
 // ControlLabelKey and the functions below name the keys derived from the

@@ -19,6 +19,7 @@ func (b *builder) inForce(seed *uint32) *InForce {
 	line(b.startLine())
 	f.Lines = append(f.Lines, b.valueLines()...)
 	f.Lines = append(f.Lines, b.eventLines()...)
+	f.Lines = append(f.Lines, b.buildLines()...)
 	if s := b.surgeLine(); s != "" {
 		line(s)
 	}
@@ -139,4 +140,54 @@ func (b *builder) surgeLine() string {
 	return i18n.T(b.lang, i18n.KeyScenarioSurge,
 		"peak", peak.render(func(v float64) string { return i18n.Number(b.lang, v, 2) }, true),
 		"time", when.render(func(v float64) string { return engine.ClockString(int(v)) }, true))
+}
+
+// buildLines writes, for the instructor, what each build the scenario
+// deploys does: when it ships, its rollout, the share of its requests it
+// fails, its CPU factor and its leak, each as the chosen seed draws it and
+// over the sampled seeds. The learner's page has no such line: production
+// shows a deploy by its name. A build is followed by its place among the
+// deploys (the first, the second, ...) in every run that ships as many.
+func (b *builder) buildLines() []string {
+	d := b.d
+	if d.view != engine.Instructor {
+		return nil
+	}
+	n := len(d.runs[0].builds)
+	for _, r := range d.runs[1:] {
+		n = min(n, len(r.builds))
+	}
+	if b.chosen != nil {
+		n = min(n, len(b.chosen.builds))
+	}
+	var lines []string
+	for k := range n {
+		prop := func(def float64, get func(timedEvent, *run) float64) figure {
+			return d.figureOf(def, func(r *run) series {
+				return series{{r.setup.Start, get(r.builds[k], r)}}
+			}, b.chosen)
+		}
+		at := prop(0, func(e timedEvent, r *run) float64 { return float64(r.setup.Start + e.minute) })
+		at.noMark = true
+		rollout := prop(0, func(e timedEvent, _ *run) float64 { return e.ev.Value })
+		rollout.noMark = true
+		errs := prop(0, func(e timedEvent, _ *run) float64 { return e.ev.Build.ErrorRate })
+		cpu := prop(1, func(e timedEvent, _ *run) float64 { return 1 + e.ev.Build.ExtraCPU })
+		leak := prop(0, func(e timedEvent, _ *run) float64 { return e.ev.Build.LeakMSPerMin })
+		for _, f := range []figure{at, rollout, errs, cpu, leak} {
+			b.varied = b.varied || f.varies()
+		}
+		name := d.runs[0].builds[k].ev.Name
+		if b.chosen != nil {
+			name = b.chosen.builds[k].ev.Name
+		}
+		lines = append(lines, i18n.T(b.lang, i18n.KeyScenarioBuild,
+			"build", name,
+			"time", at.render(func(v float64) string { return engine.ClockString(int(v)) }, true),
+			"rollout", rollout.render(func(v float64) string { return i18n.Minutes(b.lang, int(v)) }, true),
+			"error_rate", errs.render(func(v float64) string { return i18n.Percent(b.lang, v, decimals(v*100)) }, true),
+			"cpu", cpu.render(func(v float64) string { return i18n.Number(b.lang, v, decimals(v)) }, true),
+			"leak", leak.render(func(v float64) string { return i18n.Number(b.lang, v, decimals(v)) }, true)))
+	}
+	return lines
 }

@@ -39,6 +39,7 @@ type run struct {
 	consts []snapshot    // the constants from minute 0, then after each change
 	ctls   []ctlSnapshot // the controls likewise
 	events []timedEvent  // the scenario's own events
+	builds []timedEvent  // its deploys, with what each build does where the view shows it
 	surge  []float64     // surge(t) of every minute
 }
 
@@ -131,7 +132,9 @@ func runOnce(src Source, seed uint32, limits budget.Limits, v engine.View) (run,
 				}
 			case engine.EventSetControl:
 				r.ctls = append(r.ctls, ctlSnapshot{row.Minute, row.Controls})
-			case engine.EventDeploy, engine.EventFlush:
+			case engine.EventDeploy:
+				r.builds = append(r.builds, timedEvent{row.Minute, ev})
+			case engine.EventFlush:
 			default:
 				continue
 			}

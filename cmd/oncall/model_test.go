@@ -350,3 +350,30 @@ func TestModelWriteError(t *testing.T) {
 		t.Errorf("stderr: %q", e.err.String())
 	}
 }
+
+// The instructor's page (--reveal) shows what the bad deploy's build does:
+// the range of its error rate over the sampled seeds and, with --seed, the
+// value that seed draws; the learner's page names the build alone.
+func TestModelRevealShowsTheBuild(t *testing.T) {
+	e := newTestEnv(t)
+	if code := e.run("model", "--scenario", "bad-deploy", "--reveal"); code != 0 {
+		t.Fatalf("exit %d: %s", code, e.err.String())
+	}
+	if out := e.out.String(); !strings.Contains(out, "Build 4.2.0: ships at 09:10, rolls out over 2 min–8 min; fails 8.2 %–19.9 %* of the requests it serves, CPU ×1.25–1.75*") {
+		t.Errorf("the instructor's page lacks the build's ranges:\n%s", out)
+	}
+	e = newTestEnv(t)
+	if code := e.run("model", "--scenario", "bad-deploy", "--reveal", "--seed", "7"); code != 0 {
+		t.Fatalf("exit %d: %s", code, e.err.String())
+	}
+	if out := e.out.String(); !strings.Contains(out, "fails 16.5 % (8.2 %–19.9 %)* of the requests it serves, CPU ×1.44 (1.25–1.75)*") {
+		t.Errorf("the instructor's page lacks seed 7's build:\n%s", out)
+	}
+	e = newTestEnv(t)
+	if code := e.run("model", "--scenario", "bad-deploy", "--seed", "7"); code != 0 {
+		t.Fatalf("exit %d: %s", code, e.err.String())
+	}
+	if out := e.out.String(); strings.Contains(out, "Build 4.2.0:") {
+		t.Errorf("the learner's page says what the build does:\n%s", out)
+	}
+}
