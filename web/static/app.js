@@ -892,6 +892,7 @@ function askRollback() {
   const b = $("ctl-rollback");
   if (!b || b.disabled || S.shift.done) { announce(t("ui.keys.unavailable")); return; }
   stop();
+  $("rbdialog").returnValue = "";
   $("rbdialog").showModal();
   $("rb-yes").focus();
 }
@@ -956,7 +957,14 @@ function wire() {
   $("pilot").addEventListener("change", () => { $("pastebox").hidden = $("pilot").value !== "__pasted"; });
   $("keysbtn").addEventListener("click", () => $("keys").showModal());
   $("explain").addEventListener("click", () => { const on = $("explain").getAttribute("aria-pressed") !== "true"; $("explain").setAttribute("aria-pressed", on); $("controlpanel").classList.toggle("explain", on); });
-  $("rbdialog").addEventListener("close", () => { if ($("rbdialog").returnValue === "yes") decideCtl("rollback", 0).then(() => announce($("pend-rollback").textContent)); });
+  // The answer is taken once: Chromium may fire "close" twice for one
+  // press, and a dialog keeps its returnValue until it is set again.
+  $("rbdialog").addEventListener("close", () => {
+    const d = $("rbdialog");
+    if (d.returnValue !== "yes") return;
+    d.returnValue = "";
+    decideCtl("rollback", 0).then(() => announce($("pend-rollback").textContent));
+  });
   document.addEventListener("keydown", onKey);
   $("spans").addEventListener("click", e => { const b = e.target.closest("button[data-span]"); if (b) { S.span = +b.dataset.span; drawCharts(); } });
   const charts = $("charts");
