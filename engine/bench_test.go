@@ -139,18 +139,33 @@ func BenchmarkMinuteArithmetic(b *testing.B) {
 }
 
 // benchDay runs whole days of the Sim (every step, noise on, rows appended)
-// and reports the time per minute.
+// and reports the time per minute: with rows=new each run allocates its
+// trace, as a single run does; with rows=reused it writes into the rows of
+// the run before (Options.Rows), as a batch worker does.
 func benchDay(b *testing.B, setup Setup, sc Scenario) {
-	for b.Loop() {
-		s, err := New(Options{Setup: setup, Scenario: sc, Seed: 1, Noise: true})
-		if err != nil {
-			b.Fatal(err)
+	for _, reuse := range []bool{false, true} {
+		name := "rows=new"
+		if reuse {
+			name = "rows=reused"
 		}
-		if err := s.Run(0); err != nil {
-			b.Fatal(err)
-		}
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			var rows []Row
+			for b.Loop() {
+				s, err := New(Options{Setup: setup, Scenario: sc, Seed: 1, Noise: true, Rows: rows})
+				if err != nil {
+					b.Fatal(err)
+				}
+				if err := s.Run(0); err != nil {
+					b.Fatal(err)
+				}
+				if reuse {
+					rows = s.Rows()
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*setup.Minutes), "ns/minute")
+		})
 	}
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*setup.Minutes), "ns/minute")
 }
 
 // A whole free-play minute of the Sim (N = 160), over a 24 h run.

@@ -109,8 +109,12 @@ func genRun(t *rapid.T) randomRun {
 }
 
 // run computes the whole run and returns its rows.
-func (r randomRun) run(t *rapid.T) []Row {
-	s, err := New(Options{Setup: r.setup, Scenario: r.sc, Seed: r.seed, Noise: r.noise})
+func (r randomRun) run(t *rapid.T) []Row { return r.runInto(t, nil) }
+
+// runInto computes the whole run with its trace written into rows
+// (Options.Rows).
+func (r randomRun) runInto(t *rapid.T, rows []Row) []Row {
+	s, err := New(Options{Setup: r.setup, Scenario: r.sc, Seed: r.seed, Noise: r.noise, Rows: rows})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -217,6 +221,39 @@ func TestPropertyDeterministic(t *testing.T) {
 		}
 		if a, b := render(), render(); !bytes.Equal(a, b) {
 			t.Fatalf("seed %d: two runs of the same inputs differ", in.seed)
+		}
+	})
+}
+
+// A run written into the rows of another run (a batch worker's), or into
+// a small buffer that grows as it plays (a console session's), gives the
+// same trace, byte for byte, as a run given memory of its own: nothing of
+// the rows held before survives.
+func TestPropertyReusedRows(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		before, in := genRun(t), genRun(t)
+		render := func(rows []Row) []byte {
+			var b bytes.Buffer
+			if err := Instructor.WriteCSV(&b, rows); err != nil {
+				t.Fatal(err)
+			}
+			if err := Instructor.WriteJSON(&b, Trace{Rows: rows}); err != nil {
+				t.Fatal(err)
+			}
+			return b.Bytes()
+		}
+		want := render(in.run(t))
+		reused := before.run(t)
+		for i := range reused { // what only some minutes set
+			reused[i].Fired = []Firing{{Rule: "stale"}}
+			reused[i].WarmupLeft, reused[i].RollbackLeft = 1, 1
+		}
+		if got := render(in.runInto(t, reused)); !bytes.Equal(got, want) {
+			t.Fatalf("seed %d: the trace written into the rows of a run of %d minutes differs from its own", in.seed, len(reused))
+		}
+		small := make([]Row, 0, rapid.IntRange(0, 8).Draw(t, "room"))
+		if got := render(in.runInto(t, small)); !bytes.Equal(got, want) {
+			t.Fatalf("seed %d: the trace grown from room for %d rows differs from its own", in.seed, cap(small))
 		}
 	})
 }

@@ -14,6 +14,12 @@ type Options struct {
 	Policy   Policy   // nil: no automation
 	Seed     uint32
 	Noise    bool // traffic noise; off gives requests = λ
+	// Rows is the memory the trace is written into, from its first
+	// element on; what it held before is overwritten. A batch passes each
+	// worker's rows of its last run, so that a thousand runs allocate no
+	// trace; the web console passes a small one, which grows as the shift
+	// is played. Nil: room for the whole run, allocated at once.
+	Rows []Row
 }
 
 // Sim is one run of the model. It is not safe for concurrent use.
@@ -74,7 +80,10 @@ func New(o Options) (*Sim, error) {
 	if s.serving == 0 {
 		s.serving = s.ctl.MinInstances
 	}
-	s.rows = make([]Row, 0, o.Setup.Minutes)
+	s.rows = o.Rows[:0]
+	if o.Rows == nil {
+		s.rows = make([]Row, 0, o.Setup.Minutes)
+	}
 	if a, ok := s.sc.(Attached); ok {
 		a.Attach(s)
 	}
@@ -192,9 +201,15 @@ func (s *Sim) step() (*Row, error) {
 	m := s.m
 	c := &s.c
 	// The row is built in place at the end of the trace: the Sim's interfaces
-	// see its address, and a row on the stack would escape to the heap.
-	s.rows = append(s.rows, Row{Minute: m, Clock: (s.setup.Start + m) % 1440, Events: s.carry})
+	// see its address, and a row on the stack would escape to the heap. The
+	// slot may hold a row of an earlier run (Options.Rows): it is cleared.
+	if len(s.rows) == cap(s.rows) {
+		s.rows = append(s.rows, Row{})
+	} else {
+		s.rows = s.rows[:m+1]
+	}
 	r := &s.rows[m]
+	*r = Row{Minute: m, Clock: (s.setup.Start + m) % 1440, Events: s.carry}
 	s.carry = nil
 
 	// 1. Scenario events, then the decisions queued after the last minute.
