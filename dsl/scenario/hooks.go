@@ -24,6 +24,9 @@ import (
 // and the row it was made after, at the start of the minute it takes
 // effect; what it asks for happens at once, before the decision.
 func (r *run) Decided(a engine.Action, row *engine.Row) error {
+	if r.released() {
+		return errReleased
+	}
 	if r.onDecision == nil {
 		return nil
 	}
@@ -150,6 +153,9 @@ func (r *run) outcome(L *lua.LState) int {
 // the order they were declared. rows is a list of the run's rows, each a
 // table of the metrics as on_minute sees them.
 func (r *run) Outcomes(rows []engine.Row) ([]engine.Figure, error) {
+	if r.released() {
+		return nil, errReleased
+	}
 	if len(r.outcomes) == 0 {
 		return nil, nil
 	}

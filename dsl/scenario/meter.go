@@ -251,18 +251,18 @@ func tableBytes(t *lua.LTable) int64 {
 	return 112 + 16*int64(v.FieldByIndex(arrayField).Cap()) + 100*int64(v.FieldByIndex(dictField).Len()+v.FieldByIndex(strdictField).Len())
 }
 
-// The fields of lua.LTable that tableSlots reads; fieldIndex panics at load
+// The fields of lua.LTable that tableSlots reads; fieldOf panics at load
 // if a new gopher-lua renames them, which a test would show at once.
 var (
-	arrayField   = fieldIndex("array")
-	dictField    = fieldIndex("dict")
-	strdictField = fieldIndex("strdict")
+	arrayField   = fieldOf(reflect.TypeOf(lua.LTable{}), "array")
+	dictField    = fieldOf(reflect.TypeOf(lua.LTable{}), "dict")
+	strdictField = fieldOf(reflect.TypeOf(lua.LTable{}), "strdict")
 )
 
-func fieldIndex(name string) []int {
-	f, ok := reflect.TypeOf(lua.LTable{}).FieldByName(name)
+func fieldOf(t reflect.Type, name string) []int {
+	f, ok := t.FieldByName(name)
 	if !ok {
-		panic("lua.LTable has no field " + name)
+		panic(t.String() + " has no field " + name)
 	}
 	return f.Index
 }

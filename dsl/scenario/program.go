@@ -40,6 +40,8 @@ type Program struct {
 	chunk      []ast.Stmt // the syntax tree, for where tables stand
 	placesOnce sync.Once
 	placesOf   *places
+
+	states sync.Pool // *lua.LState: states clean runs gave back (reuse.go)
 }
 
 // places returns where the file's table constructors stand, read from its

@@ -58,11 +58,12 @@ type run struct {
 	checkSeed  uint32
 	failures   int      // the times the callbacks failed in this seed's dry run
 	raised     dsl.List // what the API last stopped the script for (see raise)
+	dirty      bool     // a call failed: the state may hold what it left (reuse.go)
 }
 
 func newRun(p *Program, m *budget.Meter, seed uint32) *run {
 	r := &run{p: p, rng: engine.NewRand(engine.ScenarioSeed(seed)), schedule: map[int][]*lua.LFunction{}}
-	r.L, r.m = newSandbox(p.lib, m)
+	r.L, r.m = p.newSandbox(m)
 	r.m.roots, r.m.scan, r.m.run = r.roots, p.cat, r
 	return r
 }
@@ -117,7 +118,10 @@ func (r *run) call(nargs, nret int) (err error) {
 		r.m.leave(r.loading)
 	}()
 	r.errLine, r.topLine = 0, 0
-	return r.L.PCall(nargs, nret, r.p.lib.errfunc)
+	if err = r.L.PCall(nargs, nret, r.p.lib.errfunc); err != nil {
+		r.dirty = true
+	}
+	return err
 }
 
 // finishLoad checks what the main chunk declared and picks up its hooks.
@@ -176,6 +180,9 @@ func hook(g *lua.LTable, name string) (*lua.LFunction, error) {
 // Events implements engine.Scenario: what on_minute scheduled after the last
 // minute, then the at() callbacks of minute m, in the order they were set.
 func (r *run) Events(m int) ([]engine.Event, error) {
+	if r.released() {
+		return nil, errReleased
+	}
 	fns := r.schedule[m]
 	if len(fns) == 0 {
 		evs := r.pending
@@ -202,6 +209,9 @@ func (r *run) Events(m int) ([]engine.Event, error) {
 
 // Surge implements engine.Scenario.
 func (r *run) Surge(m int) (float64, error) {
+	if r.released() {
+		return 1, errReleased
+	}
 	if r.surge == nil {
 		return 1, nil
 	}
@@ -225,6 +235,9 @@ func (r *run) Surge(m int) (float64, error) {
 // Observe implements engine.Scenario: on_minute sees the row; what it
 // schedules happens at the start of the next minute.
 func (r *run) Observe(row *engine.Row) error {
+	if r.released() {
+		return errReleased
+	}
 	if r.onMinute == nil {
 		return nil
 	}

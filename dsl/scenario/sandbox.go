@@ -224,20 +224,24 @@ func runOf(L *lua.LState) *run { return meterOf(L).run }
 // meterOf returns the meter of the calling state's run.
 func meterOf(L *lua.LState) *meter { return L.Context().(*meter) }
 
-// newSandbox returns a fresh Lua state for one run, on the library's
-// globals, with its meter installed as the state's context.
-func newSandbox(lib *library, bud *budget.Meter) (*lua.LState, *meter) {
-	L := lua.NewState(lua.Options{
-		SkipOpenLibs:     true,
-		CallStackSize:    callStackSize,
-		RegistrySize:     registrySize,
-		RegistryMaxSize:  registryMaxSize,
-		RegistryGrowStep: registryGrow,
-	})
-	g := L.G.Global
-	g.RawSetString("_G", g)
-	g.Metatable = lib.globals
-	L.SetMetatable(lua.LString(""), lib.strings)
+// newSandbox returns a Lua state for one run, on the library's globals,
+// with its meter installed as the state's context: one that a clean run of
+// the program gave back (reuse.go), or a fresh one.
+func (p *Program) newSandbox(bud *budget.Meter) (*lua.LState, *meter) {
+	L := p.reusedSandbox()
+	if L == nil {
+		L = lua.NewState(lua.Options{
+			SkipOpenLibs:     true,
+			CallStackSize:    callStackSize,
+			RegistrySize:     registrySize,
+			RegistryMaxSize:  registryMaxSize,
+			RegistryGrowStep: registryGrow,
+		})
+		g := L.G.Global
+		g.RawSetString("_G", g)
+		g.Metatable = p.lib.globals
+		L.SetMetatable(lua.LString(""), p.lib.strings)
+	}
 	m := newMeter(L, bud)
 	L.SetContext(m)
 	return L, m

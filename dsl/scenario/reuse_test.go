@@ -1,0 +1,165 @@
+package scenario
+
+import (
+	"bytes"
+	"fmt"
+	"testing"
+
+	lua "github.com/yuin/gopher-lua"
+
+	"github.com/oncall-sim/oncall/engine"
+)
+
+// leftovers is a scenario that leaves something of its run in every place
+// a Lua state could carry it to the next run, and says what it finds of
+// the run before: its globals (set and rawset), a function it defines, the
+// upvalues its callbacks change, a table with a metatable kept in a global,
+// what a caught error leaves inside a callback; on some seeds a callback
+// fails, and the run stops. Whatever survives a reset shows in its trace.
+const leftovers = `
+scenario { id = "leftovers", title = "Leftovers", briefing = "What a run leaves behind", start = "09:00", duration = "40m" }
+local before = rawget(_G, "kept")
+local seen = { tostring(rawget(_G, "leftover")), tostring(rawget(_G, "raw")), type(rawget(_G, "on_minute")), type(before), tostring(before and before.anything) }
+leftover = (rawget(_G, "leftover") or 0) + 1
+rawset(_G, "raw", rng.uniform(0, 1))
+local count = 0
+kept = setmetatable({}, { __index = function() return count end })
+seen[#seen + 1] = tostring(pcall(function() string.upper = nil end))
+seen[#seen + 1] = tostring(pcall(setmetatable, _G, {}))
+function on_minute(row)
+  count = count + 1
+  kept.last = row.minute
+end
+function surge(t) return 1 + count / 100 + kept.anything / 1000 end
+at("09:05", function() say { en = table.concat(seen, ",") .. " " .. leftover .. " " .. count } end)
+at("09:06", function()
+  local ok = pcall(function()
+    local z = count
+    local f = function() return z end
+    error("caught " .. f())
+  end)
+  say { en = "caught: " .. tostring(not ok) }
+end)
+if rng.uniform(0, 1) < 0.3 then
+  at("09:20", function() error("a callback that fails on some seeds") end)
+end
+`
+
+// runOnce runs one seed of p to its end and renders its trace and error;
+// it returns the run's state.
+func runOnce(t *testing.T, p *Program, seed uint32) (string, *lua.LState) {
+	t.Helper()
+	sc, setup, err := p.Instance(nil, seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	state := sc.(*run).L
+	sim, err := engine.New(engine.Options{Setup: setup, Scenario: sc, Seed: seed, Noise: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	runErr := sim.Run(0)
+	var b bytes.Buffer
+	if err := engine.Instructor.WriteCSV(&b, sim.Rows()); err != nil {
+		t.Fatal(err)
+	}
+	fmt.Fprintf(&b, "error: %v\n", runErr)
+	sc.(*run).Release()
+	return b.String(), state
+}
+
+// A Lua state that one run gave back starts the next run as a fresh one
+// would: on seed after seed through reused states, the leftovers scenario
+// gives the trace it gives on a state of its own, byte for byte. The
+// states were reused (but after the runs that failed), or the test would
+// prove nothing.
+func TestReusedStatesStartClean(t *testing.T) {
+	p, err := Compile("leftovers.lua", []byte(leftovers), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var last *lua.LState
+	reused, failed := 0, 0
+	for seed := uint32(1); seed <= 40; seed++ {
+		got, state := runOnce(t, p, seed)
+		fresh, err := Compile("leftovers.lua", []byte(leftovers), Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, _ := runOnce(t, fresh, seed)
+		if got != want {
+			t.Fatalf("seed %d on a reused state:\n%s\non a state of its own:\n%s", seed, got, want)
+		}
+		if state == last {
+			reused++
+		}
+		last = state
+		if bytes.Contains([]byte(got), []byte("fails on some seeds")) {
+			failed++
+			last = nil // its state is not given back
+		}
+	}
+	if reused < 20 || failed == 0 {
+		t.Fatalf("%d of 40 runs on a reused state, %d failed: the test proves nothing", reused, failed)
+	}
+}
+
+// A state goes back to its program only when its run left nothing but its
+// globals, which the reset replaces: after a failed call, or with a value
+// on the stack, it is dropped.
+func TestReleaseKeepsOnlyCleanStates(t *testing.T) {
+	p, err := Compile("leftovers.lua", []byte(leftovers), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, _, err := p.Instance(nil, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := sc.(*run)
+	L := r.L
+	L.Push(lua.LNumber(1))
+	if clean(L) {
+		t.Fatal("a state with a value on its stack is clean")
+	}
+	r.Release()
+	if _, err := r.Surge(0); err != errReleased {
+		t.Fatalf("a released run answered %v", err)
+	}
+	if got := p.reusedSandbox(); got == L {
+		t.Fatal("a state with a value on its stack was given back")
+	}
+
+	sc, _, err = p.Instance(nil, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r = sc.(*run)
+	L = r.L
+	L.Push(r.onMinute)
+	L.Push(lua.LString("not a row"))
+	if err := r.call(1, 0); err == nil {
+		t.Fatal("on_minute took a string for its row")
+	}
+	r.Release()
+	if got := p.reusedSandbox(); got == L {
+		t.Fatal("the state of a failed call was given back")
+	}
+
+	sc, _, err = p.Instance(nil, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r = sc.(*run)
+	L = r.L
+	r.Release()
+	got := p.reusedSandbox()
+	if got != L {
+		t.Skip("the pool dropped the state (a collection ran): nothing to check")
+	}
+	n := 0
+	got.G.Global.ForEach(func(k, v lua.LValue) { n++ })
+	if n != 1 || got.G.Global.RawGetString("_G") != got.G.Global || got.Env != got.G.Global || got.Context() != nil {
+		t.Fatalf("a reset state holds %d globals, _G %v, env %p, context %v", n, got.G.Global.RawGetString("_G"), got.Env, got.Context())
+	}
+}
