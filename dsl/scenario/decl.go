@@ -118,6 +118,10 @@ func (r *run) declare(L *lua.LState) int {
 		L.RaiseError("scenario takes a table: scenario{ id = \"my-drill\", title = { en = \"My drill\" }, ... }, not %s", luaText(L.Get(1)))
 	}
 	line := r.callerLine()
+	if d := r.p.reuse(line, t); d != nil {
+		r.decl = d
+		return 0
+	}
 	d := &declaration{
 		pos:   dsl.Pos{File: r.p.file, Line: line},
 		setup: engine.FreePlay(),
@@ -133,6 +137,9 @@ func (r *run) declare(L *lua.LState) int {
 				d.diags = append(d.diags, r.p.diagAt(d.pos, "scenario{}", msg))
 			}
 		}
+	}
+	if r.p.declared == nil {
+		r.keep(line, t, d)
 	}
 	return 0
 }

@@ -41,7 +41,8 @@ type Program struct {
 	placesOnce sync.Once
 	placesOf   *places
 
-	states sync.Pool // *lua.LState: states clean runs gave back (reuse.go)
+	states   sync.Pool // *lua.LState: states clean runs gave back (reuse.go)
+	declared *declared // seed 0's scenario{}, for the runs that pass the same (declared.go)
 }
 
 // places returns where the file's table constructors stand, read from its
@@ -121,7 +122,7 @@ func compile(filename string, src []byte, opts Options) (p, past *Program, diags
 // finish takes the declaration of a load that succeeded and compiles its
 // page rule.
 func (p *Program) finish(r *run) *dsl.Diagnostic {
-	p.decl = r.decl
+	p.decl, p.declared = r.decl, r.declared
 	if r.decl == nil || r.decl.pageSrc == "" {
 		return nil
 	}

@@ -56,9 +56,10 @@ type run struct {
 	topLine    int              // the line of the main chunk that was running then
 	check      *checkLog        // in a dry run: where the callbacks' problems go (check.go)
 	checkSeed  uint32
-	failures   int      // the times the callbacks failed in this seed's dry run
-	raised     dsl.List // what the API last stopped the script for (see raise)
-	dirty      bool     // a call failed: the state may hold what it left (reuse.go)
+	failures   int       // the times the callbacks failed in this seed's dry run
+	raised     dsl.List  // what the API last stopped the script for (see raise)
+	dirty      bool      // a call failed: the state may hold what it left (reuse.go)
+	declared   *declared // what scenario{} read, kept when the program compiles (declared.go)
 }
 
 func newRun(p *Program, m *budget.Meter, seed uint32) *run {
