@@ -3,6 +3,7 @@ package batch_test
 import (
 	"context"
 	"os"
+	"reflect"
 	"testing"
 
 	"github.com/oncall-sim/oncall/batch"
@@ -63,5 +64,37 @@ func TestFiveRulePolicyActs(t *testing.T) {
 	}
 	if fired == 0 {
 		t.Fatal("no rule fired in a bad deploy")
+	}
+}
+
+// A batch reuses each worker's rows and Lua states from seed to seed: its
+// outcomes are those of each seed run alone, on a program compiled for it
+// and memory of its own.
+func TestManyReusesNothingBetweenSeeds(t *testing.T) {
+	for _, name := range []string{"bad-deploy", "surge", "config-push", "memory-leak"} {
+		sc, err := scenario.Builtin(name, scenario.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		run := shift.Shift{Scenario: sc, Policy: fiveRulePolicy(t), Noise: true}
+		ss := seeds(16)
+		rs, err := batch.Many(context.Background(), run, ss, batch.Options{Jobs: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, r := range rs {
+			own, err := scenario.Builtin(name, scenario.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			alone := shift.Shift{Scenario: own, Policy: fiveRulePolicy(t), Noise: true, Seed: ss[i]}
+			sim, err := alone.Run(context.Background())
+			if err != nil || r.Err != nil {
+				t.Fatalf("%s seed %d: %v, in the batch %v", name, ss[i], err, r.Err)
+			}
+			if !reflect.DeepEqual(r.Outcome, sim.Outcome()) {
+				t.Fatalf("%s seed %d: the batch's outcome %+v, alone %+v", name, ss[i], r.Outcome, sim.Outcome())
+			}
+		}
 	}
 }

@@ -55,12 +55,14 @@ func Many(ctx context.Context, sh shift.Shift, seeds []uint32, o Options) ([]Res
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			var rows []engine.Row // the worker's: each run writes its trace over the last one's
 			for inner.Err() == nil {
 				i := int(next.Add(1) - 1)
 				if i >= len(seeds) {
 					return
 				}
-				results[i], ran[i] = result(inner, sh, seeds[i]), true
+				results[i], rows = result(inner, sh, seeds[i], rows)
+				ran[i] = true
 				var spent *budget.Exceeded
 				if errors.As(results[i].Err, &spent) {
 					stop(fmt.Errorf("the batch stopped: %w", results[i].Err))
@@ -88,24 +90,28 @@ func Many(ctx context.Context, sh shift.Shift, seeds []uint32, o Options) ([]Res
 	return results, nil
 }
 
-// result runs one seed and sums it up; a panic in a scenario or policy is an
+// result runs one seed into the worker's rows and sums it up, and returns
+// the rows for the worker's next run; the run's Lua state goes back to the
+// scenario for the next as well. A panic in a scenario or policy is an
 // error of that seed, not of the whole batch.
-func result(ctx context.Context, sh shift.Shift, seed uint32) (res Result) {
+func result(ctx context.Context, sh shift.Shift, seed uint32, rows []engine.Row) (res Result, _ []engine.Row) {
 	res.Seed = seed
 	defer func() {
 		if p := recover(); p != nil {
 			res.Err = fmt.Errorf("seed %d: internal error: %v", seed, p)
 		}
 	}()
-	sh.Seed = seed
+	sh.Seed, sh.Rows = seed, rows
 	sim, err := sh.Run(ctx)
 	if sim != nil {
 		res.Outcome = sim.Outcome()
+		rows = sim.Rows()
+		sim.Release()
 	}
 	if err != nil {
 		res.Err = fmt.Errorf("seed %d: %w", seed, err)
 	}
-	return res
+	return res, rows
 }
 
 // FirstError returns the error of the first failed run in seed order, or nil.

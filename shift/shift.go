@@ -66,6 +66,10 @@ type Shift struct {
 	// Meter, when set, is charged by the run instead of a meter of its own
 	// with Limits: oncall check runs a scenario on many seeds on one.
 	Meter *budget.Meter
+	// Rows is the memory the run writes its trace into
+	// (engine.Options.Rows): a batch worker passes the rows of its last
+	// run. Nil: the run's own.
+	Rows []engine.Row
 }
 
 // Sim is a run built from a Shift: the engine's Sim and the meter its
@@ -73,6 +77,17 @@ type Shift struct {
 type Sim struct {
 	*engine.Sim
 	meter *budget.Meter
+	inst  engine.Scenario
+}
+
+// Release gives what the run's scenario holds (a Lua state) back to its
+// source for a later run, once this one is over and read: a batch worker
+// does, seed after seed. The run must not be stepped after; its rows and
+// outcome stay readable.
+func (s *Sim) Release() {
+	if r, ok := s.inst.(interface{ Release() }); ok {
+		r.Release()
+	}
 }
 
 // Run computes minutes as engine.Sim.Run does, for ctx: once ctx is done
@@ -126,11 +141,11 @@ func (sh Shift) start(ctx context.Context) (*Sim, error) {
 	if sh.Policy != nil {
 		pol = sh.Policy.Instance(m)
 	}
-	sim, err := engine.New(engine.Options{Setup: setup, Scenario: inst, Policy: pol, Seed: sh.Seed, Noise: sh.Noise})
+	sim, err := engine.New(engine.Options{Setup: setup, Scenario: inst, Policy: pol, Seed: sh.Seed, Noise: sh.Noise, Rows: sh.Rows})
 	if err != nil {
 		return nil, &Error{Kind: SetupRefused, Err: err}
 	}
-	return &Sim{Sim: sim, meter: m}, nil
+	return &Sim{Sim: sim, meter: m, inst: inst}, nil
 }
 
 // Run builds the run and computes it to its end, each decision applied
