@@ -43,6 +43,7 @@ type run struct {
 	scheduled  int                      // callbacks scheduled with at() in the run
 	said       int                      // lines said in the run
 	surge      *lua.LFunction
+	fast       *fastSurge // surge's fast path, when it is written in its subset (fastsurge.go)
 	onMinute   *lua.LFunction
 	onDecision *lua.LFunction
 	outcomes   []*lua.LFunction // the value functions of outcome{}, in the declaration's order
@@ -141,6 +142,9 @@ func (r *run) finishLoad() {
 	if r.surge, err = hook(g, "surge"); err != nil {
 		r.diags = append(r.diags, r.fileDiag(err.Error()))
 	}
+	if code := compileSurge(r.surge); code != nil {
+		r.fast = &fastSurge{code: code, fn: r.surge, lib: r.p.lib, reg: make([]value, registers(code.proto))}
+	}
 	if r.onMinute, err = hook(g, "on_minute"); err != nil {
 		r.diags = append(r.diags, r.fileDiag(err.Error()))
 	}
@@ -216,6 +220,18 @@ func (r *run) Surge(m int) (float64, error) {
 	if r.surge == nil {
 		return 1, nil
 	}
+	if r.fast != nil && r.broken == nil {
+		if limit := r.m.fastLimit(); limit > 0 {
+			if v, steps, ok := r.fast.call(float64(m), limit); ok {
+				r.m.fastCall(steps)
+				r.minute = m
+				if v >= 0 && v <= engine.MaxSurge {
+					return v, nil
+				}
+				return r.surgeValue(lua.LNumber(v), m)
+			}
+		}
+	}
 	r.phase, r.minute = phaseSurge, m
 	r.L.Push(r.surge)
 	r.L.Push(lua.LNumber(m))
@@ -226,6 +242,11 @@ func (r *run) Surge(m int) (float64, error) {
 	}
 	v := r.L.Get(-1)
 	r.L.Pop(1)
+	return r.surgeValue(v, m)
+}
+
+// surgeValue checks what surge(m) returned.
+func (r *run) surgeValue(v lua.LValue, m int) (float64, error) {
 	n, ok := v.(lua.LNumber)
 	if !ok || !(n >= 0 && n <= engine.MaxSurge) {
 		return 1, r.failed(r.hookDiag(r.surge, fmt.Sprintf("surge(t) returned %s: it must return the demand multiplier, a number from 0 to %d (1 for none)", luaText(v), engine.MaxSurge)), "", m)
