@@ -1,6 +1,12 @@
 package engine
 
-import "math"
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+)
 
 // The engine's previous Erlang B, queue and burn windows, kept verbatim: the
 // property tests compare the new ones with them, and the benchmarks measure
@@ -152,5 +158,63 @@ func (c *Constants) servePrevious(in load) served {
 	out.capacity = float64(n) / (out.serviceMS / 1000)
 	eq := out.queue.failed + out.queue.timeouts
 	out.errorRate = 1 - (1-eq)*(1-out.dbErrors)*(1-in.builds.errorRate)
+	return out
+}
+
+// marshalRowPrevious is View.MarshalRow as it was before AppendRow: the
+// property test holds AppendRow to its bytes.
+func marshalRowPrevious(v View, r *Row) ([]byte, error) {
+	var b strings.Builder
+	b.WriteString(`{"minute":` + strconv.Itoa(r.Minute) + `,"time":"` + fmt.Sprintf("%02d:%02d", (r.Clock%1440+1440)%1440/60, (r.Clock%1440+1440)%1440%60) + `"`)
+	for _, s := range v.Metrics()[1:] {
+		b.WriteString(`,"` + s.Name + `":` + formatPrevious(s, s.Get(r)))
+	}
+	evs := v.Events(r.Events)
+	if evs == nil {
+		evs = []Event{}
+	}
+	ej, err := json.Marshal(evs)
+	if err != nil {
+		return nil, err
+	}
+	b.WriteString(`,"events":`)
+	b.Write(ej)
+	fired := make([]firingJSON, len(r.Fired))
+	for i, f := range r.Fired {
+		fired[i] = firingJSON{Rule: f.Rule, Seen: f.Seen, Actions: make([]string, len(f.Actions))}
+		for j, a := range f.Actions {
+			fired[i].Actions[j] = a.String()
+		}
+	}
+	fj, err := json.Marshal(fired)
+	if err != nil {
+		return nil, err
+	}
+	b.WriteString(`,"fired":`)
+	b.Write(fj)
+	b.WriteByte('}')
+	return []byte(b.String()), nil
+}
+
+// formatPrevious is MetricSpec.Format as it was, on strconv's strings.
+func formatPrevious(s MetricSpec, v float64) string {
+	switch s.Kind {
+	case Boolean:
+		return strconv.FormatBool(v == 1)
+	case Integer:
+		return strconv.FormatInt(int64(v), 10)
+	}
+	out := strconv.FormatFloat(v, 'f', s.Decimals, 64)
+	if s.Decimals > 0 {
+		for out[len(out)-1] == '0' {
+			out = out[:len(out)-1]
+		}
+		if out[len(out)-1] == '.' {
+			out = out[:len(out)-1]
+		}
+	}
+	if out == "-0" {
+		out = "0"
+	}
 	return out
 }

@@ -58,8 +58,15 @@ func (r *Row) Time() string { return ClockString(r.Clock) }
 
 // ClockString renders a minute of the day as "HH:MM".
 func ClockString(minuteOfDay int) string {
+	var buf [5]byte
+	return string(AppendClock(buf[:0], minuteOfDay))
+}
+
+// AppendClock appends a minute of the day to b as ClockString writes it.
+func AppendClock(b []byte, minuteOfDay int) []byte {
 	m := ((minuteOfDay % 1440) + 1440) % 1440
-	return fmt.Sprintf("%02d:%02d", m/60, m%60)
+	h, mm := m/60, m%60
+	return append(b, byte('0'+h/10), byte('0'+h%10), ':', byte('0'+mm/10), byte('0'+mm%10))
 }
 
 // MetricKind says how a metric's values read.
@@ -155,29 +162,42 @@ func LookupMetric(name string) (MetricSpec, error) {
 // Format writes v with the spec's fixed precision, trailing zeros dropped:
 // 1125, 0.771429, 341.92, true.
 func (s MetricSpec) Format(v float64) string {
+	var buf [32]byte
+	return string(s.AppendFormat(buf[:0], v))
+}
+
+// AppendFormat appends v to b as Format writes it.
+func (s MetricSpec) AppendFormat(b []byte, v float64) []byte {
 	switch s.Kind {
 	case Boolean:
-		return strconv.FormatBool(v == 1)
+		return strconv.AppendBool(b, v == 1)
 	case Integer:
-		return strconv.FormatInt(int64(v), 10)
+		return strconv.AppendInt(b, int64(v), 10)
 	}
-	return FormatFixed(v, s.Decimals)
+	return AppendFixed(b, v, s.Decimals)
 }
 
 // FormatFixed writes v with at most decimals digits after the point, trailing
 // zeros and a negative zero dropped.
 func FormatFixed(v float64, decimals int) string {
-	s := strconv.FormatFloat(v, 'f', decimals, 64)
+	var buf [32]byte
+	return string(AppendFixed(buf[:0], v, decimals))
+}
+
+// AppendFixed appends v to b as FormatFixed writes it.
+func AppendFixed(b []byte, v float64, decimals int) []byte {
+	start := len(b)
+	b = strconv.AppendFloat(b, v, 'f', decimals, 64)
 	if decimals > 0 {
-		for s[len(s)-1] == '0' {
-			s = s[:len(s)-1]
+		for b[len(b)-1] == '0' {
+			b = b[:len(b)-1]
 		}
-		if s[len(s)-1] == '.' {
-			s = s[:len(s)-1]
+		if b[len(b)-1] == '.' {
+			b = b[:len(b)-1]
 		}
 	}
-	if s == "-0" {
-		s = "0"
+	if string(b[start:]) == "-0" {
+		b = append(b[:start], '0')
 	}
-	return s
+	return b
 }
