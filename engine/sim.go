@@ -204,10 +204,9 @@ func (s *Sim) step() (*Row, error) {
 	// see its address, and a row on the stack would escape to the heap. The
 	// slot may hold a row of an earlier run (Options.Rows): it is cleared.
 	if len(s.rows) == cap(s.rows) {
-		s.rows = append(s.rows, Row{})
-	} else {
-		s.rows = s.rows[:m+1]
+		s.grow()
 	}
+	s.rows = s.rows[:m+1]
 	r := &s.rows[m]
 	*r = Row{Minute: m, Clock: (s.setup.Start + m) % 1440, Events: s.carry}
 	s.carry = nil
@@ -369,6 +368,15 @@ func (s *Sim) decide(r *Row) error {
 	}
 	r.Fired = firings
 	return nil
+}
+
+// grow makes room for more rows: twice as many, but never more than the
+// run's minutes, so that a trace grown a minute at a time (a console
+// session's) ends as large as one allocated at once.
+func (s *Sim) grow() {
+	grown := make([]Row, len(s.rows), min(max(2*cap(s.rows), 16), s.setup.Minutes))
+	copy(grown, s.rows)
+	s.rows = grown
 }
 
 // eventsAndDecisions is step 1 of minute m: the scenario's events, the
