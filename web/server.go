@@ -85,6 +85,8 @@ type Server struct {
 	sessions map[string]*session
 
 	models modelDraws // the model page's samples of each scenario
+
+	answers sync.Pool // *answerBuffer: the buffers steps write their answers in (stepio.go)
 }
 
 // New prepares a console.

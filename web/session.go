@@ -70,6 +70,9 @@ func newSessionID() string {
 	return hex.EncodeToString(b[:])
 }
 
+// minRows is the room for rows a new shift starts with: ten minutes.
+const minRows = 10
+
 // build prepares a shift's Sim and plays it to minute played, applying each
 // decision before the minute it takes effect; decisions for minute played
 // stay queued. Errors in the request are 400s; an error of the scenario or
@@ -82,7 +85,10 @@ func (s *Server) build(ctx context.Context, sh Shift, played int) (*shift.Sim, S
 	if len(sh.Decisions) > maxDecisions {
 		return nil, nil, nil, badRequest("%d decisions: a shift carries at most %d", len(sh.Decisions), maxDecisions)
 	}
-	run := shift.Shift{Scenario: sc, Seed: sh.Seed, Noise: sh.Noise, Decisions: make([]shift.Decision, len(sh.Decisions)), Limits: s.opts.Limits}
+	// The trace grows as the shift is played: a shift of a week started
+	// and left costs its few rows, not a week's.
+	rows := make([]engine.Row, 0, minRows)
+	run := shift.Shift{Scenario: sc, Seed: sh.Seed, Noise: sh.Noise, Decisions: make([]shift.Decision, len(sh.Decisions)), Limits: s.opts.Limits, Rows: rows}
 	for i, d := range sh.Decisions {
 		a, err := d.action("player")
 		if err != nil {

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"strconv"
 	"strings"
 
 	"github.com/oncall-sim/oncall/engine"
@@ -223,13 +222,15 @@ type stepAnswer struct {
 
 // step advances the shift by 1 to maxStep minutes and answers the new rows.
 func (s *Server) step(w http.ResponseWriter, r *http.Request) {
-	var req stepRequest
-	if err := readJSON(r, &req); err != nil {
+	buf := s.answerBuffer()
+	defer s.keep(buf)
+	minutes, err := readStep(r, buf)
+	if err != nil {
 		fail(w, err)
 		return
 	}
-	if req.Minutes < 1 || req.Minutes > maxStep {
-		fail(w, badRequest("minutes = %d is out of range: a step advances 1 to %d minutes", req.Minutes, maxStep))
+	if minutes < 1 || minutes > maxStep {
+		fail(w, badRequest("minutes = %d is out of range: a step advances 1 to %d minutes", minutes, maxStep))
 		return
 	}
 	sess := s.lockSession(w, r)
@@ -247,7 +248,7 @@ func (s *Server) step(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	from := sim.Minute()
-	if err := sim.Run(r.Context(), req.Minutes); err != nil {
+	if err := sim.Run(r.Context(), minutes); err != nil {
 		fail(w, runError(sess.shift, err))
 		return
 	}
@@ -257,51 +258,7 @@ func (s *Server) step(w http.ResponseWriter, r *http.Request) {
 		o := sim.Outcome()
 		ans.Outcome = &o
 	}
-	writeStep(w, ans)
-}
-
-// writeStep writes a step's answer by hand: it is the request a playing
-// page sends every tick, and json.Marshal would parse again every row that
-// Row.MarshalJSON has just written.
-func writeStep(w http.ResponseWriter, ans stepAnswer) {
-	buf := make([]byte, 0, 1600*len(ans.Rows)+64)
-	buf = append(buf, `{"minute":`...)
-	buf = strconv.AppendInt(buf, int64(ans.Minute), 10)
-	buf = append(buf, `,"rows":[`...)
-	for i, r := range ans.Rows {
-		b, err := r.MarshalJSON()
-		if err != nil {
-			fail(w, &httpError{http.StatusInternalServerError, "writing a row: " + err.Error()})
-			return
-		}
-		if i > 0 {
-			buf = append(buf, ',')
-		}
-		buf = append(buf, b...)
-	}
-	texts, err := json.Marshal(ans.Texts)
-	if err != nil {
-		fail(w, &httpError{http.StatusInternalServerError, "writing the timeline: " + err.Error()})
-		return
-	}
-	buf = append(buf, `],"texts":`...)
-	buf = append(buf, texts...)
-	buf = append(buf, `,"done":`...)
-	buf = strconv.AppendBool(buf, ans.Done)
-	if ans.Outcome != nil {
-		o, err := json.Marshal(ans.Outcome)
-		if err != nil {
-			fail(w, &httpError{http.StatusInternalServerError, "writing the outcome: " + err.Error()})
-			return
-		}
-		buf = append(buf, `,"outcome":`...)
-		buf = append(buf, o...)
-	}
-	buf = append(buf, '}')
-	w.Header().Set("Content-Type", "application/json; charset=utf-8")
-	w.Header().Set("Cache-Control", "no-store")
-	w.WriteHeader(http.StatusOK)
-	w.Write(buf)
+	writeStep(w, ans, buf)
 }
 
 // takeover ends the autopilot: the policy decides nothing after the minutes

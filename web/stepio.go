@@ -1,0 +1,167 @@
+package web
+
+import (
+	"encoding/json"
+	"net/http"
+	"strconv"
+
+	"github.com/oncall-sim/oncall/engine"
+)
+
+// A playing page asks for a step every tick, 100 pages at once in a class:
+// the step's request and answer are read and written without garbage. The
+// body the page sends, {"minutes":1}, is read into a buffer on the stack
+// and its one number read by hand; any other body goes through the JSON
+// decoder, which gives the same answer for it and says what is wrong with
+// it. The answer is written straight into a buffer the server reuses, the
+// rows by engine.View.AppendRow.
+
+// readStep reads a step's request, the minutes to advance, into buf.
+func readStep(r *http.Request, buf *answerBuffer) (int, error) {
+	if err := jsonType(r.Header.Get("Content-Type")); err != nil {
+		return 0, err
+	}
+	body, err := readBody(r, buf.b[:0])
+	if err != nil {
+		return 0, err
+	}
+	buf.b = body[:0]
+	if n, ok := stepMinutes(body); ok {
+		return n, nil
+	}
+	var req stepRequest
+	if err := decodeJSON(body, &req); err != nil {
+		return 0, err
+	}
+	return req.Minutes, nil
+}
+
+// stepMinutes reads a body of exactly {"minutes":N}, N a JSON integer of
+// at most nine digits, with JSON's white space anywhere between tokens:
+// what the decoder would read as stepRequest{Minutes: N}. ok is false for
+// anything else, which the decoder reads.
+func stepMinutes(body []byte) (n int, ok bool) {
+	i := 0
+	space := func() {
+		for i < len(body) && (body[i] == ' ' || body[i] == '\t' || body[i] == '\n' || body[i] == '\r') {
+			i++
+		}
+	}
+	token := func(t string) bool {
+		space()
+		if len(body)-i < len(t) || string(body[i:i+len(t)]) != t {
+			return false
+		}
+		i += len(t)
+		return true
+	}
+	if !token("{") || !token(`"minutes"`) || !token(":") {
+		return 0, false
+	}
+	space()
+	neg := i < len(body) && body[i] == '-'
+	if neg {
+		i++
+	}
+	start := i
+	for i < len(body) && body[i] >= '0' && body[i] <= '9' {
+		n = 10*n + int(body[i]-'0')
+		i++
+	}
+	digits := i - start
+	if digits == 0 || digits > 9 || digits > 1 && body[start] == '0' {
+		return 0, false
+	}
+	if !token("}") {
+		return 0, false
+	}
+	space()
+	if i != len(body) {
+		return 0, false
+	}
+	if neg {
+		n = -n
+	}
+	return n, true
+}
+
+// appendStep appends a step's answer to b: what json.Marshal writes for
+// stepAnswer, rows as the learner sees them (engine.Row.MarshalJSON).
+func appendStep(b []byte, ans stepAnswer) ([]byte, error) {
+	b = append(b, `{"minute":`...)
+	b = strconv.AppendInt(b, int64(ans.Minute), 10)
+	b = append(b, `,"rows":[`...)
+	var err error
+	for i := range ans.Rows {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		if b, err = engine.Learner.AppendRow(b, &ans.Rows[i]); err != nil {
+			return nil, err
+		}
+	}
+	b = append(b, `],"texts":`...)
+	if len(ans.Texts) == 0 {
+		b = append(b, "[]"...)
+	} else {
+		texts, err := json.Marshal(ans.Texts)
+		if err != nil {
+			return nil, err
+		}
+		b = append(b, texts...)
+	}
+	b = append(b, `,"done":`...)
+	b = strconv.AppendBool(b, ans.Done)
+	if ans.Outcome != nil {
+		o, err := json.Marshal(ans.Outcome)
+		if err != nil {
+			return nil, err
+		}
+		b = append(b, `,"outcome":`...)
+		b = append(b, o...)
+	}
+	return append(b, '}'), nil
+}
+
+// answerBuffer is a buffer for a step's request and answer, which the
+// server reuses.
+type answerBuffer struct{ b []byte }
+
+// maxKeptAnswer bounds the buffers the server keeps: the answer of a step
+// of 60 minutes fits; a larger one (a step that fired many rules) is let
+// go.
+const maxKeptAnswer = 128 << 10
+
+// answerBuffer returns a buffer for a step; keep gives it back.
+func (s *Server) answerBuffer() *answerBuffer {
+	if buf, ok := s.answers.Get().(*answerBuffer); ok {
+		return buf
+	}
+	return &answerBuffer{b: make([]byte, 0, 4096)}
+}
+
+func (s *Server) keep(buf *answerBuffer) {
+	if cap(buf.b) <= maxKeptAnswer {
+		s.answers.Put(buf)
+	}
+}
+
+// The headers of a step's answer, set without a copy (see securityHeaders).
+var (
+	jsonContentType = []string{"application/json; charset=utf-8"}
+	noStore         = []string{"no-store"}
+)
+
+// writeStep writes a step's answer, in buf.
+func writeStep(w http.ResponseWriter, ans stepAnswer, buf *answerBuffer) {
+	b, err := appendStep(buf.b[:0], ans)
+	if err != nil {
+		fail(w, &httpError{http.StatusInternalServerError, "writing the step: " + err.Error()})
+		return
+	}
+	buf.b = b[:0]
+	h := w.Header()
+	h["Content-Type"], h["Cache-Control"] = jsonContentType, noStore
+	w.WriteHeader(http.StatusOK)
+	w.Write(b)
+}
