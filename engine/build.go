@@ -2,7 +2,6 @@ package engine
 
 import (
 	"fmt"
-	"math"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -140,7 +139,7 @@ func (f *fleetBuilds) share(m int) float64 {
 	if !f.rolling {
 		return 0
 	}
-	return math.Min(1, (float64(m)-f.newest.from+1)/f.rollout)
+	return min(1, (float64(m)-f.newest.from+1)/f.rollout)
 }
 
 // deploy ships b at the start of minute m over rollout minutes. A newest
@@ -240,20 +239,23 @@ type buildEffects struct {
 func (f *fleetBuilds) effects(m int) buildEffects {
 	var e buildEffects
 	s := f.share(m)
-	add := func(d deployed, w float64) {
-		if d.build.Bad() {
-			e.badShare += w
-		}
-		e.errorRate += w * d.build.ErrorRate
-		e.extraCPU += w * d.build.ExtraCPU
-		e.leakMS += w * d.build.LeakMSPerMin * (float64(m) - d.from)
-	}
 	if f.rolling {
-		add(f.newest, s)
+		e.add(&f.newest, s, m)
 	}
-	for _, d := range f.rest {
-		add(d, (1-s)*d.weight)
+	for i := range f.rest {
+		e.add(&f.rest[i], (1-s)*f.rest[i].weight, m)
 	}
 	e.newShare = s
 	return e
+}
+
+// add adds a build serving the share w of minute m's traffic, read in
+// place: this runs for every build every minute.
+func (e *buildEffects) add(d *deployed, w float64, m int) {
+	if d.build.Bad() {
+		e.badShare += w
+	}
+	e.errorRate += w * d.build.ErrorRate
+	e.extraCPU += w * d.build.ExtraCPU
+	e.leakMS += w * d.build.LeakMSPerMin * (float64(m) - d.from)
 }

@@ -58,9 +58,9 @@ func (c *Constants) serve(in load) served {
 	rho := out.dbLoad / c.DBCapacity
 	out.queryMS = c.DBCapMS
 	if rho < 1 {
-		out.queryMS = math.Min(c.DBBaseMS/(1-rho), c.DBCapMS)
+		out.queryMS = min(c.DBBaseMS/(1-rho), c.DBCapMS)
 	}
-	out.dbUtil = math.Min(rho, 1)
+	out.dbUtil = min(rho, 1)
 	// A database past its capacity serves at most its capacity: the share
 	// 1 − 1/ρ of the queries waits past its timeout and fails, and with it
 	// every request that needed the database (a miss).

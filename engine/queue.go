@@ -29,7 +29,7 @@ func mmnQueue(lambda, s float64, n int, d float64) queueResult {
 		// E is 0 whatever B is, and Erlang C is at most 0.01, so the
 		// waiting term is 0: B reaches no output and is not computed.
 		wait := 0.0
-		return queueResult{utilization: math.Min(rho, 1), p99MS: math.Min((s*ln100+wait)*1000, capMS)}
+		return queueResult{utilization: min(rho, 1), p99MS: min((s*ln100+wait)*1000, capMS)}
 	}
 	b := erlangB(a, n)
 
@@ -50,7 +50,7 @@ func mmnQueue(lambda, s float64, n int, d float64) queueResult {
 		e = 1 / (x/(rho*b) + middle + 1)
 	}
 
-	q := queueResult{utilization: math.Min(rho, 1)}
+	q := queueResult{utilization: min(rho, 1)}
 	if a < nf {
 		q.timeouts = e
 		c := b / ((1 - rho) + rho*b) // Erlang C
@@ -58,7 +58,7 @@ func mmnQueue(lambda, s float64, n int, d float64) queueResult {
 		if c > 0.01 {
 			wait = math.Log(c/0.01) / theta
 		}
-		q.p99MS = math.Min((s*ln100+wait)*1000, capMS)
+		q.p99MS = min((s*ln100+wait)*1000, capMS)
 	} else {
 		q.failed = e
 		q.p99MS = capMS

@@ -52,6 +52,8 @@ type Sim struct {
 	paging bool
 	errs   errorWindow
 
+	refillTau, refillShare float64 // 1 − e^(−1/τ) of step 12, for the τ in force
+
 	pending []Action // decisions for the start of the next minute
 	carry   []Event  // events decided after the last minute, reported in the next
 	rows    []Row
@@ -303,7 +305,7 @@ func (s *Sim) demand(m int, r *Row) error {
 	if s.noisy {
 		mean := 60 * r.Demand
 		count := s.noise.Normal(mean, math.Sqrt(mean)) * (1 + s.noise.Normal(0, c.NoiseCV))
-		r.Requests = math.Max(0, math.Round(count)) / 60
+		r.Requests = max(0, math.Round(count)) / 60
 	}
 	return nil
 }
@@ -339,13 +341,16 @@ func (s *Sim) refill(dbLoad float64, warmingUp bool) {
 	c := &s.c
 	f := 1.0
 	if dbLoad > 0 {
-		f = math.Min(1, c.DBCapacity/dbLoad)
+		f = min(1, c.DBCapacity/dbLoad)
 	}
-	s.warm += (1 - s.warm) * (1 - math.Exp(-1/c.RefillTau)) * f
+	if c.RefillTau != s.refillTau { // the share refilled a minute changes with τ alone
+		s.refillTau, s.refillShare = c.RefillTau, 1-math.Exp(-1/c.RefillTau)
+	}
+	s.warm += (1 - s.warm) * s.refillShare * f
 	if warmingUp {
 		s.warm += c.WarmupRate * f
 	}
-	s.warm = math.Min(s.warm, 1)
+	s.warm = min(s.warm, 1)
 }
 
 // decide is the policy's part of step 14: the rules see the trace and their
