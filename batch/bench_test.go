@@ -9,6 +9,7 @@ import (
 	"github.com/oncall-sim/oncall/batch"
 	"github.com/oncall-sim/oncall/dsl/policy"
 	"github.com/oncall-sim/oncall/dsl/scenario"
+	"github.com/oncall-sim/oncall/engine"
 	"github.com/oncall-sim/oncall/shift"
 )
 
@@ -44,6 +45,40 @@ func BenchmarkBatchBadDeploy(b *testing.B) {
 		if err := batch.FirstError(rs); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// BenchmarkShiftBadDeploy is one shift of the Lua bad deploy, noise on and
+// no policy, on one goroutine: the shift of benchtools/simpy, whose SimPy
+// model takes its time in Python. With state=fresh the run has a Lua state
+// and a trace of its own, as oncall run computes it; with state=reused it
+// takes the last run's, as a batch worker does.
+func BenchmarkShiftBadDeploy(b *testing.B) {
+	sc, err := scenario.Builtin("bad-deploy", scenario.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, reuse := range []bool{false, true} {
+		name := "state=fresh"
+		if reuse {
+			name = "state=reused"
+		}
+		b.Run(name, func(b *testing.B) {
+			var rows []engine.Row
+			seed := uint32(0)
+			for b.Loop() {
+				seed++
+				sim, err := shift.Shift{Scenario: sc, Seed: seed, Noise: true, Rows: rows}.Run(context.Background())
+				if err != nil {
+					b.Fatal(err)
+				}
+				if reuse {
+					rows = sim.Rows()
+					sim.Release()
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N), "µs/shift")
+		})
 	}
 }
 
