@@ -494,20 +494,15 @@ func compare(op int, x, y value) (holds, ok bool) {
 // else.
 func (lib *library) fastValue(v lua.LValue) (value, bool) {
 	switch v := v.(type) {
-	case lua.LNumber:
-		return num(float64(v)), true
-	case lua.LBool:
-		return boolVal(bool(v)), true
-	case *lua.LNilType:
-		return value{}, true
 	case *lua.LTable:
 		return value{kind: kTable, t: v}, true
 	case *lua.LFunction:
 		if fn, ok := lib.math[v]; ok {
 			return value{kind: kMath, fn: fn}, true
 		}
+		return value{}, false
 	}
-	return value{}, false
+	return constant(v)
 }
 
 // field reads t[key] as gopher-lua's getField does, following __index
