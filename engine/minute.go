@@ -1,7 +1,5 @@
 package engine
 
-import "math"
-
 // load is what steps 4 to 9 of docs/model.md take in for one minute.
 type load struct {
 	requests  float64 // req/s, after noise
@@ -87,6 +85,10 @@ func (c *Constants) serve(in load) served {
 // demand is λ(t) of step 3 before noise: the daily sine, peak at 12:00, times
 // the scenario's surge multiplier.
 func (c *Constants) demand(clock int, surge float64) float64 {
-	h := float64(clock%1440) / 60
-	return c.BaseDemand * (1 + c.DailySwing*math.Sin(2*math.Pi*(h-6)/24)) * surge
+	return c.demandAt(diurnalSine(clock%1440), surge)
+}
+
+// demandAt is demand for the daily sine of the minute, sine.
+func (c *Constants) demandAt(sine, surge float64) float64 {
+	return c.BaseDemand * (1 + c.DailySwing*sine) * surge
 }

@@ -35,6 +35,7 @@ type Sim struct {
 	noise   *Rand
 	seed    uint32
 	noisy   bool
+	sine    *[1440]float64 // daySine, read once
 
 	m       int   // the next minute to compute
 	serving int   // instances serving
@@ -71,6 +72,7 @@ func New(o Options) (*Sim, error) {
 		sc: o.Scenario, pol: o.Policy, page: o.Setup.Page,
 		noise: NewRand(o.Seed), seed: o.Seed, noisy: o.Noise,
 		warm: o.Setup.Warm, budget: o.Setup.BudgetLeft, builds: newFleetBuilds(),
+		sine: daySine(),
 	}
 	if s.sc == nil {
 		s.sc = NoScenario{}
@@ -300,7 +302,7 @@ func (s *Sim) demand(m int, r *Row) error {
 	if !(surge >= 0 && surge <= MaxSurge) {
 		return fmt.Errorf("surge(%d) = %s: the demand multiplier must be a number from 0 to %g", m, fmtNum(surge), float64(MaxSurge))
 	}
-	r.Demand = c.demand(r.Clock, surge)
+	r.Demand = c.demandAt(s.sine[r.Clock], surge) // r.Clock is in 0..1439
 	r.Requests = r.Demand
 	if s.noisy {
 		mean := 60 * r.Demand
