@@ -321,8 +321,8 @@ func (s *Sim) slo(m int, r *Row) error {
 	s.budget -= r.Burn / (c.SLODays * 1440)
 	r.BudgetLeft = s.budget
 	s.errs.push(r.ErrorRate, m == 0)
-	w := s.errs.means()
-	r.Burn5m, r.Burn30m, r.Burn1h, r.Burn6h = w[0]/allowed, w[1]/allowed, w[2]/allowed, w[3]/allowed
+	b := s.errs.burns(allowed)
+	r.Burn5m, r.Burn30m, r.Burn1h, r.Burn6h = b[0], b[1], b[2], b[3]
 	paging, err := s.page.Holds(r)
 	if err != nil {
 		return err // the page rule's own error says that it is one, and where

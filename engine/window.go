@@ -1,5 +1,7 @@
 package engine
 
+import "math"
+
 // windows are the burn-rate windows of docs/model.md, in minutes.
 var windows = [4]int{5, 30, 60, 360}
 
@@ -15,6 +17,13 @@ type errorWindow struct {
 	// [0, 2). Error rates are shares, so none should come; while any is held
 	// the windows are summed afresh.
 	odd int
+
+	// burnsOf caches the windows' burn rates (burns) for the allowed error
+	// rate burnsFor; burnsCached is cleared by a push that may have moved
+	// the means.
+	burnsOf     [len(windows)]float64
+	burnsFor    uint64 // math.Float64bits of allowed
+	burnsCached bool
 }
 
 // push records a minute's error rate; the first push fills the whole window,
@@ -28,10 +37,17 @@ func (w *errorWindow) push(rate float64, first bool) {
 	if w.pos == len(w.rates) {
 		w.pos = 0
 	}
-	w.take(len(windows)-1, w.rates[w.pos]) // 360 minutes old
+	leaving := w.rates[w.pos] // 360 minutes old
+	w.take(len(windows)-1, leaving)
 	w.rates[w.pos] = rate
+	moved := leaving != 0 || rate != 0 || w.odd != 0
 	for i, n := range windows[:len(windows)-1] {
-		w.take(i, w.at(n))
+		old := w.at(n)
+		moved = moved || old != 0
+		w.take(i, old)
+	}
+	if moved {
+		w.burnsCached = false
 	}
 	if !summable(rate) {
 		w.odd++
@@ -97,6 +113,25 @@ func (w *errorWindow) means() [len(windows)]float64 {
 		out[i] = sum / float64(n)
 	}
 	return out
+}
+
+// burns returns the burn rate of each window: its mean error rate over
+// allowed, the error rate the SLO allows. A minute that moved no rate but
+// zeros in or out of any window (a quiet stretch, a whole free-play day)
+// leaves every sum as it was, and with odd = 0 the means read the sums
+// alone: its burns are those of the minute before, for the same allowed,
+// to the bit, and are not divided again. (While odd > 0 every push counts
+// as a move: the means then sum the rates afresh.)
+func (w *errorWindow) burns(allowed float64) [len(windows)]float64 {
+	if w.burnsCached && w.burnsFor == math.Float64bits(allowed) {
+		return w.burnsOf
+	}
+	m := w.means()
+	for i := range m {
+		w.burnsOf[i] = m[i] / allowed
+	}
+	w.burnsFor, w.burnsCached = math.Float64bits(allowed), true
+	return w.burnsOf
 }
 
 // summable reports whether an exactSum can hold x.

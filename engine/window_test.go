@@ -155,3 +155,43 @@ func TestWindowOddFirstRate(t *testing.T) {
 		t.Errorf("after 360 minutes of 0.25: means %v, %d odd rates held", got, w.odd)
 	}
 }
+
+// The cached burns are the means divided by allowed every minute, to the
+// bit: over runs of zeros and runs of rates, odd rates among them, long
+// enough for a rate to leave a window while only zeros come in, with the
+// allowed error rate changing now and then.
+func TestPropertyBurnsCachedAreDivided(t *testing.T) {
+	odd := []float64{math.NaN(), math.Inf(1), 2.5, -0.1, math.Copysign(0, -1)}
+	allowed := []float64{0.001, 1 - 0.999, 0.01, 0.5}
+	rapid.Check(t, func(t *rapid.T) {
+		var w errorWindow
+		a := allowed[0]
+		minutes := rapid.IntRange(1, 1500).Draw(t, "minutes")
+		for m := 0; m < minutes; {
+			var rate float64
+			switch rapid.IntRange(0, 5).Draw(t, "kind") {
+			case 0, 1:
+				rate = genRate(t)
+			case 2:
+				rate = rapid.SampledFrom(odd).Draw(t, "odd")
+			default: // zeros, as a quiet stretch
+			}
+			for range rapid.IntRange(1, 400).Draw(t, "run") {
+				if m == minutes {
+					break
+				}
+				if rapid.IntRange(0, 99).Draw(t, "allowed changes") == 0 {
+					a = rapid.SampledFrom(allowed).Draw(t, "allowed")
+				}
+				w.push(rate, m == 0)
+				got, means := w.burns(a), w.means()
+				for i := range got {
+					if want := means[i] / a; math.Float64bits(got[i]) != math.Float64bits(want) {
+						t.Fatalf("minute %d, %d-minute window: burn %v (%x), mean/allowed %v (%x)", m, windows[i], got[i], math.Float64bits(got[i]), want, math.Float64bits(want))
+					}
+				}
+				m++
+			}
+		}
+	})
+}
