@@ -209,18 +209,33 @@ func BenchmarkScenarioCalls(b *testing.B) {
 	}
 }
 
-// BenchmarkInstance is the cost of preparing one run's Lua state.
+// BenchmarkInstance is the cost of preparing one run's Lua state: a fresh
+// one (state=fresh), or the last run's given back (state=reused), as a
+// batch worker does.
 func BenchmarkInstance(b *testing.B) {
 	p, err := Builtin("bad-deploy", Options{})
 	if err != nil {
 		b.Fatal(err)
 	}
-	var i uint32
-	for b.Loop() {
-		if _, _, err := p.Instance(nil, i); err != nil {
-			b.Fatal(err)
+	for _, reuse := range []bool{false, true} {
+		name := "state=fresh"
+		if reuse {
+			name = "state=reused"
 		}
-		i++
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			var i uint32
+			for b.Loop() {
+				sc, _, err := p.Instance(nil, i)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if reuse {
+					sc.(*run).Release()
+				}
+				i++
+			}
+		})
 	}
 }
 
