@@ -28,9 +28,16 @@ type declared struct {
 }
 
 // frozen is a copy of a table as scenario{} read it: its raw entries,
-// each a string, number or boolean, or a table of its own.
+// each a string, number or boolean, or a table of its own, by key and in
+// the order the table gave them.
 type frozen struct {
-	fields map[lua.LValue]frozenValue
+	fields  map[lua.LValue]frozenValue
+	entries []frozenEntry
+}
+
+type frozenEntry struct {
+	key   lua.LValue
+	value frozenValue
 }
 
 type frozenValue struct {
@@ -58,9 +65,10 @@ func freezeIn(t *lua.LTable, depth int, budget *int) *frozen {
 		if *budget--; *budget < 0 || !scalar(k) {
 			return nil
 		}
+		var fv frozenValue
 		switch v := v.(type) {
 		case lua.LString, lua.LNumber, lua.LBool:
-			f.fields[k] = frozenValue{scalar: v}
+			fv = frozenValue{scalar: v}
 		case *lua.LTable:
 			if depth >= maxFrozenDepth {
 				return nil
@@ -69,10 +77,12 @@ func freezeIn(t *lua.LTable, depth int, budget *int) *frozen {
 			if inner == nil {
 				return nil
 			}
-			f.fields[k] = frozenValue{table: inner}
+			fv = frozenValue{table: inner}
 		default:
 			return nil
 		}
+		f.fields[k] = fv
+		f.entries = append(f.entries, frozenEntry{key: k, value: fv})
 	}
 	return f
 }
@@ -88,7 +98,29 @@ func scalar(v lua.LValue) bool {
 // same reports whether t holds exactly what f does: the same keys, and
 // values equal to the bit (0 and −0 differ), tables compared entry by
 // entry. It allocates nothing.
+//
+// A table made by the constructor that made seed 0's gives its keys in
+// the same order (gopher-lua's Next follows the order of insertion): the
+// entries are compared in that order, each key to the one frozen at its
+// place, without looking it up. At the first key out of that order, the
+// comparison starts again by key (sameByKey); a value that differs where
+// the keys agree settles it, whatever the order.
 func (f *frozen) same(t *lua.LTable) bool {
+	i := 0
+	for k, v := t.Next(lua.LNil); k != lua.LNil; k, v = t.Next(k) {
+		if i == len(f.entries) || k != f.entries[i].key {
+			return f.sameByKey(t)
+		}
+		if !f.entries[i].value.same(v) {
+			return false
+		}
+		i++
+	}
+	return i == len(f.entries)
+}
+
+// sameByKey is same for a table that gives its keys in another order.
+func (f *frozen) sameByKey(t *lua.LTable) bool {
 	n := 0
 	for k, v := t.Next(lua.LNil); k != lua.LNil; k, v = t.Next(k) {
 		if n++; n > len(f.fields) {

@@ -97,6 +97,24 @@ func TestFrozenTables(t *testing.T) {
 			t.Errorf("%s: the changed table is the same", name)
 		}
 	}
+	// The same entries put in another order are the same table, and one
+	// value changed in it makes another.
+	reordered := func(budget float64) *lua.LTable {
+		t := L.NewTable()
+		t.RawSetString("on", lua.LTrue)
+		t.RawSetString("budget_left", lua.LNumber(budget))
+		inner := L.NewTable()
+		inner.RawSetInt(1, lua.LNumber(0))
+		inner.RawSetString("en", lua.LString("Title"))
+		t.RawSetString("title", inner)
+		return t
+	}
+	if !f.same(reordered(0.2)) {
+		t.Error("the same entries in another order differ")
+	}
+	if f.same(reordered(0.3)) {
+		t.Error("a value changed in another order: the changed table is the same")
+	}
 	withFunction := build(func(t, _ *lua.LTable) { t.RawSetString("f", L.NewFunction(func(*lua.LState) int { return 0 })) })
 	if freeze(withFunction) != nil {
 		t.Error("a table holding a function was kept")
