@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"math"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -116,6 +117,13 @@ type fleetBuilds struct {
 	rollout  float64 // its rollout, minutes
 	lastGood deployed
 	seq      int
+
+	// cached is effects for the newest deploy's share cachedShare (its
+	// bits), kept while no build of the mix leaks; deploy and rollBack,
+	// which change the mix, drop it.
+	cached      buildEffects
+	cachedShare uint64
+	haveCached  bool
 }
 
 // negligible is the weight under which an older build is dropped from the
@@ -165,6 +173,7 @@ func (f *fleetBuilds) deploy(b Build, m int, rollout float64) {
 	}
 	f.seq++
 	f.newest, f.rolling, f.rollout = deployed{build: b, seq: f.seq, from: float64(m)}, true, rollout
+	f.haveCached = false
 	if !b.Bad() {
 		f.lastGood = f.newest
 	}
@@ -214,6 +223,7 @@ func (f *fleetBuilds) rollBack() {
 	good := f.lastGood
 	good.weight = 1
 	f.rest = []deployed{good}
+	f.haveCached = false
 	if f.rolling && f.newest.seq == good.seq {
 		f.rollout = 1
 		f.newest.from = -1e18 // its share is 1 from now on (and a good build leaks nothing)
@@ -236,17 +246,37 @@ type buildEffects struct {
 // that changes nothing adds exact zeros: with one bad build over a clean
 // fleet, error_rate and the service time are those of docs/model.md's bad
 // build to the last bit.
+//
+// The minute enters the mix through the share alone but for the leaks'
+// term w·leak·(m − from): with no build leaking (leak ±0, m − from finite)
+// each such term is ±0, or NaN for a NaN share, whatever the minute, and
+// a zero's sign never reaches leakMS, which starts at +0 (+0 + −0 = +0).
+// So while the mix and the share stay as they were, as they do once a
+// rollout is complete, the effects are the last minute's to the bit and
+// are kept rather than mixed again (TestPropertyCachedEffectsAreMixed).
 func (f *fleetBuilds) effects(m int) buildEffects {
-	var e buildEffects
 	s := f.share(m)
+	if f.haveCached && math.Float64bits(s) == f.cachedShare {
+		return f.cached
+	}
+	e, leaks := f.mix(s, m)
+	f.cached, f.cachedShare, f.haveCached = e, math.Float64bits(s), !leaks
+	return e
+}
+
+// mix is effects computed afresh for the newest deploy's share s; leaks
+// reports whether a build of the mix leaks.
+func (f *fleetBuilds) mix(s float64, m int) (e buildEffects, leaks bool) {
 	if f.rolling {
 		e.add(&f.newest, s, m)
+		leaks = f.newest.build.LeakMSPerMin != 0
 	}
 	for i := range f.rest {
 		e.add(&f.rest[i], (1-s)*f.rest[i].weight, m)
+		leaks = leaks || f.rest[i].build.LeakMSPerMin != 0
 	}
 	e.newShare = s
-	return e
+	return e, leaks
 }
 
 // add adds a build serving the share w of minute m's traffic, read in

@@ -232,3 +232,47 @@ func TestBuildsShippedOverEachOtherStayFew(t *testing.T) {
 		t.Errorf("effects %+v: the builds shipped serve some of the traffic, the first build the rest, and each fails 0.1 %% of its requests", e)
 	}
 }
+
+// The effects kept from the last minute are those mixed afresh, to the bit,
+// over deploys (leaking or not, good or bad, over unfinished rollouts) and
+// rollbacks, minute after minute.
+func TestPropertyCachedEffectsAreMixed(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		f := newFleetBuilds()
+		m := 0
+		for range rapid.IntRange(1, 40).Draw(t, "changes") {
+			switch rapid.IntRange(0, 3).Draw(t, "change") {
+			case 0, 1:
+				var b Build
+				if rapid.Bool().Draw(t, "bad") {
+					b.ErrorRate = rapid.Float64Range(0, 1).Draw(t, "error_rate")
+					b.ExtraCPU = rapid.Float64Range(-0.5, 10).Draw(t, "extra_cpu")
+					if rapid.Bool().Draw(t, "leaks") {
+						b.LeakMSPerMin = rapid.Float64Range(0, 5).Draw(t, "leak")
+					}
+				}
+				f.deploy(b, m, float64(rapid.IntRange(1, 12).Draw(t, "rollout")))
+			case 2:
+				f.rollBack()
+			}
+			for range rapid.IntRange(1, 30).Draw(t, "minutes") {
+				got := f.effects(m)
+				want, _ := f.mix(f.share(m), m)
+				if !sameEffects(got, want) {
+					t.Fatalf("minute %d: kept %+v, mixed %+v", m, got, want)
+				}
+				m++
+			}
+		}
+	})
+}
+
+// sameEffects compares effects to the bit.
+func sameEffects(a, b buildEffects) bool {
+	for _, p := range [][2]float64{{a.newShare, b.newShare}, {a.badShare, b.badShare}, {a.errorRate, b.errorRate}, {a.extraCPU, b.extraCPU}, {a.leakMS, b.leakMS}} {
+		if math.Float64bits(p[0]) != math.Float64bits(p[1]) {
+			return false
+		}
+	}
+	return true
+}
