@@ -122,16 +122,15 @@ func (w *errorWindow) means() [len(windows)]float64 {
 // alone: its burns are those of the minute before, for the same allowed,
 // to the bit, and are not divided again. (While odd > 0 every push counts
 // as a move: the means then sum the rates afresh.)
-func (w *errorWindow) burns(allowed float64) [len(windows)]float64 {
-	if w.burnsCached && w.burnsFor == math.Float64bits(allowed) {
-		return w.burnsOf
+func (w *errorWindow) burns(allowed float64) *[len(windows)]float64 {
+	if !w.burnsCached || w.burnsFor != math.Float64bits(allowed) {
+		m := w.means()
+		for i := range m {
+			w.burnsOf[i] = m[i] / allowed
+		}
+		w.burnsFor, w.burnsCached = math.Float64bits(allowed), true
 	}
-	m := w.means()
-	for i := range m {
-		w.burnsOf[i] = m[i] / allowed
-	}
-	w.burnsFor, w.burnsCached = math.Float64bits(allowed), true
-	return w.burnsOf
+	return &w.burnsOf
 }
 
 // summable reports whether an exactSum can hold x.

@@ -184,7 +184,7 @@ func TestPropertyBurnsCachedAreDivided(t *testing.T) {
 					a = rapid.SampledFrom(allowed).Draw(t, "allowed")
 				}
 				w.push(rate, m == 0)
-				got, means := w.burns(a), w.means()
+				got, means := *w.burns(a), w.means()
 				for i := range got {
 					if want := means[i] / a; math.Float64bits(got[i]) != math.Float64bits(want) {
 						t.Fatalf("minute %d, %d-minute window: burn %v (%x), mean/allowed %v (%x)", m, windows[i], got[i], math.Float64bits(got[i]), want, math.Float64bits(want))
