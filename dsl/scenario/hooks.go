@@ -44,19 +44,7 @@ func (r *run) Decided(a engine.Action, row *engine.Row) error {
 	default:
 		r.action.RawSetString("value", lua.LNumber(a.Value))
 	}
-	r.fillRow(r.row, row)
-	r.phase, r.minute = phaseDecided, row.Minute
-	r.L.Push(r.onDecision)
-	r.L.Push(r.action)
-	r.L.Push(r.row)
-	before := len(r.pending)
-	err := r.call(2, 0)
-	r.phase = phaseLoad
-	if err != nil {
-		r.pending = r.pending[:min(before, len(r.pending))]
-		return r.failed(err, "on_decision()", row.Minute+1)
-	}
-	return nil
+	return r.callWatcher(r.onDecision, phaseDecided, row, r.action, "on_decision()", row.Minute+1)
 }
 
 // Outcome is a figure a scenario declares with outcome{...}: its name, its

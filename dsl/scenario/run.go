@@ -263,16 +263,29 @@ func (r *run) Observe(row *engine.Row) error {
 	if r.onMinute == nil {
 		return nil
 	}
+	return r.callWatcher(r.onMinute, phaseObserve, row, nil, "on_minute()", row.Minute)
+}
+
+// callWatcher calls a callback that watches the run, fn(row) or, with
+// first, fn(first, row), in the phase ph after the row's minute. What it
+// scheduled before an error is dropped, and the error is reported at
+// minute at.
+func (r *run) callWatcher(fn *lua.LFunction, ph phase, row *engine.Row, first lua.LValue, name string, at int) error {
 	r.fillRow(r.row, row)
-	r.phase, r.minute = phaseObserve, row.Minute
-	r.L.Push(r.onMinute)
+	r.phase, r.minute = ph, row.Minute
+	r.L.Push(fn)
+	args := 1
+	if first != nil {
+		r.L.Push(first)
+		args++
+	}
 	r.L.Push(r.row)
 	before := len(r.pending)
-	err := r.call(1, 0)
+	err := r.call(args, 0)
 	r.phase = phaseLoad
 	if err != nil {
 		r.pending = r.pending[:min(before, len(r.pending))]
-		return r.failed(err, "on_minute()", row.Minute)
+		return r.failed(err, name, at)
 	}
 	return nil
 }
