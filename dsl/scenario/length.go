@@ -18,92 +18,22 @@ const lengthName = "#len"
 // a thousand of them between two reads of the clock, at one step each.
 // As a call, # is charged for the slots it may scan.
 func rewriteLength(chunk []ast.Stmt) {
-	lengths{}.block(chunk)
+	treeWalk{leave: lengthCall}.block(chunk)
 }
 
-type lengths struct{}
-
-func (w lengths) block(stmts []ast.Stmt) {
-	for _, s := range stmts {
-		w.stmt(s)
+// lengthCall is e as a call of the length function when e is a #, its
+// operand already rewritten; any other e stays.
+func lengthCall(e ast.Expr) ast.Expr {
+	x, ok := e.(*ast.UnaryLenOpExpr)
+	if !ok {
+		return e
 	}
-}
-
-func (w lengths) stmt(s ast.Stmt) {
-	switch s := s.(type) {
-	case *ast.AssignStmt:
-		w.exprs(s.Lhs)
-		w.exprs(s.Rhs)
-	case *ast.LocalAssignStmt:
-		w.exprs(s.Exprs)
-	case *ast.FuncCallStmt:
-		s.Expr = w.expr(s.Expr)
-	case *ast.DoBlockStmt:
-		w.block(s.Stmts)
-	case *ast.WhileStmt:
-		s.Condition = w.expr(s.Condition)
-		w.block(s.Stmts)
-	case *ast.RepeatStmt:
-		w.block(s.Stmts)
-		s.Condition = w.expr(s.Condition)
-	case *ast.IfStmt:
-		s.Condition = w.expr(s.Condition)
-		w.block(s.Then)
-		w.block(s.Else)
-	case *ast.NumberForStmt:
-		s.Init, s.Limit, s.Step = w.expr(s.Init), w.expr(s.Limit), w.expr(s.Step)
-		w.block(s.Stmts)
-	case *ast.GenericForStmt:
-		w.exprs(s.Exprs)
-		w.block(s.Stmts)
-	case *ast.FuncDefStmt:
-		w.expr(s.Func)
-	case *ast.ReturnStmt:
-		w.exprs(s.Exprs)
-	}
-}
-
-func (w lengths) exprs(es []ast.Expr) {
-	for i := range es {
-		es[i] = w.expr(es[i])
-	}
-}
-
-// expr rewrites the # within e, and e itself when it is one.
-func (w lengths) expr(e ast.Expr) ast.Expr {
-	switch x := e.(type) {
-	case *ast.UnaryLenOpExpr:
-		call := &ast.FuncCallExpr{Func: &ast.IdentExpr{Value: lengthName}, Args: []ast.Expr{w.expr(x.Expr)}}
-		call.SetLine(x.Line())
-		call.SetLastLine(x.LastLine())
-		call.Func.SetLine(x.Line())
-		call.Func.SetLastLine(x.LastLine())
-		return call
-	case *ast.TableExpr:
-		for _, f := range x.Fields {
-			f.Key, f.Value = w.expr(f.Key), w.expr(f.Value)
-		}
-	case *ast.FuncCallExpr:
-		x.Func, x.Receiver = w.expr(x.Func), w.expr(x.Receiver)
-		w.exprs(x.Args)
-	case *ast.AttrGetExpr:
-		x.Object, x.Key = w.expr(x.Object), w.expr(x.Key)
-	case *ast.LogicalOpExpr:
-		x.Lhs, x.Rhs = w.expr(x.Lhs), w.expr(x.Rhs)
-	case *ast.RelationalOpExpr:
-		x.Lhs, x.Rhs = w.expr(x.Lhs), w.expr(x.Rhs)
-	case *ast.StringConcatOpExpr:
-		x.Lhs, x.Rhs = w.expr(x.Lhs), w.expr(x.Rhs)
-	case *ast.ArithmeticOpExpr:
-		x.Lhs, x.Rhs = w.expr(x.Lhs), w.expr(x.Rhs)
-	case *ast.UnaryMinusOpExpr:
-		x.Expr = w.expr(x.Expr)
-	case *ast.UnaryNotOpExpr:
-		x.Expr = w.expr(x.Expr)
-	case *ast.FunctionExpr:
-		w.block(x.Stmts)
-	}
-	return e
+	call := &ast.FuncCallExpr{Func: &ast.IdentExpr{Value: lengthName}, Args: []ast.Expr{x.Expr}}
+	call.SetLine(x.Line())
+	call.SetLastLine(x.LastLine())
+	call.Func.SetLine(x.Line())
+	call.Func.SetLastLine(x.LastLine())
+	return call
 }
 
 // length is the length operator: a string's bytes, a table's border (its

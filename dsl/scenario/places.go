@@ -65,8 +65,8 @@ func (ps *places) argOf(line int, name string) *tableAt {
 // they should not), it knows no table, and every position falls back to
 // the line of its call.
 func findPlaces(file, src string, chunk []ast.Stmt) *places {
-	w := &treeWalk{}
-	w.block(chunk)
+	w := &treeFinds{}
+	treeWalk{enter: w.enter}.block(chunk)
 	var toks []ast.Token
 	scanTokens(src, func(tok ast.Token) bool {
 		toks = append(toks, tok)
@@ -207,9 +207,9 @@ func closes(typ int) bool {
 	return false
 }
 
-// treeWalk visits a syntax tree in source order and keeps its table
-// constructors, in that order, and the calls that pass one.
-type treeWalk struct {
+// treeFinds is what findPlaces reads from a syntax tree, in source
+// order: its table constructors, and the calls that pass one.
+type treeFinds struct {
 	tables []*ast.TableExpr
 	calls  []treeCall
 }
@@ -220,93 +220,20 @@ type treeCall struct {
 	table *ast.TableExpr
 }
 
-func (w *treeWalk) block(stmts []ast.Stmt) {
-	for _, s := range stmts {
-		w.stmt(s)
-	}
-}
-
-func (w *treeWalk) stmt(s ast.Stmt) {
-	switch s := s.(type) {
-	case *ast.AssignStmt:
-		w.exprs(s.Lhs...)
-		w.exprs(s.Rhs...)
-	case *ast.LocalAssignStmt:
-		w.exprs(s.Exprs...)
-	case *ast.FuncCallStmt:
-		w.expr(s.Expr)
-	case *ast.DoBlockStmt:
-		w.block(s.Stmts)
-	case *ast.WhileStmt:
-		w.expr(s.Condition)
-		w.block(s.Stmts)
-	case *ast.RepeatStmt:
-		w.block(s.Stmts)
-		w.expr(s.Condition)
-	case *ast.IfStmt:
-		w.expr(s.Condition)
-		w.block(s.Then)
-		w.block(s.Else)
-	case *ast.NumberForStmt:
-		w.exprs(s.Init, s.Limit, s.Step)
-		w.block(s.Stmts)
-	case *ast.GenericForStmt:
-		w.exprs(s.Exprs...)
-		w.block(s.Stmts)
-	case *ast.FuncDefStmt:
-		w.expr(s.Func)
-	case *ast.ReturnStmt:
-		w.exprs(s.Exprs...)
-	}
-}
-
-func (w *treeWalk) exprs(es ...ast.Expr) {
-	for _, e := range es {
-		w.expr(e)
-	}
-}
-
-func (w *treeWalk) expr(e ast.Expr) {
+// enter keeps a constructor, and a call by name whose first argument is
+// a constructor (such a call has no receiver, so nothing of it comes
+// before the call itself in source order).
+func (w *treeFinds) enter(e ast.Expr) {
 	switch e := e.(type) {
 	case *ast.TableExpr:
 		w.tables = append(w.tables, e)
-		for _, f := range e.Fields {
-			w.exprs(f.Key, f.Value)
-		}
 	case *ast.FuncCallExpr:
-		w.call(e)
-	case *ast.AttrGetExpr:
-		w.exprs(e.Object, e.Key)
-	case *ast.LogicalOpExpr:
-		w.exprs(e.Lhs, e.Rhs)
-	case *ast.RelationalOpExpr:
-		w.exprs(e.Lhs, e.Rhs)
-	case *ast.StringConcatOpExpr:
-		w.exprs(e.Lhs, e.Rhs)
-	case *ast.ArithmeticOpExpr:
-		w.exprs(e.Lhs, e.Rhs)
-	case *ast.UnaryMinusOpExpr:
-		w.expr(e.Expr)
-	case *ast.UnaryNotOpExpr:
-		w.expr(e.Expr)
-	case *ast.UnaryLenOpExpr:
-		w.expr(e.Expr)
-	case *ast.FunctionExpr:
-		w.block(e.Stmts)
-	}
-}
-
-// call visits a call: what is called (or the receiver of a method), then
-// the arguments; a call by name whose first argument is a constructor is
-// kept.
-func (w *treeWalk) call(e *ast.FuncCallExpr) {
-	w.exprs(e.Func, e.Receiver)
-	if id, ok := e.Func.(*ast.IdentExpr); ok && len(e.Args) > 0 {
-		if te, ok := e.Args[0].(*ast.TableExpr); ok {
-			w.calls = append(w.calls, treeCall{line: e.Line(), name: id.Value, table: te})
+		if id, ok := e.Func.(*ast.IdentExpr); ok && len(e.Args) > 0 {
+			if te, ok := e.Args[0].(*ast.TableExpr); ok {
+				w.calls = append(w.calls, treeCall{line: e.Line(), name: id.Value, table: te})
+			}
 		}
 	}
-	w.exprs(e.Args...)
 }
 
 // place is where a table being read was written: its constructor, when the

@@ -121,8 +121,8 @@ func FuzzPlaces(f *testing.F) {
 		if err != nil {
 			return
 		}
-		w := &treeWalk{}
-		w.block(chunk)
+		w := &treeFinds{}
+		treeWalk{enter: w.enter}.block(chunk)
 		ps := findPlaces("f.lua", src, chunk)
 		for _, c := range w.calls {
 			at := ps.argOf(c.line, c.name)
