@@ -173,6 +173,11 @@ func (p *Program) reuse(line int, t *lua.LTable) *declaration {
 	if k == nil || k.line != line || !k.table.same(t) {
 		return nil
 	}
+	return k.copy()
+}
+
+// copy returns seed 0's declaration for a run of its own.
+func (k *declared) copy() *declaration {
 	d := k.decl
 	d.atPos, d.atText = map[int]dsl.Pos{}, map[int]string{}
 	return &d

@@ -37,6 +37,9 @@ type Program struct {
 	lib   *library     // what every run's state shares
 	page  *pageRule    // nil: the rule of MODEL.md
 
+	fast   *lua.FunctionProto // the main chunk of Instance's runs, or nil: proto (constdecl.go)
+	consts []*constTable      // the constant tables fast's calls pass
+
 	chunk      []ast.Stmt // the syntax tree, for where tables stand
 	placesOnce sync.Once
 	placesOf   *places
@@ -116,6 +119,10 @@ func compile(filename string, src []byte, opts Options) (p, past *Program, diags
 	if len(diags) > 0 {
 		return nil, nil, diags
 	}
+	p.fast, p.consts = constProto(filename, chunk)
+	if p.fast != nil && !p.settle() {
+		p.fast, p.consts = nil, nil
+	}
 	return p, nil, nil
 }
 
@@ -190,7 +197,11 @@ func (p *Program) Instance(m *budget.Meter, seed uint32) (engine.Scenario, engin
 
 // load runs the file's main chunk in a fresh state charging m.
 func (p *Program) load(m *budget.Meter, seed uint32) (*run, dsl.List) {
-	r, diags, _ := p.loadChunk(m, seed, p.proto)
+	proto := p.proto
+	if p.fast != nil {
+		proto = p.fast
+	}
+	r, diags, _ := p.loadChunk(m, seed, proto)
 	return r, diags
 }
 

@@ -84,6 +84,8 @@ type library struct {
 	row      *lua.LFunction              // __index of on_minute's row: unknown metrics are errors
 	rowNames []lua.LString               // the row's keys, in the order of engine.MetricSpecs
 	math     map[*lua.LFunction]mathFunc // math's functions surge's fast path calls (fastsurge.go)
+	scenario lua.LValue                  // the functions constCall stands in for (constdecl.go)
+	grade    lua.LValue
 }
 
 // newLibrary opens the libraries in a state of its own, guards them and
@@ -111,6 +113,8 @@ func newLibrary() *library {
 	guardMath(L)
 	registerAPI(L, g)
 	g.RawSetString(lengthName, L.NewFunction(length))
+	g.RawSetString(constCallName, L.NewFunction(constCall))
+	lib.scenario, lib.grade = g.RawGetString("scenario"), g.RawGetString("grade")
 	guardWriters(L, lib)
 	str := g.RawGetString(lua.StringLibName).(*lua.LTable)
 	str.RawSetString("__index", lua.LNil) // lib.strings is the strings' metatable
@@ -269,7 +273,7 @@ func strictIndex(L *lua.LState) int {
 	}
 	var names []string
 	collect := func(k, _ lua.LValue) {
-		if s, ok := k.(lua.LString); ok && s != lengthName {
+		if s, ok := k.(lua.LString); ok && !strings.HasPrefix(string(s), "#") { // the rewrites' own
 			names = append(names, string(s))
 		}
 	}
