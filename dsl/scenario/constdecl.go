@@ -34,8 +34,9 @@ import (
 // The checks of each function (scenario{} once, at the top level; grade{}
 // after it) run on every path. What a run may observe is unchanged but
 // its budget: a run charges the steps and memory of the tables it builds,
-// and it no longer builds the ones nobody reads. Compile's load on seed 0,
-// Check and DryRun run the file's main chunk as written.
+// and it no longer builds the ones nobody reads. Compile's load on seed 0
+// runs the file's main chunk as written; the runs after it, DryRun's too,
+// run the rewritten one.
 
 // constCallName is the global the rewritten calls read: a name no script
 // can write as an identifier.
@@ -167,7 +168,7 @@ func constCall(L *lua.LState) int {
 	r := runOf(L)
 	k, ok := L.Get(2).(lua.LNumber)
 	if !ok || int(k) < 0 || int(k) >= len(r.p.consts) {
-		L.RaiseError("internal error: %s called outside a rewritten declaration", constCallName)
+		L.RaiseError("%s stands for a declaration written as a constant table: call scenario{...} or grade{...} instead", constCallName)
 	}
 	c := r.p.consts[int(k)]
 	fn := L.Get(1)
