@@ -138,6 +138,26 @@ func BenchmarkScenario(b *testing.B) {
 			}
 			perMinute(b)
 		})
+		// The engine alone, as a batch worker runs it: the scenario in Go,
+		// made in the loop (a few draws), each run written over the rows of
+		// the last. What a shift costs besides is the scenario's Lua.
+		b.Run(name+"/go/rows=reused", func(b *testing.B) {
+			setup := p.Setup()
+			var rows []engine.Row
+			var i uint32
+			for b.Loop() {
+				sim, err := engine.New(engine.Options{Setup: setup, Scenario: twins[name](p, i), Seed: i, Noise: true, Rows: rows})
+				if err != nil {
+					b.Fatal(err)
+				}
+				if err := sim.Run(0); err != nil {
+					b.Fatal(err)
+				}
+				rows = sim.Rows()
+				i++
+			}
+			perMinute(b)
+		})
 		b.Run(name+"/lua", func(b *testing.B) {
 			var i uint32
 			for b.Loop() {
