@@ -37,7 +37,7 @@ type Program struct {
 	lib   *library     // what every run's state shares
 	page  *pageRule    // nil: the rule of MODEL.md
 
-	fast   *lua.FunctionProto // the main chunk of Instance's runs, or nil: proto (constdecl.go)
+	fast   *lua.FunctionProto // the main chunk of every run after Compile's load (Instance, DryRun), or nil: proto (constdecl.go)
 	consts []*constTable      // the constant tables fast's calls pass
 
 	chunk      []ast.Stmt // the syntax tree, for where tables stand
