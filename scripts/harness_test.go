@@ -7,7 +7,6 @@ import (
 
 	"github.com/oncall-sim/oncall/dsl/policy"
 	"github.com/oncall-sim/oncall/dsl/scenario"
-	"github.com/oncall-sim/oncall/engine"
 	"github.com/oncall-sim/oncall/scripts"
 	"github.com/oncall-sim/oncall/shift"
 )
@@ -108,14 +107,7 @@ func TestSameTraceByteForByte(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var b bytes.Buffer
-		if err := engine.WriteCSV(&b, sim.Rows()); err != nil {
-			t.Fatal(err)
-		}
-		if err := engine.WriteJSON(&b, sim.Trace()); err != nil {
-			t.Fatal(err)
-		}
-		return b.Bytes()
+		return []byte(learnerTrace(t, sim.Sim))
 	}
 	first := run(3)
 	if !bytes.Contains(first, []byte(`"rule": "scale out ahead of demand"`)) {
