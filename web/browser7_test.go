@@ -73,7 +73,7 @@ func TestBrowserUrdu(t *testing.T) {
 	ctx := browser(t)
 	url, _ := serve(t, realOptions(t))
 	run(t, ctx, chromedp.Navigate(url+"/?lang=ur"), startShift("bad-deploy", "7"),
-		setValue("speed", "60"), click("playbtn"), pausedAtPage,
+		playToPage,
 		click("ctl-rollback"), wait(`window.oncall.shift().decisions.length === 1`),
 		click("step1"), wait(`window.oncall.shift().rows.at(-1).rollback_left > 0`),
 	)
@@ -184,7 +184,7 @@ func TestBrowserAutopilot(t *testing.T) {
 		click("step1"), click("step1"), click("step1"), click("step1"), click("step1"),
 		wait(`window.oncall.shift().rows.length === 5`),
 		click("takeover"), wait(`window.oncall.shift().autopilot.until === 5 && !document.getElementById("ctl-rollback").disabled`),
-		click("autopause"), setValue("speed", "60"), click("playbtn"), pausedAtPage,
+		click("autopause"), playToPage,
 	)
 	if fired := eval[int](t, ctx, `window.oncall.shift().rows.filter(r => r.fired.length).length`); fired != 0 {
 		t.Errorf("the policy fired %d times after the takeover", fired)
@@ -214,7 +214,7 @@ func TestBrowserDebrief(t *testing.T) {
 	ctx := browser(t)
 	url, _ := serve(t, realOptions(t))
 	run(t, ctx, chromedp.Navigate(url+"/?lang=en"), startShift("bad-deploy", "3"),
-		setValue("speed", "60"), click("playbtn"), pausedAtPage,
+		playToPage,
 		click("ctl-rollback"), wait(`window.oncall.shift().decisions.length === 1`),
 		click("autopause"), click("playbtn"),
 		wait(`!document.getElementById("end").hidden && document.querySelectorAll("#debrief .moments li").length >= 2`),

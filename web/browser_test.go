@@ -142,6 +142,10 @@ func startShift(scenario, seed string) step {
 // pausedAtPage waits for the page to fire and the clock to stop on it.
 var pausedAtPage = wait(`!document.getElementById("alert").hidden && document.getElementById("alert").dataset.state === "page" && document.getElementById("playbtn").getAttribute("aria-pressed") === "false"`)
 
+// playToPage plays at 60 minutes a second until the page fires and the
+// clock stops on it.
+var playToPage = chromedp.Steps(setValue("speed", "60"), click("playbtn"), pausedAtPage)
+
 const lastRow = `window.oncall.shift().rows.at(-1)`
 
 func noMessage(t *testing.T, ctx context.Context) {
@@ -260,7 +264,7 @@ func TestBrowserShareLink(t *testing.T) {
 	ctx := browser(t)
 	url, _ := serve(t, Options{})
 	run(t, ctx, chromedp.Navigate(url+"/?lang=en"), startShift("bad-deploy", "12345"),
-		setValue("speed", "60"), click("playbtn"), pausedAtPage,
+		playToPage,
 		click("ctl-feature"), wait(`window.oncall.shift().decisions.length === 1`),
 		click("ctl-rollback"), wait(`window.oncall.shift().decisions.length === 2`),
 	)
@@ -287,7 +291,7 @@ func TestBrowserRestart(t *testing.T) {
 	ctx := browser(t)
 	url, restart := serve(t, Options{})
 	run(t, ctx, chromedp.Navigate(url+"/?lang=en"), startShift("bad-deploy", "42"),
-		setValue("speed", "60"), click("playbtn"), pausedAtPage,
+		playToPage,
 		setValue("ctl-min_instances", "16"),
 		submit("ctl-min_instances"),
 		wait(`window.oncall.shift().decisions.length === 1`),

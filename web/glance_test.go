@@ -45,7 +45,7 @@ func TestBrowserGlance(t *testing.T) {
 			ctx := browser(t)
 			url, _ := serve(t, realOptions(t))
 			run(t, ctx, sc.size, chromedp.Navigate(url+"/?lang=en"), startShift("bad-deploy", "7"),
-				setValue("speed", "60"), click("playbtn"), pausedAtPage)
+				playToPage)
 			saveScreen(t, ctx, "glance-bad-deploy-"+sc.name+".png")
 			for _, sel := range []string{"#clock", "#alert", "#ctl-rollback", "#ctlrow-rollback", "#playbtn", "#step1"} {
 				if !eval[bool](t, ctx, inView(sel)) {
@@ -199,7 +199,7 @@ func TestBrowserUrduBanner(t *testing.T) {
 			ctx := browser(t)
 			url, _ := serve(t, realOptions(t))
 			run(t, ctx, sc.size, chromedp.Navigate(url+"/?lang=ur"), startShift("bad-deploy", "7"),
-				setValue("speed", "60"), click("playbtn"), pausedAtPage)
+				playToPage)
 			loose := eval[[]string](t, ctx, `(() => {
 			  const out = [], walk = document.createTreeWalker(document.getElementById("alert"), NodeFilter.SHOW_TEXT);
 			  for (let n; (n = walk.nextNode());) if (/[0-9A-Za-z]/.test(n.data) && !n.parentElement.closest("bdi")) out.push(n.data);
