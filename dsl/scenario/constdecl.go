@@ -59,16 +59,12 @@ type constTable struct {
 // first. It returns false when that load fails, and the program's runs
 // then run the main chunk as written.
 func (p *Program) settle() bool {
-	r := newRun(p, budget.New(p.opts.Limits), 0)
-	r.settling = true
-	r.L.Push(r.L.NewFunctionFromProto(p.fast))
-	r.loading = true
-	err := r.call(0, 0)
-	r.loading = false
-	if err != nil || r.m.err != nil || len(r.diags) > 0 || r.decl == nil || len(r.decl.diags) > 0 {
+	p.settling = true
+	r, diags, _ := p.loadChunk(budget.New(p.opts.Limits), 0, p.fast)
+	p.settling = false
+	if r == nil || len(diags) > 0 {
 		return false
 	}
-	r.settling = false
 	r.Release()
 	return true
 }
@@ -180,7 +176,7 @@ func constCall(L *lua.LState) int {
 		r.declareCheck(L)
 		t := c.table(L)
 		r.readDeclaration(t)
-		if r.settling {
+		if r.p.settling {
 			k := r.p.declared
 			c.kept = k != nil && k.line == r.decl.pos.Line && k.table.same(t)
 		}

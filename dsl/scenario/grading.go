@@ -146,7 +146,7 @@ func (r *run) gradeKept(L *lua.LState, c *constTable) {
 	line := c.line
 	if line == 0 {
 		line = r.callerLine()
-		if r.settling {
+		if r.p.settling {
 			c.line = line
 		}
 	}

@@ -37,8 +37,9 @@ type Program struct {
 	lib   *library     // what every run's state shares
 	page  *pageRule    // nil: the rule of MODEL.md
 
-	fast   *lua.FunctionProto // the main chunk of every run after Compile's load (Instance, DryRun), or nil: proto (constdecl.go)
-	consts []*constTable      // the constant tables fast's calls pass
+	fast     *lua.FunctionProto // the main chunk of every run after Compile's load (Instance, DryRun), or nil: proto (constdecl.go)
+	consts   []*constTable      // the constant tables fast's calls pass
+	settling bool               // Compile's load of fast, which settles consts (constdecl.go)
 
 	chunk      []ast.Stmt // the syntax tree, for where tables stand
 	placesOnce sync.Once

@@ -61,7 +61,6 @@ type run struct {
 	raised     dsl.List  // what the API last stopped the script for (see raise)
 	dirty      bool      // a call failed: the state may hold what it left (reuse.go)
 	declared   *declared // what scenario{} read, kept when the program compiles (declared.go)
-	settling   bool      // the load of Program.settle (constdecl.go)
 }
 
 func newRun(p *Program, m *budget.Meter, seed uint32) *run {
