@@ -29,17 +29,19 @@ func (r *Rand) Float64() float64 {
 func (r *Rand) Uniform(a, b float64) float64 { return a + (b-a)*r.Float64() }
 
 // Exponential draws from the exponential distribution of the given mean
-// by the inverse CDF.
+// by the inverse CDF. lnUnit is math.Log, without its branches
+// (boxmuller.go).
 func (r *Rand) Exponential(mean float64) float64 {
-	return -mean * math.Log(1-r.Float64())
+	return -mean * lnUnit(1-r.Float64())
 }
 
 // Normal draws one value from N(mu, sigma) by Box–Muller; the second value of
-// the pair is not kept, so every call reads exactly two uniforms.
+// the pair is not kept, so every call reads exactly two uniforms. lnUnit and
+// cosTurn are math.Log and math.Cos, without their branches (boxmuller.go).
 func (r *Rand) Normal(mu, sigma float64) float64 {
 	u1 := r.Float64()
 	u2 := r.Float64()
-	return mu + sigma*math.Sqrt(-2*math.Log(1-u1))*math.Cos(2*math.Pi*u2)
+	return mu + sigma*math.Sqrt(-2*lnUnit(1-u1))*cosTurn(2*math.Pi*u2)
 }
 
 // Poisson draws from the Poisson distribution of mean lambda: Knuth's
