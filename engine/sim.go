@@ -212,7 +212,10 @@ func (s *Sim) step() (*Row, error) {
 	}
 	s.rows = s.rows[:m+1]
 	r := &s.rows[m]
-	*r = Row{Minute: m, Clock: (s.setup.Start + m) % 1440, Events: s.carry}
+	// (Cleared in place, then filled: a composite literal would be built
+	// on the stack and copied.)
+	*r = Row{}
+	r.Minute, r.Clock, r.Events = m, (s.setup.Start+m)%1440, s.carry
 	s.carry = nil
 
 	// 1. Scenario events, then the decisions queued after the last minute.
