@@ -95,3 +95,20 @@ func cosTurn(x float64) float64 {
 	v := math.Float64bits(sin)&useSin | math.Float64bits(cos)&^useSin
 	return math.Float64frombits(v ^ (j>>2^j>>1)&1<<63)
 }
+
+// noiseDraws are a minute's four uniforms of traffic noise, taken as far as
+// they go without the minute's demand: its two normals N(μ, σ) are
+// μ + σ·r·c, as Normal computes them.
+type noiseDraws struct{ r1, c1, r2, c2 float64 }
+
+// noiseDraws reads a minute's four uniforms.
+func (r *Rand) noiseDraws() noiseDraws {
+	u1 := r.Float64()
+	u2 := r.Float64()
+	u3 := r.Float64()
+	u4 := r.Float64()
+	return noiseDraws{
+		r1: math.Sqrt(-2 * lnUnit(1-u1)), c1: cosTurn(2 * math.Pi * u2),
+		r2: math.Sqrt(-2 * lnUnit(1-u3)), c2: cosTurn(2 * math.Pi * u4),
+	}
+}

@@ -5,6 +5,8 @@ import (
 	"os"
 	"sync"
 	"testing"
+
+	"pgregory.net/rapid"
 )
 
 // checkUniform reports whether lnUnit and cosTurn give math.Log's and
@@ -104,4 +106,32 @@ func BenchmarkNoisePair(b *testing.B) {
 			}
 		})
 	}
+}
+
+// A run's requests are step 3's count with the model's normals, drawn from
+// a stream of its own in the model's order, whatever the surge: the stream
+// read a minute ahead changes no bit.
+func TestNoiseIsTheModelsNormals(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		setup := genSetup(t)
+		seed := rapid.Uint32().Draw(t, "seed")
+		surges := rapid.SliceOfN(rapid.Float64Range(0, 3), setup.Minutes, setup.Minutes).Draw(t, "surges")
+		sc := &script{surge: func(m int) float64 { return surges[m] }}
+		sim, err := New(Options{Setup: setup, Scenario: sc, Seed: seed, Noise: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := sim.Run(0); err != nil {
+			t.Fatal(err)
+		}
+		r := NewRand(seed)
+		c := setup.Constants
+		for _, row := range sim.Rows() {
+			mean := 60 * row.Demand
+			count := r.Normal(mean, math.Sqrt(mean)) * (1 + r.Normal(0, c.NoiseCV))
+			if want := max(0, math.Round(count)) / 60; math.Float64bits(row.Requests) != math.Float64bits(want) {
+				t.Fatalf("minute %d: requests %v, the model's normals give %v", row.Minute, row.Requests, want)
+			}
+		}
+	})
 }

@@ -50,8 +50,10 @@
 //     at that moment and is reported in the events of minute m+1, where it
 //     takes effect; so are its removals. Every decision is reported in the row
 //     of the minute where it takes effect.
-//   - The noise stream draws its four uniforms only when noise is on; nothing
-//     else reads it, so this changes no trace.
+//   - The noise stream draws its four uniforms only when noise is on, and
+//     draws a minute's at the minute before (the first minute's at the
+//     first), so that they are computed alongside that minute; nothing else
+//     reads the stream, so neither changes a trace.
 //   - Database overload (db_errors) is computed from the offered load,
 //     the warm-up's queries included, since they take the database's
 //     capacity as any other query does; it fails requests independently of

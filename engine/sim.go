@@ -33,6 +33,8 @@ type Sim struct {
 	pol     Policy
 	page    PageRule
 	noise   *Rand
+	next    noiseDraws // the next minute's noise, drawn a minute ahead (demand)
+	drawn   bool       // next holds a minute's draws
 	seed    uint32
 	noisy   bool
 	sine    *[1440]float64 // daySine, read once
@@ -309,7 +311,17 @@ func (s *Sim) demand(m int, r *Row) error {
 	r.Requests = r.Demand
 	if s.noisy {
 		mean := 60 * r.Demand
-		count := s.noise.Normal(mean, math.Sqrt(mean)) * (1 + s.noise.Normal(0, c.NoiseCV))
+		// The stream is read a minute ahead: the next minute's draws
+		// depend on nothing this one computes, and taken here, before the
+		// minute's long chain of dependent steps, they are computed by the
+		// processor alongside it instead of heading the next minute's.
+		if !s.drawn {
+			s.next, s.drawn = s.noise.noiseDraws(), true
+		}
+		d := s.next
+		s.next = s.noise.noiseDraws()
+		// Normal(mean, √mean)·(1 + Normal(0, cv)), to the bit.
+		count := (mean + math.Sqrt(mean)*d.r1*d.c1) * (1 + (0 + c.NoiseCV*d.r2*d.c2))
 		r.Requests = max(0, math.Round(count)) / 60
 	}
 	return nil
