@@ -109,3 +109,17 @@ func TestRunsCannotChangeTheLibrary(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// An unknown name is followed by the same suggestion every time, though the
+// names it is chosen from come from hashed tables: arg is as near to at as
+// to rng, and the first in order, at, is said.
+func TestUnknownNameSuggestsTheSameEachTime(t *testing.T) {
+	src := []byte("local x = arg\nscenario { id = \"u\", title = \"U\", briefing = \"B\", duration = \"1h\" }\n")
+	const want = "u.lua:1:11: unknown name arg; did you mean at?"
+	for range 20 {
+		_, err := Compile("u.lua", src, Options{})
+		if err == nil || !strings.HasPrefix(err.Error(), want) {
+			t.Fatalf("got %v, want %q", err, want)
+		}
+	}
+}

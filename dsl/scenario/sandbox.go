@@ -281,6 +281,9 @@ func strictIndex(L *lua.LState) int {
 	if shared, ok := L.Get(1).(*lua.LTable); ok && shared != L.G.Global {
 		shared.ForEach(collect)
 	}
+	// The tables hash their keys: sorted, the same name is suggested each
+	// time where two are as near (arg: at and rng).
+	sort.Strings(names)
 	L.RaiseError("unknown name %s%s", name, spell.Suggest(string(name), names))
 	return 0
 }
