@@ -332,3 +332,17 @@ end
 		}
 	}
 }
+
+// A function that takes ... has Lua 5.0's arg table, as Lua 5.1 keeps it;
+// the file's main chunk has none (compileChunk), and reads ... as 5.1's does.
+func TestVarargsKeepTheirArgTable(t *testing.T) {
+	src := header + `local function count(...) return arg.n end
+local function first(...) local a = ... return a end
+local extra = select("#", ...)
+at("09:05", function() set { min_instances = count(1, 2, 3) + first(4) + extra } end)
+`
+	rows := runSource(t, src, 1)
+	if got := rows[5].Controls.MinInstances; got != 7 {
+		t.Fatalf("min_instances at 09:05 = %d, want 3 + 4 + 0", got)
+	}
+}

@@ -87,7 +87,7 @@ func constProto(file string, chunk []ast.Stmt) (*lua.FunctionProto, []*constTabl
 		if t == nil {
 			return e
 		}
-		build, err := lua.Compile([]ast.Stmt{&ast.ReturnStmt{Exprs: []ast.Expr{t}}}, file)
+		build, err := compileChunk([]ast.Stmt{&ast.ReturnStmt{Exprs: []ast.Expr{t}}}, file)
 		if err != nil {
 			broken = true
 			return e
@@ -107,7 +107,7 @@ func constProto(file string, chunk []ast.Stmt) (*lua.FunctionProto, []*constTabl
 	if broken || len(tables) == 0 {
 		return nil, nil
 	}
-	proto, err := lua.Compile(chunk, file)
+	proto, err := compileChunk(chunk, file)
 	if err != nil {
 		return nil, nil
 	}
