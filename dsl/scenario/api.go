@@ -315,6 +315,9 @@ func (r *run) at(L *lua.LState) int {
 	if !ok {
 		L.RaiseError("at(%s, ...) takes a function to run then, e.g. at(\"09:10\", function() deploy{ build = \"bad\" } end), not %s", luaText(when), luaText(L.Get(2)))
 	}
+	if r.decl == nil {
+		L.RaiseError("at(%s, ...): call scenario{...} first: at() schedules a callback in the run it declares", luaText(when))
+	}
 	m := r.runMinute(L, "at", when)
 	if r.phase != phaseLoad && m <= r.minute {
 		L.RaiseError("at(%s): minute %d has passed (this is minute %d): schedule a later minute", luaText(when), m, r.minute)
