@@ -328,9 +328,16 @@ func (r *run) at(L *lua.LState) int {
 	if r.phase != phaseLoad && m >= r.decl.setup.Minutes {
 		L.RaiseError("at(%s): minute %d is after the end of the run (%d minutes)", luaText(when), m, r.decl.setup.Minutes)
 	}
-	if _, seen := r.decl.atPos[m]; !seen && r.phase == phaseLoad {
-		r.decl.atPos[m] = dsl.Pos{File: r.p.file, Line: r.callerLine()}
-		r.decl.atText[m] = luaText(when)
+	// While loading, a minute past the end is a problem finishLoad reports
+	// where its first at() stands; other minutes need no place.
+	if r.phase == phaseLoad && m >= r.decl.setup.Minutes {
+		if _, seen := r.decl.atPos[m]; !seen {
+			if r.decl.atPos == nil {
+				r.decl.atPos, r.decl.atText = map[int]dsl.Pos{}, map[int]string{}
+			}
+			r.decl.atPos[m] = dsl.Pos{File: r.p.file, Line: r.callerLine()}
+			r.decl.atText[m] = luaText(when)
+		}
 	}
 	if r.scheduled++; r.scheduled > maxEvents {
 		L.RaiseError("the scenario has scheduled %s callbacks with at() in this run, the most a run keeps: is at() called in a loop?", budget.Number(maxEvents))

@@ -20,8 +20,8 @@ type declaration struct {
 	grading  []Criterion
 	gradePos dsl.Pos
 	outcomes []Outcome       // declared by outcome{...}, in order
-	atPos    map[int]dsl.Pos // where each minute's first at() was called
-	atText   map[int]string
+	atPos    map[int]dsl.Pos // where the first at() of each minute past the end was called
+	atText   map[int]string  // and what it said; both nil until one is
 	diags    dsl.List
 }
 
@@ -144,7 +144,6 @@ func (r *run) readDeclaration(t *lua.LTable) {
 	d := &declaration{
 		pos:   dsl.Pos{File: r.p.file, Line: line},
 		setup: engine.FreePlay(),
-		atPos: map[int]dsl.Pos{}, atText: map[int]string{},
 	}
 	d.setup.ID = ""
 	r.decl = d

@@ -4,8 +4,6 @@ import (
 	"math"
 
 	lua "github.com/yuin/gopher-lua"
-
-	"github.com/oncall-sim/oncall/dsl"
 )
 
 // A scenario is declared once. Every run reads its scenario{...} again,
@@ -178,7 +176,6 @@ func (p *Program) reuse(line int, t *lua.LTable) *declaration {
 
 // copy returns seed 0's declaration for a run of its own.
 func (k *declared) copy() *declaration {
-	d := k.decl
-	d.atPos, d.atText = map[int]dsl.Pos{}, map[int]string{}
+	d := k.decl // it holds no at() of seed 0's: atPos is nil
 	return &d
 }
