@@ -9,7 +9,6 @@ import (
 	"github.com/oncall-sim/oncall/batch"
 	"github.com/oncall-sim/oncall/dsl/policy"
 	"github.com/oncall-sim/oncall/dsl/scenario"
-	"github.com/oncall-sim/oncall/engine"
 	"github.com/oncall-sim/oncall/shift"
 )
 
@@ -50,31 +49,36 @@ func BenchmarkBatchBadDeploy(b *testing.B) {
 
 // BenchmarkShiftBadDeploy is one shift of the Lua bad deploy, noise on and
 // no policy, on one goroutine: the shift of benchtools/simpy, whose SimPy
-// model takes its time in Python. With state=fresh the run has a Lua state
-// and a trace of its own, as oncall run computes it; with state=reused it
-// takes the last run's, as a batch worker does.
+// model takes its time in Python. With state=fresh the run has a Lua state,
+// a Sim and a trace of its own, as oncall run computes it; with
+// state=reused it is built in the last run's, as a batch worker does;
+// state=rows is how a worker reused runs before, the Lua state and the
+// trace but not the Sim.
 func BenchmarkShiftBadDeploy(b *testing.B) {
 	sc, err := scenario.Builtin("bad-deploy", scenario.Options{})
 	if err != nil {
 		b.Fatal(err)
 	}
-	for _, reuse := range []bool{false, true} {
-		name := "state=fresh"
-		if reuse {
-			name = "state=reused"
-		}
-		b.Run(name, func(b *testing.B) {
-			var rows []engine.Row
+	for _, state := range []string{"fresh", "rows", "reused"} {
+		b.Run("state="+state, func(b *testing.B) {
+			var last *shift.Sim
 			seed := uint32(0)
 			for b.Loop() {
 				seed++
-				sim, err := shift.Shift{Scenario: sc, Seed: seed, Noise: true, Rows: rows}.Run(context.Background())
+				run := shift.Shift{Scenario: sc, Seed: seed, Noise: true}
+				switch {
+				case state == "rows" && last != nil:
+					run.Rows = last.Rows()
+				case state == "reused":
+					run.Reuse = last
+				}
+				sim, err := run.Run(context.Background())
 				if err != nil {
 					b.Fatal(err)
 				}
-				if reuse {
-					rows = sim.Rows()
+				if state != "fresh" {
 					sim.Release()
+					last = sim
 				}
 			}
 			b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N), "µs/shift")

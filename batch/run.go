@@ -55,13 +55,13 @@ func Many(ctx context.Context, sh shift.Shift, seeds []uint32, o Options) ([]Res
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			var rows []engine.Row // the worker's: each run writes its trace over the last one's
+			var last *shift.Sim // the worker's: each run is built in the last one's memory
 			for inner.Err() == nil {
 				i := int(next.Add(1) - 1)
 				if i >= len(seeds) {
 					return
 				}
-				results[i], rows = result(inner, sh, seeds[i], rows)
+				results[i], last = result(inner, sh, seeds[i], last)
 				ran[i] = true
 				var spent *budget.Exceeded
 				if errors.As(results[i].Err, &spent) {
@@ -90,28 +90,28 @@ func Many(ctx context.Context, sh shift.Shift, seeds []uint32, o Options) ([]Res
 	return results, nil
 }
 
-// result runs one seed into the worker's rows and sums it up, and returns
-// the rows for the worker's next run; the run's Lua state goes back to the
-// scenario for the next as well. A panic in a scenario or policy is an
-// error of that seed, not of the whole batch.
-func result(ctx context.Context, sh shift.Shift, seed uint32, rows []engine.Row) (res Result, _ []engine.Row) {
+// result runs one seed in the memory of the worker's last run and sums it
+// up, and returns the run for the worker's next; the run's Lua state goes
+// back to the scenario for the next as well. A panic in a scenario or
+// policy is an error of that seed, not of the whole batch, and the next
+// run of the worker starts afresh.
+func result(ctx context.Context, sh shift.Shift, seed uint32, last *shift.Sim) (res Result, _ *shift.Sim) {
 	res.Seed = seed
 	defer func() {
 		if p := recover(); p != nil {
 			res.Err = fmt.Errorf("seed %d: internal error: %v", seed, p)
 		}
 	}()
-	sh.Seed, sh.Rows = seed, rows
+	sh.Seed, sh.Reuse = seed, last
 	sim, err := sh.Run(ctx)
 	if sim != nil {
 		res.Outcome = sim.Outcome()
-		rows = sim.Rows()
 		sim.Release()
 	}
 	if err != nil {
 		res.Err = fmt.Errorf("seed %d: %w", seed, err)
 	}
-	return res, rows
+	return res, sim
 }
 
 // FirstError returns the error of the first failed run in seed order, or nil.

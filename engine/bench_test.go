@@ -139,20 +139,20 @@ func BenchmarkMinuteArithmetic(b *testing.B) {
 }
 
 // benchDay runs whole days of the Sim (every step, noise on, rows appended)
-// and reports the time per minute: with rows=new each run allocates its
-// trace, as a single run does; with rows=reused it writes into the rows of
-// the run before (Options.Rows), as a batch worker does.
+// and reports the time per minute: with state=fresh each run allocates its
+// Sim and its trace, as a single run does; with state=reused it is built in
+// the run before (Options.Reuse), as a batch worker does.
 func benchDay(b *testing.B, setup Setup, sc Scenario) {
 	for _, reuse := range []bool{false, true} {
-		name := "rows=new"
+		name := "state=fresh"
 		if reuse {
-			name = "rows=reused"
+			name = "state=reused"
 		}
 		b.Run(name, func(b *testing.B) {
 			b.ReportAllocs()
-			var rows []Row
+			var last *Sim
 			for b.Loop() {
-				s, err := New(Options{Setup: setup, Scenario: sc, Seed: 1, Noise: true, Rows: rows})
+				s, err := New(Options{Setup: setup, Scenario: sc, Seed: 1, Noise: true, Reuse: last})
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -160,7 +160,7 @@ func benchDay(b *testing.B, setup Setup, sc Scenario) {
 					b.Fatal(err)
 				}
 				if reuse {
-					rows = s.Rows()
+					last = s
 				}
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*setup.Minutes), "ns/minute")

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"math"
+	"reflect"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -113,8 +114,12 @@ func (r randomRun) run(t *rapid.T) []Row { return r.runInto(t, nil) }
 
 // runInto computes the whole run with its trace written into rows
 // (Options.Rows).
-func (r randomRun) runInto(t *rapid.T, rows []Row) []Row {
-	s, err := New(Options{Setup: r.setup, Scenario: r.sc, Seed: r.seed, Noise: r.noise, Rows: rows})
+func (r randomRun) runInto(t *rapid.T, rows []Row) []Row { return r.runIn(t, rows, nil).Rows() }
+
+// runIn computes the whole run in the memory of rows (Options.Rows) or of
+// the Sim reuse (Options.Reuse) and returns its Sim.
+func (r randomRun) runIn(t *rapid.T, rows []Row, reuse *Sim) *Sim {
+	s, err := New(Options{Setup: r.setup, Scenario: r.sc, Seed: r.seed, Noise: r.noise, Rows: rows, Reuse: reuse})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,7 +134,7 @@ func (r randomRun) runInto(t *rapid.T, rows []Row) []Row {
 			}
 		}
 	}
-	return s.Rows()
+	return s
 }
 
 func TestPropertyMetricsInRange(t *testing.T) {
@@ -225,10 +230,11 @@ func TestPropertyDeterministic(t *testing.T) {
 	})
 }
 
-// A run written into the rows of another run (a batch worker's), or into
-// a small buffer that grows as it plays (a console session's), gives the
-// same trace, byte for byte, as a run given memory of its own: nothing of
-// the rows held before survives.
+// A run written into the rows of another run, or built in another run's
+// Sim (a batch worker's), or into a small buffer that grows as it plays (a
+// console session's), gives the same trace, byte for byte, and the same
+// outcome as a run given memory of its own: nothing of the rows or of the
+// run held before survives.
 func TestPropertyReusedRows(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		before, in := genRun(t), genRun(t)
@@ -250,6 +256,15 @@ func TestPropertyReusedRows(t *testing.T) {
 		}
 		if got := render(in.runInto(t, reused)); !bytes.Equal(got, want) {
 			t.Fatalf("seed %d: the trace written into the rows of a run of %d minutes differs from its own", in.seed, len(reused))
+		}
+		old := before.runIn(t, nil, nil)
+		_ = old.Decide(genAction(t)) // queued for a minute that never comes
+		fresh, built := in.runIn(t, nil, nil), in.runIn(t, nil, old)
+		if got := render(built.Rows()); !bytes.Equal(got, want) {
+			t.Fatalf("seed %d: the trace built in the Sim of another run differs from its own", in.seed)
+		}
+		if got, want := built.Outcome(), fresh.Outcome(); !reflect.DeepEqual(got, want) {
+			t.Fatalf("seed %d: the outcome built in the Sim of another run is %+v, its own %+v", in.seed, got, want)
 		}
 		small := make([]Row, 0, rapid.IntRange(0, 8).Draw(t, "room"))
 		if got := render(in.runInto(t, small)); !bytes.Equal(got, want) {

@@ -20,6 +20,12 @@ type Options struct {
 	// trace; the web console passes a small one, which grows as the shift
 	// is played. Nil: room for the whole run, allocated at once.
 	Rows []Row
+	// Reuse is a Sim whose run is over and has been read: the new run is
+	// built in its memory and writes its trace over its rows (Rows is then
+	// not read). A batch worker passes its last run's, so that a thousand
+	// runs allocate neither a Sim nor a trace. Nothing of the old run may
+	// be read after; an Outcome taken from it before stays as it was.
+	Reuse *Sim
 }
 
 // Sim is one run of the model. It is not safe for concurrent use.
@@ -32,7 +38,7 @@ type Sim struct {
 	sc      Scenario
 	pol     Policy
 	page    PageRule
-	noise   *Rand
+	noise   Rand
 	next    noiseDraws // the next minute's noise, drawn a minute ahead (demand)
 	drawn   bool       // next holds a minute's draws
 	seed    uint32
@@ -69,10 +75,16 @@ func New(o Options) (*Sim, error) {
 	if err := o.Setup.Validate(); err != nil {
 		return nil, err
 	}
-	s := &Sim{
+	s, rows := o.Reuse, o.Rows
+	if s == nil {
+		s = new(Sim)
+	} else {
+		rows = s.rows
+	}
+	*s = Sim{
 		setup: o.Setup, c: o.Setup.Constants, set: o.Setup.Constants, ctl: o.Setup.Controls,
 		sc: o.Scenario, pol: o.Policy, page: o.Setup.Page,
-		noise: NewRand(o.Seed), seed: o.Seed, noisy: o.Noise,
+		noise: Rand{state: o.Seed}, seed: o.Seed, noisy: o.Noise,
 		warm: o.Setup.Warm, budget: o.Setup.BudgetLeft, builds: newFleetBuilds(),
 		sine: daySine(),
 	}
@@ -86,8 +98,8 @@ func New(o Options) (*Sim, error) {
 	if s.serving == 0 {
 		s.serving = s.ctl.MinInstances
 	}
-	s.rows = o.Rows[:0]
-	if o.Rows == nil {
+	s.rows = rows[:0]
+	if rows == nil {
 		s.rows = make([]Row, 0, o.Setup.Minutes)
 	}
 	if a, ok := s.sc.(Attached); ok {

@@ -70,6 +70,11 @@ type Shift struct {
 	// (engine.Options.Rows): a batch worker passes the rows of its last
 	// run. Nil: the run's own.
 	Rows []engine.Row
+	// Reuse is a run that is over, read and released (Sim.Release): the
+	// new run is built in its memory and writes its trace over its rows
+	// (engine.Options.Reuse; Rows is then not read). A batch worker passes
+	// its last run. Nothing of the old run may be read after.
+	Reuse *Sim
 }
 
 // Sim is a run built from a Shift: the engine's Sim and the meter its
@@ -141,11 +146,19 @@ func (sh Shift) start(ctx context.Context) (*Sim, error) {
 	if sh.Policy != nil {
 		pol = sh.Policy.Instance(m)
 	}
-	sim, err := engine.New(engine.Options{Setup: setup, Scenario: inst, Policy: pol, Seed: sh.Seed, Noise: sh.Noise, Rows: sh.Rows})
+	out := sh.Reuse
+	var reuse *engine.Sim
+	if out != nil {
+		reuse = out.Sim
+	} else {
+		out = new(Sim)
+	}
+	sim, err := engine.New(engine.Options{Setup: setup, Scenario: inst, Policy: pol, Seed: sh.Seed, Noise: sh.Noise, Rows: sh.Rows, Reuse: reuse})
 	if err != nil {
 		return nil, &Error{Kind: SetupRefused, Err: err}
 	}
-	return &Sim{Sim: sim, meter: m, inst: inst}, nil
+	*out = Sim{Sim: sim, meter: m, inst: inst}
+	return out, nil
 }
 
 // Run builds the run and computes it to its end, each decision applied

@@ -139,21 +139,21 @@ func BenchmarkScenario(b *testing.B) {
 			perMinute(b)
 		})
 		// The engine alone, as a batch worker runs it: the scenario in Go,
-		// made in the loop (a few draws), each run written over the rows of
-		// the last. What a shift costs besides is the scenario's Lua.
-		b.Run(name+"/go/rows=reused", func(b *testing.B) {
+		// made in the loop (a few draws), each run built in the last one's
+		// Sim and rows. What a shift costs besides is the scenario's Lua.
+		b.Run(name+"/go/state=reused", func(b *testing.B) {
 			setup := p.Setup()
-			var rows []engine.Row
+			var last *engine.Sim
 			var i uint32
 			for b.Loop() {
-				sim, err := engine.New(engine.Options{Setup: setup, Scenario: twins[name](p, i), Seed: i, Noise: true, Rows: rows})
+				sim, err := engine.New(engine.Options{Setup: setup, Scenario: twins[name](p, i), Seed: i, Noise: true, Reuse: last})
 				if err != nil {
 					b.Fatal(err)
 				}
 				if err := sim.Run(0); err != nil {
 					b.Fatal(err)
 				}
-				rows = sim.Rows()
+				last = sim
 				i++
 			}
 			perMinute(b)
