@@ -262,7 +262,7 @@ func TestFastCallChargesAsDone(t *testing.T) {
 		for i := range meters {
 			bud := budget.New(budget.Limits{Steps: 6000})
 			bud.Charge(budget.Scenario, spent)
-			m := newMeter(nil, bud)
+			m := newMeter(nil, bud, nil)
 			m.memLeft, m.pending = memLeft, pending
 			m.newLap()
 			m.left = max(1, int(lapLeft*float64(m.lap)))

@@ -79,15 +79,22 @@ const (
 // several instructions.
 const callSteps = 8
 
-func newMeter(L *lua.LState, bud *budget.Meter) *meter {
+// newMeter returns the meter of a run on L. It starts from the readings of
+// the allocation counter that box kept from the state's last run, or, on a
+// state that has had none, reads the counter.
+func newMeter(L *lua.LState, bud *budget.Meter, box *sandbox) *meter {
 	mem := bud.Limits().Memory
 	m := &meter{
 		Context: context.Background(), L: L, bud: bud,
 		maxStr: int(mem / 64), stop: make(chan struct{}),
 		sample: [1]metrics.Sample{{Name: "/gc/heap/allocs:bytes"}},
 	}
-	m.lastWalkAlloc = m.allocated()
-	m.lastRead = m.lastWalkAlloc
+	if box != nil && box.lastRead != 0 {
+		m.lastRead, m.lastWalkAlloc = box.lastRead, box.lastWalkAlloc
+	} else {
+		m.lastWalkAlloc = m.allocated()
+		m.lastRead = m.lastWalkAlloc
+	}
 	m.walkEvery = uint64(mem / 16)
 	m.memEvery, m.memLeft = memCheckMax, memCheckMax
 	m.off = bud.Off()

@@ -45,7 +45,7 @@ type Program struct {
 	placesOnce sync.Once
 	placesOf   *places
 
-	states   sync.Pool // *lua.LState: states clean runs gave back (reuse.go)
+	states   sync.Pool // *sandbox: states clean runs gave back (reuse.go)
 	declared *declared // seed 0's scenario{}, for the runs that pass the same (declared.go)
 }
 

@@ -61,7 +61,8 @@ func (r *run) Release() {
 	g.RawSetString("_G", g)
 	g.Metatable = r.p.lib.globals
 	L.G.Global, L.Env = g, g
-	r.p.states.Put(L)
+	r.box.lastRead, r.box.lastWalkAlloc = r.m.lastRead, r.m.lastWalkAlloc
+	r.p.states.Put(r.box)
 }
 
 // clean reports whether nothing of a run is left in the state but its
@@ -91,7 +92,7 @@ func (r *run) released() bool { return r.L == nil }
 
 // reusedSandbox returns a state a clean run gave back, ready for another
 // run of the same program, or nil.
-func (p *Program) reusedSandbox() *lua.LState {
-	L, _ := p.states.Get().(*lua.LState)
-	return L
+func (p *Program) reusedSandbox() *sandbox {
+	box, _ := p.states.Get().(*sandbox)
+	return box
 }

@@ -30,6 +30,7 @@ const (
 type run struct {
 	p     *Program
 	L     *lua.LState
+	box   *sandbox // L, with what goes back with it (Release)
 	m     *meter
 	rng   *engine.Rand
 	phase phase
@@ -65,7 +66,8 @@ type run struct {
 
 func newRun(p *Program, m *budget.Meter, seed uint32) *run {
 	r := &run{p: p, rng: engine.NewRand(engine.ScenarioSeed(seed)), schedule: map[int][]*lua.LFunction{}}
-	r.L, r.m = p.newSandbox(m)
+	r.box, r.m = p.newSandbox(m)
+	r.L = r.box.L
 	r.m.roots, r.m.scan, r.m.run = r.roots, p.cat, r
 	return r
 }
