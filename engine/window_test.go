@@ -195,3 +195,41 @@ func TestPropertyBurnsCachedAreDivided(t *testing.T) {
 		}
 	})
 }
+
+// valueByDigits is exactSum.value as the loop over the digits in use
+// computes it, without the shortcut for digits 18 to 20.
+func valueByDigits(s *exactSum) float64 {
+	v := 0.0
+	for u := s.used; u != 0; u &= u - 1 {
+		i := bits.TrailingZeros32(u)
+		v += float64(int64(s.digits[i])) * digitWeight(i)
+	}
+	return v
+}
+
+// The shortcut of exactSum.value for digits 18 to 20 gives the loop's
+// value to the bit, for sums of any rates added and taken away.
+func TestPropertySumValueShortcut(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		var s exactSum
+		var held []sumPart
+		for range rapid.IntRange(1, 50).Draw(t, "steps") {
+			if len(held) > 0 && rapid.Bool().Draw(t, "take") {
+				i := rapid.IntRange(0, len(held)-1).Draw(t, "which")
+				s.sub(held[i])
+				held = append(held[:i], held[i+1:]...)
+			} else {
+				r := genRate(t)
+				if !summable(r) || r == 0 {
+					continue
+				}
+				p := partOf(r)
+				s.add(p, 1)
+				held = append(held, p)
+			}
+			if got, want := s.value(), valueByDigits(&s); math.Float64bits(got) != math.Float64bits(want) {
+				t.Fatalf("digits in use %b: value %v, the loop %v", s.used, got, want)
+			}
+		}
+	})
+}
