@@ -255,10 +255,12 @@ func (s *Sim) step() (*Row, error) {
 
 	// 4–9. Shedding, cache, database, service time, queue, errors.
 	warmingUp := m < s.warmupEnd
-	out := c.serve(load{
+	in := load{
 		requests: r.Requests, shed: s.ctl.Shed, ttl: s.ctl.TTL, warm: s.warm,
 		feature: s.ctl.Feature, warmingUp: warmingUp, builds: builds, serving: s.serving,
-	})
+	}
+	var out served
+	c.serveInto(&in, &out)
 	r.Admitted, r.ShedTraffic = out.admitted, out.shedTraffic
 	r.HitRate, r.Warm, r.CacheAgeS = out.hitRate, s.warm, out.cacheAgeS
 	r.DBLoad, r.DBUtil, r.DBErrors, r.QueryMS = out.dbLoad, out.dbUtil, out.dbErrors, out.queryMS
