@@ -254,14 +254,18 @@ type buildEffects struct {
 // So while the mix and the share stay as they were, as they do once a
 // rollout is complete, the effects are the last minute's to the bit and
 // are kept rather than mixed again (TestPropertyCachedEffectsAreMixed).
-func (f *fleetBuilds) effects(m int) buildEffects {
+func (f *fleetBuilds) effects(m int) buildEffects { return *f.effectsAt(m) }
+
+// effectsAt is effects in place: the result is f's own, and the next call
+// may overwrite it.
+func (f *fleetBuilds) effectsAt(m int) *buildEffects {
 	s := f.share(m)
 	if f.haveCached && math.Float64bits(s) == f.cachedShare {
-		return f.cached
+		return &f.cached
 	}
 	e, leaks := f.mix(s, m)
 	f.cached, f.cachedShare, f.haveCached = e, math.Float64bits(s), !leaks
-	return e
+	return &f.cached
 }
 
 // mix is effects computed afresh for the newest deploy's share s; leaks

@@ -8,7 +8,7 @@ type load struct {
 	warm      float64 // 0..1
 	feature   bool
 	warmingUp bool
-	builds    buildEffects // what the builds serving the minute do
+	builds    buildEffects // what the builds serving the minute do (serve; see serveInto)
 	serving   int
 }
 
@@ -30,14 +30,16 @@ type served struct {
 // figures of docs/model.md are tested on it directly.
 func (c *Constants) serve(in load) served {
 	var out served
-	c.serveInto(&in, &out)
+	c.serveInto(&in, &in.builds, &out)
 	return out
 }
 
-// serveInto is serve, reading in and writing out in place: the Sim's step
-// calls it on memory of its own, where serve's copies of the two (some
-// forty words) cost as much as a tenth of the minute's arithmetic.
-func (c *Constants) serveInto(in *load, out *served) {
+// serveInto is serve, reading in and the builds' effects b (not
+// in.builds) and writing out, all in place: the Sim's step calls it on its
+// own memory and the effects where fleetBuilds keeps them. Copies of the
+// three, some forty words, each stalled reading what was just written,
+// cost the minute as much as a tenth of its arithmetic.
+func (c *Constants) serveInto(in *load, b *buildEffects, out *served) {
 	*out = served{}
 	// 4. Shedding.
 	out.shedTraffic = c.LowPriority * in.shed
@@ -77,7 +79,7 @@ func (c *Constants) serveInto(in *load, out *served) {
 
 	// 7. Service time: the builds' CPU and leaks, then the database time of
 	// the misses.
-	out.serviceMS = appMS*(1+in.builds.extraCPU) + in.builds.leakMS + (1-out.hitRate)*q*out.queryMS
+	out.serviceMS = appMS*(1+b.extraCPU) + b.leakMS + (1-out.hitRate)*q*out.queryMS
 
 	// 8. Queue.
 	n := in.serving * int(c.Workers)
@@ -87,7 +89,7 @@ func (c *Constants) serveInto(in *load, out *served) {
 	// 9. Errors: the queue's, the database's and the builds', each failing
 	// a request independently of the others.
 	eq := out.queue.failed + out.queue.timeouts
-	out.errorRate = 1 - (1-eq)*(1-out.dbErrors)*(1-in.builds.errorRate)
+	out.errorRate = 1 - (1-eq)*(1-out.dbErrors)*(1-b.errorRate)
 }
 
 // demand is λ(t) of step 3 before noise: the daily sine, peak at 12:00, times

@@ -245,7 +245,7 @@ func (s *Sim) step() (*Row, error) {
 		s.builds.rollBack()
 		r.Events = append(r.Events, Event{Kind: EventRollbackDone})
 	}
-	builds := s.builds.effects(m)
+	builds := s.builds.effectsAt(m)
 	r.BadTraffic, r.NewBuild = builds.badShare, builds.newShare
 
 	// 3. Demand.
@@ -255,12 +255,13 @@ func (s *Sim) step() (*Row, error) {
 
 	// 4–9. Shedding, cache, database, service time, queue, errors.
 	warmingUp := m < s.warmupEnd
-	in := load{
-		requests: r.Requests, shed: s.ctl.Shed, ttl: s.ctl.TTL, warm: s.warm,
-		feature: s.ctl.Feature, warmingUp: warmingUp, builds: builds, serving: s.serving,
-	}
+	// (Field by field: a composite literal was built aside and copied,
+	// and the copy stalled on reading what had just been written.)
+	var in load
+	in.requests, in.shed, in.ttl, in.warm = r.Requests, s.ctl.Shed, s.ctl.TTL, s.warm
+	in.feature, in.warmingUp, in.serving = s.ctl.Feature, warmingUp, s.serving
 	var out served
-	c.serveInto(&in, &out)
+	c.serveInto(&in, builds, &out)
 	r.Admitted, r.ShedTraffic = out.admitted, out.shedTraffic
 	r.HitRate, r.Warm, r.CacheAgeS = out.hitRate, s.warm, out.cacheAgeS
 	r.DBLoad, r.DBUtil, r.DBErrors, r.QueryMS = out.dbLoad, out.dbUtil, out.dbErrors, out.queryMS

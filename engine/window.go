@@ -101,18 +101,24 @@ func (w *errorWindow) at(age int) float64 {
 // means returns the mean error rate over each window of windows.
 func (w *errorWindow) means() [len(windows)]float64 {
 	var out [len(windows)]float64
-	for i, n := range windows {
-		sum := 0.0
-		if w.odd == 0 {
-			sum = w.sums[i].value()
-		} else {
-			for age := range n {
-				sum += w.at(age)
-			}
-		}
-		out[i] = sum / float64(n)
+	for i := range windows {
+		out[i] = w.mean(i)
 	}
 	return out
+}
+
+// mean returns the mean error rate over window i of windows.
+func (w *errorWindow) mean(i int) float64 {
+	n := windows[i]
+	sum := 0.0
+	if w.odd == 0 {
+		sum = w.sums[i].value()
+	} else {
+		for age := range n {
+			sum += w.at(age)
+		}
+	}
+	return sum / float64(n)
 }
 
 // burns returns the burn rate of each window: its mean error rate over
@@ -124,9 +130,8 @@ func (w *errorWindow) means() [len(windows)]float64 {
 // as a move: the means then sum the rates afresh.)
 func (w *errorWindow) burns(allowed float64) *[len(windows)]float64 {
 	if !w.burnsCached || w.burnsFor != math.Float64bits(allowed) {
-		m := w.means()
-		for i := range m {
-			w.burnsOf[i] = m[i] / allowed
+		for i := range w.burnsOf { // each mean where it is used: a copy of all four stalled
+			w.burnsOf[i] = w.mean(i) / allowed
 		}
 		w.burnsFor, w.burnsCached = math.Float64bits(allowed), true
 	}
