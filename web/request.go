@@ -92,8 +92,12 @@ func readBody(r *http.Request, buf []byte) ([]byte, error) {
 // decodeJSON decodes a body of one JSON value into v, refusing unknown
 // fields and trailing data.
 func decodeJSON(body []byte, v any) error {
-	if len(bytes.TrimSpace(body)) == 0 {
+	trimmed := bytes.TrimSpace(body)
+	if len(trimmed) == 0 {
 		return badRequest("the request body is empty: send a JSON object")
+	}
+	if bytes.Equal(trimmed, []byte("null")) { // which the decoder would take for an empty object
+		return badRequest("malformed JSON: expected a JSON object, not null")
 	}
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
@@ -133,7 +137,7 @@ func jsonMessage(err error) string {
 		if typ.Field != "" {
 			return fmt.Sprintf("field %q takes %s, not a JSON %s", typ.Field, typeName(typ.Type.Kind()), typ.Value)
 		}
-		return fmt.Sprintf("expected a JSON object, not a %s", typ.Value)
+		return fmt.Sprintf("expected a JSON object, not a JSON %s", typ.Value)
 	case errors.Is(err, io.ErrUnexpectedEOF):
 		return "the body ends in the middle of a value"
 	}
