@@ -51,9 +51,9 @@
 //     takes effect; so are its removals. Every decision is reported in the row
 //     of the minute where it takes effect.
 //   - The noise stream draws its four uniforms only when noise is on, and
-//     draws a minute's at the minute before (the first minute's at the
-//     first), so that they are computed alongside that minute; nothing else
-//     reads the stream, so neither changes a trace.
+//     draws a minute's at the minute before (the first minute's when the
+//     run is made), so that they are computed alongside that minute;
+//     nothing else reads the stream, so neither changes a trace.
 //   - Database overload (db_errors) is computed from the offered load,
 //     the warm-up's queries included, since they take the database's
 //     capacity as any other query does; it fails requests independently of

@@ -40,7 +40,6 @@ type Sim struct {
 	page    PageRule
 	noise   Rand
 	next    noiseDraws // the next minute's noise, drawn a minute ahead (demand)
-	drawn   bool       // next holds a minute's draws
 	seed    uint32
 	noisy   bool
 	sine    *[1440]float64 // daySine, read once
@@ -87,6 +86,9 @@ func New(o Options) (*Sim, error) {
 		noise: Rand{state: o.Seed}, seed: o.Seed, noisy: o.Noise,
 		warm: o.Setup.Warm, budget: o.Setup.BudgetLeft, builds: newFleetBuilds(),
 		sine: daySine(),
+	}
+	if s.noisy {
+		s.next = s.noise.noiseDraws() // the first minute's (demand)
 	}
 	if s.sc == nil {
 		s.sc = NoScenario{}
@@ -330,9 +332,6 @@ func (s *Sim) demand(m int, r *Row) error {
 		// depend on nothing this one computes, and taken here, before the
 		// minute's long chain of dependent steps, they are computed by the
 		// processor alongside it instead of heading the next minute's.
-		if !s.drawn {
-			s.next, s.drawn = s.noise.noiseDraws(), true
-		}
 		d := s.next
 		s.next = s.noise.noiseDraws()
 		// Normal(mean, √mean)·(1 + Normal(0, cv)), to the bit.
