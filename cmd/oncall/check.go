@@ -100,7 +100,7 @@ func checkScenario(name string, src []byte, limits budget.Limits) dsl.List {
 
 // ranInto turns the error of a run that check made into a diagnostic of
 // the file: where the run stopped, and on which run.
-func ranInto(file string, err error, run, note string) dsl.Diagnostic {
+func ranInto(file string, err error, run string) dsl.Diagnostic {
 	var d dsl.Diagnostic
 	var l dsl.List
 	when := ""
@@ -116,13 +116,10 @@ func ranInto(file string, err error, run, note string) dsl.Diagnostic {
 	if when != "" {
 		when = " at " + when
 	}
-	if note != "" {
-		note = ", " + note
-	}
 	if strings.HasSuffix(d.Message, "?") {
-		d.Message = fmt.Sprintf("%s (%s%s%s)", d.Message, run, when, note)
+		d.Message = fmt.Sprintf("%s (%s%s)", d.Message, run, when)
 	} else {
-		d.Message = fmt.Sprintf("%s: %s%s%s", d.Message, run, when, note)
+		d.Message = fmt.Sprintf("%s: %s%s", d.Message, run, when)
 	}
 	return d
 }

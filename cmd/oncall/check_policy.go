@@ -23,7 +23,7 @@ func checkPolicy(env *Env, name string, src []byte, limits budget.Limits) dsl.Li
 		if err == nil {
 			return nil
 		}
-		return dsl.List{ranInto(name, err, "on a day of free play (seed 0)", "")}
+		return dsl.List{ranInto(name, err, "on a day of free play (seed 0)")}
 	}
 	var list dsl.List
 	if errors.As(err, &list) {

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"sort"
 
 	"github.com/oncall-sim/oncall/dsl"
 	"github.com/oncall-sim/oncall/engine"
@@ -29,15 +28,7 @@ func Check(filename string, src []byte, opts Options, seeds int) dsl.List {
 	if past == nil {
 		return diags
 	}
-	seen := map[string]bool{}
-	for _, d := range diags {
-		seen[d.Error()] = true
-	}
-	for _, d := range past.DryRun(seeds) {
-		if !seen[d.Error()] {
-			diags = append(diags, d)
-		}
-	}
+	diags = append(diags, past.DryRun(seeds)...)
 	diags.Sort()
 	return diags
 }
@@ -163,10 +154,9 @@ type checkLog struct {
 
 // checkEntry is one problem and where it was met.
 type checkEntry struct {
-	d     dsl.Diagnostic
-	first uint32
-	when  string   // the minute it was first met, or "" when none applies
-	on    []uint32 // every seed that met it
+	d    dsl.Diagnostic
+	when string   // the minute it was first met, or "" when none applies
+	on   []uint32 // every seed that met it, the first first
 }
 
 // add notes a problem met on seed at when.
@@ -174,7 +164,7 @@ func (c *checkLog) add(d dsl.Diagnostic, seed uint32, when string) {
 	key := d.Error()
 	e, ok := c.met[key]
 	if !ok {
-		e = &checkEntry{d: d, first: seed, when: when}
+		e = &checkEntry{d: d, when: when}
 		c.met[key] = e
 		c.order = append(c.order, key)
 	}
@@ -193,36 +183,31 @@ func (c *checkLog) list() dsl.List {
 		d.Message += " (" + e.where(c.seeds) + ")"
 		out = append(out, d)
 	}
-	sort.SliceStable(out, func(i, j int) bool {
-		a, b := out[i].Pos, out[j].Pos
-		if a.Line != b.Line {
-			return a.Line < b.Line
-		}
-		return a.Col < b.Col
-	})
+	out.Sort()
 	return out
 }
 
 // where says on which seeds a problem was met, and when first.
 func (e *checkEntry) where(seeds int) string {
+	first := e.on[0]
 	at := ""
 	if e.when != "" {
 		at = " " + e.when
 	}
-	if spent := new(budget.Exceeded); errors.As(e.d, &spent) && e.first > 0 {
+	if spent := new(budget.Exceeded); errors.As(e.d, &spent) && first > 0 {
 		before := "seed 0"
-		if e.first > 1 {
-			before = fmt.Sprintf("seeds 0 to %d", e.first-1)
+		if first > 1 {
+			before = fmt.Sprintf("seeds 0 to %d", first-1)
 		}
-		return fmt.Sprintf("on seed %d%s, where %s ran within it: seeds 1 to %d share one budget", e.first, at, before, seeds-1)
+		return fmt.Sprintf("on seed %d%s, where %s ran within it: seeds 1 to %d share one budget", first, at, before, seeds-1)
 	}
 	switch n := len(e.on); {
 	case n == seeds && seeds > 1:
-		return fmt.Sprintf("on every seed checked, 0 to %d; first on seed %d%s", seeds-1, e.first, at)
+		return fmt.Sprintf("on every seed checked, 0 to %d; first on seed %d%s", seeds-1, first, at)
 	case n == 1:
-		return fmt.Sprintf("on seed %d%s, of seeds 0 to %d", e.first, at, seeds-1)
+		return fmt.Sprintf("on seed %d%s, of seeds 0 to %d", first, at, seeds-1)
 	default:
-		return fmt.Sprintf("on %d of seeds 0 to %d, first on seed %d%s", n, seeds-1, e.first, at)
+		return fmt.Sprintf("on %d of seeds 0 to %d, first on seed %d%s", n, seeds-1, first, at)
 	}
 }
 
@@ -238,17 +223,8 @@ func (r *run) failed(err error, context string, minute int) error {
 	if r.phase == phaseOutcome {
 		when = "once the run was over"
 	}
-	var l dsl.List
-	var d dsl.Diagnostic
-	switch {
-	case errors.As(e, &l):
-		for _, d := range l {
-			r.check.add(d, r.checkSeed, when)
-		}
-	case errors.As(e, &d):
+	for _, d := range asList(r.p.file, r.p.src, e, context, 0) {
 		r.check.add(d, r.checkSeed, when)
-	default:
-		r.check.add(dsl.Diagnostic{Pos: dsl.Pos{File: r.p.file}, Context: context, Message: e.Error()}, r.checkSeed, when)
 	}
 	if r.failures++; r.failures >= maxFailures {
 		return errEnough
