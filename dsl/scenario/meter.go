@@ -324,12 +324,7 @@ func (m *meter) checkMemory() {
 	if a-m.lastWalkAlloc < m.walkEvery {
 		return
 	}
-	used := m.measure()
-	m.lastWalkAlloc = m.allocated() // what the measure itself allocated does not count
-	m.lastRead = m.lastWalkAlloc
-	if err := m.bud.Memory(used); err != nil {
-		m.fail(err)
-	}
+	used := m.walk()
 	// A measure costs time in proportion to what it walks: wait for the
 	// state to have had the chance to grow by half before the next, so that
 	// measuring stays linear in what the script allocates.
@@ -343,14 +338,21 @@ func (m *meter) measureNow() error {
 	if m.off || m.err != nil {
 		return m.err
 	}
+	m.walk()
+	return m.err
+}
+
+// walk measures what the state can reach and holds it to the memory
+// budget, and counts the process's allocations afresh from there; it
+// returns what it measured.
+func (m *meter) walk() int64 {
 	used := m.measure()
-	m.lastWalkAlloc = m.allocated()
+	m.lastWalkAlloc = m.allocated() // what the measure itself allocated does not count
 	m.lastRead = m.lastWalkAlloc
 	if err := m.bud.Memory(used); err != nil {
 		m.fail(err)
-		return err
 	}
-	return nil
+	return used
 }
 
 // guardString checks a string a library function is about to build.
