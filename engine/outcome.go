@@ -166,7 +166,7 @@ func (s *Sim) Outcome() Outcome {
 // model's; a run that has not computed it reads 0. A scenario's criteria
 // name only figures it declares, which its compiler checks.
 func FigureSpec(name string) OutcomeSpec {
-	if s, err := LookupOutcome(name); err == nil {
+	if s, ok := find(outcomeSpecs, name); ok {
 		return s
 	}
 	return OutcomeSpec{Name: name, Decimals: 6, Doc: "a figure the scenario computes",
@@ -177,10 +177,8 @@ func FigureSpec(name string) OutcomeSpec {
 // OutcomeSpecs, or one the scenario computed. ok is false when the outcome
 // has no such figure.
 func (o *Outcome) Figure(name string) (v float64, ok bool) {
-	for _, s := range outcomeSpecs {
-		if s.Name == name {
-			return s.Get(o), true
-		}
+	if s, ok := find(outcomeSpecs, name); ok {
+		return s.Get(o), true
 	}
 	for _, f := range o.Scenario {
 		if f.Name == name {
