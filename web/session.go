@@ -86,8 +86,11 @@ func (s *Server) build(ctx context.Context, sh Shift, played int) (*shift.Sim, S
 		return nil, nil, nil, badRequest("%d decisions: a shift carries at most %d", len(sh.Decisions), maxDecisions)
 	}
 	// The trace grows as the shift is played: a shift of a week started
-	// and left costs its few rows, not a week's.
-	rows := make([]engine.Row, 0, minRows)
+	// and left costs its few rows, not a week's. A shift replayed to a
+	// minute (a session resumed, a trace, a debrief's runs) has room for
+	// those minutes at once; played is checked against the shift's length
+	// only by the replay, hence the bound.
+	rows := make([]engine.Row, 0, min(max(minRows, played), engine.MaxMinutes))
 	run := shift.Shift{Scenario: sc, Seed: sh.Seed, Noise: sh.Noise, Decisions: make([]shift.Decision, len(sh.Decisions)), Limits: s.opts.Limits, Rows: rows}
 	for i, d := range sh.Decisions {
 		a, err := d.action("player")
