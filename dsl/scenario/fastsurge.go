@@ -41,29 +41,33 @@ import (
 // TestFastSurgeIsTheInterpreter holds random surges and states to both,
 // value for value and step for step.
 
-// surgeCode is the part of a surge's prototype the fast path runs: its
-// instructions, checked once to be in the subset.
-type surgeCode struct {
-	proto *lua.FunctionProto
+// surgeFits reports whether the fast path can run fn: its prototype in
+// the subset, every register it names within its frame and every jump
+// within its code. The answer depends on the prototype alone, which every
+// run of the program shares, so the program keeps it.
+func (p *Program) surgeFits(fn *lua.LFunction) bool {
+	if fn == nil || fn.IsG || fn.Proto == nil {
+		return false
+	}
+	if ok, seen := p.surgeFit.Load(fn.Proto); seen {
+		return ok.(bool)
+	}
+	ok := protoFits(fn.Proto)
+	p.surgeFit.Store(fn.Proto, ok)
+	return ok
 }
 
-// compileSurge returns the code of fn when its prototype is in the subset,
-// every register it names within its frame and every jump within its
-// code, or nil.
-func compileSurge(fn *lua.LFunction) *surgeCode {
-	if fn == nil || fn.IsG || fn.Proto == nil {
-		return nil
-	}
-	p := fn.Proto
+// protoFits reports whether every instruction of p is in the subset.
+func protoFits(p *lua.FunctionProto) bool {
 	if p.IsVarArg != 0 || len(p.FunctionPrototypes) > 0 {
-		return nil
+		return false
 	}
 	for pc, inst := range p.Code {
 		if !fits(p, pc, instruction(inst)) {
-			return nil
+			return false
 		}
 	}
-	return &surgeCode{proto: p}
+	return true
 }
 
 // instruction is one of gopher-lua's instructions; its methods read its
@@ -164,7 +168,6 @@ type mathFunc func(args []value) (float64, bool)
 
 // fastSurge runs one run's surge on the fast path.
 type fastSurge struct {
-	code *surgeCode
 	fn   *lua.LFunction
 	lib  *library
 	reg  []value
@@ -175,7 +178,7 @@ type fastSurge struct {
 // it gave up: outside the subset, an error gopher-lua would raise, or
 // limit reached; nothing was changed, and the interpreter is to run it.
 func (f *fastSurge) call(t float64, limit int) (result float64, steps int, ok bool) {
-	p := f.code.proto
+	p := f.fn.Proto
 	clear(f.reg)
 	if p.NumParameters > 0 {
 		f.reg[0] = num(t)

@@ -144,8 +144,8 @@ func (r *run) finishLoad() {
 	if r.surge, err = hook(g, "surge"); err != nil {
 		r.diags = append(r.diags, r.fileDiag(err.Error()))
 	}
-	if code := compileSurge(r.surge); code != nil {
-		r.fast = &fastSurge{code: code, fn: r.surge, lib: r.p.lib, reg: make([]value, registers(code.proto))}
+	if r.p.surgeFits(r.surge) {
+		r.fast = &fastSurge{fn: r.surge, lib: r.p.lib, reg: make([]value, registers(r.surge.Proto))}
 	}
 	if r.onMinute, err = hook(g, "on_minute"); err != nil {
 		r.diags = append(r.diags, r.fileDiag(err.Error()))
