@@ -174,11 +174,9 @@ func constCall(L *lua.LState) int {
 		return 0
 	case fn == r.p.lib.scenario:
 		r.declareCheck(L)
-		t := c.table(L)
-		r.readDeclaration(t)
+		seed0 := r.readDeclaration(c.table(L))
 		if r.p.settling {
-			k := r.p.declared
-			c.kept = k != nil && k.line == r.decl.pos.Line && k.table.same(t)
+			c.kept = seed0
 		}
 		return 0
 	case fn == r.p.lib.grade && r.p.decl != nil:

@@ -134,12 +134,14 @@ func (r *run) declareKept(L *lua.LState) {
 }
 
 // readDeclaration reads the table scenario{} was called with, or takes
-// seed 0's declaration when the table is the same (declared.go).
-func (r *run) readDeclaration(t *lua.LTable) {
+// seed 0's declaration when the table is the same (declared.go). seed0
+// reports whether r.decl is seed 0's declaration: taken again, or kept
+// now for the runs after.
+func (r *run) readDeclaration(t *lua.LTable) (seed0 bool) {
 	line := r.callerLine()
 	if d := r.p.reuse(line, t); d != nil {
 		r.decl = d
-		return
+		return true
 	}
 	d := &declaration{
 		pos:   dsl.Pos{File: r.p.file, Line: line},
@@ -158,5 +160,7 @@ func (r *run) readDeclaration(t *lua.LTable) {
 	}
 	if r.p.declared == nil {
 		r.keep(line, t, d)
+		return r.p.declared != nil
 	}
+	return false
 }

@@ -6,7 +6,7 @@ import "github.com/yuin/gopher-lua/ast"
 // statement and each expression before its parts: enter sees every
 // expression before its parts are walked, and leave, after them, returns
 // what stands in its place. findPlaces reads the tree through enter;
-// rewriteLength rewrites it through leave. Either may be nil.
+// rewriteLength and constProto rewrite it through leave. Either may be nil.
 type treeWalk struct {
 	enter func(ast.Expr)
 	leave func(ast.Expr) ast.Expr
