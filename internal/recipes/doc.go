@@ -1,4 +1,4 @@
-// Package recipes holds no code: its test keeps the recipes of
-// CONTRIBUTING.md ("Add a metric", "Add a control", ...) true to the files
-// and names they send a contributor to.
+// Package recipes holds no code: its tests keep CONTRIBUTING.md true, the
+// recipes ("Add a metric", "Add a control", ...) to the files and names
+// they send a contributor to, and the graph of dependencies to go list.
 package recipes
