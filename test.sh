@@ -3,14 +3,20 @@
 # drive a real Chromium: when none is installed and this runs as root with
 # apt-get (as CI does), it installs Debian's chromium first; elsewhere those
 # tests skip and say how to install it (with CI=true a missing browser fails).
-# The game-day store's tests need PostgreSQL: the same way, it installs
-# Debian's postgresql when absent, then starts a throwaway server for them.
+# The tests of the page's arithmetic (chart.js, format.js) run it under
+# Node.js: the same way, it installs Debian's nodejs when absent. The
+# game-day store's tests need PostgreSQL: it installs Debian's postgresql
+# when absent, then starts a throwaway server for them. Each phase says what
+# it does before it starts; the end is go test's own summary.
 set -euo pipefail
 cd "$(dirname "$0")"
+began=$SECONDS
+say() { echo "test.sh [$(elapsed)]: $*"; }
+elapsed() { local s=$((SECONDS - began)); printf '%dm%02ds' $((s / 60)) $((s % 60)); }
 
 apt_updated=
 apt_install() {
-  if [ -z "$apt_updated" ]; then apt-get update -qq; apt_updated=1; fi
+  if [ -z "$apt_updated" ]; then say "apt-get update"; apt-get update -qq; apt_updated=1; fi
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null
 }
 can_install() { [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; }
@@ -21,14 +27,19 @@ have_chromium() {
 }
 
 if ! have_chromium && can_install; then
-  echo "test.sh: installing chromium for the browser tests (apt-get)"
+  say "installing chromium for the browser tests (apt-get)"
   apt_install chromium
+fi
+
+if ! command -v node >/dev/null 2>&1 && can_install; then
+  say "installing nodejs for the tests of chart.js and format.js (apt-get)"
+  apt_install nodejs
 fi
 
 # Debian keeps PostgreSQL's programs in /usr/lib/postgresql/VERSION/bin.
 pg_bin() { ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1; }
 if [ -z "${ONCALL_TEST_POSTGRES:-}" ] && [ -z "$(pg_bin)" ] && can_install; then
-  echo "test.sh: installing postgresql for the game-day store's tests (apt-get)"
+  say "installing postgresql for the game-day store's tests (apt-get)"
   apt_install postgresql
 fi
 
@@ -47,7 +58,7 @@ start_test_postgres() {
   pg_binary=$1
   if [ "$(id -u)" = 0 ]; then
     if ! id postgres >/dev/null 2>&1; then
-      echo "test.sh: no postgres user to run PostgreSQL as: its tests will skip"; return 0
+      say "no postgres user to run PostgreSQL as: its tests will skip"; return 0
     fi
     pg_as=(runuser -u postgres --)
   fi
@@ -64,19 +75,29 @@ start_test_postgres() {
       -o "-p $port -c listen_addresses=127.0.0.1 -c unix_socket_directories=$pgdir -c fsync=off -c max_connections=300" \
       start >/dev/null; then
       export ONCALL_TEST_POSTGRES="postgres://postgres@127.0.0.1:$port/postgres?sslmode=disable"
-      echo "test.sh: PostgreSQL $("$pg_binary/postgres" --version | awk '{print $3}') for the tests on 127.0.0.1:$port"
+      say "PostgreSQL $("$pg_binary/postgres" --version | awk '{print $3}') for the tests on 127.0.0.1:$port"
       return 0
     fi
   done
-  cat "$pgdir/server.log"; echo "test.sh: PostgreSQL did not start"; exit 1
+  cat "$pgdir/server.log"; say "PostgreSQL did not start"; exit 1
 }
 if [ -z "${ONCALL_TEST_POSTGRES:-}" ] && [ -n "$(pg_bin)" ]; then
+  say "starting PostgreSQL for the game-day store's tests"
   start_test_postgres "$(pg_bin)"
 fi
 
+say "gofmt -l"
 unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))
 if [ -n "$unformatted" ]; then
-  echo "test.sh: gofmt would change:"; echo "$unformatted"; exit 1
+  say "gofmt would change:"; echo "$unformatted"; exit 1
 fi
+say "go vet ./... (the first run downloads the modules and compiles every package: minutes)"
 go vet ./...
-go test -count=1 ./...
+say "compiling the tests"
+if ! built=$(go test -count=1 -run '^$' ./... 2>&1); then echo "$built"; exit 1; fi
+# -timeout is a ceiling for a test that hangs, far above what the slowest
+# package takes (the browser tests, a few minutes), so that a busy machine
+# does not cross it.
+packages=$(go list ./... | wc -l)
+say "go test -count=1 ./... ($packages packages; each prints its line as it ends, the browser tests after a few minutes)"
+go test -count=1 -timeout 40m ./...
