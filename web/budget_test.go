@@ -7,6 +7,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/oncall-sim/oncall/dsl/policy"
 	"github.com/oncall-sim/oncall/internal/budget"
@@ -38,9 +39,11 @@ func costlyDebrief(t *testing.T) string {
 }
 
 // TestAPastedPolicyStopsAtTheBudget: the console's runs have the budget it
-// was started with; a policy that spends it is a 422 naming its rule.
+// was started with; a policy that spends it is a 422 naming its rule. The
+// time budget is far above what two million steps take, so that the steps
+// stop it on a loaded machine too.
 func TestAPastedPolicyStopsAtTheBudget(t *testing.T) {
-	ts := budgetServer(t, budget.Limits{Steps: 2_000_000})
+	ts := budgetServer(t, budget.Limits{Steps: 2_000_000, Time: time.Minute})
 	rec := ts.do(http.MethodPost, "/api/debrief", costlyDebrief(t))
 	if rec.Code != http.StatusUnprocessableEntity {
 		t.Fatalf("status %d: %s", rec.Code, rec.Body)

@@ -296,21 +296,26 @@ func TestLoadDirRefusesAnIDTakenTwice(t *testing.T) {
 }
 
 // The budgets are the run's, not each call's: a callback that is slow
-// every minute ends the run once their sum is spent, steps or time.
+// every minute ends the run once their sum is spent, steps or time. The
+// time budget is a second, so that a loaded machine, whose calls take
+// longer by the clock, still gets past ten minutes (a machine running 18
+// jobs a core stopped at minutes 69 to 607), and a fast one ends the run
+// long before the week of MaxMinutes.
 func TestBudgetsCountTheWholeRun(t *testing.T) {
 	for _, tc := range []struct {
 		limits budget.Limits
+		loop   int // the work of a minute
 		want   string
 	}{
-		{budget.Limits{Steps: 100_000}, "on_minute(): the run spent its budget of 100,000 steps"},
-		{budget.Limits{Steps: 1 << 40, Time: 50 * time.Millisecond}, "on_minute(): the run spent its time budget of 50ms"},
+		{budget.Limits{Steps: 100_000}, 2000, "on_minute(): the run spent its budget of 100,000 steps"},
+		{budget.Limits{Steps: 1 << 40, Time: time.Second}, 5000, "on_minute(): the run spent its time budget of 1s"},
 	} {
-		p, err := Compile("slow.lua", []byte(`scenario { id = "s", title = "S", briefing = "B", duration = 5 }
+		p, err := Compile("slow.lua", []byte(fmt.Sprintf(`scenario { id = "s", title = "S", briefing = "B", duration = 5 }
 function on_minute(row)
   local x = 0
-  for i = 1, 2000 do x = x + i end
+  for i = 1, %d do x = x + i end
 end
-`), Options{Limits: tc.limits})
+`, tc.loop)), Options{Limits: tc.limits})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -329,6 +334,8 @@ end
 		}
 		if n := len(sim.Rows()); n < 10 {
 			t.Errorf("stopped after %d minutes: each minute alone is far within the budget", n)
+		} else {
+			t.Logf("%s: stopped after %d minutes", tc.want, n)
 		}
 	}
 }
