@@ -171,7 +171,7 @@ func TestBrowserAutopilot(t *testing.T) {
 		setValue("pilot", "bad-deploy"), startShift("bad-deploy", "21"),
 		wait(`document.getElementById("ctl-rollback").disabled`),
 		setValue("speed", "60"), click("autopause"), click("playbtn"),
-		wait(`window.oncall.shift().rows.length >= 40`), click("playbtn"),
+		wait(`window.oncall.shift().rows.length >= 40`), pauseIdle,
 	)
 	timeline := text(t, ctx, "timeline")
 	for _, want := range []string{`Rule “roll back a build that raises errors” fired, seeing`, "new_build = ", "Rollback done"} {
@@ -273,8 +273,8 @@ func TestBrowserPhone(t *testing.T) {
 	url, _ := serve(t, realOptions(t))
 	run(t, ctx, chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile, chromedp.EmulateScale(2)),
 		chromedp.Navigate(url+"/?lang=es"), startShift("cache-flush", "4"),
-		setValue("speed", "60"), click("playbtn"), wait(`window.oncall.shift().rows.length > 20`), click("playbtn"),
-		click("ctl-warmup"), wait(`window.oncall.shift().decisions.length === 1`))
+		setValue("speed", "60"), click("playbtn"), wait(`window.oncall.shift().rows.length > 20`), pauseIdle,
+		click("ctl-warmup"), wait(`window.oncall.shift().decisions.length === 1`), idle)
 	if w := eval[int](t, ctx, `document.documentElement.scrollWidth - window.innerWidth`); w > 0 {
 		t.Errorf("the page is %d px wider than the phone's screen", w)
 	}

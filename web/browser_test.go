@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -54,8 +55,15 @@ func browser(t *testing.T) context.Context {
 	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancel := chromedp.NewContext(actx)
 	t.Cleanup(func() { cancel(); cancelA() })
-	ctx, cancelT := context.WithTimeout(ctx, 60*time.Second)
-	t.Cleanup(cancelT)
+	// The tab lives as long as the test may: a loaded machine makes every
+	// step slower, and each wait already gives up on its own (waitCeiling).
+	// It ends before the test binary's -timeout, so that a wait that never
+	// ends is reported with what it waited for rather than by a panic.
+	if d, ok := t.Deadline(); ok {
+		var cancelT context.CancelFunc
+		ctx, cancelT = context.WithDeadline(ctx, d.Add(-30*time.Second))
+		t.Cleanup(cancelT)
+	}
 	if err := chromedp.Do(ctx); err != nil {
 		t.Fatalf("starting Chromium at %s: %v", path, err)
 	}
@@ -117,9 +125,22 @@ func text(t *testing.T, ctx context.Context, id string) string {
 	return eval[string](t, ctx, `document.getElementById("`+id+`").textContent`)
 }
 
-// wait polls a JavaScript condition until it holds.
+// waitCeiling is how long a wait may take before it fails: a sanity
+// ceiling for a state that never comes, far above the second or two any
+// wait takes on an idle machine, so that a busy one does not cross it.
+const waitCeiling = 5 * time.Minute
+
+// wait polls a JavaScript condition until it holds: a state, never a
+// moment. Its error names the condition.
 func wait(expr string) step {
-	return chromedp.Poll[chromedp.Void](expr, chromedp.WithPollingTimeout(20*time.Second), chromedp.WithPollingInterval(20*time.Millisecond))
+	poll := chromedp.Poll[chromedp.Void](expr, chromedp.WithPollingTimeout(waitCeiling), chromedp.WithPollingInterval(20*time.Millisecond))
+	return func(ctx context.Context, tg *chromedp.Target) (chromedp.Void, error) {
+		v, err := poll(ctx, tg)
+		if err != nil {
+			err = fmt.Errorf("waiting for %s: %w", expr, err)
+		}
+		return v, err
+	}
 }
 
 func click(id string) step       { return chromedp.Click(chromedp.CSS("#" + id)) }
@@ -139,8 +160,18 @@ func startShift(scenario, seed string) step {
 	)
 }
 
+// idle waits until the page says it is idle: the clock stopped and no call
+// to the server under way, so that no step can change the shift or what
+// the page draws of it while a test reads them. A test reads what it
+// compares in one evaluation after it.
+var idle = wait(`window.oncall.idle()`)
+
+// pauseIdle presses Pause and waits until the step under way, if any, has
+// ended.
+var pauseIdle = chromedp.Steps(click("playbtn"), wait(`document.getElementById("playbtn").getAttribute("aria-pressed") === "false"`), idle)
+
 // pausedAtPage waits for the page to fire and the clock to stop on it.
-var pausedAtPage = wait(`!document.getElementById("alert").hidden && document.getElementById("alert").dataset.state === "page" && document.getElementById("playbtn").getAttribute("aria-pressed") === "false"`)
+var pausedAtPage = chromedp.Steps(wait(`!document.getElementById("alert").hidden && document.getElementById("alert").dataset.state === "page" && document.getElementById("playbtn").getAttribute("aria-pressed") === "false"`), idle)
 
 // playToPage plays at 60 minutes a second until the page fires and the
 // clock stops on it.
@@ -168,11 +199,12 @@ func TestBrowserBadDeploy(t *testing.T) {
 		click("playbtn"),
 		wait(`!document.getElementById("alert").hidden && document.getElementById("alert").textContent.includes("PAGE")`),
 		// "Pause when paged" stops the clock at the page.
-		wait(`document.getElementById("playbtn").getAttribute("aria-pressed") === "false"`),
+		wait(`document.getElementById("playbtn").getAttribute("aria-pressed") === "false"`), idle,
 	)
-	paged := evalInt(t, ctx, `window.oncall.shift().rows.length`)
-	if got := evalInt(t, ctx, lastRow+`.new_build`); got != 1 {
-		t.Fatalf("at the page new_build = %d, want 1", got)
+	at := eval[struct{ Rows, NewBuild int }](t, ctx, `({rows: window.oncall.shift().rows.length, newBuild: `+lastRow+`.new_build})`)
+	paged := at.Rows
+	if at.NewBuild != 1 {
+		t.Fatalf("at the page new_build = %d, want 1", at.NewBuild)
 	}
 	saveShot(t, ctx, "console-bad-deploy.png")
 	// With the keyboard alone: Tab from the clock's buttons to Roll back,
@@ -183,12 +215,14 @@ func TestBrowserBadDeploy(t *testing.T) {
 	tabTo(t, ctx, "playbtn", "playbtn")
 	run(t, ctx, chromedp.KeyEvent(" "),
 		wait(`window.oncall.shift().rows.length > `+itoa(paged+6)),
-		click("playbtn"),
+		pauseIdle,
 	)
-	bad := eval[float64](t, ctx, lastRow+`.new_build`)
-	tile := text(t, ctx, "val-new_build")
-	if bad != 0 || !strings.HasPrefix(tile, "0.0") {
-		t.Errorf("after the rollback new_build = %v, tile %q", bad, tile)
+	after := eval[struct {
+		Bad  float64
+		Tile string
+	}](t, ctx, `({bad: `+lastRow+`.new_build, tile: document.getElementById("val-new_build").textContent})`)
+	if after.Bad != 0 || !strings.HasPrefix(after.Tile, "0.0") {
+		t.Errorf("after the rollback new_build = %v, tile %q", after.Bad, after.Tile)
 	}
 	timeline := text(t, ctx, "timeline")
 	for _, want := range []string{"You pressed Rollback", "Rollback done", "Page fired", "Build 4.2.0 is rolling out."} {
@@ -270,9 +304,9 @@ func TestBrowserShareLink(t *testing.T) {
 	)
 	paged := evalInt(t, ctx, `window.oncall.shift().rows.length`)
 	run(t, ctx, click("step1"), click("step1"),
-		wait(`document.getElementById("share").value.includes("m=`+itoa(paged+2)+`&")`))
-	link := eval[string](t, ctx, `document.getElementById("share").value`)
-	rows := eval[string](t, ctx, `window.oncall.rows()`)
+		wait(`document.getElementById("share").value.includes("m=`+itoa(paged+2)+`&")`), idle)
+	shared := eval[struct{ Link, Rows string }](t, ctx, `({link: document.getElementById("share").value, rows: window.oncall.rows()})`)
+	link, rows := shared.Link, shared.Rows
 	if !strings.Contains(link, "d=") || !strings.Contains(link, "seed=12345") {
 		t.Fatalf("share link %q", link)
 	}
@@ -294,7 +328,7 @@ func TestBrowserRestart(t *testing.T) {
 		playToPage,
 		setValue("ctl-min_instances", "16"),
 		submit("ctl-min_instances"),
-		wait(`window.oncall.shift().decisions.length === 1`),
+		wait(`window.oncall.shift().decisions.length === 1`), idle,
 	)
 	before := eval[string](t, ctx, `window.oncall.rows()`)
 	n := evalInt(t, ctx, `window.oncall.shift().rows.length`)

@@ -66,9 +66,9 @@ func TestBrowserGlance(t *testing.T) {
 				t.Errorf("while paging the first control is %s, not Roll back", first)
 			}
 			// The latency chart: two hours at most, its axis in round times.
-			from, to := evalInt(t, ctx, `+document.querySelector("#chart-1 svg").dataset.from`), evalInt(t, ctx, `+document.querySelector("#chart-1 svg").dataset.to`)
-			if to-from > 120 || to <= from {
-				t.Errorf("the latency chart spans minutes %d to %d", from, to)
+			span := eval[chartAxis](t, ctx, readAxis)
+			if span.To-span.From > 120 || span.To <= span.From {
+				t.Errorf("the latency chart spans minutes %d to %d", span.From, span.To)
 			}
 			// Hover: the value of the minute under the pointer.
 			run(t, ctx, chromedp.ScrollIntoView(chromedp.CSS("#chart-1 svg")))
@@ -81,16 +81,15 @@ func TestBrowserGlance(t *testing.T) {
 			}
 			// Focus: the last minute's value, the tile's; ← goes back a minute.
 			run(t, ctx, chromedp.MouseEvent("mouseMoved", 1, 1), chromedp.Focus(chromedp.CSS("#chart-1 .plot")),
-				wait(`!document.querySelector("#chart-1 .tip").hidden`))
-			tip = eval[string](t, ctx, `document.querySelector("#chart-1 .tip").textContent`)
-			last := eval[string](t, ctx, lastRow+`.time`)
-			if tile := text(t, ctx, "val-p99_ms"); !strings.Contains(tip, tile) || !strings.Contains(tip, last) {
-				t.Errorf("the focused chart shows %q, not the tile's %q at %s", tip, tile, last)
+				wait(`!document.querySelector("#chart-1 .tip").hidden && document.querySelector("#chart-1 .tip").textContent.includes(`+lastRow+`.time)`))
+			focused := eval[struct{ Tip, Tile, Last string }](t, ctx, `({tip: document.querySelector("#chart-1 .tip").textContent,
+			  tile: document.getElementById("val-p99_ms").textContent, last: `+lastRow+`.time})`)
+			if !strings.Contains(focused.Tip, focused.Tile) || !strings.Contains(focused.Tip, focused.Last) {
+				t.Errorf("the focused chart shows %q, not the tile's %q at %s", focused.Tip, focused.Tile, focused.Last)
 			}
-			run(t, ctx, chromedp.KeyEvent(kb.ArrowLeft))
-			prev := eval[string](t, ctx, `window.oncall.shift().rows.at(-2).time`)
-			if tip := eval[string](t, ctx, `document.querySelector("#chart-1 .tip").textContent`); !strings.Contains(tip, prev) {
-				t.Errorf("← on the chart shows %q, not the minute %s", tip, prev)
+			prevTip := `document.querySelector("#chart-1 .tip").textContent.includes(window.oncall.shift().rows.at(-2).time)`
+			if err := chromedp.Do(ctx, chromedp.KeyEvent(kb.ArrowLeft), wait(prevTip)); err != nil {
+				t.Errorf("← on the chart shows %q, not the minute %s: %v", eval[string](t, ctx, `document.querySelector("#chart-1 .tip").textContent`), eval[string](t, ctx, `window.oncall.shift().rows.at(-2).time`), err)
 			}
 			noMessage(t, ctx)
 		})
@@ -104,37 +103,42 @@ func TestBrowserChartSpan(t *testing.T) {
 	ctx := browser(t)
 	url, _ := serve(t, Options{})
 	run(t, ctx, chromedp.EmulateViewport(1366, 768), chromedp.Navigate(url+"/?lang=en"), startShift("free-play", "3"),
-		setValue("speed", "60"), click("playbtn"), wait(`window.oncall.shift().rows.length >= 200`), click("playbtn"))
-	axis := func() (int, int, []string) {
-		from := evalInt(t, ctx, `+document.querySelector("#chart-1 svg").dataset.from`)
-		to := evalInt(t, ctx, `+document.querySelector("#chart-1 svg").dataset.to`)
-		labels := eval[[]string](t, ctx, `[...document.querySelectorAll("#chart-1 text.axis.x")].map(e => e.textContent)`)
-		return from, to, labels
+		setValue("speed", "60"), click("playbtn"), wait(`window.oncall.shift().rows.length >= 200`), pauseIdle)
+	a := eval[chartAxis](t, ctx, readAxis)
+	if a.To-a.From > 120 || a.To < a.Rows-1 || a.From > a.Rows-60 {
+		t.Errorf("at minute %d the latency chart spans minutes %d to %d", a.Rows, a.From, a.To)
 	}
-	from, to, labels := axis()
-	n := evalInt(t, ctx, `window.oncall.shift().rows.length`)
-	if to-from > 120 || to < n-1 || from > n-60 {
-		t.Errorf("at minute %d the latency chart spans minutes %d to %d", n, from, to)
+	if len(a.Labels) < 2 {
+		t.Fatalf("the time axis has labels %v", a.Labels)
 	}
-	if len(labels) < 2 {
-		t.Fatalf("the time axis has labels %v", labels)
-	}
-	for _, l := range labels {
+	for _, l := range a.Labels {
 		if !strings.HasSuffix(l, ":00") && !strings.HasSuffix(l, ":30") && !strings.HasSuffix(l, ":15") && !strings.HasSuffix(l, ":45") {
-			t.Errorf("the time axis has a label at %s, not a round time: %v", l, labels)
+			t.Errorf("the time axis has a label at %s, not a round time: %v", l, a.Labels)
 		}
 	}
-	ys := eval[[]string](t, ctx, `[...document.querySelectorAll("#chart-3 text.axis.y")].map(e => e.textContent)`)
-	for _, y := range ys {
+	for _, y := range a.Budget {
 		if v, err := strconv.ParseFloat(strings.TrimSuffix(strings.ReplaceAll(y, "−", "-"), " %"), 64); err != nil || int(v)%5 != 0 {
-			t.Errorf("the error budget's axis has a tick %q, not a round percentage: %v", y, ys)
+			t.Errorf("the error budget's axis has a tick %q, not a round percentage: %v", y, a.Budget)
 		}
 	}
-	run(t, ctx, chromedp.Click(chromedp.CSS(`#spans button[data-span="0"]`)), wait(`document.querySelector("#chart-1 svg").dataset.to === "1440"`))
-	if from, to, _ := axis(); from != 0 || to != 1440 {
-		t.Errorf("the whole shift spans %d to %d", from, to)
+	run(t, ctx, chromedp.Click(chromedp.CSS(`#spans button[data-span="0"]`)), wait(`document.querySelector("#chart-1 svg").dataset.to === "1440"`), idle)
+	if a := eval[chartAxis](t, ctx, readAxis); a.From != 0 || a.To != 1440 {
+		t.Errorf("the whole shift spans %d to %d", a.From, a.To)
 	}
 }
+
+// chartAxis is what the page shows of the latency chart's span and the
+// shift's length, read in one evaluation (readAxis) so that both are of one
+// moment: the time axis's labels, and the ticks of the error budget's.
+type chartAxis struct {
+	Rows, From, To int
+	Labels, Budget []string
+}
+
+const readAxis = `(() => { const svg = document.querySelector("#chart-1 svg"); return {
+  rows: window.oncall.shift().rows.length, from: +svg.dataset.from, to: +svg.dataset.to,
+  labels: [...document.querySelectorAll("#chart-1 text.axis.x")].map(e => e.textContent),
+  budget: [...document.querySelectorAll("#chart-3 text.axis.y")].map(e => e.textContent) }; })()`
 
 // TestBrowserKeys: Space plays and pauses, → steps one minute, R asks
 // before it rolls back, ? lists the keys; each says what it did to a
@@ -150,11 +154,12 @@ func TestBrowserKeys(t *testing.T) {
 				wait(`window.oncall.shift().rows.length >= 3`),
 				chromedp.KeyEvent(" "), wait(`document.getElementById("playbtn").getAttribute("aria-pressed") === "false"`),
 				wait(`document.getElementById("announce").textContent.startsWith("Paused at")`))
-			n := evalInt(t, ctx, `window.oncall.shift().rows.length`)
-			run(t, ctx, chromedp.Sleep(300))
-			if m := evalInt(t, ctx, `window.oncall.shift().rows.length`); m != n {
-				t.Fatalf("Space did not pause: %d rows, then %d", n, m)
+			// Paused is a state: the clock stopped and no step under way, so
+			// that no row can come before the next key.
+			if err := chromedp.Do(ctx, idle); err != nil {
+				t.Fatalf("Space did not pause: the page is not idle (%v)", err)
 			}
+			n := evalInt(t, ctx, `window.oncall.shift().rows.length`)
 			run(t, ctx, chromedp.KeyEvent(kb.ArrowRight), wait(`window.oncall.shift().rows.length === `+itoa(n+1)),
 				wait(`document.getElementById("announce").textContent.includes(window.oncall.shift().rows.at(-1).time)`))
 			run(t, ctx, chromedp.KeyEvent("?"), wait(`document.getElementById("keys").open`))

@@ -71,9 +71,10 @@ async function api(method, path, body) {
 }
 
 // serial runs the calls of one shift one after the other, so that the order
-// of decisions and steps is the order the player made them.
-let chain = Promise.resolve();
-function serial(fn) { const p = chain.then(fn); chain = p.catch(() => {}); return p; }
+// of decisions and steps is the order the player made them. busy counts
+// those not yet ended, for window.oncall.idle().
+let chain = Promise.resolve(), busy = 0;
+function serial(fn) { busy++; const p = chain.then(fn).finally(() => busy--); chain = p.catch(() => {}); return p; }
 
 // plain are decisions as the server takes them back: without the texts it
 // wrote for them.
@@ -245,7 +246,7 @@ async function open(sh, m) {
   draw();
   save();
   $("main").focus({ preventScroll: true });
-  if (S.shift.done) await finish();
+  if (S.shift.done) await serial(finish);
 }
 
 // ---- running ---------------------------------------------------------------
@@ -1027,6 +1028,8 @@ async function boot() {
   } catch (e) { oops(e); showView("start"); }
 }
 
-// For the browser tests and the curious: the shift as the page holds it.
-window.oncall = { rows: () => JSON.stringify(S.shift ? S.shift.rows : []), shift: () => S.shift };
+// For the browser tests and the curious: the shift as the page holds it,
+// and whether the page is idle (the clock stopped, no call to the server
+// under way), when nothing can change the shift or what it draws.
+window.oncall = { rows: () => JSON.stringify(S.shift ? S.shift.rows : []), shift: () => S.shift, idle: () => !S.running && busy === 0 };
 boot();
