@@ -26,7 +26,9 @@ func newLoad(tb testing.TB, sessions int) (*loadClient, []string) {
 	tb.Cleanup(srv.Close)
 	tr := &http.Transport{MaxIdleConns: sessions * 2, MaxIdleConnsPerHost: sessions * 2}
 	tb.Cleanup(tr.CloseIdleConnections)
-	lc := &loadClient{url: srv.URL, client: &http.Client{Transport: tr, Timeout: 10 * time.Second}}
+	// The timeout is a ceiling for a request that never ends, far above
+	// what a hundred steps at once take on a loaded machine.
+	lc := &loadClient{url: srv.URL, client: &http.Client{Transport: tr, Timeout: 2 * time.Minute}}
 	ids := make([]string, sessions)
 	for i := range ids {
 		id, err := lc.create(i)

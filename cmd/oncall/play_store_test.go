@@ -73,8 +73,8 @@ func startPlay(t *testing.T, bin, data string) *process {
 	case p.url = <-urls:
 	case <-p.done:
 		t.Fatalf("oncall play --data %s stopped before it served:\n%s", data, p.log())
-	case <-time.After(60 * time.Second):
-		t.Fatalf("oncall play --data %s printed no URL:\n%s", data, p.log())
+	case <-time.After(2 * time.Minute): // a ceiling for a console that never serves
+		t.Fatalf("oncall play --data %s printed no URL in 2 minutes:\n%s", data, p.log())
 	}
 	return p
 }
