@@ -20,8 +20,9 @@
 // each concern: sessions, game days, metadata and the catalogue, the model,
 // traces, the debrief. Before its handler every request passes the checks
 // of harden.go, as the Go security guides describe them for a server that
-// browsers reach: a body above 256 KB is a 413 (read to its end first, so
-// that the client sees the answer rather than a reset connection); a Host
+// browsers reach: a body above 256 KB is a 413, sent at once (the rest
+// of the body is then read for 2 s at most, so that a client that sends it
+// whole sees the answer rather than a reset connection); a Host
 // the console does not serve (a DNS rebinding) is a 421; a state-changing
 // request from another site (Sec-Fetch-Site, or Origin against Host) is a
 // 403; and a JSON endpoint refuses any body but application/json with a
