@@ -35,11 +35,19 @@
 // handler is caught and turned into a 500 so that the server keeps serving,
 // and the tests (and FuzzAPI) show that no bad request reaches it.
 //
+// A link opens its shift by itself only when it plays no pasted policy and
+// sends nothing to a game day, or when it is the page's own shift (the one
+// it keeps in local storage: a reload). Any other link, which another site
+// may have written, only fills the start form (a pasted policy the
+// editor): the player starts the shift with a click, and a game-day result
+// is sent only for a shift the player started from the game day's form.
+//
 // The page's words come from the i18n catalogue (the "ui.*" keys of
 // i18n/catalog/ui.<lang>.json and the model's own keys), its numbers from
 // i18n's format.js, served as /static/format.js. In Urdu the page is right
 // to left and each value inside a sentence is isolated so that it keeps its
-// order.
+// order; the runs are found in the text before it is escaped, so that none
+// cuts an entity.
 //
 // The page computes no figure of the model: it draws what the server
 // sends. The capacity is a metric of the row; the tiles' levels and the
