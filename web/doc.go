@@ -30,7 +30,12 @@
 //
 // Sessions are bounded in number and expire when idle; each is used by one
 // request at a time (a mutex per session); the minutes a step may advance
-// are bounded. Every bad request gets a 4xx answer whose body is
+// are bounded. What a session holds and answers is weighed, the firings of
+// its rules and their lines in every language byte for byte, and bounded
+// (Options.SessionMemory, a 422 naming it); the runs of all sessions are
+// held within Options.MaxMemory, the least recently used let go past it
+// and replayed when next asked for; a shift's state is written a row at a
+// time rather than built whole (weight.go). Every bad request gets a 4xx answer whose body is
 // {"error": "..."}, a sentence the page shows as it is; a panic in a
 // handler is caught and turned into a 500 so that the server keeps serving,
 // and the tests (and FuzzAPI) show that no bad request reaches it.
