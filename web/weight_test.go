@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"net/url"
 	"runtime"
 	"strings"
 	"testing"
@@ -163,5 +164,20 @@ func TestTheAnswerIsWeighedHonestly(t *testing.T) {
 		if n := int64(rec.Body.Len()); answered < n || answered > 2*n {
 			t.Errorf("%s: the answer has %d bytes, the session is counted to answer %d", body, n, answered)
 		}
+	}
+}
+
+// TestAHeavyTraceIsRefused: a trace download is bounded as a session is:
+// a pasted policy with a rule of a 64,000-character name firing every
+// minute of a day gets a 422 naming the budget, not a trace of 180 MB.
+func TestAHeavyTraceIsRefused(t *testing.T) {
+	ts := budgetServer(t, budget.Limits{})
+	src := "rule \"" + strings.Repeat("n", 64000) + "\"\n  when minute >= 0\n  do set_shed(0)\n"
+	rec := ts.do("GET", "/api/trace?scenario=free-play&seed=1&format=csv&until=-1&source="+url.QueryEscape(src), "")
+	if rec.Code != http.StatusUnprocessableEntity || !strings.Contains(rec.Body.String(), "more than a session's memory budget of 16.0 MiB") {
+		t.Fatalf("%d %.300s", rec.Code, rec.Body)
+	}
+	if rec := ts.do("GET", "/api/trace?scenario=free-play&seed=1&format=csv", ""); rec.Code != http.StatusOK || rec.Body.Len() < 100_000 {
+		t.Errorf("a plain day's trace: %d, %d bytes", rec.Code, rec.Body.Len())
 	}
 }
