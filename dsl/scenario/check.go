@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/oncall-sim/oncall/dsl"
 	"github.com/oncall-sim/oncall/engine"
@@ -20,17 +21,47 @@ const DefaultCheckSeeds = 20
 // means DefaultCheckSeeds). Where a statement of the main chunk stops it,
 // the callbacks are dry-run on the file without that statement, when it
 // loads so, and their problems join the others.
+//
+// A file whose declaration has problems (an unknown field, a value out of
+// range, a criterion that does not compile, an outcome{} written wrong) is
+// dry-run all the same, each faulty value at its default and each faulty
+// field left out: a problem of the declaration whose default the dry run
+// plays with says so ("the check plays on with budget_left = 1, its
+// default"), so that the problems found after it read as they should.
 func Check(filename string, src []byte, opts Options, seeds int) dsl.List {
+	if seeds <= 0 {
+		seeds = DefaultCheckSeeds
+	}
+	list := make([]uint32, seeds)
+	for i := range list {
+		list[i] = uint32(i)
+	}
+	return CheckSeeds(filename, src, opts, list)
+}
+
+// CheckSeeds is Check on the given seeds, in their order, rather than 0 to
+// n−1: the first has the budget of a run, the others one together.
+func CheckSeeds(filename string, src []byte, opts Options, seeds []uint32) dsl.List {
 	p, past, diags := compile(filename, src, opts)
 	if p != nil {
-		return p.DryRun(seeds)
+		return kinds(p.dryRun(seeds))
 	}
 	if past == nil {
-		return diags
+		return kinds(diags)
 	}
-	diags = append(diags, past.DryRun(seeds)...)
+	dry := past.dryRun(seeds)
+	if len(dry) > 0 {
+		// What the dry run found may depend on the values it took in
+		// place of the faulty ones: each says which it took.
+		for i, d := range diags {
+			if note := past.decl.assumed[d.Error()]; note != "" {
+				diags[i].Message += "; " + note
+			}
+		}
+	}
+	diags = append(diags, dry...)
 	diags.Sort()
-	return diags
+	return kinds(diags)
 }
 
 // DryRun plays the scenario on seeds 0 to seeds−1, with noise, and reports
@@ -51,17 +82,27 @@ func (p *Program) DryRun(seeds int) dsl.List {
 	if seeds <= 0 {
 		seeds = DefaultCheckSeeds
 	}
+	list := make([]uint32, seeds)
+	for i := range list {
+		list[i] = uint32(i)
+	}
+	return p.dryRun(list)
+}
+
+// dryRun is DryRun on the given seeds: the first has a budget of its own,
+// the others one together; every other seed of the list makes decisions.
+func (p *Program) dryRun(seeds []uint32) dsl.List {
 	log := &checkLog{seeds: seeds, met: map[string]*checkEntry{}}
 	var shared *budget.Meter
-	for s := range seeds {
+	for i, s := range seeds {
 		m := shared
-		if s == 0 {
+		if i == 0 {
 			m = budget.New(p.opts.Limits)
 		} else if m == nil {
 			shared = budget.New(p.opts.Limits)
 			m = shared
 		}
-		if p.dryRunSeed(m, uint32(s), s%2 == 1, log) {
+		if p.dryRunSeed(m, s, i%2 == 1, log) {
 			break
 		}
 	}
@@ -69,13 +110,18 @@ func (p *Program) DryRun(seeds int) dsl.List {
 }
 
 // dryRunSeed plays one seed charging m; it reports whether the seed
-// stopped on a spent budget or a broken state, which ends the dry run.
+// stopped on a spent budget or a broken state, which ends the dry run. A
+// seed whose load meets a problem of its declaration that seed 0's did
+// not (a value drawn out of range, an at() after the end) notes it and
+// plays on, as Check does a file's first load.
 func (p *Program) dryRunSeed(m *budget.Meter, seed uint32, decide bool, log *checkLog) bool {
 	r, diags := p.load(m, seed)
-	if r == nil || len(diags) > 0 {
-		for _, d := range diags {
+	for _, d := range diags {
+		if !p.known[d.Error()] {
 			log.add(d, seed, "while loading")
 		}
+	}
+	if r == nil || r.decl == nil {
 		return m.Err() != nil
 	}
 	r.check, r.checkSeed = log, seed
@@ -147,7 +193,7 @@ func probe(c engine.Control, ctl engine.Controls, consts engine.Constants) engin
 
 // checkLog gathers the problems of a dry run, each once.
 type checkLog struct {
-	seeds int
+	seeds []uint32
 	met   map[string]*checkEntry
 	order []string
 }
@@ -159,9 +205,14 @@ type checkEntry struct {
 	on   []uint32 // every seed that met it, the first first
 }
 
-// add notes a problem met on seed at when.
+// add notes a problem met on seed at when. The at() calls of one line
+// whose minutes fall after the end are one problem, whichever minute each
+// seed drew.
 func (c *checkLog) add(d dsl.Diagnostic, seed uint32, when string) {
 	key := d.Error()
+	if errors.Is(d, errAfterEnd) {
+		key = d.Pos.String() + ": at() after the end"
+	}
 	e, ok := c.met[key]
 	if !ok {
 		e = &checkEntry{d: d, when: when}
@@ -188,27 +239,51 @@ func (c *checkLog) list() dsl.List {
 }
 
 // where says on which seeds a problem was met, and when first.
-func (e *checkEntry) where(seeds int) string {
+func (e *checkEntry) where(seeds []uint32) string {
 	first := e.on[0]
 	at := ""
 	if e.when != "" {
 		at = " " + e.when
 	}
-	if spent := new(budget.Exceeded); errors.As(e.d, &spent) && first > 0 {
-		before := "seed 0"
-		if first > 1 {
-			before = fmt.Sprintf("seeds 0 to %d", first-1)
-		}
-		return fmt.Sprintf("on seed %d%s, where %s ran within it: seeds 1 to %d share one budget", first, at, before, seeds-1)
+	all := seedsText(seeds)
+	if spent := new(budget.Exceeded); errors.As(e.d, &spent) && first != seeds[0] {
+		i := slices.Index(seeds, first)
+		return fmt.Sprintf("on seed %d%s, where %s ran within it: %s share one budget",
+			first, at, seedsText(seeds[:i]), seedsText(seeds[1:]))
 	}
 	switch n := len(e.on); {
-	case n == seeds && seeds > 1:
-		return fmt.Sprintf("on every seed checked, 0 to %d; first on seed %d%s", seeds-1, first, at)
+	case n == len(seeds) && n > 1:
+		return fmt.Sprintf("on every seed checked, %s; first on seed %d%s", strings.TrimPrefix(all, "seeds "), first, at)
 	case n == 1:
-		return fmt.Sprintf("on seed %d%s, of seeds 0 to %d", first, at, seeds-1)
+		return fmt.Sprintf("on seed %d%s, of %s", first, at, all)
 	default:
-		return fmt.Sprintf("on %d of seeds 0 to %d, first on seed %d%s", n, seeds-1, first, at)
+		return fmt.Sprintf("on %d of %s, first on seed %d%s", n, all, first, at)
 	}
+}
+
+// seedsText names a list of seeds for a message: "seed 0", "seeds 0 to
+// 19", "seeds 1, 5, 9 to 12".
+func seedsText(seeds []uint32) string {
+	if len(seeds) == 1 {
+		return fmt.Sprintf("seed %d", seeds[0])
+	}
+	var parts []string
+	for i := 0; i < len(seeds); {
+		j := i
+		for j+1 < len(seeds) && seeds[j+1] == seeds[j]+1 {
+			j++
+		}
+		switch {
+		case j == i:
+			parts = append(parts, fmt.Sprint(seeds[i]))
+		case j == i+1:
+			parts = append(parts, fmt.Sprint(seeds[i]), fmt.Sprint(seeds[j]))
+		default:
+			parts = append(parts, fmt.Sprintf("%d to %d", seeds[i], seeds[j]))
+		}
+		i = j + 1
+	}
+	return "seeds " + strings.Join(parts, ", ")
 }
 
 // failed handles a callback's error: in a dry run, unless a budget is
@@ -224,6 +299,7 @@ func (r *run) failed(err error, context string, minute int) error {
 		when = "once the run was over"
 	}
 	for _, d := range asList(r.p.file, r.p.src, e, context, 0) {
+		d.Kind = kindOf(d, context)
 		r.check.add(d, r.checkSeed, when)
 	}
 	if r.failures++; r.failures >= maxFailures {
@@ -238,6 +314,10 @@ func (r *run) failed(err error, context string, minute int) error {
 // five problems of a deploy{} written wrong, each minute of a week on 20
 // seeds, took 2.8 s).
 const maxFailures = 100
+
+// errAfterEnd is the cause of an at() whose minute is after the end of the
+// run, met while loading.
+var errAfterEnd = errors.New("an at() after the end of the run")
 
 // errEnough ends a seed of a dry run whose callbacks failed maxFailures
 // times.

@@ -136,7 +136,9 @@ func (r *run) finishLoad() {
 	}
 	for m := range r.schedule {
 		if m >= r.decl.setup.Minutes {
-			r.diags = append(r.diags, r.p.diagAt(r.decl.atPos[m], "", fmt.Sprintf("at(%s): minute %d is after the end of the run (%d minutes)", r.decl.atText[m], m, r.decl.setup.Minutes)))
+			d := r.p.diagAt(r.decl.atPos[m], "", fmt.Sprintf("at(%s): minute %d is after the end of the run (%d minutes)", r.decl.atText[m], m, r.decl.setup.Minutes))
+			d.Cause, d.Kind = errAfterEnd, KindDeclaration
+			r.diags = append(r.diags, d)
 		}
 	}
 	g := r.L.G.Global
@@ -251,7 +253,7 @@ func (r *run) Surge(m int) (float64, error) {
 func (r *run) surgeValue(v lua.LValue, m int) (float64, error) {
 	n, ok := v.(lua.LNumber)
 	if !ok || !(n >= 0 && n <= engine.MaxSurge) {
-		return 1, r.failed(r.hookDiag(r.surge, fmt.Sprintf("surge(t) returned %s: it must return the demand multiplier, a number from 0 to %d (1 for none)", luaText(v), engine.MaxSurge)), "", m)
+		return 1, r.failed(r.hookDiag(r.surge, fmt.Sprintf("surge(t) returned %s: it must return the demand multiplier, a number from 0 to %d (1 for none)", luaText(v), engine.MaxSurge)), "surge()", m)
 	}
 	return float64(n), nil
 }
