@@ -90,7 +90,8 @@ func (p *Program) DryRun(seeds int) dsl.List {
 }
 
 // dryRun is DryRun on the given seeds: the first has a budget of its own,
-// the others one together; every other seed of the list makes decisions.
+// the others one together for each sharedSeeds of them; every other seed
+// of the list makes decisions.
 func (p *Program) dryRun(seeds []uint32) dsl.List {
 	log := &checkLog{seeds: seeds, met: map[string]*checkEntry{}}
 	var shared *budget.Meter
@@ -98,7 +99,7 @@ func (p *Program) dryRun(seeds []uint32) dsl.List {
 		m := shared
 		if i == 0 {
 			m = budget.New(p.opts.Limits)
-		} else if m == nil {
+		} else if (i-1)%sharedSeeds == 0 {
 			shared = budget.New(p.opts.Limits)
 			m = shared
 		}
@@ -191,6 +192,12 @@ func probe(c engine.Control, ctl engine.Controls, consts engine.Constants) engin
 	return engine.Action{Control: c, Value: v, By: "player"}
 }
 
+// sharedSeeds is how many seeds after the first share one budget in a
+// dry run: those of the default check, 1 to 19, and as many for each
+// budget of a longer list, so that a check of 500 seeds spends on each what
+// a check of 20 does.
+const sharedSeeds = DefaultCheckSeeds - 1
+
 // checkLog gathers the problems of a dry run, each once.
 type checkLog struct {
 	seeds []uint32
@@ -247,9 +254,18 @@ func (e *checkEntry) where(seeds []uint32) string {
 	}
 	all := seedsText(seeds)
 	if spent := new(budget.Exceeded); errors.As(e.d, &spent) && first != seeds[0] {
+		// The seeds that shared its budget: those of its group.
 		i := slices.Index(seeds, first)
-		return fmt.Sprintf("on seed %d%s, where %s ran within it: %s share one budget",
-			first, at, seedsText(seeds[:i]), seedsText(seeds[1:]))
+		from := 1 + (i-1)/sharedSeeds*sharedSeeds
+		group := seeds[from:min(from+sharedSeeds, len(seeds))]
+		before := seeds[:i]
+		if from > 1 {
+			before = seeds[from:i]
+		}
+		if len(before) > 0 && len(group) > 1 {
+			return fmt.Sprintf("on seed %d%s, where %s ran within it: %s share one budget",
+				first, at, seedsText(before), seedsText(group))
+		}
 	}
 	switch n := len(e.on); {
 	case n == len(seeds) && n > 1:
@@ -302,14 +318,32 @@ func (r *run) failed(err error, context string, minute int) error {
 		d.Kind = kindOf(d, context)
 		r.check.add(d, r.checkSeed, when)
 	}
-	if r.failures++; r.failures >= maxFailures {
-		return errEnough
+	if r.failures == nil {
+		r.failures = map[string]int{}
+	}
+	r.failures[context]++
+	if n := r.failures[context]; n >= maxFailures {
+		// A hook called every minute that has failed so often is left
+		// out of the rest of the seed, so that the others (the at()
+		// callbacks to come, the outcomes once the run is over) are
+		// still met; any other callback failing so often ends the seed.
+		switch context {
+		case "surge()":
+			r.surge, r.fast = nil, nil
+		case "on_minute()":
+			r.onMinute = nil
+		case "on_decision()":
+			r.onDecision = nil
+		default:
+			return errEnough
+		}
 	}
 	return nil
 }
 
-// maxFailures is how many times a seed's callbacks may fail before the dry
-// run ends that seed: a callback failing every minute of a week would
+// maxFailures is how many times one callback of a seed (the at()
+// callbacks together) may fail before the dry run plays the rest of the
+// seed without it: a callback failing every minute of a week would
 // otherwise spend seconds noting the problems it has already noted (the
 // five problems of a deploy{} written wrong, each minute of a week on 20
 // seeds, took 2.8 s).
