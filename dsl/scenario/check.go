@@ -268,7 +268,9 @@ func (e *checkEntry) where(seeds []uint32) string {
 		}
 	}
 	switch n := len(e.on); {
-	case n == len(seeds) && n > 1:
+	case len(seeds) == 1:
+		return fmt.Sprintf("on seed %d%s", first, at)
+	case n == len(seeds):
 		return fmt.Sprintf("on every seed checked, %s; first on seed %d%s", strings.TrimPrefix(all, "seeds "), first, at)
 	case n == 1:
 		return fmt.Sprintf("on seed %d%s, of %s", first, at, all)
