@@ -25,9 +25,11 @@ const DefaultCheckSeeds = 20
 // A file whose declaration has problems (an unknown field, a value out of
 // range, a criterion that does not compile, an outcome{} written wrong) is
 // dry-run all the same, each faulty value at its default and each faulty
-// field left out: a problem of the declaration whose default the dry run
-// plays with says so ("the check plays on with budget_left = 1, its
-// default"), so that the problems found after it read as they should.
+// field left out; when the dry run finds problems, each problem of the
+// declaration whose field the run uses says which value it took ("the
+// check plays on with budget_left = 1, its default"), so that the problems
+// found after it read as they should. Each problem has its kind
+// (KindDeclaration, KindCallbacks, ...), for a summary.
 func Check(filename string, src []byte, opts Options, seeds int) dsl.List {
 	if seeds <= 0 {
 		seeds = DefaultCheckSeeds
@@ -40,7 +42,8 @@ func Check(filename string, src []byte, opts Options, seeds int) dsl.List {
 }
 
 // CheckSeeds is Check on the given seeds, in their order, rather than 0 to
-// n−1: the first has the budget of a run, the others one together.
+// n−1: the first has the budget of a run, and each sharedSeeds after it
+// one together.
 func CheckSeeds(filename string, src []byte, opts Options, seeds []uint32) dsl.List {
 	p, past, diags := compile(filename, src, opts)
 	if p != nil {
@@ -71,13 +74,16 @@ func CheckSeeds(filename string, src []byte, opts Options, seeds []uint32) dsl.L
 // run, so that on_decision sees each; every seed that runs to its end
 // computes the outcomes. A callback that fails does not stop the dry run:
 // its problem is noted, what it asked for that minute is dropped, and the
-// run goes on, so that a later callback's problem shows too, until the
-// seed's callbacks have failed maxFailures times. A run the
+// run goes on, so that a later callback's problem shows too; a hook that
+// has failed maxFailures times in the seed (surge, on_minute, on_decision)
+// is left out of the rest of it, and at() callbacks that have failed so
+// often together end it. A run the
 // engine stops (a value out of range where it takes effect), or a budget
 // spent, ends that seed; a budget spent ends the dry run, since every seed
 // would spend it again. Seed 0 has the budget of a run (the program's
-// limits), seeds 1 and on one budget together, so that a scenario that
-// spends much on every seed costs two budgets, not one a seed.
+// limits), seeds 1 to 19 one budget together (and each 19 after them
+// another), so that a scenario that spends much on every seed costs two
+// budgets, not one a seed.
 func (p *Program) DryRun(seeds int) dsl.List {
 	if seeds <= 0 {
 		seeds = DefaultCheckSeeds
