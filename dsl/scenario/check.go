@@ -3,6 +3,7 @@ package scenario
 import (
 	"errors"
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -124,8 +125,8 @@ func (p *Program) dryRun(seeds []uint32) dsl.List {
 func (p *Program) dryRunSeed(m *budget.Meter, seed uint32, decide bool, log *checkLog) bool {
 	r, diags := p.load(m, seed)
 	for _, d := range diags {
-		if !p.known[d.Error()] {
-			log.add(d, seed, "while loading")
+		if key := causeKey(d); !p.known[key] {
+			log.addKey(key, d, seed, "while loading")
 		}
 	}
 	if r == nil || r.decl == nil {
@@ -198,6 +199,16 @@ func probe(c engine.Control, ctl engine.Controls, consts engine.Constants) engin
 	return engine.Action{Control: c, Value: v, By: "player"}
 }
 
+// causeKey says which problems met while loading have one cause: those of
+// one place and context whose messages differ only in their numbers, as
+// when each seed draws another value (budget_left = rng.uniform(0.5,
+// 1.5) out of range, an at() whose minute falls after the end).
+func causeKey(d dsl.Diagnostic) string {
+	return d.Pos.String() + "\x00" + d.Context + "\x00" + numbers.ReplaceAllString(d.Message, "#")
+}
+
+var numbers = regexp.MustCompile(`[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?`)
+
 // sharedSeeds is how many seeds after the first share one budget in a
 // dry run: those of the default check, 1 to 19, and as many for each
 // budget of a longer list, so that a check of 500 seeds spends on each what
@@ -218,14 +229,13 @@ type checkEntry struct {
 	on   []uint32 // every seed that met it, the first first
 }
 
-// add notes a problem met on seed at when. The at() calls of one line
-// whose minutes fall after the end are one problem, whichever minute each
-// seed drew.
+// add notes a problem met on seed at when.
 func (c *checkLog) add(d dsl.Diagnostic, seed uint32, when string) {
-	key := d.Error()
-	if errors.Is(d, errAfterEnd) {
-		key = d.Pos.String() + ": at() after the end"
-	}
+	c.addKey(d.Error(), d, seed, when)
+}
+
+// addKey notes a problem under key: the problems of one key are one.
+func (c *checkLog) addKey(key string, d dsl.Diagnostic, seed uint32, when string) {
 	e, ok := c.met[key]
 	if !ok {
 		e = &checkEntry{d: d, when: when}
@@ -356,10 +366,6 @@ func (r *run) failed(err error, context string, minute int) error {
 // five problems of a deploy{} written wrong, each minute of a week on 20
 // seeds, took 2.8 s).
 const maxFailures = 100
-
-// errAfterEnd is the cause of an at() whose minute is after the end of the
-// run, met while loading.
-var errAfterEnd = errors.New("an at() after the end of the run")
 
 // errEnough ends a seed of a dry run whose callbacks failed maxFailures
 // times.

@@ -50,8 +50,8 @@ type Program struct {
 	declared *declared // seed 0's scenario{}, for the runs that pass the same (declared.go)
 
 	// known is what loading a program that Check dry-runs despite its
-	// problems found (tolerate): each seed's load finds them again, and
-	// only the others are news.
+	// problems found, by causeKey (tolerate): each seed's load finds them
+	// again, perhaps with other values drawn, and only the others are news.
 	known map[string]bool
 }
 
@@ -155,7 +155,7 @@ func (p *Program) tolerate(r *run, diags dsl.List) dsl.List {
 	}
 	p.known = map[string]bool{}
 	for _, d := range diags {
-		p.known[d.Error()] = true
+		p.known[causeKey(d)] = true
 	}
 	return diags
 }

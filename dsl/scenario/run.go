@@ -141,7 +141,7 @@ func (r *run) finishLoad() {
 				pos = arg // the time it was given
 			}
 			d := r.p.diagAt(pos, "", fmt.Sprintf("at(%s): minute %d is after the end of the run (%d minutes)", r.decl.atText[m], m, r.decl.setup.Minutes))
-			d.Cause, d.Kind = errAfterEnd, KindDeclaration
+			d.Kind = KindDeclaration
 			r.diags = append(r.diags, d)
 		}
 	}
