@@ -93,13 +93,34 @@
 //     instances the autoscaler launches later run the mix and leak as the
 //     others do, so scaling out does not reset a leak; only a rollback (or a
 //     deploy that replaces the build) stops it.
-//   - The last good build is the newest deploy that is not bad, from the
-//     minute it ships. A rollback restores it; when it is the newest deploy
-//     itself, new_build stays 1 (the rollback only cost money).
+//   - Each deploy records the mix it replaced; a rollback restores the
+//     latest deploy's record whatever any build's quality, and pops it, so
+//     that a second rollback walks back the deploy before. Its target is
+//     fixed at its first press: a press while it prepares restarts the
+//     clock only. With no deploy to revert it restores the mix in force
+//     when pressed. good_rollbacks counts the targeted deploy when its
+//     build is not bad (the rollback_done event names it).
+//   - A held rollout (hold_at, pause_rollout) keeps its share; a pause
+//     takes the share served the minute before, so one taking effect at
+//     the deploy's own minute holds it at 0. resume_rollout goes on at
+//     1/rollout a minute from the held share. Either with nothing to act
+//     on is a no-op whose action event carries a note.
 //   - What production shows of a build is its name and its rollout:
 //     new_build, the share of the newest deploy. bad_traffic is a quiet
 //     column (MetricSpec.Quiet), in the instructor's trace only, and
 //     policies cannot read it: they act on what production shows.
+//
+// The dependency, retries and logs (docs/model.md, "Beyond one service"):
+//
+//   - dep_ms is at least MinDepMS (1 µs): the specification asks for more
+//     than 0. With dep_share 0 the dependency's branch is not taken at all,
+//     and retries multiply requests only when e′ > 0, so that the defaults
+//     leave every figure of the seeds' model to the bit.
+//   - e′ is the previous row's error_rate, 0 at minute 0; the retries'
+//     factor multiplies requests after the noise and is not rounded.
+//   - Log counts are int64(math.Round(60·rate·share)); a cause whose count
+//     rounds to 0 writes no line. A scenario's log{} lines follow the
+//     engine's and do not appear among the timeline's events.
 //
 // Scenario changes and hooks:
 //

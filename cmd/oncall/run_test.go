@@ -96,12 +96,12 @@ func TestRunBadInput(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"--set", "shedd=0.5"}, `oncall: --set shedd=0.5: unknown control "shedd"; did you mean shed? (controls: min_instances, autoscaling, target_utilization, ttl_s, shed, feature)`},
+		{[]string{"--set", "shedd=0.5"}, `oncall: --set shedd=0.5: unknown control "shedd"; did you mean shed? (controls: min_instances, autoscaling, target_utilization, ttl_s, shed, feature, breaker)`},
 		{[]string{"--set", "shed=1.5"}, "oncall: --set shed=1.5: shed = 1.5 is out of range: it takes 0 to 1"},
 		{[]string{"--set", "min_instances=2.5"}, "oncall: --set min_instances=2.5: min_instances = 2.5 is out of range: it takes a whole number from 1 to 40"},
 		{[]string{"--set", "feature=maybe"}, `oncall: --set feature=maybe: feature = "maybe": it takes true or false`},
 		{[]string{"--set", "rollback=1"}, "oncall: --set rollback=1: rollback is an action, not a setting: it takes no value"},
-		{[]string{"--set", "shed"}, `oncall: --set shed: "shed": write a setting as name=value, e.g. shed=0.5 (controls: min_instances, autoscaling, target_utilization, ttl_s, shed, feature)`},
+		{[]string{"--set", "shed"}, `oncall: --set shed: "shed": write a setting as name=value, e.g. shed=0.5 (controls: min_instances, autoscaling, target_utilization, ttl_s, shed, feature, breaker)`},
 		{[]string{"--seed=-1"}, `oncall: --seed "-1": it takes a whole number from 0 to 4294967295`},
 		{[]string{"--seed", "1-5"}, `oncall: --seed "1-5": it takes one seed, not a set: a whole number from 0 to 4294967295`},
 		{[]string{"--minutes", "20000"}, "oncall: --minutes 20000 is out of range: it takes 1 to 10080"},
