@@ -67,6 +67,16 @@ func pageValue(v lua.LValue) (string, error) {
 // model, by name.
 var constantsTable = tableSpec[engine.Constants]{
 	other: func(c *engine.Constants, key string, v lua.LValue, in *reading) {
+		if key == "dep_name" {
+			name, err := depName(v)
+			if err == nil {
+				err = c.SetDepName(name)
+			}
+			if err != nil {
+				in.add(in.place().value(key), "%v", err)
+			}
+			return
+		}
 		spec, err := engine.LookupConstant(key)
 		if err != nil {
 			in.add(in.place().key(key), "%v", err)
