@@ -319,3 +319,38 @@ func TestPropertyBreakerBoundsErrors(t *testing.T) {
 		}
 	})
 }
+
+// Step 1 of docs/model.md: the autoscaler's launch decided after minute m
+// takes effect at the start of m+1 after that minute's scenario events, so
+// a boot delay the scenario sets at m+1 is the one the launch boots with.
+func TestAutoscalerLaunchFollowsTheMinutesEvents(t *testing.T) {
+	setup := FreePlay()
+	setup.Instances, setup.Controls.MinInstances = 3, 3 // utilization 1 at 1,125 req/s: a launch after minute 0
+	sc := &script{events: map[int][]Event{1: {{Kind: EventSetConstant, Name: "boot_delay", Value: 10}}}}
+	s := newSim(t, setup, sc)
+	stepN(t, s, 1)
+	r := stepN(t, s, 1)
+	if !hasEvent(r, EventLaunch) || r.Events[0].Kind != EventSetConstant {
+		t.Fatalf("minute 1: events %v, want the scenario's, then the launch", r.Events)
+	}
+	for m := 2; m <= 11; m++ {
+		if r = stepN(t, s, 1); m < 11 && r.Serving != 3 || m == 11 && r.Serving == 3 {
+			t.Fatalf("minute %d: %d serving, %d booting: the launch at minute 1 serves from minute 11", m, r.Serving, r.Booting)
+		}
+	}
+}
+
+// Step 13: the autoscaler never removes an instance after a minute in
+// which one was booting or the fleet was saturated.
+func TestPropertyNoScaleInWhileBootingOrSaturated(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		rows := genRun(t).run(t)
+		for i := 1; i < len(rows); i++ {
+			for _, e := range rows[i].Events {
+				if e.Kind == EventRemove && e.By == "autoscaler" && (rows[i-1].Booting > 0 || rows[i-1].Utilization >= 1) {
+					t.Fatalf("minute %d: scale-in after a minute with %d booting, utilization %v", i, rows[i-1].Booting, rows[i-1].Utilization)
+				}
+			}
+		}
+	})
+}

@@ -46,10 +46,15 @@
 //     the rare case where fewer instances serve than are to be removed (a long
 //     boot and a lowered floor), the rest are taken from the booting ones,
 //     newest first.
-//   - An autoscaler launch decided after minute m uses the boot delay in force
-//     at that moment and is reported in the events of minute m+1, where it
-//     takes effect; so are its removals. Every decision is reported in the row
-//     of the minute where it takes effect.
+//   - The autoscaler's launches and removals decided after minute m (both
+//     modes, the autoscaling-off correction included) take effect at the
+//     start of minute m+1 in step 1, after that minute's scenario events and
+//     before the decisions of the player and the rules, as docs/model.md
+//     orders them: a launch boots with the boot delay in force then, and is
+//     reported among minute m+1's events, after the scenario's. Every
+//     decision is reported in the row of the minute where it takes effect.
+//   - A minute with an instance booting, or with utilization 1, is never a
+//     quiet minute for the scale-in (docs/model.md, step 13).
 //   - The noise stream draws its four uniforms only when noise is on, and
 //     draws a minute's at the minute before (the first minute's when the
 //     run is made), so that they are computed alongside that minute;

@@ -70,7 +70,6 @@ type Sim struct {
 
 	pending []Action      // decisions for the start of the next minute
 	fleetTo []fleetChange // the autoscaler's decisions for the start of the next minute
-	carry   []Event       // events decided after the last minute, reported in the next
 	logs    []LogLine     // the scenario's own log lines of the minute
 	rows    []Row
 	figures []Figure // the scenario's own outcomes, once the run is over
@@ -239,8 +238,7 @@ func (s *Sim) step() (*Row, error) {
 	// (Cleared in place, then filled: a composite literal would be built
 	// on the stack and copied.)
 	*r = Row{}
-	r.Minute, r.Clock, r.Events = m, (s.setup.Start+m)%1440, s.carry
-	s.carry = nil
+	r.Minute, r.Clock = m, (s.setup.Start+m)%1440
 	s.logs = s.logs[:0]
 
 	// 1. Scenario events, then the decisions queued after the last minute.
@@ -686,17 +684,6 @@ type fleetChange struct {
 // minute m and take effect at the start of minute m+1, after that
 // minute's scenario events (changeFleet), where they are reported.
 func (s *Sim) autoscale(m int, u float64) {
-	defer func() {
-		for _, c := range s.fleetTo {
-			if c.launch > 0 {
-				s.launch(m+1, c.launch)
-			} else {
-				s.remove(c.remove, c.bootingFirst)
-			}
-			s.carry = append(s.carry, c.ev)
-		}
-		s.fleetTo = s.fleetTo[:0]
-	}()
 	fleet := s.fleet()
 	if !s.ctl.Autoscaling {
 		s.quiet = 0
@@ -714,7 +701,7 @@ func (s *Sim) autoscale(m int, u float64) {
 		if len(s.booting) == 0 {
 			s.fleetTo = append(s.fleetTo, fleetChange{launch: desired - fleet, ev: Event{Kind: EventLaunch, By: "autoscaler", Value: float64(desired - fleet)}})
 		}
-	case desired < fleet:
+	case desired < fleet && len(s.booting) == 0 && u < 1:
 		// A minute is quiet only when nothing boots and the fleet is not
 		// saturated: the autoscaler does not scale in a fleet it is still
 		// growing or that is overloaded.
