@@ -165,10 +165,11 @@ func (r *Row) ErrorsBy(cause string) (float64, error) {
 	return 0, fmt.Errorf("unknown cause %q%s (causes: %s)", cause, didYouMean(cause, ErrorCauses()), strings.Join(ErrorCauses(), ", "))
 }
 
-// writeLogs writes the engine's lines of the minute r into r.Logs, then the
-// scenario's own (extra), from the shares the minute computed.
+// writeLogs writes the engine's lines of the minute r into r.Logs (in the
+// memory it holds, an earlier run's), then the scenario's own (extra),
+// from the shares the minute computed.
 func (s *Sim) writeLogs(r *Row, out *served, extra []LogLine) {
-	var ls []LogLine
+	ls := r.Logs[:0]
 	add := func(l LogLine) {
 		if l.Count != 0 {
 			ls = append(ls, l)
@@ -211,5 +212,8 @@ func (s *Sim) writeLogs(r *Row, out *served, extra []LogLine) {
 			Message: "429: low-priority request shed, try later"})
 	}
 	ls = append(ls, extra...)
+	if len(ls) == 0 {
+		ls = nil // a minute without lines has none, whatever memory it reused
+	}
 	r.Logs = ls
 }

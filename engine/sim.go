@@ -237,8 +237,9 @@ func (s *Sim) step() (*Row, error) {
 	r := &s.rows[m]
 	// (Cleared in place, then filled: a composite literal would be built
 	// on the stack and copied.)
+	logs := r.Logs[:0] // an earlier run's lines: their memory is reused
 	*r = Row{}
-	r.Minute, r.Clock = m, (s.setup.Start+m)%1440
+	r.Minute, r.Clock, r.Logs = m, (s.setup.Start+m)%1440, logs
 	s.logs = s.logs[:0]
 
 	// 1. Scenario events, then the decisions queued after the last minute.
