@@ -238,3 +238,41 @@ func TestRunSummaryByDefault(t *testing.T) {
 		t.Errorf("--full printed %d lines", n)
 	}
 }
+
+// A run whose requests call a slow dependency and whose clients retry has
+// the dependency's and the retries' columns in its table, and their log
+// lines in its CSV; free play has neither column.
+func TestRunTableShowsTheDependency(t *testing.T) {
+	e := newTestEnv(t)
+	dir := t.TempDir()
+	src := filepath.Join(dir, "slow-auth.lua")
+	if err := os.WriteFile(src, []byte(`scenario { id = "slow-auth", title = "Slow auth", briefing = "B", start = "09:00", duration = "20m",
+  constants = { dep_share = 0.3, dep_ms = 3000, dep_name = "auth", retries = 2 } }
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	table := filepath.Join(dir, "t.txt")
+	if code := e.run("run", src, "-o", table); code != 0 {
+		t.Fatalf("exit %d: %s", code, e.err.String())
+	}
+	b, _ := os.ReadFile(table)
+	for _, head := range []string{"dep err", "dep ms", "retry"} {
+		if !strings.Contains(string(b), head) {
+			t.Errorf("the table lacks the column %q:\n%.400s", head, b)
+		}
+	}
+	trace := filepath.Join(dir, "t.csv")
+	if code := e.run("run", src, "-f", "csv", "-o", trace); code != 0 {
+		t.Fatalf("exit %d: %s", code, e.err.String())
+	}
+	if b, _ := os.ReadFile(trace); !strings.Contains(string(b), "ERROR app auth: call timed out after 1000 ms ×") {
+		t.Errorf("the CSV lacks auth's timeouts in its logs")
+	}
+	free := filepath.Join(dir, "free.txt")
+	if code := e.run("run", "--minutes", "3", "-o", free); code != 0 {
+		t.Fatalf("exit %d: %s", code, e.err.String())
+	}
+	if b, _ := os.ReadFile(free); strings.Contains(string(b), "dep err") || strings.Contains(string(b), "retry") {
+		t.Errorf("free play's table has the dependency's columns")
+	}
+}
