@@ -223,10 +223,11 @@ function clock(hhmm) end
 ---@return integer
 function now() end
 
----A constant or a control in force: a number, or true/false for a switch.
+---A constant or a control in force: a number, or true/false for a switch;
+---"dep_name" gives the dependency's name, a string.
 ---While the file loads, the value the scenario declares.
 ---@param name string e.g. "db_capacity", "min_instances"
----@return number|boolean
+---@return number|boolean|string
 function get(name) end
 
 ---Ships a build. Only inside at() or on_minute.

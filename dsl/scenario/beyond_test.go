@@ -19,12 +19,16 @@ at("09:05", function()
 end)
 at("09:10", function() resume_rollout() end)
 at("09:12", function() pause_rollout() end)
+at("09:19", function() say(get("dep_name")) end)
 at("09:20", function()
   set { dep_ms = 3000, dep_name = "auth-v2" }
   log { level = "WARN", source = "cert", message = "certificate expires in 10 minutes", count = 3 }
 end)
 at("09:30", function() set { breaker = true } end)
 `, 1)
+	if ev := rows[19].Events; len(ev) != 1 || ev[0].Text["en"] != "auth" {
+		t.Errorf("09:19: events %v, want get(\"dep_name\") said: auth", ev)
+	}
 	if got := rows[9].NewBuild; got != 0.1 {
 		t.Errorf("09:09: new_build %v, want held at 0.1", got)
 	}
