@@ -34,6 +34,10 @@ type Diagnostic struct {
 	// Cause is the error the problem is, when the program can tell it
 	// apart from the others: a spent budget (errors.As finds it).
 	Cause error
+	// Kind sorts the problem for a summary: "syntax", "declaration",
+	// "callbacks", "names", ... (each language says its kinds); "" when
+	// nothing sorted it.
+	Kind string
 }
 
 // Unwrap returns the cause, if any.

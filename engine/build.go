@@ -22,6 +22,24 @@ type Build struct {
 	// LeakMSPerMin is the application time the build adds for every minute
 	// it has run: a leak, whose cost grows until the build stops serving.
 	LeakMSPerMin float64 `json:"leak_ms_per_min,omitzero"`
+	// Message is what the build's failing requests write in the logs
+	// (DefaultBuildMessage when empty).
+	Message string `json:"message,omitempty"`
+}
+
+// DefaultBuildMessage is the log line of a failing build that has no
+// message of its own.
+const DefaultBuildMessage = "500 in a request handler"
+
+// MaxBuildMessage is the longest message of a build, in runes.
+const MaxBuildMessage = 200
+
+// LogMessage returns the message the build's failures write in the logs.
+func (b Build) LogMessage() string {
+	if b.Message == "" {
+		return DefaultBuildMessage
+	}
+	return b.Message
 }
 
 // The ranges of a build's properties.
@@ -59,7 +77,7 @@ func (b Build) Check() error {
 	case !(b.LeakMSPerMin >= 0 && b.LeakMSPerMin <= MaxLeakMSPerMin):
 		return fmt.Errorf("build %s: leak app_ms_per_min = %s is out of range: it takes 0 to %d ms a minute", b.Name, PersonNum(b.LeakMSPerMin), MaxLeakMSPerMin)
 	}
-	return nil
+	return checkLogText("build "+b.Name+": error", b.Message, MaxBuildMessage, true)
 }
 
 // CheckBuildName validates a build's name: 1 to MaxBuildName printable
@@ -106,17 +124,30 @@ type deployed struct {
 	weight float64
 }
 
-// fleetBuilds is what the fleet runs: the newest deploy, which takes the
-// share min(1, (m − from + 1)/rollout) of the traffic, and the builds that
-// serve the rest (rest, weights summing to 1), with the last good build, to
-// which a rollback returns.
+// shipment is a deploy as a rollback sees it: the build it shipped, and
+// the mix of builds in force when it started (weights summing to 1), which
+// a rollback of it restores.
+type shipment struct {
+	seq    int
+	build  Build
+	before []deployed
+}
+
+// fleetBuilds is what the fleet runs: the newest deploy, which takes a
+// share of the traffic that grows over its rollout (share), and the builds
+// that serve the rest (rest, weights summing to 1); and the deploys a
+// rollback can revert, latest last, each with the mix it replaced.
 type fleetBuilds struct {
-	rest     []deployed
-	newest   deployed
-	rolling  bool    // a newest deploy serves traffic
-	rollout  float64 // its rollout, minutes
-	lastGood deployed
-	seq      int
+	rest    []deployed
+	newest  deployed
+	rolling bool    // a newest deploy serves traffic
+	rollout float64 // its rollout, minutes
+	// The newest deploy's share at minute m is start + (m − since + 1)/rollout,
+	// at most limit (hold_at, or 1), or start itself while held.
+	start, since, limit float64
+	held                bool
+	shipped             []shipment
+	seq                 int
 
 	// cached is effects for the newest deploy's share cachedShare (its
 	// bits), kept while no build of the mix leaks; deploy and rollBack,
@@ -138,45 +169,119 @@ const negligible = 1e-9
 const maxMix = 16
 
 func newFleetBuilds() fleetBuilds {
-	base := deployed{weight: 1}
-	return fleetBuilds{rest: []deployed{base}, lastGood: base}
+	return fleetBuilds{rest: []deployed{{weight: 1}}}
 }
 
 // share returns the newest deploy's share of traffic at minute m.
 func (f *fleetBuilds) share(m int) float64 {
-	if !f.rolling {
+	switch {
+	case !f.rolling:
 		return 0
+	case f.held:
+		return f.start
 	}
-	return min(1, (float64(m)-f.newest.from+1)/f.rollout)
+	return min(f.limit, f.start+(float64(m)-f.since+1)/f.rollout)
 }
 
-// deploy ships b at the start of minute m over rollout minutes. A newest
-// deploy that was still rolling out keeps the share it had reached and joins
-// the builds the new one replaces.
-func (f *fleetBuilds) deploy(b Build, m int, rollout float64) {
-	if f.rolling {
-		s := f.share(m - 1)
-		var rest []deployed
-		for _, d := range f.rest {
-			if d.weight *= 1 - s; d.weight >= negligible {
-				rest = append(rest, d)
-			}
+// mixAt returns the builds serving minute m, each weighted by its share
+// of the traffic, the newest deploy last: what a deploy at m+1 replaces.
+func (f *fleetBuilds) mixAt(m int) []deployed {
+	s := f.share(m)
+	mix := make([]deployed, 0, len(f.rest)+1)
+	for _, d := range f.rest {
+		if d.weight *= 1 - s; d.weight >= negligible {
+			mix = append(mix, d)
 		}
-		if old := f.newest; s > 0 {
-			old.weight = s
-			rest = append(rest, old)
-		}
-		if len(rest) > maxMix {
-			rest = merge(rest)
-		}
-		f.rest = rest
 	}
+	if old := f.newest; f.rolling && s > 0 {
+		old.weight = s
+		mix = append(mix, old)
+	}
+	return mix
+}
+
+// deploy ships b at the start of minute m over rollout minutes, to stop at
+// the share holdAt (1: the whole traffic). A newest deploy that was still
+// rolling out keeps the share it had reached and joins the builds the new
+// one replaces; the mix it replaces is recorded for a rollback.
+func (f *fleetBuilds) deploy(b Build, m int, rollout, holdAt float64) {
+	mix := f.mixAt(m - 1)
 	f.seq++
-	f.newest, f.rolling, f.rollout = deployed{build: b, seq: f.seq, from: float64(m)}, true, rollout
-	f.haveCached = false
-	if !b.Bad() {
-		f.lastGood = f.newest
+	f.shipped = append(f.shipped, shipment{seq: f.seq, build: b, before: mix})
+	if len(mix) > maxMix {
+		mix = merge(mix)
 	}
+	f.rest = mix
+	f.newest, f.rolling, f.rollout = deployed{build: b, seq: f.seq, from: float64(m)}, true, rollout
+	f.start, f.since, f.limit, f.held = 0, float64(m), holdAt, false
+	f.haveCached = false
+}
+
+// rollout says what a rollout is doing at the start of minute m, before
+// it serves: in progress (its share grows), held (by pause_rollout or at
+// its hold_at) or neither (none, or finished).
+func (f *fleetBuilds) rolloutAt(m int) (inProgress, held bool) {
+	if !f.rolling {
+		return false, false
+	}
+	s := f.share(m - 1)
+	if f.held || (s >= f.limit && f.limit < 1) {
+		return false, true
+	}
+	return s < 1, false
+}
+
+// pause holds the rollout in progress at the share it served at minute
+// m − 1; it reports false, changing nothing, when none is in progress.
+func (f *fleetBuilds) pause(m int) bool {
+	if in, _ := f.rolloutAt(m); !in {
+		return false
+	}
+	f.start, f.held = f.share(m-1), true
+	return true
+}
+
+// resume continues a held rollout at its rate from minute m, to the whole
+// traffic; it reports false, changing nothing, when none is held.
+func (f *fleetBuilds) resume(m int) bool {
+	if _, held := f.rolloutAt(m); !held {
+		return false
+	}
+	f.start, f.since, f.limit, f.held = f.share(m-1), float64(m), 1, false
+	return true
+}
+
+// target is what a rollback pressed at the start of minute m will restore:
+// the mix the latest deploy replaced, and that deploy's number (0, with the
+// mix in force, when no deploy is left to revert).
+func (f *fleetBuilds) target(m int) (seq int, mix []deployed) {
+	if n := len(f.shipped); n > 0 {
+		return f.shipped[n-1].seq, f.shipped[n-1].before
+	}
+	return 0, f.mixAt(m - 1)
+}
+
+// rollBack moves every request to mix, the builds that served before the
+// deploy seq, whatever the quality of any of them; that deploy and every
+// later one are no longer revertible. It returns the reverted deploy's
+// build (ok false when seq is 0: nothing was reverted).
+func (f *fleetBuilds) rollBack(seq int, mix []deployed) (reverted Build, ok bool) {
+	kept := f.shipped[:0]
+	for _, sh := range f.shipped {
+		if sh.seq < seq || seq == 0 {
+			kept = append(kept, sh)
+		} else if sh.seq == seq {
+			reverted, ok = sh.build, true
+		}
+	}
+	f.shipped = kept
+	if len(mix) > maxMix {
+		mix = merge(mix)
+	}
+	f.rest = append([]deployed(nil), mix...)
+	f.rolling, f.held = false, false
+	f.haveCached = false
+	return reverted, ok
 }
 
 // merge returns builds that do to the requests what ds do together: one
@@ -189,11 +294,17 @@ func (f *fleetBuilds) deploy(b Build, m int, rollout float64) {
 // badShare stays exact, since a good build and a bad one never merge.
 func merge(ds []deployed) []deployed {
 	var good, bad deployed
-	var wl, wlf float64
+	var wl, wlf, heaviest float64
 	for _, d := range ds {
 		if !d.build.Bad() {
 			good.weight += d.weight
 			continue
+		}
+		if d.weight*d.build.ErrorRate >= heaviest {
+			// The merged build's log line is that of the build that fails
+			// the most requests among them.
+			heaviest = d.weight * d.build.ErrorRate
+			bad.build.Name, bad.build.Message = d.build.Name, d.build.Message
 		}
 		bad.weight += d.weight
 		bad.build.ErrorRate += d.weight * d.build.ErrorRate
@@ -217,19 +328,19 @@ func merge(ds []deployed) []deployed {
 	return out
 }
 
-// rollBack switches every request to the last good build. When that is the
-// newest deploy, it keeps serving as the newest, all traffic on it.
-func (f *fleetBuilds) rollBack() {
-	good := f.lastGood
-	good.weight = 1
-	f.rest = []deployed{good}
-	f.haveCached = false
-	if f.rolling && f.newest.seq == good.seq {
-		f.rollout = 1
-		f.newest.from = -1e18 // its share is 1 from now on (and a good build leaks nothing)
-		return
+// failing calls fn for each build of minute m that fails requests, with the
+// share of the minute's requests it fails, in the order they serve: the
+// builds the newest deploy replaces, then the newest.
+func (f *fleetBuilds) failing(m int, fn func(b *Build, share float64)) {
+	s := f.share(m)
+	for i := range f.rest {
+		if d := &f.rest[i]; d.build.ErrorRate > 0 {
+			fn(&d.build, (1-s)*d.weight*d.build.ErrorRate)
+		}
 	}
-	f.rolling = false
+	if f.rolling && f.newest.build.ErrorRate > 0 {
+		fn(&f.newest.build, s*f.newest.build.ErrorRate)
+	}
 }
 
 // buildEffects is what the builds serving minute m do to its requests.

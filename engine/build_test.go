@@ -25,7 +25,7 @@ func TestPropertyBadBuildIsTheModels(t *testing.T) {
 		rollout := float64(rapid.IntRange(1, 30).Draw(t, "rollout"))
 		m := rapid.IntRange(0, 40).Draw(t, "minute")
 		f := newFleetBuilds()
-		f.deploy(BadBuild(&c), 0, rollout)
+		f.deploy(BadBuild(&c), 0, rollout, 1)
 		e := f.effects(m)
 		b := math.Min(1, float64(m+1)/rollout)
 		// A build is bad through its properties (docs/model.md, "Builds"):
@@ -53,7 +53,8 @@ func TestPropertyBadBuildIsTheModels(t *testing.T) {
 }
 
 // A deploy over one still rolling out keeps the share the first had
-// reached; a finished rollback moves every request to the last good build.
+// reached; a finished rollback restores the mix the latest deploy replaced,
+// whatever its quality, and a second one walks back the deploy before.
 func TestBuildsMixAndRollBack(t *testing.T) {
 	slow := Build{Name: "4.2.0", ExtraCPU: 0.5}
 	broken := Build{Name: "4.2.1", ErrorRate: 0.2}
@@ -71,19 +72,34 @@ func TestBuildsMixAndRollBack(t *testing.T) {
 	if e.errorRate != 0.5*0.2 || e.extraCPU != 0.5*0.5*0.5 {
 		t.Errorf("minute 3: errors %v, extra CPU %v, want 0.1 and 0.125", e.errorRate, e.extraCPU)
 	}
-	decide(t, s, Rollback, 0)
+	decide(t, s, Rollback, 0) // after minute 3: switches at 9
 	for range 5 {
 		if r := stepN(t, s, 1); r.BadTraffic == 0 {
 			t.Fatalf("minute %d: bad traffic gone before the rollback switched", r.Minute)
 		}
 	}
 	r = stepN(t, s, 1)
-	if !hasEvent(r, EventRollbackDone) || r.BadTraffic != 0 || r.NewBuild != 0 || r.ErrorRate != 0 {
-		t.Errorf("minute %d: rollback done %v, bad_traffic %v new_build %v error_rate %v, want every request on the build before",
+	// Minute 9: the mix before 4.2.1, slow frozen at 2/4: bad_traffic 0.5,
+	// no error, 1.5 times the CPU on half the traffic.
+	if !hasEvent(r, EventRollbackDone) || r.BadTraffic != 0.5 || r.NewBuild != 0 || r.ErrorRate != 0 {
+		t.Errorf("minute %d: rollback done %v, bad_traffic %v new_build %v error_rate %v, want the mix before 4.2.1 (0.5, 0, 0)",
 			r.Minute, hasEvent(r, EventRollbackDone), r.BadTraffic, r.NewBuild, r.ErrorRate)
 	}
-	if want := (setup.Constants.AppMS + setup.Constants.FeatureMS) + (1-r.HitRate)*3*r.QueryMS; math.Abs(r.ServiceMS-want) > 1e-9 {
+	if want := (setup.Constants.AppMS+setup.Constants.FeatureMS)*(1+0.5*0.5) + (1-r.HitRate)*3*r.QueryMS; math.Abs(r.ServiceMS-want) > 1e-9 {
 		t.Errorf("service_ms %v after the rollback, want %v", r.ServiceMS, want)
+	}
+	decide(t, s, Rollback, 0) // after minute 9: the deploy before, 4.2.0, at 15
+	for range 6 {
+		r = stepN(t, s, 1)
+	}
+	if !hasEvent(r, EventRollbackDone) || r.BadTraffic != 0 || r.NewBuild != 0 {
+		t.Errorf("minute %d: bad_traffic %v new_build %v after the second rollback, want 0 and 0", r.Minute, r.BadTraffic, r.NewBuild)
+	}
+	if want := (setup.Constants.AppMS + setup.Constants.FeatureMS) + (1-r.HitRate)*3*r.QueryMS; math.Abs(r.ServiceMS-want) > 1e-9 {
+		t.Errorf("service_ms %v after the second rollback, want %v", r.ServiceMS, want)
+	}
+	if o := s.Outcome(); o.GoodRollbacks != 0 {
+		t.Errorf("good_rollbacks = %d, want 0: both reverted builds were bad", o.GoodRollbacks)
 	}
 }
 
@@ -123,23 +139,52 @@ func TestLeakGrowsUntilTheRollback(t *testing.T) {
 	}
 }
 
-// A rollback with no bad build live leaves the traffic where it is: on the
-// newest deploy when that is the last good build.
-func TestRollbackOfAGoodBuildOnlyCostsMoney(t *testing.T) {
+// A rollback never reads a build's quality: rolling back a good build
+// still rolling out loses it (new_build 0, the build before on every
+// request), and counts in good_rollbacks.
+func TestRollbackRevertsAGoodBuild(t *testing.T) {
 	setup := FreePlay()
 	setup.Controls.Autoscaling = false
 	s := newSim(t, setup, &script{events: map[int][]Event{1: {deploy(Build{Name: "4.3.0", ExtraCPU: -0.2}, 3)}}})
 	stepN(t, s, 2)
-	decide(t, s, Rollback, 0) // pressed after minute 1, while 4.3.0 has 2/3
+	decide(t, s, Rollback, 0) // pressed after minute 1, while 4.3.0 has 1/3
 	var r *Row
 	for range 6 {
 		r = stepN(t, s, 1)
 	}
-	if !hasEvent(r, EventRollbackDone) || r.NewBuild != 1 || r.BadTraffic != 0 {
-		t.Errorf("minute %d: new_build %v, bad_traffic %v, want 1 and 0: the build rolled back to is the newest", r.Minute, r.NewBuild, r.BadTraffic)
+	if !hasEvent(r, EventRollbackDone) || r.NewBuild != 0 || r.BadTraffic != 0 {
+		t.Errorf("minute %d: new_build %v, bad_traffic %v, want 0 and 0: the build before serves all", r.Minute, r.NewBuild, r.BadTraffic)
 	}
-	if e := s.builds.effects(r.Minute); e.extraCPU != -0.2 {
-		t.Errorf("extra CPU %v after the rollback, want the newest build's −0.2", e.extraCPU)
+	if e := s.builds.effects(r.Minute); e.extraCPU != 0 {
+		t.Errorf("extra CPU %v after the rollback, want the build before's 0", e.extraCPU)
+	}
+	stepN(t, s, 1)
+	if o := s.Outcome(); o.GoodRollbacks != 1 {
+		t.Errorf("good_rollbacks = %d, want 1", o.GoodRollbacks)
+	}
+}
+
+// A rollback with no deploy to revert restores the mix in force when it
+// was pressed: it only costs money, and counts as no good rollback.
+func TestRollbackWithNoDeployOnlyCostsMoney(t *testing.T) {
+	setup := FreePlay()
+	setup.Controls.Autoscaling = false
+	s := newSim(t, setup, nil)
+	r0 := *stepN(t, s, 1)
+	decide(t, s, Rollback, 0)
+	var r *Row
+	for range 6 {
+		r = stepN(t, s, 1)
+		if r.Minute < 6 && r.CostPerHour != 2*r0.CostPerHour {
+			t.Errorf("minute %d: cost_per_hour %v while preparing, want twice %v", r.Minute, r.CostPerHour, r0.CostPerHour)
+		}
+	}
+	app := r.ServiceMS - (1-r.HitRate)*3*r.QueryMS
+	if !hasEvent(r, EventRollbackDone) || r.NewBuild != 0 || r.BadTraffic != 0 || math.Abs(app-70) > 1e-9 {
+		t.Errorf("minute %d: new_build %v bad_traffic %v application time %v, want 0, 0, 70", r.Minute, r.NewBuild, r.BadTraffic, app)
+	}
+	if o := s.Outcome(); o.GoodRollbacks != 0 {
+		t.Errorf("good_rollbacks = %d, want 0", o.GoodRollbacks)
 	}
 }
 
@@ -238,7 +283,7 @@ func TestPropertyMergedBuildsActAsTheirSum(t *testing.T) {
 func TestBuildsShippedOverEachOtherStayFew(t *testing.T) {
 	f := newFleetBuilds()
 	for m := range 5000 {
-		f.deploy(Build{Name: "b", ErrorRate: 0.001, LeakMSPerMin: 0.01}, m, 10080)
+		f.deploy(Build{Name: "b", ErrorRate: 0.001, LeakMSPerMin: 0.01}, m, 10080, 1)
 		if len(f.rest) > maxMix+1 {
 			t.Fatalf("minute %d: %d builds in the mix", m, len(f.rest))
 		}
@@ -267,9 +312,19 @@ func TestPropertyCachedEffectsAreMixed(t *testing.T) {
 						b.LeakMSPerMin = rapid.Float64Range(0, 5).Draw(t, "leak")
 					}
 				}
-				f.deploy(b, m, float64(rapid.IntRange(1, 12).Draw(t, "rollout")))
+				hold := 1.0
+				if rapid.Bool().Draw(t, "canary") {
+					hold = rapid.Float64Range(0.01, 1).Draw(t, "hold_at")
+				}
+				f.deploy(b, m, float64(rapid.IntRange(1, 12).Draw(t, "rollout")), hold)
 			case 2:
-				f.rollBack()
+				f.rollBack(f.target(m))
+			case 3:
+				if rapid.Bool().Draw(t, "pause") {
+					f.pause(m)
+				} else {
+					f.resume(m)
+				}
 			}
 			for range rapid.IntRange(1, 30).Draw(t, "minutes") {
 				got := f.effects(m)

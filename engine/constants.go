@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // Constants are the model's calibrations. A scenario may change any of them,
@@ -37,6 +39,14 @@ type Constants struct {
 	NoiseCV             float64 // relative noise of the minute's count
 	SLO                 float64 // availability objective
 	SLODays             float64 // SLO period, days
+	DepShare            float64 // share of requests that call the dependency
+	DepMS               float64 // the dependency's mean latency, ms
+	DepErrorRate        float64 // share of its calls that fail
+	DepTimeoutMS        float64 // how long the app waits for it, ms
+	Retries             float64 // times a client retries a failed request, at once
+	// DepName is the dependency's label on the dashboard and in the logs
+	// (SetDepName checks it).
+	DepName string
 }
 
 // DefaultConstants returns the calibrations of docs/model.md.
@@ -49,6 +59,7 @@ func DefaultConstants() Constants {
 		RollbackMinutes: 5, InstancePrice: 0.40, ScaleInShare: 0.2,
 		ScaleInQuietMinutes: 10, MaxInstances: 40, BootDelay: 3,
 		BaseDemand: 1000, DailySwing: 0.25, NoiseCV: 0.02, SLO: 0.999, SLODays: 30,
+		DepShare: 0, DepMS: 20, DepErrorRate: 0, DepTimeoutMS: 1000, Retries: 0, DepName: "payments",
 	}
 }
 
@@ -93,6 +104,43 @@ var constantSpecs = []ConstantSpec{
 	{"noise_cv", "share", 0, 0.5, false, "relative noise of a minute's request count", func(c *Constants) *float64 { return &c.NoiseCV }},
 	{"slo", "share", 0.5, 0.99999, false, "availability objective", func(c *Constants) *float64 { return &c.SLO }},
 	{"slo_days", "days", 1, 365, true, "SLO period", func(c *Constants) *float64 { return &c.SLODays }},
+	{"dep_share", "share", 0, 1, false, "share of requests that call the dependency", func(c *Constants) *float64 { return &c.DepShare }},
+	{"dep_ms", "ms", MinDepMS, 60000, false, "the dependency's mean latency", func(c *Constants) *float64 { return &c.DepMS }},
+	{"dep_error_rate", "share", 0, 1, false, "share of the dependency's calls that fail", func(c *Constants) *float64 { return &c.DepErrorRate }},
+	{"dep_timeout_ms", "ms", 1, 60000, false, "how long the app waits for the dependency", func(c *Constants) *float64 { return &c.DepTimeoutMS }},
+	{"retries", "count", 0, 5, true, "times a client retries a failed request", func(c *Constants) *float64 { return &c.Retries }},
+}
+
+// MinDepMS is the least mean latency of the dependency: docs/model.md asks
+// for more than 0 ms, and a microsecond is as close to none as a call
+// comes.
+const MinDepMS = 0.001
+
+// MaxDepName is the longest label of the dependency, in runes.
+const MaxDepName = 40
+
+// SetDepName checks and sets the dependency's label: 1 to MaxDepName
+// printable characters, without spaces at its ends, as the logs and the
+// dashboard show it.
+func (c *Constants) SetDepName(name string) error {
+	if err := checkDepName(name); err != nil {
+		return err
+	}
+	c.DepName = name
+	return nil
+}
+
+func checkDepName(name string) error {
+	n := utf8.RuneCountInString(name)
+	if n == 0 || n > MaxDepName || strings.TrimSpace(name) != name {
+		return fmt.Errorf("dep_name = %q: the dependency's name is 1 to %d characters, without spaces at its ends, e.g. \"payments\"", name, MaxDepName)
+	}
+	for _, r := range name {
+		if !unicode.IsPrint(r) {
+			return fmt.Errorf("dep_name = %q: the dependency's name is plain text, without control characters", name)
+		}
+	}
+	return nil
 }
 
 // ConstantSpecs returns the specs of every constant, in canonical order.
@@ -147,5 +195,5 @@ func (c *Constants) Validate() error {
 			return err
 		}
 	}
-	return nil
+	return checkDepName(c.DepName)
 }

@@ -15,6 +15,7 @@ type Controls struct {
 	TTL               float64 // cache TTL, s, 0..3600
 	Shed              float64 // share of low-priority traffic rejected, 0..1
 	Feature           bool    // the heavy feature (recommendations)
+	Breaker           bool    // the circuit breaker in front of the dependency is open
 }
 
 // DefaultControls returns the free-play controls of docs/model.md.
@@ -35,6 +36,9 @@ const (
 	Shed
 	Feature
 	Rollback
+	Breaker
+	PauseRollout
+	ResumeRollout
 	numControls
 )
 
@@ -46,7 +50,7 @@ const (
 	KindInt ControlKind = iota
 	KindBool
 	KindFloat
-	KindAction // warmup() and rollback(): no value
+	KindAction // warmup(), rollback(), pause_rollout(), resume_rollout(): no value
 )
 
 // ControlSpec describes a control: its canonical name, kind, range, default,
@@ -77,7 +81,13 @@ var controlSpecs = [numControls]ControlSpec{
 	{Feature, "feature", KindBool, 0, 1, 1, "",
 		"The heavy feature (recommendations): +20 ms CPU and +1 database query per request. Off = graceful degradation."},
 	{Rollback, "rollback", KindAction, 0, 0, 0, "",
-		"Redeploys the last good build on a fresh fleet (5 minutes, billed twice), then switches traffic."},
+		"Redeploys the builds that served before the latest deploy on a fresh fleet (5 minutes, billed twice), then switches traffic, whatever their quality."},
+	{Breaker, "breaker", KindBool, 0, 1, 0, "",
+		"Circuit breaker in front of the dependency. Open = no call is made: its requests fail at once and no worker waits for it."},
+	{PauseRollout, "pause_rollout", KindAction, 0, 0, 0, "",
+		"Holds the rollout in progress at its current share of traffic."},
+	{ResumeRollout, "resume_rollout", KindAction, 0, 0, 0, "",
+		"Continues a held rollout at its rate."},
 }
 
 // ControlSpecs returns the specs of every control and action, in the order of docs/model.md.
@@ -209,6 +219,8 @@ func (ctl *Controls) Get(c Control) float64 {
 		return ctl.Shed
 	case Feature:
 		return b2f(ctl.Feature)
+	case Breaker:
+		return b2f(ctl.Breaker)
 	}
 	return 0
 }
@@ -238,6 +250,8 @@ func (ctl *Controls) Set(c Control, v float64) error {
 		ctl.Shed = v
 	case Feature:
 		ctl.Feature = v == 1
+	case Breaker:
+		ctl.Breaker = v == 1
 	}
 	return nil
 }

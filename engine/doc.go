@@ -46,10 +46,15 @@
 //     the rare case where fewer instances serve than are to be removed (a long
 //     boot and a lowered floor), the rest are taken from the booting ones,
 //     newest first.
-//   - An autoscaler launch decided after minute m uses the boot delay in force
-//     at that moment and is reported in the events of minute m+1, where it
-//     takes effect; so are its removals. Every decision is reported in the row
-//     of the minute where it takes effect.
+//   - The autoscaler's launches and removals decided after minute m (both
+//     modes, the autoscaling-off correction included) take effect at the
+//     start of minute m+1 in step 1, after that minute's scenario events and
+//     before the decisions of the player and the rules, as docs/model.md
+//     orders them: a launch boots with the boot delay in force then, and is
+//     reported among minute m+1's events, after the scenario's. Every
+//     decision is reported in the row of the minute where it takes effect.
+//   - A minute with an instance booting, or with utilization 1, is never a
+//     quiet minute for the scale-in (docs/model.md, step 13).
 //   - The noise stream draws its four uniforms only when noise is on, and
 //     draws a minute's at the minute before (the first minute's when the
 //     run is made), so that they are computed alongside that minute;
@@ -93,13 +98,34 @@
 //     instances the autoscaler launches later run the mix and leak as the
 //     others do, so scaling out does not reset a leak; only a rollback (or a
 //     deploy that replaces the build) stops it.
-//   - The last good build is the newest deploy that is not bad, from the
-//     minute it ships. A rollback restores it; when it is the newest deploy
-//     itself, new_build stays 1 (the rollback only cost money).
+//   - Each deploy records the mix it replaced; a rollback restores the
+//     latest deploy's record whatever any build's quality, and pops it, so
+//     that a second rollback walks back the deploy before. Its target is
+//     fixed at its first press: a press while it prepares restarts the
+//     clock only. With no deploy to revert it restores the mix in force
+//     when pressed. good_rollbacks counts the targeted deploy when its
+//     build is not bad (the rollback_done event names it).
+//   - A held rollout (hold_at, pause_rollout) keeps its share; a pause
+//     takes the share served the minute before, so one taking effect at
+//     the deploy's own minute holds it at 0. resume_rollout goes on at
+//     1/rollout a minute from the held share. Either with nothing to act
+//     on is a no-op whose action event carries a note.
 //   - What production shows of a build is its name and its rollout:
 //     new_build, the share of the newest deploy. bad_traffic is a quiet
 //     column (MetricSpec.Quiet), in the instructor's trace only, and
 //     policies cannot read it: they act on what production shows.
+//
+// The dependency, retries and logs (docs/model.md, "Beyond one service"):
+//
+//   - dep_ms is at least MinDepMS (1 µs): the specification asks for more
+//     than 0. With dep_share 0 the dependency's branch is not taken at all,
+//     and retries multiply requests only when e′ > 0, so that the defaults
+//     leave every figure of the seeds' model to the bit.
+//   - e′ is the previous row's error_rate, 0 at minute 0; the retries'
+//     factor multiplies requests after the noise and is not rounded.
+//   - Log counts are int64(math.Round(60·rate·share)); a cause whose count
+//     rounds to 0 writes no line. A scenario's log{} lines follow the
+//     engine's and do not appear among the timeline's events.
 //
 // Scenario changes and hooks:
 //

@@ -20,6 +20,8 @@ const (
 	EventRamp         EventKind = "ramp"          // Name: constant; Value: where it ends; Over: minutes
 	EventSetControl   EventKind = "set_control"   // Name: control or action; Value: new value (someone else's change)
 	EventSay          EventKind = "say"           // Text: a line on the timeline
+	EventLog          EventKind = "log"           // Log: a line of the minute's logs
+	EventDepName      EventKind = "dep_name"      // Name: the dependency's new label
 	EventAction       EventKind = "action"        // By: who decided; Name: control; Value: new value
 	EventLaunch       EventKind = "launch"        // By: autoscaler or min_instances; Value: instances launched
 	EventRemove       EventKind = "remove"        // By: autoscaler or min_instances; Value: instances removed
@@ -50,7 +52,14 @@ type Event struct {
 	Over  float64   `json:"over,omitempty"`
 	Text  Text      `json:"text,omitempty"`
 	Build Build     `json:"build,omitzero"`
-	Quiet bool      `json:"quiet,omitempty"`
+	// HoldAt is the share of traffic at which a deploy's rollout stops
+	// until it is resumed (a canary); 0: none, the rollout goes to 1.
+	HoldAt float64 `json:"hold_at,omitempty"`
+	Log    LogLine `json:"log,omitzero"`
+	// Note says why an action did nothing (a pause with no rollout in
+	// progress).
+	Note  string `json:"note,omitempty"`
+	Quiet bool   `json:"quiet,omitempty"`
 }
 
 // quietKind says whether the engine records an event as quiet: what the
@@ -59,7 +68,7 @@ type Event struct {
 // action it presses.
 func quietKind(e Event) bool {
 	switch e.Kind {
-	case EventFlush, EventSetConstant, EventScale, EventRamp, EventSetControl:
+	case EventFlush, EventSetConstant, EventScale, EventRamp, EventSetControl, EventDepName:
 		return true
 	case EventAction:
 		return e.By == "scenario"
@@ -82,6 +91,11 @@ func (e Event) text(reveal bool) string {
 			b.WriteString(" (" + p + ")")
 		}
 		b.WriteString(", rollout " + PersonNum(e.Value) + " min")
+		if e.HoldAt != 0 {
+			b.WriteString(", held at " + PersonNum(e.HoldAt))
+		}
+	case EventDepName:
+		b.WriteString(" " + printable(e.Name))
 	case EventScale:
 		b.WriteString(" " + e.Name + "×" + PersonNum(e.Value))
 	case EventRamp:
@@ -96,6 +110,9 @@ func (e Event) text(reveal bool) string {
 		b.WriteString(" " + strconv.Itoa(int(e.Value)))
 	case EventSay:
 		b.WriteString(" " + strconv.Quote(e.Text.In("en")))
+	}
+	if e.Note != "" {
+		b.WriteString(" (" + e.Note + ")")
 	}
 	if e.By != "" {
 		b.WriteString(" by " + printable(e.By))

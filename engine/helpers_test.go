@@ -52,7 +52,7 @@ func decide(t testing.TB, s *Sim, c Control, v float64) {
 func badShare(share float64) buildEffects {
 	c := DefaultConstants()
 	f := newFleetBuilds()
-	f.deploy(BadBuild(&c), 0, 1)
+	f.deploy(BadBuild(&c), 0, 1, 1)
 	e := f.effects(0)
 	return buildEffects{newShare: share, badShare: share, errorRate: share * e.errorRate, extraCPU: share * e.extraCPU}
 }

@@ -1,5 +1,7 @@
 package engine
 
+import "math"
+
 // load is what steps 4 to 9 of docs/model.md take in for one minute.
 type load struct {
 	requests  float64 // req/s, after noise
@@ -10,6 +12,7 @@ type load struct {
 	warmingUp bool
 	builds    buildEffects // what the builds serving the minute do (serve; see serveInto)
 	serving   int
+	breaker   bool // the circuit breaker in front of the dependency is open
 }
 
 // served is what steps 4 to 9 give out.
@@ -23,6 +26,9 @@ type served struct {
 	queue                   queueResult
 	errorRate               float64
 	queries                 float64 // per request
+	depMSSeen, depErrors    float64
+	depTimeouts             float64 // share of admitted requests whose call timed out (breaker closed)
+	depFailures             float64 // share whose call failed within its timeout (breaker closed)
 }
 
 // serve computes shedding, cache, database, service time, queue and errors
@@ -81,15 +87,32 @@ func (c *Constants) serveInto(in *load, b *buildEffects, out *served) {
 	// the misses.
 	out.serviceMS = appMS*(1+b.extraCPU) + b.leakMS + (1-out.hitRate)*q*out.queryMS
 
+	// The dependency: a call's latency is exponential with mean dep_ms, cut
+	// at the timeout T. Closed, the worker waits w = dep_ms·(1 − e^(−T/dep_ms))
+	// on average and the call fails with 1 − (1 − dep_error_rate)(1 − p_t);
+	// open, no call is made and the requests that need it fail at once.
+	if c.DepShare > 0 {
+		if in.breaker {
+			out.depErrors = c.DepShare
+		} else {
+			pt := math.Exp(-c.DepTimeoutMS / c.DepMS)
+			out.depMSSeen = c.DepMS * (1 - pt)
+			out.serviceMS += c.DepShare * out.depMSSeen
+			out.depTimeouts = c.DepShare * pt
+			out.depFailures = c.DepShare * c.DepErrorRate * (1 - pt)
+			out.depErrors = c.DepShare * (1 - (1-c.DepErrorRate)*(1-pt))
+		}
+	}
+
 	// 8. Queue.
 	n := in.serving * int(c.Workers)
 	out.queue = mmnQueue(out.admitted, out.serviceMS/1000, n, c.TimeoutS)
 	out.capacity = float64(n) / (out.serviceMS / 1000)
 
-	// 9. Errors: the queue's, the database's and the builds', each failing
-	// a request independently of the others.
+	// 9. Errors: the queue's, the database's, the dependency's and the
+	// builds', each failing a request independently of the others.
 	eq := out.queue.failed + out.queue.timeouts
-	out.errorRate = 1 - (1-eq)*(1-out.dbErrors)*(1-b.errorRate)
+	out.errorRate = 1 - (1-eq)*(1-out.dbErrors)*(1-out.depErrors)*(1-b.errorRate)
 }
 
 // demand is λ(t) of step 3 before noise: the daily sine, peak at 12:00, times

@@ -29,6 +29,7 @@ type Outcome struct {
 	FirstPage         int     `json:"first_page"`          // minute the page first fired, −1 if never
 	PagingMinutes     int     `json:"paging_minutes"`      // minutes the page rule held
 	MinutesToMitigate int     `json:"minutes_to_mitigate"` // from the first page to its first resolve (or the end); 0 if never paged
+	GoodRollbacks     int     `json:"good_rollbacks"`      // rollbacks that reverted a deploy whose build was not bad
 	// Scenario holds the figures the scenario computes itself
 	// (outcome{...}), in the order it declared them; none until the run is
 	// over.
@@ -67,6 +68,11 @@ func Summarize(budgetLeft float64, rows []Row) Outcome {
 		o.MaxDBUtil = math.Max(o.MaxDBUtil, r.DBUtil)
 		if r.P99MS > SlowP99MS {
 			o.SlowMinutes++
+		}
+		for j := range r.Events {
+			if e := &r.Events[j]; e.Kind == EventRollbackDone && e.Name != "" && !e.Build.Bad() {
+				o.GoodRollbacks++
+			}
 		}
 		if r.DBUtil >= 0.9 {
 			o.DBHotMinutes++
@@ -136,6 +142,7 @@ var outcomeSpecs = []OutcomeSpec{
 	{"first_page", "min", 0, false, "minute the page first fired (−1: never)", func(o *Outcome) float64 { return float64(o.FirstPage) }},
 	{"paging_minutes", "min", 0, true, "minutes the page rule held", func(o *Outcome) float64 { return float64(o.PagingMinutes) }},
 	{"minutes_to_mitigate", "min", 0, true, "minutes from the first page to its resolve (or the end)", func(o *Outcome) float64 { return float64(o.MinutesToMitigate) }},
+	{"good_rollbacks", "count", 0, true, "rollbacks that reverted a deploy whose build was not bad (the instructor's)", func(o *Outcome) float64 { return float64(o.GoodRollbacks) }},
 }
 
 // OutcomeSpecs returns the figures of an Outcome in canonical order.

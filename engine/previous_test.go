@@ -192,6 +192,16 @@ func marshalRowPrevious(v View, r *Row) ([]byte, error) {
 	}
 	b.WriteString(`,"fired":`)
 	b.Write(fj)
+	logs := r.Logs
+	if logs == nil {
+		logs = []LogLine{}
+	}
+	lj, err := json.Marshal(logs)
+	if err != nil {
+		return nil, err
+	}
+	b.WriteString(`,"logs":`)
+	b.Write(lj)
 	b.WriteByte('}')
 	return []byte(b.String()), nil
 }

@@ -28,6 +28,7 @@ type Source struct {
 var relations = []Relation{
 	{"demand", "λ(t) = base × (1 + {daily_swing}·sin(2π(h − 6)/24)) × surge(t), base = {base_demand} req/s", "Demand follows the time of day, peaking at 12:00, times the scenario's surge.", []int{6}},
 	{"noise", "count = N(60λ, √(60λ)) × (1 + N(0, {noise_cv})), requests = count/60", "Each minute's arrivals are a Poisson-like count with a little extra day-to-day noise.", []int{6}},
+	{"retries", "A = 1 + e′ + e′² + … + e′^{retries}, e′ = the last minute's error_rate; requests = A·count/60; retry_share = (A − 1)/A", "Clients retry a failed request up to {retries} times at once, so the load balancer sees the new requests and their retries; with two or more retries an overload that fails half its requests can outlive its cause.", []int{8}},
 	{"shedding", "admitted = requests × (1 − {low_priority}·shed)", "Shedding rejects a share of the {low_priority} low-priority traffic at the load balancer; shed requests are not errors.", []int{6}},
 	{"hit_rate", "hit = warm × rT/(1 + rT), r = admitted/{hot_objects}, T = TTL", "Hit ratio of a TTL cache under Poisson requests, scaled by how full the cache is.", []int{5, 6}},
 	{"cache_age", "cache_age = TTL/2", "A cached answer is on average half a TTL old.", []int{5}},
@@ -35,22 +36,24 @@ var relations = []Relation{
 	{"query_time", "query = {db_base_ms} ms/(1 − ρ_db), capped at {db_cap_ms} ms, ρ_db = db_load/{db_capacity}", "Query time grows as the database fills, as in a single-server queue.", []int{3, 6}},
 	{"db_errors", "db_errors = (1 − hit)·(1 − 1/ρ_db) when ρ_db = db_load/{db_capacity} > 1, else 0", "A request that needs the database fails when the database is past its capacity: it serves at most its capacity and the excess waits past its timeout. More app instances do not help; shedding, a longer TTL or the feature off do.", []int{3, 4}},
 	{"service_time", "S = ({app_ms} ms + {feature_ms} ms with the feature) × (1 + Σ share·(cpu − 1)) + Σ share·leak·age + (1 − hit)·q·query; the bad build's cpu = {bad_cpu_factor}", "Service time is CPU time plus the database time of the misses; a build may cost more CPU (the model's bad build {bad_cpu} more) or leak, adding time for every minute it runs.", []int{6}},
+	{"dependency", "p_t = e^(−{dep_timeout_ms}/{dep_ms}), w = {dep_ms} ms·(1 − p_t), f = 1 − (1 − {dep_error_rate})(1 − p_t); breaker closed: S += {dep_share}·w, dep_errors = {dep_share}·f; open: dep_errors = {dep_share}", "A share {dep_share} of requests calls a dependency whose latency is exponential, cut at its timeout. While the breaker is closed a worker waits for each call, so a slow dependency holds the workers and fails requests that never call it; open, those calls fail at once and the workers are free.", []int{6, 8}},
 	{"erlang_b", "B₀ = 1, Bₖ = a·Bₖ₋₁/(k + a·Bₖ₋₁), a = admitted·S, N = serving × {workers}", "Erlang B, the blocking probability of N workers under offered load a.", []int{3}},
 	{"erlang_c", "C = B/((1 − ρ) + ρB), ρ = a/N", "Erlang C, the probability that a request waits.", []int{3}},
 	{"timeouts", "E = 1/(e^(θD)/(ρB) + (e^(θD) − 1)/(1 − ρ) + 1), θ = (N − a)/S, D = {timeout_s} s", "Share of requests that would wait past the {timeout_s} timeout, in the M/M/N queue whose customers leave at their patience; timeouts below capacity, failures above.", []int{3, 7}},
 	{"p99", "p99 = S·ln 100 + max(0, ln(C/0.01))/θ, capped at {timeout_s} s", "The 99th percentile adds the service-time and waiting-time quantiles: an approximation, close far from capacity and too high near it.", []int{3}},
 	{"little", "busy workers = a = λ·S", "Little's law: the mean number of requests in service is arrival rate times service time.", []int{4}},
 	{"capacity", "capacity = N/S = serving × {workers}/S", "The fleet completes at most N/S requests a second: N workers, each finishing a request every S. Above it, requests queue and fail.", []int{3, 4}},
-	{"errors", "error_rate = 1 − (1 − timeouts − failed)(1 − db_errors)(1 − Σ share·error_rate); the bad build's error_rate = {bad_error_rate}", "A request fails if it times out, is refused on overload, fails on an overloaded database, or hits the bad build's {bad_error_rate} of errors.", []int{6}},
+	{"errors", "error_rate = 1 − (1 − timeouts − failed)(1 − db_errors)(1 − dep_errors)(1 − Σ share·error_rate); the bad build's error_rate = {bad_error_rate}", "A request fails if it times out, is refused on overload, fails on an overloaded database, fails at the dependency, or hits the bad build's {bad_error_rate} of errors.", []int{6}},
+	{"logs", "count = round(60·admitted·share) for each cause with a share: timeouts, failed, db_errors, each build's errors, the dependency's timeouts and errors, the open breaker; shed: round(60·requests·shed_traffic)", "Each cause of failure writes one log line a minute, with the number of requests it failed; a request that fails for two causes counts under both, so the error lines sum to at least the failed requests.", []int{6}},
 	{"budget", "error budget = 1 − SLO = 1 − {slo} = {error_budget}, over {slo_days} days", "The error budget is what the SLO allows to fail over {slo_days}.", []int{1}},
 	{"burn", "burn = error_rate/{error_budget}, budget_left −= burn/{budget_minutes}", "Burn rate: how many times faster than allowed the budget is spent; one minute at burn 1 spends 1/{budget_minutes} of the error budget.", []int{1, 2}},
 	{"page", DefaultPageRule, "Multiwindow, multi-burn-rate alert: a fast burn over 1 hour confirmed by 5 minutes, or a slow burn over 6 hours confirmed by 30 minutes.", []int{2}},
 	{"cost", "cost/h = (serving + booting) × ${instance_price}, twice during a rollback's preparation", "Every instance that runs is billed, booting or serving.", []int{6}},
 	{"refill", "warm += (1 − warm)(1 − e^(−1/{refill_tau}))·f (+{warmup_rate}·f during warm-up), f = min(1, {db_capacity}/db_load)", "The cache refills with a time constant of {refill_tau}, slower while the database is saturated.", []int{6}},
 	{"autoscaler", "desired = max(min_instances, min({max_instances}, ⌈serving × u/target⌉)); a launched instance serves after {boot_delay} minutes", "Target tracking as in the Kubernetes Horizontal Pod Autoscaler; no new scale-out while an instance boots.", []int{6}},
-	{"scale_in", "after {scale_in_quiet_minutes} quiet minutes remove min(fleet − desired, max(1, ⌊{scale_in_share}·fleet⌋))", "Scale-in is cautious: at most {scale_in_share} of the fleet after {scale_in_quiet_minutes} of quiet.", []int{6}},
-	{"rollout", "new_build = min(1, (m − m₀ + 1)/R); bad_traffic = Σ share of the builds that fail requests, cost more CPU or leak", "A deploy takes a growing share of traffic over its rollout; a build is bad only when it fails requests, costs more CPU or leaks.", []int{6}},
-	{"rollback", "rollback: {rollback_minutes} minutes on a fresh fleet, billed twice, then every request on the last good build", "A rollback redeploys the last good build and switches traffic when it is ready.", []int{6}},
+	{"scale_in", "after {scale_in_quiet_minutes} quiet minutes remove min(fleet − desired, max(1, ⌊{scale_in_share}·fleet⌋)); a minute with an instance booting or utilization 1 is not quiet", "Scale-in is cautious: at most {scale_in_share} of the fleet after {scale_in_quiet_minutes} of quiet, and never while the fleet is still growing or saturated.", []int{6}},
+	{"rollout", "new_build = min(hold_at, (m − m₀ + 1)/R), held by pause_rollout() until resume_rollout(); bad_traffic = Σ share of the builds that fail requests, cost more CPU or leak", "A deploy takes a growing share of traffic over its rollout, up to its hold_at (a canary) until it is resumed; a build is bad only when it fails requests, costs more CPU or leaks.", []int{6}},
+	{"rollback", "rollback: {rollback_minutes} minutes on a fresh fleet, billed twice, then every request on the mix of builds the latest deploy replaced", "A rollback reverts the latest deploy to the builds that served before it, whatever their quality, and switches traffic when it is ready; a good build rolled back is lost.", []int{6}},
 }
 
 // DefaultPageRule is the page rule of the model as the model page writes it;
@@ -65,6 +68,7 @@ var sources = []Source{
 	{5, "Jung, Berger, Balakrishnan, \"Modeling TTL-based Internet caches\", IEEE INFOCOM 2003."},
 	{6, "Assumption: worker count, service times, database capacity, cache size, refill speed, prices and the bad build's error rate are illustrative values for a mid-sized web service; target tracking follows the Kubernetes Horizontal Pod Autoscaler rule desired = ⌈current × metric/target⌉."},
 	{7, "Baccelli, Hébuterne, \"On queues with impatient customers\", Performance '81, 1981."},
+	{8, "Bronson, Aghayev, Charapko, Zhu, \"Metastable Failures in Distributed Systems\", HotOS 2021; Nygard, Release It!, 2nd ed., Pragmatic 2018, ch. 5 (circuit breakers and timeouts)."},
 }
 
 // Relations returns every relation of the model, in the order of a minute.

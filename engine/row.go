@@ -14,6 +14,7 @@ type Row struct {
 	Clock           int // minute of the day, 0..1439
 	Demand          float64
 	Requests        float64
+	RetryShare      float64
 	Admitted        float64
 	ShedTraffic     float64
 	Serving         int
@@ -39,6 +40,9 @@ type Row struct {
 	DBUtil          float64
 	DBErrors        float64
 	QueryMS         float64
+	DepMSSeen       float64
+	DepErrors       float64
+	BuildErrors     float64 // share of admitted requests the builds fail (errors_by("build"))
 	NewBuild        float64
 	BadTraffic      float64
 	Recommendations float64
@@ -51,6 +55,7 @@ type Row struct {
 
 	Events []Event
 	Fired  []Firing
+	Logs   []LogLine // the minute's log lines (docs/model.md, "Logs")
 }
 
 // Time returns the minute's time of day as "HH:MM".
@@ -104,6 +109,7 @@ var metricSpecs = []MetricSpec{
 	{Name: "minute", Unit: "min", Kind: Integer, Max: inf, Doc: "minutes since the scenario started", Get: func(r *Row) float64 { return float64(r.Minute) }},
 	{Name: "demand", Unit: "req/s", Decimals: 2, Max: inf, Doc: "λ(t), before noise", Get: func(r *Row) float64 { return r.Demand }},
 	{Name: "requests", Unit: "req/s", Decimals: 2, Max: inf, Doc: "the minute's observed arrivals", Get: func(r *Row) float64 { return r.Requests }},
+	{Name: "retry_share", Unit: "share", Decimals: 6, Max: 1, Doc: "share of the requests that are clients' retries", Get: func(r *Row) float64 { return r.RetryShare }},
 	{Name: "admitted", Unit: "req/s", Decimals: 2, Max: inf, Doc: "requests after shedding", Get: func(r *Row) float64 { return r.Admitted }},
 	{Name: "shed_traffic", Unit: "share", Decimals: 6, Max: 1, Doc: "share of all requests rejected at the load balancer", Get: func(r *Row) float64 { return r.ShedTraffic }},
 	{Name: "serving", Unit: "instances", Kind: Integer, Max: 40, Doc: "instances serving", Get: func(r *Row) float64 { return float64(r.Serving) }},
@@ -129,6 +135,8 @@ var metricSpecs = []MetricSpec{
 	{Name: "db_util", Unit: "share", Decimals: 6, Max: 1, Doc: "database load / capacity, capped at 1", Get: func(r *Row) float64 { return r.DBUtil }},
 	{Name: "db_errors", Unit: "share", Decimals: 6, Max: 1, Doc: "share of admitted requests that fail because the database is over capacity", Get: func(r *Row) float64 { return r.DBErrors }},
 	{Name: "query_ms", Unit: "ms", Decimals: 4, Max: inf, Doc: "database query time", Get: func(r *Row) float64 { return r.QueryMS }},
+	{Name: "dep_ms_seen", Unit: "ms", Decimals: 4, Max: inf, Doc: "mean wait for the dependency (0 when the breaker is open or no request calls it)", Get: func(r *Row) float64 { return r.DepMSSeen }},
+	{Name: "dep_errors", Unit: "share", Decimals: 6, Max: 1, Doc: "share of admitted requests that fail at the dependency, or at once while the breaker is open", Get: func(r *Row) float64 { return r.DepErrors }},
 	{Name: "new_build", Unit: "share", Decimals: 6, Max: 1, Doc: "share of traffic on the newest deploy, as its rollout shows it (0 before any and after a rollback)", Get: func(r *Row) float64 { return r.NewBuild }},
 	{Name: "bad_traffic", Unit: "share", Decimals: 6, Max: 1, Quiet: true, Doc: "share of traffic on a bad build (one that fails requests, costs more CPU or leaks)", Get: func(r *Row) float64 { return r.BadTraffic }},
 	{Name: "recommendations", Unit: "share", Decimals: 6, Max: 1, Doc: "share of requests served with the heavy feature", Get: func(r *Row) float64 { return r.Recommendations }},
@@ -140,6 +148,7 @@ var metricSpecs = []MetricSpec{
 	{Name: "ttl_s", Unit: "s", Decimals: 2, Max: 3600, Control: true, Doc: "cache TTL in force", Get: func(r *Row) float64 { return r.Controls.TTL }},
 	{Name: "shed", Unit: "share", Decimals: 4, Max: 1, Control: true, Doc: "share of low-priority traffic rejected", Get: func(r *Row) float64 { return r.Controls.Shed }},
 	{Name: "feature", Kind: Boolean, Max: 1, Control: true, Doc: "heavy feature on", Get: func(r *Row) float64 { return b2f(r.Controls.Feature) }},
+	{Name: "breaker", Kind: Boolean, Max: 1, Control: true, Doc: "circuit breaker in front of the dependency open", Get: func(r *Row) float64 { return b2f(r.Controls.Breaker) }},
 	{Name: "warmup_left", Unit: "min", Kind: Integer, Max: 120, Control: true, Doc: "minutes left of a running warm-up, this one included", Get: func(r *Row) float64 { return float64(r.WarmupLeft) }},
 	{Name: "rollback_left", Unit: "min", Kind: Integer, Max: 120, Control: true, Doc: "minutes left of a rollback's preparation, this one included", Get: func(r *Row) float64 { return float64(r.RollbackLeft) }},
 }

@@ -51,7 +51,13 @@ type Sim struct {
 	builds fleetBuilds // what the fleet runs
 
 	rollbackAt int // minute a rollback switches traffic; 0 when none is preparing
-	warmupEnd  int // first minute after a running warm-up
+	// What the rollback preparing restores: the mix the deploy rollbackSeq
+	// replaced (0: the mix in force when it was pressed), fixed when it
+	// was pressed.
+	rollbackSeq int
+	rollbackMix []deployed
+	warmupEnd   int     // first minute after a running warm-up
+	prevErr     float64 // the last minute's error_rate, e′ of the clients' retries
 
 	warm   float64
 	budget float64
@@ -62,8 +68,9 @@ type Sim struct {
 
 	refillTau, refillShare float64 // 1 − e^(−1/τ) of step 12, for the τ in force
 
-	pending []Action // decisions for the start of the next minute
-	carry   []Event  // events decided after the last minute, reported in the next
+	pending []Action      // decisions for the start of the next minute
+	fleetTo []fleetChange // the autoscaler's decisions for the start of the next minute
+	logs    []LogLine     // the scenario's own log lines of the minute
 	rows    []Row
 	figures []Figure // the scenario's own outcomes, once the run is over
 	err     error
@@ -230,9 +237,10 @@ func (s *Sim) step() (*Row, error) {
 	r := &s.rows[m]
 	// (Cleared in place, then filled: a composite literal would be built
 	// on the stack and copied.)
+	logs := r.Logs[:0] // an earlier run's lines: their memory is reused
 	*r = Row{}
-	r.Minute, r.Clock, r.Events = m, (s.setup.Start+m)%1440, s.carry
-	s.carry = nil
+	r.Minute, r.Clock, r.Logs = m, (s.setup.Start+m)%1440, logs
+	s.logs = s.logs[:0]
 
 	// 1. Scenario events, then the decisions queued after the last minute.
 	if err := s.eventsAndDecisions(m, r); err != nil {
@@ -244,16 +252,21 @@ func (s *Sim) step() (*Row, error) {
 	s.finishBoots(m)
 	if s.rollbackAt != 0 && s.rollbackAt == m {
 		s.rollbackAt = 0
-		s.builds.rollBack()
-		r.Events = append(r.Events, Event{Kind: EventRollbackDone})
+		ev := Event{Kind: EventRollbackDone}
+		if b, ok := s.builds.rollBack(s.rollbackSeq, s.rollbackMix); ok {
+			ev.Name, ev.Build = b.Name, b
+		}
+		s.rollbackMix = nil
+		r.Events = append(r.Events, ev)
 	}
 	builds := s.builds.effectsAt(m)
-	r.BadTraffic, r.NewBuild = builds.badShare, builds.newShare
+	r.BadTraffic, r.NewBuild, r.BuildErrors = builds.badShare, builds.newShare, builds.errorRate
 
-	// 3. Demand.
+	// 3. Demand, and the clients' retries.
 	if err := s.demand(m, r); err != nil {
 		return nil, err
 	}
+	s.retry(r)
 
 	// 4–9. Shedding, cache, database, service time, queue, errors.
 	warmingUp := m < s.warmupEnd
@@ -262,6 +275,7 @@ func (s *Sim) step() (*Row, error) {
 	var in load
 	in.requests, in.shed, in.ttl, in.warm = r.Requests, s.ctl.Shed, s.ctl.TTL, s.warm
 	in.feature, in.warmingUp, in.serving = s.ctl.Feature, warmingUp, s.serving
+	in.breaker = s.ctl.Breaker
 	var out served
 	c.serveInto(&in, builds, &out)
 	r.Admitted, r.ShedTraffic = out.admitted, out.shedTraffic
@@ -271,6 +285,7 @@ func (s *Sim) step() (*Row, error) {
 	r.Utilization, r.P99MS = out.queue.utilization, out.queue.p99MS
 	r.Timeouts, r.Failed = out.queue.timeouts, out.queue.failed
 	r.ErrorRate = out.errorRate
+	r.DepMSSeen, r.DepErrors = out.depMSSeen, out.depErrors
 	r.Serving, r.Booting = s.serving, len(s.booting)
 	r.Recommendations = b2f(s.ctl.Feature)
 	r.Controls = s.ctl
@@ -280,6 +295,9 @@ func (s *Sim) step() (*Row, error) {
 	if s.rollbackAt != 0 {
 		r.RollbackLeft = s.rollbackAt - m
 	}
+
+	s.writeLogs(r, &out, s.logs)
+	s.prevErr = r.ErrorRate
 
 	// 10. SLO: burn, budget, windows, page rule.
 	if err := s.slo(m, r); err != nil {
@@ -339,6 +357,23 @@ func (s *Sim) demand(m int, r *Row) error {
 		r.Requests = max(0, math.Round(count)) / 60
 	}
 	return nil
+}
+
+// retry is the end of step 3: each new request brings
+// A = 1 + e′ + … + e′^retries attempts, e′ the last minute's error rate,
+// and requests counts them all.
+func (s *Sim) retry(r *Row) {
+	n := int(s.c.Retries)
+	if n == 0 || s.prevErr == 0 {
+		return
+	}
+	a, p := 1.0, 1.0
+	for range n {
+		p *= s.prevErr
+		a += p
+	}
+	r.Requests *= a
+	r.RetryShare = (a - 1) / a
 }
 
 // slo is step 10 of minute m: the burn rate, the budget left, the burn
@@ -442,6 +477,7 @@ func (s *Sim) eventsAndDecisions(m int, r *Row) error {
 	if err := s.checkCeiling(); err != nil {
 		return err
 	}
+	s.changeFleet(m, r)
 	for _, a := range s.pending {
 		if err := s.apply(a, r); err != nil {
 			return fmt.Errorf("%s by %s: %w", a, printable(a.By), err)
@@ -459,7 +495,13 @@ func (s *Sim) applyEvent(ev Event, r *Row) error {
 		if err != nil {
 			return err
 		}
-		s.builds.deploy(b, r.Minute, rollout)
+		hold := ev.HoldAt
+		if hold == 0 {
+			hold = 1
+		} else if !(hold > 0 && hold <= 1) {
+			return fmt.Errorf("deploy: hold_at = %s is out of range: it takes a share of traffic above 0, up to 1", fmtNum(ev.HoldAt))
+		}
+		s.builds.deploy(b, r.Minute, rollout, hold)
 		ev.Name, ev.Value, ev.Build = b.Name, rollout, b
 	case EventFlush:
 		s.warm = 0
@@ -498,6 +540,18 @@ func (s *Sim) applyEvent(ev Event, r *Row) error {
 		if ev.Text["en"] == "" {
 			return errors.New("say: a message needs an English text (en)")
 		}
+	case EventLog:
+		if err := CheckLog(ev.Log); err != nil {
+			return err
+		}
+		ev.Log.Cause, ev.Log.Name, ev.Log.TimeoutMS = "", "", 0
+		s.logs = append(s.logs, ev.Log)
+		return nil // the line is in the minute's logs, not on its timeline
+	case EventDepName:
+		if err := s.c.SetDepName(ev.Name); err != nil {
+			return err
+		}
+		s.set.DepName = ev.Name
 	default:
 		return fmt.Errorf("unknown event %q", ev.Kind)
 	}
@@ -507,16 +561,18 @@ func (s *Sim) applyEvent(ev Event, r *Row) error {
 }
 
 // shipped reads the build a deploy event ships and its rollout. An event
-// that names a build without its properties ships the model's bad build
-// for "bad" (BadBuild) and a build that changes nothing for any other name;
-// a rollout of 0 is one minute.
+// that names a build without its properties (a message alone, at most)
+// ships the model's bad build for "bad" (BadBuild) and a build that changes
+// nothing for any other name; a rollout of 0 is one minute.
 func (s *Sim) shipped(ev Event) (Build, float64, error) {
 	b := ev.Build
 	switch {
 	case b.Name == "" && ev.Name == "bad":
+		msg := b.Message // the model's bad build, with a line of its own if given
 		b = BadBuild(&s.c)
+		b.Message = msg
 	case b.Name == "":
-		b = Build{Name: ev.Name}
+		b = Build{Name: ev.Name, Message: b.Message}
 	}
 	if err := b.Check(); err != nil {
 		return Build{}, 0, fmt.Errorf("deploy: %w", err)
@@ -534,11 +590,25 @@ func (s *Sim) shipped(ev Event) (Build, float64, error) {
 // apply carries out a decision at the start of minute r.Minute.
 func (s *Sim) apply(a Action, r *Row) error {
 	m := r.Minute
+	var note string
 	switch a.Control {
 	case Warmup:
 		s.warmupEnd = m + int(s.c.WarmupMinutes)
 	case Rollback:
+		if s.rollbackAt == 0 {
+			// The target is fixed when the rollback is pressed; pressed
+			// again while it prepares, it restarts the clock alone.
+			s.rollbackSeq, s.rollbackMix = s.builds.target(m)
+		}
 		s.rollbackAt = m + int(s.c.RollbackMinutes)
+	case PauseRollout:
+		if !s.builds.pause(m) {
+			note = "no rollout in progress: nothing to pause"
+		}
+	case ResumeRollout:
+		if !s.builds.resume(m) {
+			note = "no rollout held: nothing to resume"
+		}
 	default:
 		if err := s.fits(a); err != nil {
 			return err
@@ -547,7 +617,7 @@ func (s *Sim) apply(a Action, r *Row) error {
 			return err
 		}
 	}
-	ev := Event{Kind: EventAction, By: a.By, Name: a.Control.String(), Value: a.Value}
+	ev := Event{Kind: EventAction, By: a.By, Name: a.Control.String(), Value: a.Value, Note: note}
 	ev.Quiet = quietKind(ev)
 	r.Events = append(r.Events, ev)
 	if a.Control == MinInstances {
@@ -601,19 +671,27 @@ func (s *Sim) finishBoots(m int) {
 	s.booting = kept
 }
 
+// fleetChange is a decision of the autoscaler, for the start of the next
+// minute: launch n instances, or remove n (booting ones first when
+// bootingFirst), reported as ev.
+type fleetChange struct {
+	launch, remove int
+	bootingFirst   bool
+	ev             Event
+}
+
 // autoscale is step 13: target tracking when autoscaling is on, the floor
-// exactly when it is off. Its launches start at minute m+1 and its removals
-// take effect then; both are reported in that minute's events.
+// exactly when it is off. Its launches and removals are decided after
+// minute m and take effect at the start of minute m+1, after that
+// minute's scenario events (changeFleet), where they are reported.
 func (s *Sim) autoscale(m int, u float64) {
 	fleet := s.fleet()
 	if !s.ctl.Autoscaling {
 		s.quiet = 0
 		if n := s.ctl.MinInstances - fleet; n > 0 {
-			s.launch(m+1, n)
-			s.carry = append(s.carry, Event{Kind: EventLaunch, By: "min_instances", Value: float64(n)})
+			s.fleetTo = append(s.fleetTo, fleetChange{launch: n, ev: Event{Kind: EventLaunch, By: "min_instances", Value: float64(n)}})
 		} else if n < 0 {
-			s.remove(-n, true)
-			s.carry = append(s.carry, Event{Kind: EventRemove, By: "min_instances", Value: float64(-n)})
+			s.fleetTo = append(s.fleetTo, fleetChange{remove: -n, bootingFirst: true, ev: Event{Kind: EventRemove, By: "min_instances", Value: float64(-n)}})
 		}
 		return
 	}
@@ -622,20 +700,36 @@ func (s *Sim) autoscale(m int, u float64) {
 	case desired > fleet:
 		s.quiet = 0
 		if len(s.booting) == 0 {
-			s.launch(m+1, desired-fleet)
-			s.carry = append(s.carry, Event{Kind: EventLaunch, By: "autoscaler", Value: float64(desired - fleet)})
+			s.fleetTo = append(s.fleetTo, fleetChange{launch: desired - fleet, ev: Event{Kind: EventLaunch, By: "autoscaler", Value: float64(desired - fleet)}})
 		}
-	case desired < fleet:
+	case desired < fleet && len(s.booting) == 0 && u < 1:
+		// A minute is quiet only when nothing boots and the fleet is not
+		// saturated: the autoscaler does not scale in a fleet it is still
+		// growing or that is overloaded.
 		s.quiet++
 		if s.quiet >= int(s.c.ScaleInQuietMinutes) {
 			n := min(fleet-desired, max(1, int(math.Floor(s.c.ScaleInShare*float64(fleet)))))
-			s.remove(n, false)
-			s.carry = append(s.carry, Event{Kind: EventRemove, By: "autoscaler", Value: float64(n)})
+			s.fleetTo = append(s.fleetTo, fleetChange{remove: n, ev: Event{Kind: EventRemove, By: "autoscaler", Value: float64(n)}})
 			s.quiet = 0
 		}
 	default:
 		s.quiet = 0
 	}
+}
+
+// changeFleet carries out the autoscaler's decisions at the start of
+// minute m, after the scenario's events: a launch boots with the boot
+// delay in force then.
+func (s *Sim) changeFleet(m int, r *Row) {
+	for _, c := range s.fleetTo {
+		if c.launch > 0 {
+			s.launch(m, c.launch)
+		} else {
+			s.remove(c.remove, c.bootingFirst)
+		}
+		r.Events = append(r.Events, c.ev)
+	}
+	s.fleetTo = s.fleetTo[:0]
 }
 
 // remove takes n instances out of the fleet: booting ones first (newest

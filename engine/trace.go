@@ -10,8 +10,8 @@ import (
 )
 
 // Columns returns the CSV header of the learner's trace: minute, time, then
-// every other column of MetricSpecs that production shows, then events and
-// fired rules. Instructor.Columns() has every column.
+// every other column of MetricSpecs that production shows, then events,
+// fired rules and the minute's log lines. Instructor.Columns() has every column.
 func Columns() []string { return Learner.Columns() }
 
 // WriteCSV writes the learner's trace as CSV (Learner.WriteCSV):
@@ -25,12 +25,12 @@ func (v View) Columns() []string {
 	for _, s := range v.Metrics()[1:] {
 		cols = append(cols, s.Name)
 	}
-	return append(cols, "events", "fired")
+	return append(cols, "events", "fired", "logs")
 }
 
 // WriteCSV writes the rows as the view shows them, as CSV with the
-// canonical names as header. Events and fired rules are one cell each,
-// entries separated by "; ".
+// canonical names as header. Events, fired rules and log lines are one
+// cell each, entries separated by "; ".
 func (v View) WriteCSV(w io.Writer, rows []Row) error {
 	specs := v.Metrics()[1:]
 	bw := bufio.NewWriter(w)
@@ -46,6 +46,8 @@ func (v View) WriteCSV(w io.Writer, rows []Row) error {
 		bw.WriteString(csvCell(v.EventsText(r.Events)))
 		bw.WriteByte(',')
 		bw.WriteString(csvCell(firedText(r.Fired)))
+		bw.WriteByte(',')
+		bw.WriteString(csvCell(logsText(r.Logs)))
 		bw.WriteByte('\n')
 	}
 	return bw.Flush()
@@ -132,6 +134,16 @@ func (v View) AppendRow(b []byte, r *Row) ([]byte, error) {
 			}
 		}
 		js, err := json.Marshal(fired)
+		if err != nil {
+			return nil, err
+		}
+		b = append(b, js...)
+	}
+	b = append(b, `,"logs":`...)
+	if len(r.Logs) == 0 {
+		b = append(b, "[]"...)
+	} else {
+		js, err := json.Marshal(r.Logs)
 		if err != nil {
 			return nil, err
 		}

@@ -1,13 +1,16 @@
 package gameday
 
 import (
+	"bytes"
 	"context"
 	"encoding/csv"
 	"encoding/json"
+	"fmt"
 	"io"
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/oncall-sim/oncall/engine"
 )
@@ -45,8 +48,30 @@ func WriteJSON(w io.Writer, days []GameDay) error {
 	if err != nil {
 		return err
 	}
-	_, err = w.Write(append(b, '\n'))
+	_, err = w.Write(append(escapeControls(b), '\n'))
 	return err
+}
+
+// escapeControls writes DEL and the C1 controls as \u escapes, which
+// encoding/json leaves as they are (it escapes those below space): read
+// on a terminal, the export then carries no control a terminal obeys.
+// In JSON they can only be inside strings, where the escape means the
+// same character.
+func escapeControls(b []byte) []byte {
+	if !bytes.ContainsFunc(b, func(r rune) bool { return r >= 0x7f && r <= 0x9f }) {
+		return b
+	}
+	out := make([]byte, 0, len(b)+64)
+	for len(b) > 0 {
+		r, n := utf8.DecodeRune(b)
+		if r >= 0x7f && r <= 0x9f {
+			out = fmt.Appendf(out, `\u%04x`, r)
+		} else {
+			out = append(out, b[:n]...)
+		}
+		b = b[n:]
+	}
+	return out
 }
 
 // CSVColumns are the columns of WriteCSV: the game day's, the result's,
@@ -93,11 +118,14 @@ func stamp(t time.Time) string {
 	return t.UTC().Format(time.RFC3339)
 }
 
-// cell keeps a text a participant typed from being read as a formula by a
-// spreadsheet (=, +, -, @ first), with the quote spreadsheets themselves
-// use to mark text.
+// cell is a text a participant typed as the export writes it: without
+// control characters (CleanName), which a terminal showing the export
+// would obey, and kept from being read as a formula by a spreadsheet (=,
+// +, -, @ first, or their full-width forms, which some spreadsheets take
+// for them) with the quote spreadsheets themselves use to mark text.
 func cell(s string) string {
-	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
+	s = CleanName(s)
+	if r, _ := utf8.DecodeRuneInString(s); strings.ContainsRune("=+-@＝＋－＠", r) {
 		return "'" + s
 	}
 	return s

@@ -82,13 +82,49 @@ var (
 	ErrFull     = errors.New("the limit is reached")
 )
 
-// CheckName checks a participant's name: 1 to MaxName characters on one
-// line, after spaces around it are trimmed.
+// CheckName checks a participant's name as CleanName leaves it: 1 to
+// MaxName characters of valid UTF-8 on one line, without control
+// characters.
 func CheckName(name string) error {
-	if name == "" || utf8.RuneCountInString(name) > MaxName || strings.ContainsAny(name, "\x00\r\n") || !utf8.ValidString(name) {
+	if name == "" || utf8.RuneCountInString(name) > MaxName || !utf8.ValidString(name) || strings.IndexFunc(name, dropped) >= 0 || strings.TrimSpace(name) != name {
 		return fmt.Errorf("name = %q: give a name of 1 to %d characters on one line", clip(name, MaxName+5), MaxName)
 	}
 	return nil
+}
+
+// CleanName is a participant's name as the store keeps it and every view
+// shows it: a tab (or a vertical tab, a form feed) is a space, every other
+// control character (ESC, BEL, DEL, the C1 controls: what a terminal obeys
+// rather than shows) is left out, and so are the marks that reorder text
+// (bidi embeddings, overrides and isolates), which would make a name show
+// as another; spaces around it are trimmed. A line break is kept, and so
+// are bytes that are not UTF-8, for CheckName to refuse: a name is one line.
+func CleanName(name string) string {
+	if strings.IndexFunc(name, dropped) < 0 {
+		return strings.TrimSpace(name)
+	}
+	var b strings.Builder
+	for i := 0; i < len(name); {
+		r, n := utf8.DecodeRuneInString(name[i:])
+		switch {
+		case r == utf8.RuneError && n == 1:
+			b.WriteByte(name[i])
+		case r == '\t' || r == '\v' || r == '\f':
+			b.WriteByte(' ')
+		case r == '\n' || r == '\r':
+			b.WriteRune(r)
+		case !dropped(r):
+			b.WriteRune(r)
+		}
+		i += n
+	}
+	return strings.TrimSpace(b.String())
+}
+
+// dropped reports whether CleanName leaves r out of a name (or makes it a
+// space): a control character (Unicode's Cc) or a bidi control.
+func dropped(r rune) bool {
+	return r < 0x20 || r >= 0x7f && r <= 0x9f || r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069 || r == 0x200e || r == 0x200f || r == 0x061c
 }
 
 // CheckID checks a game day's id: 1 to MaxID letters, digits, '-' or '_'.

@@ -255,6 +255,7 @@ func checkResult(r *Result) error {
 	if r == nil {
 		return errors.New("is null")
 	}
+	r.Name = CleanName(r.Name) // a file of an earlier oncall, which kept names as they were typed
 	if err := CheckName(r.Name); err != nil {
 		return err
 	}

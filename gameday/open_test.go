@@ -156,3 +156,40 @@ func TestPostgresRefuses(t *testing.T) {
 		t.Errorf("no server: %v", err)
 	}
 }
+
+// A SQLite file oncall may not write is refused when the store opens for
+// play, with what to do: SQLite itself would open it read-only, and every
+// result would fail.
+func TestOpenRefusesAFileItCannotWrite(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "gamedays.db")
+	open(t, path).Close()
+	// The check itself, on the file opened read-only by SQLite: this runs
+	// as any user, root included, whom file modes do not stop.
+	dsn, err := sqliteDSN(path, "mode=ro")
+	if err != nil {
+		t.Fatal(err)
+	}
+	db, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	ro := &sqlStore{db: db, d: sqliteDialect(), where: path}
+	if err := ro.checkWritable(ctx); err == nil || !containsAll(err.Error(), path, "cannot be written", "readonly", "chmod u+w") {
+		t.Errorf("a file opened read-only: %v", err)
+	}
+	rw, err := Open(ctx, path, Options{})
+	if err != nil {
+		t.Fatalf("a file oncall may write: %v", err)
+	}
+	rw.Close()
+	// The file's mode, for a user whom it stops.
+	if os.Geteuid() == 0 {
+		t.Log("running as root, whom a file's mode does not stop: the mode itself is not tried")
+		return
+	}
+	if err := os.Chmod(path, 0o444); err != nil {
+		t.Fatal(err)
+	}
+	refused(t, path, "cannot be written", "chmod u+w")
+}

@@ -85,12 +85,12 @@ func openFile(ctx context.Context, path string, o Options) (Store, error) {
 		}
 		return s, err
 	case fileEmpty:
-		return openSQLite(ctx, path, o.Now)
+		return openWritable(ctx, path, o)
 	case fileSQLite:
 		if err := inspectSQLite(ctx, path); err != nil {
 			return nil, err
 		}
-		return openSQLite(ctx, path, o.Now)
+		return openWritable(ctx, path, o)
 	case fileJSON:
 		return importJSON(ctx, path, o)
 	}
@@ -133,6 +133,54 @@ func openSQLite(ctx context.Context, path string, now func() time.Time) (*sqlSto
 		return nil, err
 	}
 	return s, nil
+}
+
+// openWritable opens an existing SQLite file and, unless the store is
+// opened for reading what it keeps (Options.Existing), checks that it can
+// be written: SQLite opens a file it may not write read-only, without a
+// word, and every result would then fail.
+func openWritable(ctx context.Context, path string, o Options) (*sqlStore, error) {
+	s, err := openSQLite(ctx, path, o.Now)
+	switch {
+	case err != nil && readOnly(err):
+		return nil, notWritable(path, err)
+	case err != nil || o.Existing:
+		return s, err
+	}
+	if err := s.checkWritable(ctx); err != nil {
+		s.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// readOnly reports whether err is SQLite's SQLITE_READONLY, or one of its
+// extended codes.
+func readOnly(err error) bool {
+	var c interface{ Code() int }
+	if errors.As(err, &c) {
+		return c.Code()&0xff == 8
+	}
+	return strings.Contains(err.Error(), "readonly database")
+}
+
+func notWritable(path string, err error) error {
+	return fmt.Errorf("%s cannot be written (%v): the console keeps the game days' results there; let oncall write the file and its folder (chmod u+w), or give another --data file", path, err)
+}
+
+// checkWritable writes to the database in a transaction it rolls back: an
+// UPDATE of no row still asks SQLite for the write lock, which a file
+// opened read-only refuses.
+func (s *sqlStore) checkWritable(ctx context.Context) error {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err == nil {
+		_, err = tx.ExecContext(ctx, `UPDATE oncall_schema SET version = version WHERE version < 0`)
+		tx.Rollback()
+	}
+	if err != nil {
+		return notWritable(s.where, err)
+	}
+	return nil
 }
 
 // openSQLiteMemory opens an in-memory database: one connection, since each

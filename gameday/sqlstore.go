@@ -139,6 +139,9 @@ func (s *sqlStore) scanResult(rows *sql.Rows) (Result, error) {
 	if err := rows.Scan(&r.Name, &r.Decisions, &r.Autopilot, &r.Score, &r.Max, &outcome, &submitted); err != nil {
 		return r, s.failed(err)
 	}
+	// A name kept before names were cleaned reads back cleaned, so that no
+	// view or export carries what a terminal would obey.
+	r.Name, r.Autopilot = CleanName(r.Name), CleanName(r.Autopilot)
 	if err := json.Unmarshal([]byte(outcome), &r.Outcome); err != nil {
 		return r, s.damaged("the outcome of "+r.Name, err)
 	}
@@ -156,6 +159,7 @@ func (s *sqlStore) damaged(what string, err error) error {
 }
 
 func (s *sqlStore) Add(ctx context.Context, id string, r Result) (GameDay, error) {
+	r.Name = CleanName(r.Name)
 	if err := CheckName(r.Name); err != nil {
 		return GameDay{}, err
 	}

@@ -308,5 +308,34 @@ func DerivedKeys() []string {
 	for i := range engine.Approximations {
 		keys = append(keys, ApproximationKey(i))
 	}
+	for _, c := range engine.LogCauses() {
+		keys = append(keys, LogKey(c))
+	}
 	return append(keys, EventKeys()...)
+}
+
+// LogKey returns the key of the message of an engine's log line of the
+// cause c: "log.<cause>".
+func LogKey(cause string) string { return "log." + cause }
+
+// LogText renders a log line's message in lang: an engine's line by its
+// cause, with the build's message or the dependency's name and timeout it
+// names; a scenario's own line (no cause) as it was written.
+func LogText(lang string, l engine.LogLine) string {
+	if l.Cause == "" {
+		return l.Message
+	}
+	msg := l.Message
+	if l.Cause == engine.LogBuild {
+		msg, _, _ = strings.Cut(l.Message, " (build ")
+	}
+	timeout := ""
+	switch l.Cause {
+	case engine.LogTimeout:
+		s := l.TimeoutMS / 1000
+		timeout = Number(lang, s, shortDecimals(s)) + " s"
+	case engine.LogDepTimeout:
+		timeout = Number(lang, l.TimeoutMS, shortDecimals(l.TimeoutMS)) + " ms"
+	}
+	return T(lang, LogKey(l.Cause), "name", Isolate(lang, l.Name), "message", Isolate(lang, msg), "timeout", Isolate(lang, timeout))
 }

@@ -103,7 +103,8 @@ func TestEventText(t *testing.T) {
 		{"ur", engine.Event{Kind: engine.EventSay, Text: engine.Text{"en": "Build 4.2.0 is rolling out."}}, "\u2066Build 4.2.0 is rolling out.\u2069"},
 		{"ur", engine.Event{Kind: engine.EventLaunch, By: "autoscaler", Value: 4}, strings.Replace(T("ur", "event.launch.autoscaler"), "{n}", "\u20664\u2069", 1)},
 		{"ur", engine.Event{Kind: engine.EventPage}, "پیج بج گیا"},
-		{"en", engine.Event{Kind: engine.EventRollbackDone}, "Rollback done: traffic on the last good build"},
+		{"en", engine.Event{Kind: engine.EventRollbackDone}, "Rollback done: traffic on the builds before the latest deploy"},
+		{"fr", engine.Event{Kind: engine.EventDepName, Name: "auth"}, "La dépendance s’appelle désormais auth"},
 	} {
 		if got := EventText(tc.lang, tc.e); got != tc.want {
 			t.Errorf("EventText(%s, %v) = %q, want %q", tc.lang, tc.e, got, tc.want)
@@ -124,6 +125,7 @@ func TestEveryEventRenders(t *testing.T) {
 		{Kind: engine.EventLaunch, By: "autoscaler", Value: 2}, {Kind: engine.EventLaunch, By: "min_instances", Value: 2},
 		{Kind: engine.EventRemove, By: "autoscaler", Value: 2}, {Kind: engine.EventRemove, By: "min_instances", Value: 2},
 		{Kind: engine.EventRollbackDone}, {Kind: engine.EventPage}, {Kind: engine.EventResolve},
+		{Kind: engine.EventDepName, Name: "auth"},
 	}
 	for _, by := range []string{"player", "scenario", "a rule"} {
 		events = append(events, engine.Event{Kind: engine.EventAction, By: by, Name: "min_instances", Value: 12},
@@ -141,6 +143,47 @@ func TestEveryEventRenders(t *testing.T) {
 	for _, k := range EventKeys() {
 		if !covered[k] {
 			t.Errorf("no event of this test selects %q", k)
+		}
+	}
+}
+
+// Every cause's log line renders in every language, with what it names
+// filled in and no placeholder left; a scenario's own line is as written.
+func TestLogText(t *testing.T) {
+	lines := map[string]engine.LogLine{
+		engine.LogTimeout:    {Cause: engine.LogTimeout, TimeoutMS: 2000},
+		engine.LogOverload:   {Cause: engine.LogOverload},
+		engine.LogDatabase:   {Cause: engine.LogDatabase},
+		engine.LogBuild:      {Cause: engine.LogBuild, Name: "4.2.1", Message: "NullPointerException in checkout (build 4.2.1)"},
+		engine.LogDepTimeout: {Cause: engine.LogDepTimeout, Name: "auth", TimeoutMS: 1500},
+		engine.LogDepError:   {Cause: engine.LogDepError, Name: "auth"},
+		engine.LogBreaker:    {Cause: engine.LogBreaker, Name: "auth"},
+		engine.LogShed:       {Cause: engine.LogShed},
+	}
+	for _, c := range engine.LogCauses() {
+		l, ok := lines[c]
+		if !ok {
+			t.Fatalf("no line of this test has the cause %q", c)
+		}
+		for _, lang := range Codes() {
+			if got := LogText(lang, l); got == "" || strings.ContainsAny(got, "{}") || got == LogKey(c) {
+				t.Errorf("LogText(%s, %s) = %q", lang, c, got)
+			}
+		}
+	}
+	for _, tc := range []struct {
+		lang string
+		l    engine.LogLine
+		want string
+	}{
+		{"en", lines[engine.LogTimeout], "upstream request timeout after 2 s"},
+		{"fr", lines[engine.LogDepTimeout], "auth : l’appel a expiré après 1500 ms"},
+		{"en", lines[engine.LogBuild], "NullPointerException in checkout (build 4.2.1)"},
+		{"es", lines[engine.LogBuild], "NullPointerException in checkout (versión 4.2.1)"},
+		{"en", engine.LogLine{Level: "WARN", Source: "cert", Message: "certificate expires in 10 minutes"}, "certificate expires in 10 minutes"},
+	} {
+		if got := LogText(tc.lang, tc.l); got != tc.want {
+			t.Errorf("LogText(%s, %+v) = %q, want %q", tc.lang, tc.l, got, tc.want)
 		}
 	}
 }

@@ -44,6 +44,15 @@
 ---@field error_rate? number Share of its requests the build fails, 0 to 1 (default 0).
 ---@field cpu? number The build's CPU factor, 0.1 to 11 (default 1: as the build before; 1.25: a quarter more).
 ---@field leak? oncall.Leak A leak: time the build adds for every minute it runs, until a rollback.
+---@field hold_at? number A canary: the share of traffic, above 0 and up to 1, at which the rollout stops until resume_rollout() (default 1: none).
+---@field error? string The line its failing requests write in the logs, with its name (default "500 in a request handler").
+
+---A line of the minute's logs, written after the engine's own.
+---@class oncall.Log
+---@field level? "ERROR"|"WARN"|"INFO" Default "INFO".
+---@field source? string Who writes it, e.g. "cert", "app", "lb" (default "app"); 1 to 40 characters.
+---@field message string The text, 1 to 200 characters; log_count("text") in a policy finds it.
+---@field count? integer Requests (or times) that wrote it this minute, 0 to 1e12 (default 1).
 
 ---@class oncall.Leak
 ---@field app_ms_per_min number Application time added each minute since the deploy, 0 to 1000 ms.
@@ -99,6 +108,12 @@
 ---@field noise_cv? number Relative noise of a minute's request count, share; 0 to 0.5 (default 0.02)
 ---@field slo? number Availability objective, share; 0.5 to 0.99999 (default 0.999)
 ---@field slo_days? integer SLO period, days; 1 to 365 (default 30)
+---@field dep_share? number Share of requests that call the dependency, share; 0 to 1 (default 0)
+---@field dep_ms? number The dependency's mean latency, ms; 0.001 to 60000 (default 20)
+---@field dep_error_rate? number Share of the dependency's calls that fail, share; 0 to 1 (default 0)
+---@field dep_timeout_ms? number How long the app waits for the dependency, ms; 1 to 60000 (default 1000)
+---@field retries? integer Times a client retries a failed request, count; 0 to 5 (default 0)
+---@field dep_name? string The dependency's name on the dashboard and in the logs, 1 to 40 characters (default "payments")
 
 ---@class oncall.Controls
 ---@field min_instances? integer Fleet floor. Raising it launches instances at once; they still need the boot delay before they serve. Takes a whole number from 1 to 40 (default 10).
@@ -107,12 +122,14 @@
 ---@field ttl_s? number Longer TTL = more hits, but answers are older (mean age ≈ TTL/2). Takes 0 to 3600 s (default 60).
 ---@field shed? number Share of the 30 % low-priority traffic (prefetch, batch, crawlers) rejected at the load balancer with "try later". Takes 0 to 1 (default 0).
 ---@field feature? boolean The heavy feature (recommendations): +20 ms CPU and +1 database query per request. Off = graceful degradation. Takes true or false (default true).
+---@field breaker? boolean Circuit breaker in front of the dependency. Open = no call is made: its requests fail at once and no worker waits for it. Takes true or false (default false).
 
 ---@class oncall.Row
 ---@field time string Time of day, "HH:MM".
 ---@field minute integer Minutes since the scenario started (min)
 ---@field demand number λ(t), before noise (req/s)
 ---@field requests number The minute's observed arrivals (req/s)
+---@field retry_share number Share of the requests that are clients' retries (share)
 ---@field admitted number Requests after shedding (req/s)
 ---@field shed_traffic number Share of all requests rejected at the load balancer (share)
 ---@field serving integer Instances serving (instances)
@@ -138,6 +155,8 @@
 ---@field db_util number Database load / capacity, capped at 1 (share)
 ---@field db_errors number Share of admitted requests that fail because the database is over capacity (share)
 ---@field query_ms number Database query time (ms)
+---@field dep_ms_seen number Mean wait for the dependency, 0 when the breaker is open or no request calls it (ms)
+---@field dep_errors number Share of admitted requests that fail at the dependency, or at once while the breaker is open (share)
 ---@field new_build number Share of traffic on the newest deploy, as its rollout shows it (0 before any and after a rollback) (share)
 ---@field bad_traffic number Share of traffic on a bad build (one that fails requests, costs more CPU or leaks) (share)
 ---@field recommendations number Share of requests served with the heavy feature (share)
@@ -149,6 +168,7 @@
 ---@field ttl_s number Cache TTL in force (s)
 ---@field shed number Share of low-priority traffic rejected (share)
 ---@field feature boolean Heavy feature on
+---@field breaker boolean Circuit breaker in front of the dependency open
 ---@field warmup_left integer Minutes left of a running warm-up, this one included (min)
 ---@field rollback_left integer Minutes left of a rollback's preparation, this one included (min)
 
@@ -173,6 +193,7 @@
 ---| "first_page" # minute the page first fired (−1: never)
 ---| "paging_minutes" # minutes the page rule held
 ---| "minutes_to_mitigate" # minutes from the first page to its resolve (or the end)
+---| "good_rollbacks" # rollbacks that reverted a deploy whose build was not bad (the instructor's)
 
 ---Declares the scenario. Call it once, first.
 ---@param decl oncall.Scenario
@@ -202,10 +223,11 @@ function clock(hhmm) end
 ---@return integer
 function now() end
 
----A constant or a control in force: a number, or true/false for a switch.
+---A constant or a control in force: a number, or true/false for a switch;
+---"dep_name" gives the dependency's name, a string.
 ---While the file loads, the value the scenario declares.
 ---@param name string e.g. "db_capacity", "min_instances"
----@return number|boolean
+---@return number|boolean|string
 function get(name) end
 
 ---Ships a build. Only inside at() or on_minute.
@@ -236,8 +258,21 @@ function say(text) end
 ---Someone else presses the cache warm-up. Only inside at() or on_minute.
 function warmup() end
 
----Someone else presses rollback. Only inside at() or on_minute.
+---Someone else presses rollback: the latest deploy is reverted to the builds before it, whatever their quality. Only inside at() or on_minute.
 function rollback() end
+
+---Someone else holds the rollout in progress at its current share. Only inside at() or on_minute.
+function pause_rollout() end
+
+---Someone else resumes a held rollout at its rate. Only inside at() or on_minute.
+function resume_rollout() end
+
+---Writes a line in the minute's logs, after the engine's: a warning before
+---an incident, or a decoy. Quiet on the timeline; the learner reads it in
+---the logs. Only inside at() or on_minute; a run writes at most 1,000
+---lines with say and log together.
+---@param line oncall.Log
+function log(line) end
 
 ---The scenario stream: the same seed draws the same numbers, and drawing
 ---never shifts the traffic noise. math.random draws from it too.

@@ -20,8 +20,9 @@
 // each concern: sessions, game days, metadata and the catalogue, the model,
 // traces, the debrief. Before its handler every request passes the checks
 // of harden.go, as the Go security guides describe them for a server that
-// browsers reach: a body above 256 KB is a 413 (read to its end first, so
-// that the client sees the answer rather than a reset connection); a Host
+// browsers reach: a body above 256 KB is a 413, sent at once (the rest
+// of the body is then read for 2 s at most, so that a client that sends it
+// whole sees the answer rather than a reset connection); a Host
 // the console does not serve (a DNS rebinding) is a 421; a state-changing
 // request from another site (Sec-Fetch-Site, or Origin against Host) is a
 // 403; and a JSON endpoint refuses any body but application/json with a
@@ -29,16 +30,29 @@
 //
 // Sessions are bounded in number and expire when idle; each is used by one
 // request at a time (a mutex per session); the minutes a step may advance
-// are bounded. Every bad request gets a 4xx answer whose body is
+// are bounded. What a session holds and answers is weighed, the firings of
+// its rules and their lines in every language byte for byte, and bounded
+// (Options.SessionMemory, a 422 naming it); the runs of all sessions are
+// held within Options.MaxMemory, the least recently used let go past it
+// and replayed when next asked for; a shift's state is written a row at a
+// time rather than built whole (weight.go). Every bad request gets a 4xx answer whose body is
 // {"error": "..."}, a sentence the page shows as it is; a panic in a
 // handler is caught and turned into a 500 so that the server keeps serving,
 // and the tests (and FuzzAPI) show that no bad request reaches it.
+//
+// A link opens its shift by itself only when it plays no pasted policy and
+// sends nothing to a game day, or when it is the page's own shift (the one
+// it keeps in local storage: a reload). Any other link, which another site
+// may have written, only fills the start form (a pasted policy the
+// editor): the player starts the shift with a click, and a game-day result
+// is sent only for a shift the player started from the game day's form.
 //
 // The page's words come from the i18n catalogue (the "ui.*" keys of
 // i18n/catalog/ui.<lang>.json and the model's own keys), its numbers from
 // i18n's format.js, served as /static/format.js. In Urdu the page is right
 // to left and each value inside a sentence is isolated so that it keeps its
-// order.
+// order; the runs are found in the text before it is escaped, so that none
+// cuts an entity.
 //
 // The page computes no figure of the model: it draws what the server
 // sends. The capacity is a metric of the row; the tiles' levels and the

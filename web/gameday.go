@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
-	"strings"
 
 	"github.com/oncall-sim/oncall/gameday"
 )
@@ -98,7 +97,7 @@ func (s *Server) addResult(w http.ResponseWriter, r *http.Request) {
 		fail(w, s.storeError(r, err))
 		return
 	}
-	name := strings.TrimSpace(req.Name)
+	name := gameday.CleanName(req.Name)
 	if err := gameday.CheckName(name); err != nil {
 		fail(w, badRequest("%v", err))
 		return

@@ -3,6 +3,7 @@ package web
 import (
 	"context"
 	"encoding/json"
+	"net/http"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -115,5 +116,31 @@ func TestGameDayStoreDown(t *testing.T) {
 	}
 	if ts.panics.Load() != 1 {
 		t.Errorf("%d lines logged, want the store's error", ts.panics.Load())
+	}
+}
+
+// TestResultNamesAreCleaned: a name sent with what a terminal obeys (an
+// OSC sequence, BEL, a C1 control) is kept without it, at the HTTP
+// boundary and at the store's (a store written by a caller of its own);
+// a name of nothing but controls is refused with the field named.
+func TestResultNamesAreCleaned(t *testing.T) {
+	store, err := gameday.OpenMemory()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	ts := newTestServer(t, Options{Results: store})
+	var g GameDay
+	ts.doJSON(t, "POST", "/api/gamedays", map[string]any{"scenario": "bad-deploy", "seed": 1}, &g)
+	ts.doJSON(t, "POST", "/api/gamedays/"+g.ID+"/results", map[string]any{"name": "\x1b]0;owned\x07Ana\u009b", "decisions": []Decision{}}, &g)
+	if len(g.Results) != 1 || g.Results[0].Name != "]0;ownedAna" {
+		t.Fatalf("results %+v", g.Results)
+	}
+	rec := ts.do("POST", "/api/gamedays/"+g.ID+"/results", `{"name":"\u001b\u0007","decisions":[]}`)
+	if rec.Code != http.StatusBadRequest || !strings.Contains(rec.Body.String(), "name = ") {
+		t.Errorf("a name of controls only: %d %s", rec.Code, rec.Body)
+	}
+	if g, err = store.Add(context.Background(), g.ID, Result{Name: "Budi\x1b[2J", Max: 10}); err != nil || g.Results[1].Name != "Budi[2J" {
+		t.Errorf("the store kept %+v, %v", g.Results, err)
 	}
 }

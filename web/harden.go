@@ -8,6 +8,7 @@ import (
 	"net/netip"
 	"runtime/debug"
 	"strings"
+	"time"
 )
 
 // harden puts the checks every request passes before its handler, in this
@@ -63,9 +64,13 @@ var securityHeaders = map[string][]string{
 
 // maxDrain is how much of a refused body the server still reads, so that a
 // client that sends its whole body before it reads the answer (Python's
-// http.client, many scripts) gets the 413 rather than a connection reset.
-// Past it the connection is closed.
-const maxDrain = 64 << 20
+// http.client, many scripts) gets the 413 rather than a connection reset;
+// drainTime is how long it waits for it. Past either the connection is
+// closed.
+const (
+	maxDrain  = 64 << 20
+	drainTime = 2 * time.Second
+)
 
 // tooLarge is the answer to a body above maxBody.
 func tooLarge() error {
@@ -75,23 +80,55 @@ func tooLarge() error {
 // limitBody bounds every request body to maxBody bytes: a larger declared
 // length is refused at once, a longer chunked body when the handler reads
 // past the bound. Whatever the handler leaves unread is read and dropped
-// before the answer goes out (up to maxDrain).
+// after the answer has gone out, for drainTime at most: a client that
+// declares a large body and sends none (or sends it slowly) has its 413
+// at once and holds the connection for no longer than that, rather than
+// until the server's read timeout.
 func limitBody(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body := r.Body
-		if body == nil {
+		if body == nil || body == http.NoBody {
 			next.ServeHTTP(w, r)
 			return
 		}
-		defer io.CopyN(io.Discard, body, maxDrain)
+		read := &eofReader{r: body}
 		if r.ContentLength > maxBody {
 			w.Header().Set("Connection", "close")
 			fail(w, tooLarge())
-			return
+		} else {
+			r.Body = http.MaxBytesReader(w, read, maxBody)
+			next.ServeHTTP(w, r) // a panic skips the drain: the 500 is written first
 		}
-		r.Body = http.MaxBytesReader(w, body, maxBody)
-		next.ServeHTTP(w, r)
+		if !read.eof {
+			drain(w, body)
+		}
 	})
+}
+
+// eofReader notes whether its reader reached the end.
+type eofReader struct {
+	r   io.ReadCloser
+	eof bool
+}
+
+func (e *eofReader) Read(p []byte) (int, error) {
+	n, err := e.r.Read(p)
+	if err == io.EOF {
+		e.eof = true
+	}
+	return n, err
+}
+
+func (e *eofReader) Close() error { return e.r.Close() }
+
+// drain sends the answer written so far, then reads what is left of a
+// body the handler did not read to its end, for drainTime and maxDrain
+// bytes at most.
+func drain(w http.ResponseWriter, body io.Reader) {
+	rc := http.NewResponseController(w)
+	rc.Flush()                                    // an error: nothing to flush, or a writer that cannot (a test's recorder)
+	rc.SetReadDeadline(time.Now().Add(drainTime)) // likewise
+	io.CopyN(io.Discard, body, maxDrain)
 }
 
 // checkHost refuses a request whose Host header the console does not

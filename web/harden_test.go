@@ -223,3 +223,35 @@ func sendWhole(addr, path, body string, chunked bool) (rawAnswer, error) {
 	b, err := io.ReadAll(res.Body)
 	return rawAnswer{res.StatusCode, string(b)}, err
 }
+
+// TestDeclaredLargeBodyWithoutIt: a request that declares a body above the
+// limit and sends none gets its 413 without the body, rather than when the
+// server's read timeout ends the wait for it, and the connection is closed
+// soon after (drainTime), not held for that timeout.
+func TestDeclaredLargeBodyWithoutIt(t *testing.T) {
+	ts := newTestServer(t, Options{})
+	srv := httptest.NewUnstartedServer(ts.h)
+	srv.Config.ReadTimeout = time.Minute
+	srv.Start()
+	defer srv.Close()
+	conn, err := net.Dial("tcp", srv.Listener.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	conn.SetDeadline(time.Now().Add(20 * time.Second)) // a sanity ceiling, well below the read timeout
+	fmt.Fprintf(conn, "POST /api/sessions HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n", srv.Listener.Addr(), maxBody+1)
+	br := bufio.NewReader(conn)
+	res, err := http.ReadResponse(br, nil)
+	if err != nil {
+		t.Fatalf("no answer before the body: %v", err)
+	}
+	b, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if res.StatusCode != http.StatusRequestEntityTooLarge || !strings.Contains(string(b), "larger than 256 KB") {
+		t.Fatalf("%d %s", res.StatusCode, b)
+	}
+	if _, err := br.ReadByte(); err != io.EOF {
+		t.Errorf("after the answer the connection gave %v, want it closed (EOF)", err)
+	}
+}

@@ -55,6 +55,12 @@ type Options struct {
 	// Limits bound what the scenario's and the policy's code may spend in
 	// each run the server computes (zero fields take budget's defaults).
 	Limits budget.Limits
+	// MaxMemory bounds what the sessions' runs hold all together
+	// (DefaultMaxMemory): past it the least recently used are let go and
+	// replayed when next asked for. SessionMemory bounds what one session
+	// holds and answers (DefaultSessionMemory, and at most MaxMemory).
+	// weight.go says how they are weighed.
+	MaxMemory, SessionMemory int64
 }
 
 // PolicySource is a policy file the console offers on autopilot.
@@ -81,8 +87,11 @@ type Server struct {
 	allowHosts  []string
 	origins     *http.CrossOriginProtection
 
+	maxMemory, sessionMemory int64
+
 	mu       sync.Mutex
 	sessions map[string]*session
+	held     int64 // what the sessions' runs hold (weight.go)
 
 	models modelDraws // the model page's samples of each scenario
 
@@ -109,6 +118,14 @@ func New(o Options) (*Server, error) {
 	if s.idle <= 0 {
 		s.idle = DefaultIdle
 	}
+	s.maxMemory, s.sessionMemory = o.MaxMemory, o.SessionMemory
+	if s.maxMemory <= 0 {
+		s.maxMemory = DefaultMaxMemory
+	}
+	if s.sessionMemory <= 0 {
+		s.sessionMemory = DefaultSessionMemory
+	}
+	s.sessionMemory = min(s.sessionMemory, s.maxMemory)
 	if s.now == nil {
 		s.now = time.Now
 	}

@@ -55,13 +55,20 @@ func (p *pilot) Decide(rows []engine.Row) ([]engine.Firing, error) {
 // session is one shift being played. Its mutex makes each request use the
 // engine alone; the server's mutex guards only the map and lastUsed.
 type session struct {
-	mu       sync.Mutex
-	id       string
-	shift    Shift
-	sc       Scenario
-	sim      *shift.Sim
-	pilot    *pilot
-	lastUsed time.Time // guarded by Server.mu
+	mu    sync.Mutex
+	id    string
+	shift Shift
+	sc    Scenario
+	sim   *shift.Sim // nil once let go (weight.go): live replays it
+	pilot *pilot
+	// minute is where a run let go stands, to replay it to.
+	minute int
+	// What the run holds and answers (weight.go), for its first weighed
+	// rows.
+	weighed        int
+	held, answered int64
+	counted        int64     // what the server's total counts of it; guarded by Server.mu
+	lastUsed       time.Time // guarded by Server.mu
 }
 
 func newSessionID() string {
@@ -191,6 +198,7 @@ func (s *Server) add(sess *session) error {
 	now := s.now()
 	for id, o := range s.sessions {
 		if now.Sub(o.lastUsed) > s.idle {
+			s.forget(o)
 			delete(s.sessions, id)
 		}
 	}
@@ -210,6 +218,7 @@ func (s *Server) get(id string) (*session, error) {
 	sess, ok := s.sessions[id]
 	now := s.now()
 	if ok && now.Sub(sess.lastUsed) > s.idle {
+		s.forget(sess)
 		delete(s.sessions, id)
 		ok = false
 	}
@@ -223,7 +232,10 @@ func (s *Server) get(id string) (*session, error) {
 func (s *Server) drop(id string) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	_, ok := s.sessions[id]
+	sess, ok := s.sessions[id]
+	if ok {
+		s.forget(sess)
+	}
 	delete(s.sessions, id)
 	return ok
 }

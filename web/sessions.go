@@ -55,10 +55,12 @@ type shiftState struct {
 	Times     []string           `json:"times"` // the clock at each minute, 0 to duration
 	Levels    map[string]level   `json:"levels"`
 	Lines     []chartLine        `json:"lines"`
-	Rows      []engine.Row       `json:"rows"`
-	Texts     []rowTexts         `json:"texts"`
-	Done      bool               `json:"done"`
-	Outcome   *engine.Outcome    `json:"outcome,omitempty"`
+	// The rows and their lines, and the end: writeState writes them
+	// after the rest, a row at a time.
+	Rows    []engine.Row    `json:"rows,omitempty"`
+	Texts   []rowTexts      `json:"texts,omitempty"`
+	Done    bool            `json:"done,omitempty"`
+	Outcome *engine.Outcome `json:"outcome,omitempty"`
 }
 
 // readShift decodes a shift as the page sends it (scenario, seed, noise,
@@ -97,12 +99,18 @@ func (s *Server) create(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	sess := &session{id: newSessionID(), shift: sh, sc: sc, sim: sim, pilot: pl}
-	st := sess.state() // before the session is shared: no other request can step it yet
+	sess.mu.Lock() // before the session is shared: no other request steps it until its answer is written
+	defer sess.mu.Unlock()
 	if err := s.add(sess); err != nil {
 		fail(w, err)
 		return
 	}
-	writeJSON(w, http.StatusCreated, st)
+	if err := s.weighRun(sess); err != nil {
+		s.drop(sess.id)
+		fail(w, err)
+		return
+	}
+	writeState(w, http.StatusCreated, sess.state())
 }
 
 // state is the whole shift so far. The caller holds the session's lock or
@@ -122,7 +130,6 @@ func (sess *session) state() shiftState {
 		D: FormatDecisions(sess.shift.Decisions), Times: clockTimes(setup),
 		Levels: levels(setup), Lines: chartLines(setup), Rows: sess.sim.Rows(), Done: sess.sim.Done(),
 	}
-	st.Texts = timeline(st.Rows)
 	if st.Rows == nil {
 		st.Rows = []engine.Row{}
 	}
@@ -139,9 +146,8 @@ func (s *Server) getSession(w http.ResponseWriter, r *http.Request) {
 	if sess == nil {
 		return
 	}
-	st := sess.state()
-	sess.mu.Unlock()
-	writeJSON(w, http.StatusOK, st)
+	defer sess.mu.Unlock()
+	writeState(w, http.StatusOK, sess.state())
 }
 
 // endSession forgets a session.
@@ -252,6 +258,11 @@ func (s *Server) step(w http.ResponseWriter, r *http.Request) {
 		fail(w, runError(sess.shift, err))
 		return
 	}
+	if err := s.weighRun(sess); err != nil {
+		s.drop(sess.id) // the shift cannot go on: its next minutes weigh more still
+		fail(w, err)
+		return
+	}
 	ans := stepAnswer{Minute: sim.Minute(), Rows: sim.Rows()[from:], Done: sim.Done()}
 	ans.Texts = timeline(ans.Rows)
 	if ans.Done {
@@ -304,5 +315,10 @@ func (s *Server) lockSession(w http.ResponseWriter, r *http.Request) *session {
 		return nil
 	}
 	sess.mu.Lock()
+	if err := s.live(r.Context(), sess); err != nil {
+		sess.mu.Unlock()
+		fail(w, err)
+		return nil
+	}
 	return sess
 }

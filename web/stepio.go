@@ -1,6 +1,7 @@
 package web
 
 import (
+	"bufio"
 	"encoding/json"
 	"net/http"
 	"strconv"
@@ -164,4 +165,62 @@ func writeStep(w http.ResponseWriter, ans stepAnswer, buf *answerBuffer) {
 	h["Content-Type"], h["Cache-Control"] = jsonContentType, noStore
 	w.WriteHeader(http.StatusOK)
 	w.Write(b)
+}
+
+// writeState writes a shift's state as the page reads it: its head as
+// json.Marshal writes shiftState, then each row and each row's lines of
+// the timeline, written one at a time through a small buffer rather than
+// built whole: a day's shift with its rules answers megabytes, which a
+// request then does not hold. An error once the answer has started (a row
+// that cannot be written: a bug) aborts the answer, which the page sees
+// cut short, rather than sending a body that ends in the middle.
+func writeState(w http.ResponseWriter, status int, st shiftState) {
+	rows, done, outcome := st.Rows, st.Done, st.Outcome
+	st.Rows, st.Texts, st.Done, st.Outcome = nil, nil, false, nil
+	head, err := json.Marshal(st)
+	if err != nil {
+		fail(w, &httpError{http.StatusInternalServerError, "writing the shift: " + err.Error()})
+		return
+	}
+	h := w.Header()
+	h["Content-Type"], h["Cache-Control"] = jsonContentType, noStore
+	w.WriteHeader(status)
+	bw := bufio.NewWriterSize(w, 32<<10)
+	bw.Write(head[:len(head)-1]) // without its closing brace
+	bw.WriteString(`,"rows":[`)
+	var b []byte
+	for i := range rows {
+		if i > 0 {
+			bw.WriteByte(',')
+		}
+		if b, err = engine.Learner.AppendRow(b[:0], &rows[i]); err != nil {
+			panic(http.ErrAbortHandler)
+		}
+		bw.Write(b)
+	}
+	bw.WriteString(`],"texts":[`)
+	first := true
+	for i := range rows {
+		for _, t := range timeline(rows[i : i+1]) {
+			if b, err = json.Marshal(t); err != nil {
+				panic(http.ErrAbortHandler)
+			}
+			if !first {
+				bw.WriteByte(',')
+			}
+			first = false
+			bw.Write(b)
+		}
+	}
+	bw.WriteString(`],"done":`)
+	bw.WriteString(strconv.FormatBool(done))
+	if outcome != nil {
+		if b, err = json.Marshal(outcome); err != nil {
+			panic(http.ErrAbortHandler)
+		}
+		bw.WriteString(`,"outcome":`)
+		bw.Write(b)
+	}
+	bw.WriteByte('}')
+	bw.Flush()
 }

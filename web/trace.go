@@ -42,6 +42,12 @@ func (s *Server) trace(w http.ResponseWriter, r *http.Request) {
 		fail(w, err)
 		return
 	}
+	// A trace is written whole before it is sent: it is bounded as a
+	// session is (weight.go), which its rows would weigh.
+	if held, answered := weigh(sim.Rows()); sessionBase+held+answered > s.sessionMemory {
+		fail(w, sessionTooHeavy(s.sessionMemory, sessionBase+held+answered))
+		return
+	}
 	var buf bytes.Buffer
 	if format == "csv" {
 		err = engine.WriteCSV(&buf, sim.Rows())

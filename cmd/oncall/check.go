@@ -2,20 +2,25 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 
 	"github.com/oncall-sim/oncall/dsl"
+	"github.com/oncall-sim/oncall/dsl/policy"
 	"github.com/oncall-sim/oncall/dsl/scenario"
 	"github.com/oncall-sim/oncall/internal/budget"
+	"github.com/oncall-sim/oncall/shift"
 )
 
 // CheckCmd validates scenario and policy files.
 type CheckCmd struct {
 	Files  []string   `arg:"" name:"FILE" help:"Scenario (.lua) and policy (.rules) files to check."`
+	Seeds  string     `help:"Seeds to play each scenario on: 1-1000, 1,5,9 or 1-10,20-30 (default 0-19)." placeholder:"SET"`
 	Budget LimitFlags `embed:""`
 }
 
@@ -26,19 +31,27 @@ line, a caret and, for a misspelt name, the nearest right one; not only the
 first: a statement of a scenario's main chunk that stops it is left out and
 the file loaded again, so that the problems after it show too.
 
-A scenario is also played on seeds 0 to 19, so that the problems of its
-at() callbacks, surge(t), on_minute(row), on_decision(action, row) and
-outcome{} values show here, also those that only some seeds meet: on every
-other seed a player makes a decision of each kind in turn, so that
-on_decision sees each. A callback that fails does not stop the check: each
-distinct problem is printed once, with the seeds that met it and when.
-Seed 0 has the budget of a run, seeds 1 to 19 one budget together: a file
-that spends them ends here, as it would end a learner's run.
+A scenario is also played on seeds 0 to 19 (or those of --seeds), so that
+the problems of its at() callbacks, surge(t), on_minute(row),
+on_decision(action, row) and outcome{} values show here, also those that
+only some seeds meet: on every other seed a player makes a decision of
+each kind in turn, so that on_decision sees each. Neither a problem of its
+declaration (scenario{}, grade{}, outcome{}) nor a callback that fails
+stops the check: a faulty value is left at its default and the check plays
+on, saying which value it took; each distinct problem is printed once,
+with the seeds that met it and when. The first seed has the budget of a
+run, the next 19 one budget together (and each 19 after them another): a
+file that spends them ends here, as it would end a learner's run.
 
-A policy runs a day of free play (seed 0).
+A policy's rules that load run a day of free play (seed 0), those of a
+file with problems too.
+
+Problems are printed by file and line; the last line counts them, the
+files they are in and their kinds.
 
 Examples:
   oncall check my-drill.lua
+  oncall check my-drill.lua --seeds 1-500
   oncall check scenarios/*.lua scripts/*.rules
 
 Exit codes: 0 every file is valid · 2 some file has a problem.`
@@ -50,52 +63,98 @@ func (c *CheckCmd) Run(env *Env) error {
 	if err != nil {
 		return err
 	}
-	bad, problems := 0, 0
+	var seeds []uint32
+	if c.Seeds != "" {
+		if seeds, err = shift.ParseSeeds(c.Seeds); err != nil {
+			return usageError("--seeds: %v", err)
+		}
+	}
+	bad := 0
+	var all dsl.List
 	for _, name := range c.Files {
-		list := checkFile(env, name, limits)
+		list := checkFile(env, name, limits, seeds)
 		if len(list) == 0 {
 			fmt.Fprintf(env.Stdout, "%s: ok\n", name)
 			continue
 		}
 		bad++
-		problems += len(list)
+		list.Sort()
+		all = append(all, list...)
 		fmt.Fprintln(env.Stdout, list.Render())
 		fmt.Fprintln(env.Stdout)
 	}
 	if bad > 0 {
-		return usageError("%s in %d of %d files", plural(problems, "problem"), bad, len(c.Files))
+		return usageError("%s in %d of %d files (%s)", plural(len(all), "problem"), bad, len(c.Files), kindsText(all))
 	}
 	return nil
 }
 
-// checkFile validates one file by its extension, its runs within limits.
-func checkFile(env *Env, name string, limits budget.Limits) dsl.List {
+// kindFile is the kind of a problem of a file check cannot read or does not
+// know.
+const kindFile = "files"
+
+// kindOrder is the order kinds are counted in: a scenario's, from its
+// text to its outcomes, then a policy's.
+var kindOrder = []string{
+	kindFile, scenario.KindSyntax, scenario.KindLoading, scenario.KindDeclaration, scenario.KindGrading, scenario.KindPage,
+	scenario.KindCallbacks, scenario.KindSurge, scenario.KindOutcomes, scenario.KindBudget,
+	policy.KindNames, policy.KindTypes, policy.KindActions, policy.KindLimits, policy.KindRun,
+}
+
+// kindsText counts the problems of each kind: "3 declaration, 2 callbacks".
+func kindsText(list dsl.List) string {
+	count := map[string]int{}
+	var other []string
+	for _, d := range list {
+		k := cmp.Or(d.Kind, "other")
+		if count[k] == 0 && !slices.Contains(kindOrder, k) {
+			other = append(other, k)
+		}
+		count[k]++
+	}
+	var parts []string
+	for _, k := range append(slices.Clone(kindOrder), other...) {
+		if count[k] > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", count[k], k))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// checkFile validates one file by its extension, its runs within limits;
+// a scenario is played on seeds (nil: 0 to 19).
+func checkFile(env *Env, name string, limits budget.Limits, seeds []uint32) dsl.List {
 	src, err := env.ReadFile(name)
 	if errors.Is(err, syscall.EISDIR) {
 		return dsl.List{{Pos: dsl.Pos{File: name}, Message: fmt.Sprintf("a folder, not a file: check its files with oncall check %s %s",
-			filepath.Join(name, "*.lua"), filepath.Join(name, "*.rules"))}}
+			filepath.Join(name, "*.lua"), filepath.Join(name, "*.rules")), Kind: kindFile}}
 	}
 	if err != nil {
-		return dsl.List{{Pos: dsl.Pos{File: name}, Message: fmt.Sprintf("cannot read the file: %v", err)}}
+		return dsl.List{{Pos: dsl.Pos{File: name}, Message: fmt.Sprintf("cannot read the file: %v", err), Kind: kindFile}}
 	}
 	switch strings.ToLower(filepath.Ext(name)) {
 	case ".lua":
 		if bytes.HasPrefix(src, []byte("---@meta")) {
 			return nil // annotations for the Lua language server, never run
 		}
-		return checkScenario(name, src, limits)
+		return checkScenario(name, src, limits, seeds)
 	case ".rules":
 		return checkPolicy(env, name, src, limits)
 	}
-	return dsl.List{{Pos: dsl.Pos{File: name}, Message: "unknown kind of file: oncall checks scenarios (.lua) and policies (.rules)"}}
+	return dsl.List{{Pos: dsl.Pos{File: name}, Message: "unknown kind of file: oncall checks scenarios (.lua) and policies (.rules)", Kind: kindFile}}
 }
 
 // checkScenario checks a scenario file as scenario.Check does: compiled,
-// past a top-level error, then dry-run on seeds 0 to 19 within limits (seed
-// 0 a budget of its own, the others one together), each distinct problem of
-// its callbacks once.
-func checkScenario(name string, src []byte, limits budget.Limits) dsl.List {
-	return scenario.Check(name, src, scenario.Options{Limits: limits}, scenario.DefaultCheckSeeds)
+// past a top-level error and past the problems of its declaration, then
+// dry-run on seeds (nil: 0 to 19) within limits (the first a budget of its
+// own, the others one together for each 19), each distinct problem of its
+// callbacks once.
+func checkScenario(name string, src []byte, limits budget.Limits, seeds []uint32) dsl.List {
+	opts := scenario.Options{Limits: limits}
+	if seeds == nil {
+		return scenario.Check(name, src, opts, scenario.DefaultCheckSeeds)
+	}
+	return scenario.CheckSeeds(name, src, opts, seeds)
 }
 
 // ranInto turns the error of a run that check made into a diagnostic of

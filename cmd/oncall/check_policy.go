@@ -2,7 +2,7 @@ package main
 
 import (
 	"context"
-	"errors"
+	"fmt"
 
 	"github.com/oncall-sim/oncall/dsl"
 	"github.com/oncall-sim/oncall/dsl/policy"
@@ -12,24 +12,32 @@ import (
 )
 
 // checkPolicy validates a policy file for `oncall check`: every problem of
-// the file, each with its place, or none. A policy that loads then runs a
-// day of free play on seed 0 within limits, so that a rule that stops a run
-// (an index out of range, a value no control takes, the budget spent)
-// shows here rather than in a learner's run.
+// the file, each with its place, or none. The rules that load then run a
+// day of free play on seed 0 within limits, so that a rule that stops a
+// run (an index out of range, a value no control takes, the budget spent)
+// shows here rather than in a learner's run; in a file with problems, the
+// others are left out of that run, and its problem says so.
 func checkPolicy(env *Env, name string, src []byte, limits budget.Limits) dsl.List {
-	p, err := policy.Compile(name, src)
-	if err == nil {
-		_, err = shift.Shift{Scenario: freePlay, Noise: true, Policy: p, Limits: limits}.Run(context.Background())
-		if err == nil {
-			return nil
-		}
-		return dsl.List{ranInto(name, err, "on a day of free play (seed 0)")}
-	}
-	var list dsl.List
-	if errors.As(err, &list) {
+	p, list := policy.CompileLoaded(name, src)
+	if p == nil {
 		return list
 	}
-	return dsl.List{{Pos: dsl.Pos{File: name}, Message: err.Error()}}
+	run := "on a day of free play (seed 0)"
+	if n := len(p.Rules()); len(list) > 0 {
+		verb := "load"
+		if n == 1 {
+			verb = "loads"
+		}
+		run = fmt.Sprintf("on a day of free play (seed 0; the %d of %d rules that %s)", n, n+p.LeftOut(), verb)
+	}
+	_, err := shift.Shift{Scenario: freePlay, Noise: true, Policy: p, Limits: limits}.Run(context.Background())
+	if err != nil {
+		d := ranInto(name, err, run)
+		d.Kind = policy.KindRun
+		list = append(list, d)
+		list.Sort()
+	}
+	return list
 }
 
 // freePlay is the model's defaults for a day, without a scenario's code.

@@ -70,7 +70,7 @@ func (c *GamedayListCmd) Run(env *Env) error {
 	tw := tabwriter.NewWriter(env.Stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tSCENARIO\tSEED\tNOISE\tCREATED (UTC)\tRESULTS")
 	for _, g := range list {
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%d\n", g.ID, g.Scenario, g.Seed, onOff(g.Noise), g.Created.UTC().Format("2006-01-02 15:04"), g.Results)
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%d\n", g.ID, gameday.CleanName(g.Scenario), g.Seed, onOff(g.Noise), g.Created.UTC().Format("2006-01-02 15:04"), g.Results)
 	}
 	if err := tw.Flush(); err != nil {
 		return failure("%v", err)

@@ -9,6 +9,7 @@ import (
 	"github.com/alecthomas/kong"
 
 	"github.com/oncall-sim/oncall/internal/budget"
+	"github.com/oncall-sim/oncall/web"
 )
 
 // LimitFlags are the budgets of each run of a scenario's and a policy's
@@ -26,6 +27,8 @@ var limitVars = kong.Vars{
 	"step_budget":   strconv.FormatInt(budget.DefaultSteps, 10),
 	"time_budget":   budget.DefaultTime.String(),
 	"memory_budget": strconv.Itoa(budget.DefaultMemory>>20) + "MiB",
+	// What one shift of the console may hold and answer.
+	"session_memory": strconv.Itoa(web.DefaultSessionMemory>>20) + "MiB",
 }
 
 // limitGroup titles the flags in --help.

@@ -22,7 +22,7 @@ type ModelCmd struct {
 	Lang     string `help:"Language of the explanations: ${language_list}." default:"en" placeholder:"LANG"`
 	Scenario string `help:"Fill the formulas and constants with the values in force for this scenario, a built-in name or a .lua file; values that differ from the defaults are marked *." placeholder:"NAME"`
 	Seed     string `help:"With --scenario: the values this seed draws (without it, the range over seeds 1 to 200). With --validate: the seed of each cell's first simulated minute (default 1; the next minutes take the next seeds)." placeholder:"N"`
-	Validate bool   `help:"Check the queue formulas (timeouts, failed, p99) against a request-level simulation, over loads from 0.5 to 1.5 times capacity, and print the comparison as docs/model.md shows it (Markdown, English)."`
+	Validate bool   `help:"Check the queue formulas (timeouts, failed, p99) and the dependency's wait and timeouts against a request-level simulation, over loads from 0.5 to 1.5 times capacity, and print the comparison as docs/model.md shows it (Markdown, English)."`
 	Runs     *int   `help:"With --validate: simulated minutes in each cell of the table (default 100)." placeholder:"N"`
 	Reveal   bool   `help:"With --scenario: also what the scenario does quietly during the run (the constants it sets, scales and ramps, the controls it sets), which the learner's page, the console's, leaves out."`
 }
@@ -129,8 +129,18 @@ func (c *ModelCmd) validate(env *Env) error {
 		return usageError("--validate --runs %d --seed %d: %v", cfg.Runs, cfg.Seed, err)
 	}
 	rows := queuesim.CheckAll(cfg, queuesim.Grid(), runtime.GOMAXPROCS(0))
+	deps, err := queuesim.CheckDependencies(cfg)
+	if err != nil {
+		return failure("checking the dependency: %v", err)
+	}
 	w := bufio.NewWriter(env.Stdout)
-	err := queuesim.WriteMarkdown(w, cfg, rows)
+	err = queuesim.WriteMarkdown(w, cfg, rows)
+	if err == nil {
+		_, err = io.WriteString(w, "\n")
+	}
+	if err == nil {
+		err = queuesim.WriteDependencyMarkdown(w, cfg, deps)
+	}
 	if err == nil {
 		err = w.Flush()
 	}

@@ -73,7 +73,7 @@ func TestModelEnglish(t *testing.T) {
 	}
 	for _, want := range []string{
 		"admitted = requests × (1 − 0.3·shed)\n    Shedding rejects a share of the 30 % low-priority traffic",
-		"error_rate = 1 − (1 − timeouts − failed)(1 − db_errors)(1 − Σ share·error_rate); the bad build's error_rate = 0.05\n",
+		"error_rate = 1 − (1 − timeouts − failed)(1 − db_errors)(1 − dep_errors)(1 − Σ share·error_rate); the bad build's error_rate = 0.05\n",
 		"hits the bad build's 5 % of errors. [6]\n",
 		"burn = error_rate/0.001, budget_left −= burn/43,200\n",
 		"E = 1/(e^(θD)/(ρB) + (e^(θD) − 1)/(1 − ρ) + 1), θ = (N − a)/S, D = 2 s\n",

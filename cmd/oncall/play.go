@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"net"
 	"net/http"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"time"
@@ -26,8 +27,13 @@ type PlayCmd struct {
 	Scenarios string     `help:"Also offer the .lua scenarios of this folder." placeholder:"DIR"`
 	AllowHost []string   `name:"allow-host" sep:"," help:"Also answer requests that reach the console by this host name (repeat it or separate names with commas): the name a class types, or the one a proxy in front of the console passes on. Without it the console answers only its IP addresses and localhost, so that no other web site can reach it through a name of its own (DNS rebinding)." placeholder:"NAME"`
 	Data      string     `help:"Keep game days and their results in this SQLite file (made if need be), or in the PostgreSQL database of a postgres:// URL that several consoles share (default: in memory, lost on restart). A JSON file of an earlier oncall is imported once into a .db beside it." placeholder:"FILE|URL"`
+	MaxMemory byteSize   `name:"max-memory" default:"256MiB" help:"Memory the console may use, e.g. 512MiB (its resident size; the Go runtime's soft limit is 7/8 of it), of which the shifts in play hold at most half (past it the least recently used are replayed when next asked for) and one shift at most ${session_memory} (default 256MiB)." placeholder:"SIZE"`
 	Budget    LimitFlags `embed:""`
 }
+
+// minMaxMemory is the least --max-memory takes: room for a few shifts of a
+// day beside the console's own needs.
+const minMaxMemory = 32 << 20
 
 // Help shows examples under the flags.
 func (PlayCmd) Help() string {
@@ -54,6 +60,9 @@ func (c *PlayCmd) Run(env *Env) error {
 	if err != nil {
 		return err
 	}
+	if c.MaxMemory < minMaxMemory {
+		return usageError("--max-memory %s: it takes %s or more (default 256MiB)", budget.BytesText(int64(c.MaxMemory)), budget.BytesText(minMaxMemory))
+	}
 	scs, err := c.scenarios(env, limits)
 	if err != nil {
 		return err
@@ -75,7 +84,8 @@ func (c *PlayCmd) Run(env *Env) error {
 	}
 	srv, err := web.New(web.Options{
 		Scenarios: scs, Policies: pols, Compile: compilePolicy, Results: results, AllowHosts: hosts, Limits: limits,
-		Log: func(format string, args ...any) { fmt.Fprintf(env.Stderr, format+"\n", args...) },
+		MaxMemory: int64(c.MaxMemory) / 2,
+		Log:       func(format string, args ...any) { fmt.Fprintf(env.Stderr, format+"\n", args...) },
 	})
 	if err != nil {
 		if strings.Contains(err.Error(), "two scenarios") {
@@ -83,6 +93,11 @@ func (c *PlayCmd) Run(env *Env) error {
 		}
 		return failure("%v", err)
 	}
+	// The runtime collects harder as its memory nears the bound, rather
+	// than letting the heap grow to twice what is live; its limit leaves
+	// an eighth for what it does not count (the binary's code, mapped as
+	// it runs).
+	debug.SetMemoryLimit(int64(c.MaxMemory) - int64(c.MaxMemory)/8)
 	ln, err := net.Listen("tcp", c.Addr)
 	if err != nil {
 		return usageError("--addr %s: %v", c.Addr, err)

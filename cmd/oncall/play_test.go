@@ -147,6 +147,14 @@ func TestPlayBadFlags(t *testing.T) {
 	if c := e.run("play", "--data", bad); c != 2 || !strings.Contains(e.err.String(), "--data") {
 		t.Errorf("bad --data: %d %s", c, e.err.String())
 	}
+	for _, size := range []string{"1MiB", "31MiB"} {
+		if c := e.run("play", "--max-memory", size); c != 2 || !strings.Contains(e.err.String(), "--max-memory") || !strings.Contains(e.err.String(), "it takes 32.0 MiB or more") {
+			t.Errorf("--max-memory %s: %d %s", size, c, e.err.String())
+		}
+	}
+	if c := e.run("play", "--max-memory", "lots"); c != 2 || !strings.Contains(e.err.String(), "--max-memory lots") {
+		t.Errorf("--max-memory lots: %d %s", c, e.err.String())
+	}
 }
 
 // TestConsoleURLs: a console on every address prints addresses a class can

@@ -181,13 +181,27 @@ type tableColumn struct{ head, metric string }
 
 // tableColumns are the columns of the human-readable trace the view shows:
 // the learner's has the share on the new build, the instructor's the share
-// on bad builds too.
-func tableColumns(v engine.View) []tableColumn {
+// on bad builds too; a run whose requests call the dependency or whose
+// clients retry has the dependency's errors and wait, and the retries'
+// share, after the database's.
+func tableColumns(v engine.View, rows []engine.Row) []tableColumn {
 	cols := []tableColumn{
 		{"time", ""}, {"req/s", "requests"}, {"serve", "serving"}, {"boot", "booting"},
 		{"util", "utilization"}, {"p99 ms", "p99_ms"}, {"errors", "error_rate"}, {"burn 1h", "burn_1h"},
-		{"budget", "budget_left"}, {"hit", "hit_rate"}, {"db", "db_util"}, {"new", "new_build"},
+		{"budget", "budget_left"}, {"hit", "hit_rate"}, {"db", "db_util"},
 	}
+	var dep, retry bool
+	for i := range rows {
+		dep = dep || rows[i].DepErrors > 0 || rows[i].DepMSSeen > 0
+		retry = retry || rows[i].RetryShare > 0
+	}
+	if dep {
+		cols = append(cols, tableColumn{"dep err", "dep_errors"}, tableColumn{"dep ms", "dep_ms_seen"})
+	}
+	if retry {
+		cols = append(cols, tableColumn{"retry", "retry_share"})
+	}
+	cols = append(cols, tableColumn{"new", "new_build"})
 	if v == engine.Instructor {
 		cols = append(cols, tableColumn{"bad", "bad_traffic"})
 	}
@@ -206,7 +220,7 @@ func writeTable(w io.Writer, t engine.Trace, v engine.View, full bool) error {
 	}
 	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	cols := tableColumns(v)
+	cols := tableColumns(v, t.Rows)
 	for _, c := range cols {
 		fmt.Fprint(tw, c.head, "\t")
 	}

@@ -96,12 +96,12 @@ func TestRunBadInput(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"--set", "shedd=0.5"}, `oncall: --set shedd=0.5: unknown control "shedd"; did you mean shed? (controls: min_instances, autoscaling, target_utilization, ttl_s, shed, feature)`},
+		{[]string{"--set", "shedd=0.5"}, `oncall: --set shedd=0.5: unknown control "shedd"; did you mean shed? (controls: min_instances, autoscaling, target_utilization, ttl_s, shed, feature, breaker)`},
 		{[]string{"--set", "shed=1.5"}, "oncall: --set shed=1.5: shed = 1.5 is out of range: it takes 0 to 1"},
 		{[]string{"--set", "min_instances=2.5"}, "oncall: --set min_instances=2.5: min_instances = 2.5 is out of range: it takes a whole number from 1 to 40"},
 		{[]string{"--set", "feature=maybe"}, `oncall: --set feature=maybe: feature = "maybe": it takes true or false`},
 		{[]string{"--set", "rollback=1"}, "oncall: --set rollback=1: rollback is an action, not a setting: it takes no value"},
-		{[]string{"--set", "shed"}, `oncall: --set shed: "shed": write a setting as name=value, e.g. shed=0.5 (controls: min_instances, autoscaling, target_utilization, ttl_s, shed, feature)`},
+		{[]string{"--set", "shed"}, `oncall: --set shed: "shed": write a setting as name=value, e.g. shed=0.5 (controls: min_instances, autoscaling, target_utilization, ttl_s, shed, feature, breaker)`},
 		{[]string{"--seed=-1"}, `oncall: --seed "-1": it takes a whole number from 0 to 4294967295`},
 		{[]string{"--seed", "1-5"}, `oncall: --seed "1-5": it takes one seed, not a set: a whole number from 0 to 4294967295`},
 		{[]string{"--minutes", "20000"}, "oncall: --minutes 20000 is out of range: it takes 1 to 10080"},
@@ -236,5 +236,43 @@ func TestRunSummaryByDefault(t *testing.T) {
 	}
 	if n := strings.Count(e.out.String(), "\n"); n < 1440 || strings.Contains(e.out.String(), "more minutes") {
 		t.Errorf("--full printed %d lines", n)
+	}
+}
+
+// A run whose requests call a slow dependency and whose clients retry has
+// the dependency's and the retries' columns in its table, and their log
+// lines in its CSV; free play has neither column.
+func TestRunTableShowsTheDependency(t *testing.T) {
+	e := newTestEnv(t)
+	dir := t.TempDir()
+	src := filepath.Join(dir, "slow-auth.lua")
+	if err := os.WriteFile(src, []byte(`scenario { id = "slow-auth", title = "Slow auth", briefing = "B", start = "09:00", duration = "20m",
+  constants = { dep_share = 0.3, dep_ms = 3000, dep_name = "auth", retries = 2 } }
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	table := filepath.Join(dir, "t.txt")
+	if code := e.run("run", src, "-o", table); code != 0 {
+		t.Fatalf("exit %d: %s", code, e.err.String())
+	}
+	b, _ := os.ReadFile(table)
+	for _, head := range []string{"dep err", "dep ms", "retry"} {
+		if !strings.Contains(string(b), head) {
+			t.Errorf("the table lacks the column %q:\n%.400s", head, b)
+		}
+	}
+	trace := filepath.Join(dir, "t.csv")
+	if code := e.run("run", src, "-f", "csv", "-o", trace); code != 0 {
+		t.Fatalf("exit %d: %s", code, e.err.String())
+	}
+	if b, _ := os.ReadFile(trace); !strings.Contains(string(b), "ERROR app auth: call timed out after 1000 ms ×") {
+		t.Errorf("the CSV lacks auth's timeouts in its logs")
+	}
+	free := filepath.Join(dir, "free.txt")
+	if code := e.run("run", "--minutes", "3", "-o", free); code != 0 {
+		t.Fatalf("exit %d: %s", code, e.err.String())
+	}
+	if b, _ := os.ReadFile(free); strings.Contains(string(b), "dep err") || strings.Contains(string(b), "retry") {
+		t.Errorf("free play's table has the dependency's columns")
 	}
 }

@@ -152,7 +152,7 @@ func TestCheckPrintsEveryProblemOfEveryFile(t *testing.T) {
 			t.Errorf("no %q in:\n%s", want, e.out.String())
 		}
 	}
-	if got := e.err.String(); got != "oncall: 4 problems in 3 of 4 files\n" {
+	if got := e.err.String(); got != "oncall: 4 problems in 3 of 4 files (2 files, 2 declaration)\n" {
 		t.Errorf("stderr %q", got)
 	}
 }
@@ -274,7 +274,7 @@ end
 		}
 		at = i
 	}
-	if got := e.err.String(); got != "oncall: 4 problems in 1 of 1 files\n" {
+	if got := e.err.String(); got != "oncall: 4 problems in 1 of 1 files (1 loading, 3 callbacks)\n" {
 		t.Errorf("stderr %q", got)
 	}
 }

@@ -2,6 +2,7 @@ package policy
 
 import (
 	"github.com/oncall-sim/oncall/dsl/exprwork"
+	"github.com/oncall-sim/oncall/engine"
 	"github.com/oncall-sim/oncall/internal/spell"
 	"strconv"
 	"strings"
@@ -85,6 +86,10 @@ func (v *callChecker) helperSlot(call *ast.CallNode, name string) (string, bool)
 		return "", false
 	case name == "since":
 		return v.sinceSlot(str)
+	case name == "errors_by":
+		return v.errorsBySlot(call, str)
+	case name == "log_count":
+		return v.logCountSlot(call, str)
 	}
 	return v.windowSlot(call, name, str)
 }
@@ -94,8 +99,13 @@ func (v *callChecker) helperSlot(call *ast.CallNode, name string) (string, bool)
 func (v *callChecker) helperArgs(call *ast.CallNode, name string) (*ast.StringNode, bool) {
 	h, _ := lookupHelper(name)
 	wantArgs, what := 2, `a metric's name in quotes, e.g. "error_rate"`
-	if name == "since" {
+	switch name {
+	case "since":
 		wantArgs, what = 1, `a rule's name in quotes, e.g. "roll back"`
+	case "errors_by":
+		wantArgs, what = 1, `a cause in quotes, e.g. "database"`
+	case "log_count":
+		wantArgs, what = 1, `a text in quotes, e.g. "circuit open"`
 	}
 	if len(call.Arguments) != wantArgs {
 		v.fail(call, "%s takes %d argument%s: %s", name, wantArgs, map[bool]string{true: "s", false: ""}[wantArgs > 1], h.Signature)
@@ -121,6 +131,34 @@ func (v *callChecker) sinceSlot(str *ast.StringNode) (string, bool) {
 	}
 	v.fail(str, "since(%q): no rule of this file has that name%s", str.Value, spell.Suggest(str.Value, names))
 	return "", false
+}
+
+// errorsBySlot is the slot of errors_by("cause"): this minute's share of
+// the cause, read as ago(…, 0) reads a metric.
+func (v *callChecker) errorsBySlot(call *ast.CallNode, str *ast.StringNode) (string, bool) {
+	cause := str.Value
+	if _, err := (&engine.Row{}).ErrorsBy(cause); err != nil {
+		v.fail(str, "errors_by(%q): %v", cause, err)
+		return "", false
+	}
+	get := func(r *engine.Row) float64 { x, _ := r.ErrorsBy(cause); return x }
+	s := slot{get: get, kind: slotAgo, typ: Float, label: "errors_by(" + strconv.Quote(cause) + ")",
+		first: place{rule: v.rs.name, pos: v.c.pos(v.cl, startOf(call))}}
+	return v.c.slot(s), true
+}
+
+// logCountSlot is the slot of log_count("text"): the requests of this
+// minute's lines whose message contains the text.
+func (v *callChecker) logCountSlot(call *ast.CallNode, str *ast.StringNode) (string, bool) {
+	text := str.Value
+	if text == "" {
+		v.fail(str, `log_count(""): give the text to look for in the lines' messages, e.g. log_count("circuit open")`)
+		return "", false
+	}
+	get := func(r *engine.Row) float64 { return float64(r.LogCount(text)) }
+	s := slot{get: get, kind: slotAgo, typ: Int, label: "log_count(" + strconv.Quote(text) + ")",
+		first: place{rule: v.rs.name, pos: v.c.pos(v.cl, startOf(call))}}
+	return v.c.slot(s), true
 }
 
 // windowSlot is the slot of a helper over a metric's last minutes, e.g.

@@ -47,6 +47,24 @@ type parsedDo struct {
 // policies, bounds the work of every expression and compiles it once. The
 // error, when there is one, is a dsl.List with every problem of the file.
 func Compile(filename string, src []byte) (*Program, error) {
+	p, errs := CompileLoaded(filename, src)
+	if len(errs) > 0 {
+		return nil, errs
+	}
+	return p, nil
+}
+
+// CompileLoaded is Compile for a check of the file: every problem of the
+// file (each with its kind, dsl.Diagnostic.Kind), and the program of the
+// rules that load whole, so that a dry run can show what they do; nil
+// when none does. With problems, the program holds the rules that have
+// none (loaded.go).
+func CompileLoaded(filename string, src []byte) (*Program, dsl.List) {
+	p, errs := compileFile(filename, src)
+	return p, classify(errs)
+}
+
+func compileFile(filename string, src []byte) (*Program, dsl.List) {
 	c := &compiler{file: filename, slotIdx: map[string]int{}}
 	if len(src) > MaxSourceBytes {
 		c.errs.Add("", dsl.Pos{File: filename}, "", "the file is %d bytes; a policy may have at most %d: split it or remove rules", len(src), MaxSourceBytes)
@@ -91,14 +109,16 @@ func Compile(filename string, src []byte) (*Program, error) {
 		// Structure problems are found before expression ones; the
 		// author reads them in the file's order.
 		c.errs.Sort()
-		return nil, c.errs
+		if c.keepLoaded(p); len(p.rules) == 0 {
+			return nil, c.errs
+		}
 	}
 	p.bindVariables()
 	for _, r := range p.rules {
 		r.fast = p.fast(r.cond.Node())
 	}
 	p.small = p.mostStepsAMinute() < budget.CheckEvery
-	return p, nil
+	return p, c.errs
 }
 
 // mostStepsAMinute bounds what a minute of the policy charges: every

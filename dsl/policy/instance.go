@@ -273,7 +273,7 @@ func (in *instance) slotValue(s *slot, rows []engine.Row) float64 {
 	last := len(rows) - 1
 	switch s.kind {
 	case slotSince:
-		if in.last[s.rule] < 0 {
+		if s.rule < 0 || in.last[s.rule] < 0 { // < 0: a rule left out (loaded.go)
 			return Never
 		}
 		return float64(rows[last].Minute - in.last[s.rule])

@@ -89,6 +89,8 @@ func Helpers() []Helper {
 		{"rising", `rising("metric", n)`, Bool, "the metric is higher now than n minutes ago"},
 		{"falling", `falling("metric", n)`, Bool, "the metric is lower now than n minutes ago"},
 		{"since", `since("rule name")`, Int, "minutes since that rule of the file last fired (1 the minute after); 1000000 when it has not fired yet"},
+		{"errors_by", `errors_by("cause")`, Float, "share of this minute's admitted requests that fail for the cause: \"timeout\", \"overload\", \"database\", \"build\", \"dependency\" or \"breaker\" (a request failing for two counts under both)"},
+		{"log_count", `log_count("text")`, Int, "requests of this minute's log lines whose message contains the text (case matters)"},
 	}
 }
 
@@ -102,7 +104,8 @@ type ActionFunc struct {
 }
 
 // Actions returns the action functions, one per control and one each for
-// the warm-up and the rollback, in the order of MODEL.md.
+// the warm-up, the rollback and the rollout's pause and resume, in the
+// order of MODEL.md.
 func Actions() []ActionFunc {
 	return []ActionFunc{
 		{"set_min_instances", engine.MinInstances, Int, false, "set the fleet floor, a whole number from 1 to 40"},
@@ -112,7 +115,10 @@ func Actions() []ActionFunc {
 		{"warmup", engine.Warmup, 0, true, "start the cache warm-up job (6 minutes; pressing it again restarts it)"},
 		{"set_shed", engine.Shed, Float, false, "set the share of low-priority traffic to reject, 0 to 1"},
 		{"set_feature", engine.Feature, Bool, false, "turn the heavy feature on (true) or off (false)"},
-		{"rollback", engine.Rollback, 0, true, "redeploy the last good build (5 minutes; pressing it again restarts it)"},
+		{"rollback", engine.Rollback, 0, true, "revert the latest deploy to the builds before it, whatever their quality (5 minutes; pressing it again restarts it)"},
+		{"set_breaker", engine.Breaker, Bool, false, "open (true) or close (false) the circuit breaker in front of the dependency"},
+		{"pause_rollout", engine.PauseRollout, 0, true, "hold the rollout in progress at its current share"},
+		{"resume_rollout", engine.ResumeRollout, 0, true, "continue a held rollout at its rate"},
 	}
 }
 

@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 	"unicode"
@@ -57,6 +58,7 @@ type parser struct {
 
 func (p *parser) add(line, col int, context, format string, args ...any) {
 	p.errs.Add(p.src, dsl.Pos{File: p.file, Line: line, Col: col}, context, format, args...)
+	p.errs[len(p.errs)-1].Kind = KindSyntax
 }
 
 // parseFile splits a policy file into rules. Every problem of the file's
@@ -83,24 +85,43 @@ func (p *parser) line(n int, line string) {
 	word, rest := splitWord(trimmed)
 	col := indent + 1
 	switch word {
-	case "rule":
-		p.open = nil
-		p.startRule(n, col, rest)
-	case "when", "do":
-		p.clauseLine(n, col, word, line, rest)
+	case "rule", "when", "do":
+		p.keyword(n, col, word, line, rest)
 	case "cooldown":
-		p.open = nil
 		if p.cur == nil {
+			p.open = nil
 			p.add(n, col, "", "cooldown outside a rule: it goes after a rule's do")
 			return
 		}
-		p.cooldownLine(p.cur, n, col, line, rest)
+		p.keyword(n, col, word, line, rest)
 	default:
 		if p.open != nil && indent > 0 && !looksLikeKeyword(word) {
 			p.open.text += "\n" + line
 			return
 		}
 		p.unexpected(n, col, word, trimmed)
+		if kw := spell.Nearest(word, keywords); kw != "" && word != "" {
+			// A misspelt keyword is read as the one it stands for, so
+			// that what follows it is checked too, and its rule does
+			// not lack a condition.
+			p.keyword(n, col, kw, line, rest)
+		}
+	}
+}
+
+// keyword reads the rest of line n, whose keyword is kw.
+func (p *parser) keyword(n, col int, kw, line, rest string) {
+	switch kw {
+	case "rule":
+		p.open = nil
+		p.startRule(n, col, rest)
+	case "when", "do":
+		p.clauseLine(n, col, kw, line, rest)
+	case "cooldown":
+		p.open = nil
+		if p.cur != nil {
+			p.cooldownLine(p.cur, n, col, line, rest)
+		}
 	}
 }
 
@@ -178,12 +199,18 @@ func (p *parser) ruleLine(n, col int, rest string) *ruleSrc {
 	q, err := strconv.QuotedPrefix(arg)
 	if err != nil || !strings.HasPrefix(q, `"`) {
 		p.add(n, argCol, "", "a rule needs a name in double quotes, e.g. rule \"roll back when paged\"")
-		return nil
+		// Its when and do are checked all the same, under the name as
+		// written (the rule does not load).
+		name := strings.Trim(strings.TrimSpace(strings.SplitN(arg, "#", 2)[0]), `"'`)
+		if name == "" {
+			name = fmt.Sprintf("on line %d", n)
+		}
+		return &ruleSrc{name: name, pos: dsl.Pos{File: p.file, Line: n, Col: col}}
 	}
 	name, _ := strconv.Unquote(q)
 	if strings.TrimSpace(name) == "" {
 		p.add(n, argCol, "", "the rule's name is empty: say what the rule does, e.g. rule \"shed when saturated\"")
-		return nil
+		return &ruleSrc{name: fmt.Sprintf("on line %d", n), pos: dsl.Pos{File: p.file, Line: n, Col: col}}
 	}
 	if tail := strings.TrimSpace(arg[len(q):]); tail != "" && !strings.HasPrefix(tail, "#") && !strings.HasPrefix(tail, "//") {
 		p.add(n, argCol+utf8.RuneCountInString(q)+1, quoteRule(name), "unexpected %q after the rule's name: put the condition on its own line, `when ...`", tail)

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/expr-lang/expr/ast"
@@ -34,13 +35,25 @@ func (c *compiler) exprError(rs *ruleSrc, cl *clause, err error, isDo bool) {
 			msg = "unknown name " + name + spell.Suggest(name, variableNames())
 		}
 	}
-	if msg == "unexpected token EOF" {
+	from := fe.From
+	closing := isDo && msg == `unexpected token Bracket("]")` && fe.From >= utf8.RuneCountInString(cl.expr)-1
+	if msg == "unexpected token EOF" || closing {
+		// The end of the text, or the bracket that closes a do's actions:
+		// something is missing at the end of what the file wrote, which is
+		// where the caret goes, not on the blank lines after it.
 		msg = "the expression ends too soon: something is missing at its end"
+		end := utf8.RuneCountInString(strings.TrimRightFunc(strings.TrimSuffix(cl.expr, "\n]"), unicode.IsSpace))
+		if closing {
+			msg += " (a bracket not closed?)"
+			from = end
+		} else if c.pos(cl, from).Line > c.pos(cl, end).Line {
+			from = end
+		}
 	}
 	if strings.Contains(msg, "exceeds maximum allowed nodes") {
 		msg = fmt.Sprintf("the expression is too large (more than %d parts): split it into simpler rules", MaxNodes)
 	}
-	c.errs.Add(c.src, c.pos(cl, fe.From), quoteRule(rs.name), "%s", msg)
+	c.errs.Add(c.src, c.pos(cl, from), quoteRule(rs.name), "%s", msg)
 }
 
 // pos maps a rune offset of a clause's expression to the file.

@@ -25,6 +25,7 @@ type Program struct {
 	// is charged at once, at its end (a policy of a few rules pays a charge
 	// a minute, not one a rule and helper).
 	small bool
+	left  int // the rules of the file that have problems, left out (loaded.go)
 }
 
 // rule is one compiled rule.

@@ -18,7 +18,8 @@ import (
 func API() []string {
 	return []string{
 		"scenario", "grade", "outcome", "at", "clock", "now", "get",
-		"deploy", "flush_cache", "set", "scale", "ramp", "say", "warmup", "rollback",
+		"deploy", "flush_cache", "set", "scale", "ramp", "say", "log", "warmup", "rollback",
+		"pause_rollout", "resume_rollout",
 		"rng", "surge", "on_minute", "on_decision",
 	}
 }
@@ -28,21 +29,24 @@ func API() []string {
 // its run through the calling state (onRun).
 func registerAPI(L *lua.LState, g *lua.LTable) {
 	fns := map[string]func(*run, *lua.LState) int{
-		"scenario":    (*run).declare,
-		"grade":       (*run).grade,
-		"outcome":     (*run).outcome,
-		"get":         (*run).get,
-		"scale":       (*run).scale,
-		"ramp":        (*run).ramp,
-		"at":          (*run).at,
-		"clock":       (*run).clock,
-		"now":         (*run).now,
-		"deploy":      (*run).deploy,
-		"flush_cache": (*run).flushCache,
-		"set":         (*run).set,
-		"say":         (*run).say,
-		"warmup":      action(engine.Warmup),
-		"rollback":    action(engine.Rollback),
+		"scenario":       (*run).declare,
+		"grade":          (*run).grade,
+		"outcome":        (*run).outcome,
+		"get":            (*run).get,
+		"scale":          (*run).scale,
+		"ramp":           (*run).ramp,
+		"at":             (*run).at,
+		"clock":          (*run).clock,
+		"now":            (*run).now,
+		"deploy":         (*run).deploy,
+		"flush_cache":    (*run).flushCache,
+		"set":            (*run).set,
+		"say":            (*run).say,
+		"log":            (*run).log,
+		"warmup":         action(engine.Warmup),
+		"rollback":       action(engine.Rollback),
+		"pause_rollout":  action(engine.PauseRollout),
+		"resume_rollout": action(engine.ResumeRollout),
 	}
 	for name, fn := range fns {
 		g.RawSetString(name, L.NewFunction(onRun(fn)))
@@ -117,11 +121,13 @@ func (r *run) emit(ev engine.Event) {
 type deployEvent struct {
 	build   engine.Build
 	rollout float64
+	holdAt  float64
 	props   bool
 }
 
 // deployTable declares deploy{ build = name, error_rate = share, cpu =
-// factor, leak = { app_ms_per_min = ms }, rollout = minutes }.
+// factor, leak = { app_ms_per_min = ms }, rollout = minutes, hold_at =
+// share, error = "log message" }.
 var deployTable = tableSpec[deployEvent]{
 	fields: []field[deployEvent]{
 		to("build", buildName, func(d *deployEvent, b string) { d.build.Name = b }).
@@ -131,8 +137,10 @@ var deployTable = tableSpec[deployEvent]{
 		to("cpu", cpuValue, func(d *deployEvent, x float64) { d.build.ExtraCPU, d.props = x-1, true }),
 		nested("leak", &leakTable, func(d *deployEvent) *deployEvent { d.props = true; return d },
 			"takes a table, e.g. leak = { app_ms_per_min = 1.5 }"),
+		to("hold_at", holdAtValue, func(d *deployEvent, x float64) { d.holdAt = x }),
+		to("error", buildMessage, func(d *deployEvent, m string) { d.build.Message = m }),
 	},
-	notList: "takes named fields (build, rollout, error_rate, cpu, leak), not a list",
+	notList: "takes named fields (build, rollout, error_rate, cpu, leak, hold_at, error), not a list",
 }
 
 // leakTable declares leak = { app_ms_per_min = ms }.
@@ -152,6 +160,25 @@ func buildName(v lua.LValue) (string, error) {
 	}
 	if err := engine.CheckBuildName(string(s)); err != nil {
 		return "", whole(err)
+	}
+	return string(s), nil
+}
+
+func holdAtValue(v lua.LValue) (float64, error) {
+	n, ok := v.(lua.LNumber)
+	if !ok || !(n > 0 && n <= 1) {
+		return 0, fmt.Errorf("= %s is out of range: it takes the share of traffic the rollout stops at until it is resumed, above 0 and up to 1, e.g. hold_at = 0.05", luaText(v))
+	}
+	return float64(n), nil
+}
+
+func buildMessage(v lua.LValue) (string, error) {
+	s, ok := v.(lua.LString)
+	if !ok {
+		return "", fmt.Errorf("= %s: it takes the message the build's failing requests write in the logs, e.g. error = \"NullPointerException in checkout\"", luaText(v))
+	}
+	if err := (engine.Build{Name: "b", Message: string(s)}).Check(); err != nil {
+		return "", fmt.Errorf("= %q: the message is 1 to %d characters of plain text, without spaces at its ends", string(s), engine.MaxBuildMessage)
 	}
 	return string(s), nil
 }
@@ -187,9 +214,11 @@ func (r *run) deploy(L *lua.LState) int {
 	r.needEvent("deploy{}")
 	d := deployEvent{rollout: 1}
 	readArg(r, "deploy{}", "deploy", &deployTable, &d, tableArg(L, "deploy", `deploy{ build = "4.2.1", error_rate = 0.05, rollout = 3 }`))
-	ev := engine.Event{Kind: engine.EventDeploy, Name: d.build.Name, Value: d.rollout}
+	ev := engine.Event{Kind: engine.EventDeploy, Name: d.build.Name, Value: d.rollout, HoldAt: d.holdAt}
 	if d.props || d.build.Name != "bad" {
 		ev.Build = d.build
+	} else if d.build.Message != "" {
+		ev.Build = engine.Build{Message: d.build.Message} // the model's bad build, with its own line
 	}
 	r.emit(ev)
 	return 0
@@ -212,6 +241,64 @@ func (r *run) flushCache(L *lua.LState) int {
 	return 0
 }
 
+// logTable declares log{ level = "WARN", source = "cert", message = "...",
+// count = n }: a line of the minute's logs.
+var logTable = tableSpec[engine.LogLine]{
+	fields: []field[engine.LogLine]{
+		to("level", logLevel, func(l *engine.LogLine, s string) { l.Level = s }),
+		to("source", logText("source", engine.MaxLogSource), func(l *engine.LogLine, s string) { l.Source = s }),
+		to("message", logText("message", engine.MaxLogMessage), func(l *engine.LogLine, s string) { l.Message = s }).
+			required(`message is missing: write the line, e.g. log{ level = "WARN", source = "cert", message = "certificate expires in 10 minutes", count = 1 }`),
+		to("count", logCountValue, func(l *engine.LogLine, n float64) { l.Count = int64(n) }),
+	},
+	notList: "takes named fields (level, source, message, count), not a list",
+}
+
+func logLevel(v lua.LValue) (string, error) {
+	s, ok := v.(lua.LString)
+	if err := engine.CheckLog(engine.LogLine{Level: string(s), Source: "s", Message: "m"}); !ok || err != nil {
+		return "", fmt.Errorf("= %s: it takes %q", luaText(v), engine.LogLevels())
+	}
+	return string(s), nil
+}
+
+func logText(what string, max int) func(lua.LValue) (string, error) {
+	return func(v lua.LValue) (string, error) {
+		s, ok := v.(lua.LString)
+		l := engine.LogLine{Level: "INFO", Source: "s", Message: "m"}
+		if what == "source" {
+			l.Source = string(s)
+		} else {
+			l.Message = string(s)
+		}
+		if !ok || engine.CheckLog(l) != nil {
+			return "", fmt.Errorf("= %s: the %s is 1 to %d characters of plain text, without spaces at its ends", luaText(v), what, max)
+		}
+		return string(s), nil
+	}
+}
+
+func logCountValue(v lua.LValue) (float64, error) {
+	n, ok := v.(lua.LNumber)
+	if !ok || !(n >= 0 && n <= engine.MaxLogCount) || float64(n) != math.Trunc(float64(n)) {
+		return 0, fmt.Errorf("= %s: it takes the requests that wrote the line this minute, a whole number from 0 to %s", luaText(v), fmtNum(engine.MaxLogCount))
+	}
+	return float64(n), nil
+}
+
+// log implements log{}: a line of the logs at the minute it is called in,
+// after the engine's own (a warning before an incident, a decoy).
+func (r *run) log(L *lua.LState) int {
+	r.needEvent("log{}")
+	l := engine.LogLine{Level: "INFO", Source: "app", Count: 1}
+	readArg(r, "log{}", "log", &logTable, &l, tableArg(L, "log", `log{ level = "WARN", source = "cert", message = "certificate expires in 10 minutes", count = 1 }`))
+	if r.said++; r.said > maxSays {
+		L.RaiseError("log: the scenario has written %s lines in this run, the most a run keeps: is log called in a loop, or every minute?", budget.Number(maxSays))
+	}
+	r.emit(engine.Event{Kind: engine.EventLog, Log: l, Text: engine.Text{"en": l.Message}})
+	return 0
+}
+
 // action returns warmup() or rollback(), pressed by someone else.
 func action(c engine.Control) func(*run, *lua.LState) int {
 	return func(r *run, L *lua.LState) int {
@@ -229,6 +316,15 @@ var setTable = tableSpec[[]engine.Event]{
 }
 
 func readSetting(evs *[]engine.Event, key string, v lua.LValue, in *reading) {
+	if key == "dep_name" {
+		name, err := depName(v)
+		if err != nil {
+			in.add(in.place().value(key), "%v", err)
+			return
+		}
+		*evs = append(*evs, engine.Event{Kind: engine.EventDepName, Name: name})
+		return
+	}
 	if _, err := engine.LookupControl(key); err == nil {
 		c, x, err := controlValue(key, v)
 		if err != nil {

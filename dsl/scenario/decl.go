@@ -23,6 +23,12 @@ type declaration struct {
 	atPos    map[int]dsl.Pos // where the first at() of each minute past the end was called
 	atText   map[int]string  // and what it said; both nil until one is
 	diags    dsl.List
+	// assumed says, by the problem it follows, what Check plays with in
+	// place of a faulty value (assume.go); nil when nothing is faulty.
+	assumed map[string]string
+	// dropped names the outcomes outcome{} declares with a problem, which
+	// a run leaves out but grade{} may name.
+	dropped []string
 }
 
 // diagAt builds a diagnostic at pos with its source line.
@@ -67,9 +73,22 @@ func pageValue(v lua.LValue) (string, error) {
 // model, by name.
 var constantsTable = tableSpec[engine.Constants]{
 	other: func(c *engine.Constants, key string, v lua.LValue, in *reading) {
+		if key == "dep_name" {
+			name, err := depName(v)
+			if err == nil {
+				err = c.SetDepName(name)
+			}
+			if err != nil {
+				in.add(in.place().value(key), "%v", err)
+			}
+			return
+		}
 		spec, err := engine.LookupConstant(key)
 		if err != nil {
 			in.add(in.place().key(key), "%v", err)
+			if m := meant(key, engine.ConstantNames()); m != "" {
+				in.assuming(m)
+			}
 			return
 		}
 		n, err := number(v)
@@ -80,6 +99,7 @@ var constantsTable = tableSpec[engine.Constants]{
 		}
 		if err != nil {
 			in.add(in.place().value(key), "%v", err)
+			in.assuming(key)
 		}
 	},
 	notList: "constants takes named values, e.g. constants = { boot_delay = 8 }",
@@ -96,11 +116,14 @@ var controlsTable = tableSpec[engine.Controls]{
 		if err == nil {
 			return
 		}
-		pos := in.place().value(key)
+		pos, name := in.place().value(key), key
 		if _, unknown := engine.LookupControl(key); unknown != nil {
-			pos = in.place().key(key)
+			pos, name = in.place().key(key), meant(key, engine.ControlNames())
 		}
 		in.add(pos, "%v", err)
+		if name != "" {
+			in.assuming(name)
+		}
 	},
 	notList: "controls takes named values, e.g. controls = { min_instances = 12 }",
 }
@@ -149,14 +172,23 @@ func (r *run) readDeclaration(t *lua.LTable) (seed0 bool) {
 	}
 	d.setup.ID = ""
 	r.decl = d
-	scenarioTable.read(d, t, r.newReading("scenario{}", "scenario", line, &d.diags))
+	in := r.newReading("scenario{}", "scenario", line, &d.diags)
+	in.assume, in.notes = assumeDefault, map[string]string{}
+	scenarioTable.read(d, t, in)
 	d.diags.Sort()
-	if len(d.diags) == 0 {
-		if err := d.setup.Validate(); err != nil {
-			for _, msg := range strings.Split(err.Error(), "\n") {
-				d.diags = append(d.diags, r.p.diagAt(d.pos, "scenario{}", msg))
+	if err := d.setup.Validate(); err != nil {
+		// Each field is in range (what is not was left at its default),
+		// but not all of them together.
+		note := playable(&d.setup)
+		for _, msg := range strings.Split(err.Error(), "\n") {
+			d.diags = append(d.diags, r.p.diagAt(d.pos, "scenario{}", msg))
+			if note != "" {
+				in.notes[d.diags[len(d.diags)-1].Error()] = note
 			}
 		}
+	}
+	if len(in.notes) > 0 {
+		d.assumed = in.notes
 	}
 	if r.p.declared == nil {
 		r.keep(line, t, d)

@@ -8,7 +8,9 @@
 // graded with grade{...} and outcome{...}. Compile loads a file once and
 // reports every problem of its loading as a dsl.List, past a top-level
 // statement that stops it (loadPast); Check adds a dry run on several
-// seeds that reports each distinct problem of the callbacks once (check.go);
+// seeds that reports each distinct problem of the callbacks once, played
+// past the problems of the declaration with each faulty value at its
+// default (check.go, assume.go);
 // Program.Instance gives each run a fresh, sandboxed Lua state seeded from
 // the run's seed, attached to its run (engine.Attached) so that get()
 // reads what is in force.

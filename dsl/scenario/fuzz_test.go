@@ -71,3 +71,26 @@ func FuzzCompile(f *testing.F) {
 		}
 	})
 }
+
+// FuzzCheck feeds arbitrary text to Check, which plays past the problems
+// of a declaration: it never panics or hangs, and every problem names the
+// file, says something and has a kind. The corpus is FuzzCompile's.
+func FuzzCheck(f *testing.F) {
+	seedBuiltins(f)
+	files, _ := filepath.Glob("testdata/hostile/*.lua")
+	for _, name := range files {
+		if src, err := os.ReadFile(name); err == nil {
+			f.Add(string(src))
+		}
+	}
+	f.Add("scenario { id = \"a\", title = \"A\", briefing = \"B\", durration = 10, instances = 40, constants = { max_instances = 5 } }\nat(30, function() flush_cache() end)")
+	f.Add("scenario { id = \"a\", title = \"A\", briefing = \"B\", page = \"burn_1hh > 1\" }\ngrade { { metric = \"x\", at_most = \"refrence\" } }\noutcome { name = \"x\", unit = 4, value = function(rows) return #rows end }")
+	opts := Options{Limits: budget.Limits{Steps: 1_000_000, Time: 100 * time.Millisecond, Memory: 8 << 20}}
+	f.Fuzz(func(t *testing.T, src string) {
+		for _, d := range Check("fuzz.lua", []byte(src), opts, 2) {
+			if d.Pos.File != "fuzz.lua" || d.Message == "" || d.Kind == "" {
+				t.Fatalf("diagnostic %q names no file, says nothing or has no kind", d.Error())
+			}
+		}
+	})
+}

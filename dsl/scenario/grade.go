@@ -29,6 +29,7 @@ type Criterion struct {
 
 	bound    *vm.Program // nil: not compiled (a Criterion{...} literal)
 	valuePos dsl.Pos     // where grade{} wrote the metric's name
+	faulty   bool        // grade{} wrote it with a problem: kept until its metric is checked
 }
 
 // Tolerance is the relative slack a value is given against its bound, so

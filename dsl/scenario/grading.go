@@ -47,6 +47,12 @@ func readCriterion(list *[]Criterion, i int, v lua.LValue, in *reading) {
 	pl := item.place()
 	c.Pos, c.valuePos = pl.key("metric"), pl.value("metric")
 	if len(*in.diags) > before {
+		// Whether its outcome exists is still worth saying, once the
+		// file has loaded (checkCriteria), which then drops it.
+		c.faulty = true
+		if c.Metric != "" {
+			*list = append(*list, c)
+		}
 		return
 	}
 	switch {

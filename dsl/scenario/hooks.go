@@ -122,13 +122,20 @@ func (r *run) outcome(L *lua.LState) int {
 		o.Pos = in.place().value("name")
 	}
 	o.valueAt = in.place().value("value")
+	twice := false
 	for _, other := range r.decl.outcomes {
 		if other.Name == o.Name && o.Name != "" {
 			in.add(o.Pos, "outcome %q is declared twice (first at line %d): give each figure a name of its own", o.Name, other.Pos.Line)
+			twice = true
 		}
 	}
-	if len(diags) > 0 {
-		r.decl.diags = append(r.decl.diags, diags...)
+	r.decl.diags = append(r.decl.diags, diags...)
+	if o.Name == "" || o.value == nil || twice {
+		// The run leaves it out; a figure with a name and a value, a
+		// unit or a field written wrong, is whole without them.
+		if o.Name != "" && !twice {
+			r.decl.dropped = append(r.decl.dropped, o.Name)
+		}
 		return 0
 	}
 	r.decl.outcomes = append(r.decl.outcomes, o.Outcome)
@@ -169,7 +176,7 @@ func (r *run) Outcomes(rows []engine.Row) ([]engine.Figure, error) {
 		n, ok := v.(lua.LNumber)
 		if !ok || math.IsNaN(float64(n)) || math.IsInf(float64(n), 0) {
 			d := r.p.diagAt(r.outcomeAt[i], "outcome "+name, fmt.Sprintf("value(rows) returned %s: it must return a finite number", luaText(v)))
-			if err := r.failed(d, "", r.minute); err != nil {
+			if err := r.failed(d, "outcome "+name, r.minute); err != nil {
 				return nil, err
 			}
 			continue
@@ -225,19 +232,28 @@ func (r *run) rowsSpent(rows []engine.Row, memory bool, err error) error {
 
 // checkCriteria checks that each criterion of grade{} names an outcome of
 // the model or one the file declares, wherever in the file it declares it.
+//
+// A criterion written with another problem is checked too, then dropped;
+// an outcome declared with a problem is known by its name, so that the
+// criteria that name it do not report it unknown.
 func (d *declaration) checkCriteria(p *Program) {
 	var names []string
 	for _, o := range d.outcomes {
 		names = append(names, o.Name)
 	}
+	names = append(names, d.dropped...)
+	kept := d.grading[:0]
 	for _, c := range d.grading {
-		if _, err := engine.LookupOutcome(c.Metric); err == nil || slices.Contains(names, c.Metric) {
-			continue
+		if _, err := engine.LookupOutcome(c.Metric); err != nil && !slices.Contains(names, c.Metric) {
+			all := append(engine.OutcomeNames(), names...)
+			d.diags = append(d.diags, p.diagAt(c.valuePos, "grade{}", fmt.Sprintf("unknown outcome %q%s (an outcome of the model, or one the file declares with outcome{...})",
+				c.Metric, spell.Suggest(c.Metric, all))))
 		}
-		all := append(engine.OutcomeNames(), names...)
-		d.diags = append(d.diags, p.diagAt(c.valuePos, "grade{}", fmt.Sprintf("unknown outcome %q%s (an outcome of the model, or one the file declares with outcome{...})",
-			c.Metric, spell.Suggest(c.Metric, all))))
+		if !c.faulty {
+			kept = append(kept, c)
+		}
 	}
+	d.grading = kept
 }
 
 // Outcomes returns the figures the scenario declares with outcome{...}, in

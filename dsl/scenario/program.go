@@ -48,6 +48,11 @@ type Program struct {
 	states   sync.Pool // *sandbox: states clean runs gave back (reuse.go)
 	surgeFit sync.Map  // *lua.FunctionProto → bool: surgeFits's answers
 	declared *declared // seed 0's scenario{}, for the runs that pass the same (declared.go)
+
+	// known is what loading a program that Check dry-runs despite its
+	// problems found, by causeKey (tolerate): each seed's load finds them
+	// again, perhaps with other values drawn, and only the others are news.
+	known map[string]bool
 }
 
 // places returns where the file's table constructors stand, read from its
@@ -106,26 +111,53 @@ func compile(filename string, src []byte, opts Options) (p, past *Program, diags
 		var loaded *run
 		var stripped *lua.FunctionProto
 		diags, loaded, stripped = p.loadPast(diags, top)
-		if loaded != nil {
+		if loaded != nil && loaded.decl != nil {
 			past = &Program{file: filename, src: text, opts: opts, lib: p.lib, chunk: chunk,
 				proto: stripped, cat: concatenates(stripped)}
-			if past.finish(loaded) != nil {
-				past = nil
-			}
+			diags = past.tolerate(loaded, diags)
 		}
 		return nil, past, diags
 	}
-	if d := p.finish(r); d != nil {
-		diags = append(diags, *d)
+	if len(diags) > 0 && r.decl != nil {
+		// The main chunk ran to its end, but what it declared has
+		// problems: Check dry-runs the file as loaded, each faulty value
+		// at its default.
+		past = &Program{file: filename, src: text, opts: opts, lib: p.lib, chunk: chunk, proto: proto, cat: p.cat}
+		return nil, past, past.tolerate(r, diags)
 	}
 	if len(diags) > 0 {
 		return nil, nil, diags
+	}
+	if d := p.finish(r); d != nil {
+		return nil, nil, dsl.List{*d}
 	}
 	p.fast, p.consts = constProto(filename, chunk)
 	if p.fast != nil && !p.settle() {
 		p.fast, p.consts = nil, nil
 	}
 	return p, nil, nil
+}
+
+// tolerate makes p, a program whose load had the problems diags, one that
+// DryRun plays all the same: the declaration as loaded, each faulty value
+// at its default (and a page rule that does not compile, the model's),
+// and those problems known, so that each seed's load does not report them
+// again. It returns diags with the page rule's problem, when it has one.
+func (p *Program) tolerate(r *run, diags dsl.List) dsl.List {
+	if d := p.finish(r); d != nil {
+		p.page = nil
+		diags = append(diags, *d)
+		if r.decl.assumed == nil {
+			r.decl.assumed = map[string]string{}
+		}
+		r.decl.assumed[d.Error()] = "the check plays on with the model's page rule"
+		diags.Sort()
+	}
+	p.known = map[string]bool{}
+	for _, d := range diags {
+		p.known[causeKey(d)] = true
+	}
+	return diags
 }
 
 // finish takes the declaration of a load that succeeded and compiles its
@@ -278,8 +310,8 @@ func (p *Program) loadPast(first dsl.List, top int) (out dsl.List, loaded *run, 
 		if m.Err() != nil {
 			break // the shared budget, not the file, stopped this load
 		}
-		if r != nil && len(diags) == 0 {
-			loaded, proto = r, next
+		if r != nil {
+			loaded, proto = r, next // problems of its declaration included: Check plays past them
 		}
 		for _, d := range diags {
 			if !seen[d.Error()] {

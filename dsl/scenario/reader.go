@@ -98,6 +98,9 @@ func (s *tableSpec[D]) read(d *D, t *lua.LTable, in *reading) {
 		default:
 			names := s.names()
 			in.add(in.place().key(kv.key), "unknown field %s%s%s (fields: %s)", kv.key, s.of, spell.Suggest(kv.key, names), strings.Join(names, ", "))
+			if m := meant(kv.key, names); m != "" {
+				in.assuming(m)
+			}
 		}
 	}
 	for _, f := range s.fields {
@@ -163,6 +166,12 @@ type reading struct {
 
 	found bool
 	at    place
+
+	// On the reading of a whole table only: what a dry run plays with in
+	// place of a faulty field, by its path (nil: nothing to say), and
+	// where the notes go, by the problem they follow (assume.go).
+	assume func(path []string) string
+	notes  map[string]string
 }
 
 // newReading reads the table passed to the function name called on line
@@ -210,6 +219,27 @@ func (in *reading) add(pos dsl.Pos, format string, args ...any) {
 func (in *reading) fieldProblem(key string, err error) {
 	pl := in.place()
 	in.problem(pl.in(key), pl.value(key), key, err)
+	in.assuming(key)
+}
+
+// assuming notes, for the problem just reported of field key of this
+// table (or the field a misspelt name stands for), what a dry run plays
+// with in its place, when the reading of the whole table asks.
+func (in *reading) assuming(key string) {
+	path := []string{key}
+	root := in
+	for ; root.parent != nil; root = root.parent {
+		if root.key == "" {
+			return // an item of a list
+		}
+		path = append([]string{root.key}, path...)
+	}
+	if root.assume == nil || len(*in.diags) == 0 {
+		return
+	}
+	if note := root.assume(path); note != "" {
+		root.notes[(*in.diags)[len(*in.diags)-1].Error()] = note
+	}
 }
 
 // argProblem reports what a reader found wrong in the value passed itself,

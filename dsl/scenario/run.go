@@ -58,10 +58,10 @@ type run struct {
 	topLine    int              // the line of the main chunk that was running then
 	check      *checkLog        // in a dry run: where the callbacks' problems go (check.go)
 	checkSeed  uint32
-	failures   int       // the times the callbacks failed in this seed's dry run
-	raised     dsl.List  // what the API last stopped the script for (see raise)
-	dirty      bool      // a call failed: the state may hold what it left (reuse.go)
-	declared   *declared // what scenario{} read, kept when the program compiles (declared.go)
+	failures   map[string]int // the times each callback failed in this seed's dry run, by its context
+	raised     dsl.List       // what the API last stopped the script for (see raise)
+	dirty      bool           // a call failed: the state may hold what it left (reuse.go)
+	declared   *declared      // what scenario{} read, kept when the program compiles (declared.go)
 }
 
 func newRun(p *Program, m *budget.Meter, seed uint32) *run {
@@ -136,7 +136,13 @@ func (r *run) finishLoad() {
 	}
 	for m := range r.schedule {
 		if m >= r.decl.setup.Minutes {
-			r.diags = append(r.diags, r.p.diagAt(r.decl.atPos[m], "", fmt.Sprintf("at(%s): minute %d is after the end of the run (%d minutes)", r.decl.atText[m], m, r.decl.setup.Minutes)))
+			pos := r.decl.atPos[m]
+			if arg, ok := r.p.places().callArg(pos.Line, "at", 1); ok {
+				pos = arg // the time it was given
+			}
+			d := r.p.diagAt(pos, "", fmt.Sprintf("at(%s): minute %d is after the end of the run (%d minutes)", r.decl.atText[m], m, r.decl.setup.Minutes))
+			d.Kind = KindDeclaration
+			r.diags = append(r.diags, d)
 		}
 	}
 	g := r.L.G.Global
@@ -251,7 +257,7 @@ func (r *run) Surge(m int) (float64, error) {
 func (r *run) surgeValue(v lua.LValue, m int) (float64, error) {
 	n, ok := v.(lua.LNumber)
 	if !ok || !(n >= 0 && n <= engine.MaxSurge) {
-		return 1, r.failed(r.hookDiag(r.surge, fmt.Sprintf("surge(t) returned %s: it must return the demand multiplier, a number from 0 to %d (1 for none)", luaText(v), engine.MaxSurge)), "", m)
+		return 1, r.failed(r.hookDiag(r.surge, fmt.Sprintf("surge(t) returned %s: it must return the demand multiplier, a number from 0 to %d (1 for none)", luaText(v), engine.MaxSurge)), "surge()", m)
 	}
 	return float64(n), nil
 }

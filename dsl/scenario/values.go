@@ -268,6 +268,19 @@ func controlValue(name string, v lua.LValue) (engine.Control, float64, error) {
 	return c, float64(n), spec.Check(float64(n))
 }
 
+// depName reads the dependency's label, dep_name = "auth".
+func depName(v lua.LValue) (string, error) {
+	s, ok := v.(lua.LString)
+	if !ok {
+		return "", fmt.Errorf("dep_name = %s: it takes the dependency's name as a string, e.g. dep_name = \"auth\"", luaText(v))
+	}
+	var c engine.Constants
+	if err := c.SetDepName(string(s)); err != nil {
+		return "", err
+	}
+	return string(s), nil
+}
+
 func fmtNum(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 
 func b2f(b bool) float64 {

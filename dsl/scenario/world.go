@@ -62,6 +62,10 @@ func (r *run) get(L *lua.LState) int {
 	}
 	name := string(s)
 	consts, ctls := r.inForce("get")
+	if name == "dep_name" {
+		L.Push(lua.LString(consts.DepName))
+		return 1
+	}
 	if spec, err := engine.LookupConstant(name); err == nil {
 		L.Push(lua.LNumber(spec.Get(&consts)))
 		return 1

@@ -211,6 +211,18 @@ function showStart() {
   updateLink();
 }
 
+// fillStart puts a link's shift into the start form, a pasted policy into
+// the editor, for the player to start or not.
+function fillStart(sh) {
+  if (S.meta.scenarios.some(x => x.id === sh.scenario)) { $("scenario").value = sh.scenario; brief(); }
+  if (Number.isInteger(sh.seed) && sh.seed >= 0) $("seed").value = sh.seed;
+  $("noise").checked = sh.noise;
+  const a = sh.autopilot;
+  if (a && a.source !== undefined) { $("pilot").value = "__pasted"; $("pilotsrc").value = a.source; $("pastebox").hidden = false; }
+  else if (a && [...$("pilot").options].some(o => o.value === a.policy)) $("pilot").value = a.policy;
+  updateLink();
+}
+
 async function startShift(ev) {
   ev.preventDefault();
   say("");
@@ -225,7 +237,8 @@ async function startShift(ev) {
   const p = $("pilot").value;
   if (p === "__pasted") autopilot = { source: $("pilotsrc").value, until: -1 };
   else if (p) autopilot = { policy: p, until: -1 };
-  await open({ scenario: $("scenario").value, seed: +seed, noise: $("noise").checked, decisions: [], autopilot }, 0);
+  // joined: this shift's result goes to the game day, by this click alone.
+  await open({ scenario: $("scenario").value, seed: +seed, noise: $("noise").checked, decisions: [], autopilot, joined: !!S.gd }, 0);
 }
 
 // open builds a shift on the server to minute m and shows it.
@@ -309,7 +322,7 @@ async function finish() {
     const ser = sh.debrief.series;
     if (ser) sh.reference = ser.requests.map((_, i) => Object.fromEntries(Object.keys(ser).map(k => [k, ser[k][i]])));
   } catch (e) { oops(e); }
-  if (S.gameday && !sh.sent) {
+  if (S.gameday && sh.joined && !sh.sent) {
     try {
       await api("POST", `/api/gamedays/${encodeURIComponent(S.gameday)}/results`, { name: localStorage.getItem("oncall.name") || "?", decisions: plain(sh.decisions), autopilot: sh.autopilot || undefined });
       sh.sent = true;
@@ -381,12 +394,21 @@ function save() {
   const sh = S.shift;
   if (!sh) return;
   try {
-    localStorage.setItem("oncall.shift", JSON.stringify({ scenario: sh.scenario, seed: sh.seed, noise: sh.noise, d: sh.d, autopilot: sh.autopilot, minute: sh.rows.length, done: sh.done, gameday: S.gameday }));
+    localStorage.setItem("oncall.shift", JSON.stringify({ scenario: sh.scenario, seed: sh.seed, noise: sh.noise, d: sh.d, autopilot: sh.autopilot, minute: sh.rows.length, done: sh.done, gameday: S.gameday, joined: sh.joined, sent: sh.sent }));
   } catch (e) { /* storage full or off: the link still holds the shift */ }
 }
 
-function loadSaved() {
-  try { const s = JSON.parse(localStorage.getItem("oncall.shift")); return s && !s.done ? s : null; } catch (e) { return null; }
+function loadSaved(finished) {
+  try { const s = JSON.parse(localStorage.getItem("oncall.shift")); return s && (finished || !s.done) ? s : null; } catch (e) { return null; }
+}
+
+// ownShift is the shift of local storage when a link names it, the page's
+// own (a reload, a resume), whose game-day result the player joined.
+function ownShift(sh, gameday) {
+  const s = loadSaved(true), a = sh.autopilot, b = s && s.autopilot;
+  const same = s && s.scenario === sh.scenario && String(s.seed) === String(sh.seed) && !!s.noise === !!sh.noise && (s.d || "") === sh.d &&
+    (s.gameday || "") === (gameday || "") && (a ? !!b && (b.policy || "") === (a.policy || "") && (b.source || "") === (a.source || "") && b.until === a.until : !b);
+  return same ? s : null;
 }
 
 // ---- drawing ---------------------------------------------------------------
@@ -442,11 +464,20 @@ function draw() {
 }
 
 // iso isolates a value inside a line: <bdi> keeps "4.00 $/h" in its order
-// in right-to-left text, and Latin words such as "1 h" too.
+// in right-to-left text, and Latin words such as "1 h" too. isoRuns finds
+// the runs in the text itself and escapes each piece after, so that no run
+// cuts an entity ("&lt;" would show as it is written).
 function iso(s) { return `<bdi dir="ltr">${esc(s)}</bdi>`; }
+const LTR_RUN = /[0-9A-Za-z$][0-9A-Za-z$.,:%×\/ ]*[0-9A-Za-z$%×]|[0-9A-Za-z$]/g;
 function isoRuns(s) {
   if (S.dir !== "rtl") return esc(s);
-  return esc(s).replace(/[0-9A-Za-z$][0-9A-Za-z$.,:%×\/ ]*[0-9A-Za-z$%×]|[0-9A-Za-z$]/g, m => `<bdi dir="ltr">${m}</bdi>`);
+  s = String(s);
+  let out = "", at = 0;
+  for (const m of s.matchAll(LTR_RUN)) {
+    out += esc(s.slice(at, m.index)) + `<bdi dir="ltr">${esc(m[0])}</bdi>`;
+    at = m.index + m[0].length;
+  }
+  return out + esc(s.slice(at));
 }
 
 // tHTML fills a message with pieces of HTML: the message is escaped, the
@@ -1022,7 +1053,18 @@ async function boot() {
     if (q.get("scenario")) {
       const until = q.has("until") ? +q.get("until") : -1;
       const a = q.get("pilot") ? { policy: q.get("pilot"), until } : q.get("src") ? { source: q.get("src"), until } : undefined;
-      return await open({ scenario: q.get("scenario"), seed: +q.get("seed"), noise: q.get("noise") !== "false", d: q.get("d") || "", autopilot: a }, +(q.get("m") || 0));
+      const sh = { scenario: q.get("scenario"), seed: +q.get("seed"), noise: q.get("noise") !== "false", d: q.get("d") || "", autopilot: a };
+      // A link opens its shift by itself only when it plays no pasted
+      // policy and sends nothing to a game day, or when it is the page's
+      // own shift (a reload). Any other, which another site may have
+      // written, fills the form: the player starts it, and joins the game
+      // day, by a click.
+      const own = ownShift(sh, S.gameday);
+      if (own) return await open(Object.assign(sh, { joined: own.joined, sent: own.sent }), +(q.get("m") || 0));
+      if (!S.gameday && !q.has("src")) return await open(sh, +(q.get("m") || 0));
+      showStart();
+      if (!S.gameday) fillStart(sh);
+      return;
     }
     showStart();
   } catch (e) { oops(e); showView("start"); }
