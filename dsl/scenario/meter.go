@@ -125,34 +125,6 @@ func (m *meter) leave(load bool) {
 	m.bud.Leave()
 }
 
-// fastLimit is how many instructions code run outside the interpreter
-// (surge's fast path) may take: those left of the lap, at the end of which
-// the interpreter would check the budgets; an unmetered run has no laps.
-func (m *meter) fastLimit() int {
-	switch {
-	case m.off:
-		return fastUnmetered
-	case m.quiet: // stopped: the interpreter raises the error
-		return 0
-	}
-	return m.left
-}
-
-// fastUnmetered bounds the fast path of an unmetered run: a longer surge
-// runs on the interpreter.
-const fastUnmetered = 1 << 16
-
-// fastCall charges n instructions run outside the interpreter, n below
-// fastLimit, as the interpreter charges a call that ran them: each counts
-// down the lap, then the call ends as every call does (leave).
-func (m *meter) fastCall(n int) {
-	m.enter()
-	if !m.quiet {
-		m.left -= n
-	}
-	m.leave(false)
-}
-
 // Done implements context.Context; gopher-lua calls it before each instruction.
 // It does as little as it can: it counts down the instructions of a lap,
 // and at its end (tick) charges them and checks memory when its turn has

@@ -46,7 +46,6 @@ type Program struct {
 	placesOf   *places
 
 	states   sync.Pool // *sandbox: states clean runs gave back (reuse.go)
-	surgeFit sync.Map  // *lua.FunctionProto → bool: surgeFits's answers
 	declared *declared // seed 0's scenario{}, for the runs that pass the same (declared.go)
 }
 

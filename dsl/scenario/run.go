@@ -44,7 +44,6 @@ type run struct {
 	scheduled  int                      // callbacks scheduled with at() in the run
 	said       int                      // lines said in the run
 	surge      *lua.LFunction
-	fast       *fastSurge // surge's fast path, when it is written in its subset (fastsurge.go)
 	onMinute   *lua.LFunction
 	onDecision *lua.LFunction
 	outcomes   []*lua.LFunction // the value functions of outcome{}, in the declaration's order
@@ -144,9 +143,6 @@ func (r *run) finishLoad() {
 	if r.surge, err = hook(g, "surge"); err != nil {
 		r.diags = append(r.diags, r.fileDiag(err.Error()))
 	}
-	if r.p.surgeFits(r.surge) {
-		r.fast = &fastSurge{fn: r.surge, lib: r.p.lib, reg: make([]value, registers(r.surge.Proto))}
-	}
 	if r.onMinute, err = hook(g, "on_minute"); err != nil {
 		r.diags = append(r.diags, r.fileDiag(err.Error()))
 	}
@@ -221,18 +217,6 @@ func (r *run) Surge(m int) (float64, error) {
 	}
 	if r.surge == nil {
 		return 1, nil
-	}
-	if r.fast != nil && r.broken == nil {
-		if limit := r.m.fastLimit(); limit > 0 {
-			if v, steps, ok := r.fast.call(float64(m), limit); ok {
-				r.m.fastCall(steps)
-				r.minute = m
-				if v >= 0 && v <= engine.MaxSurge {
-					return v, nil
-				}
-				return r.surgeValue(lua.LNumber(v), m)
-			}
-		}
 	}
 	r.phase, r.minute = phaseSurge, m
 	r.L.Push(r.surge)
