@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/oncall-sim/oncall/dsl"
 	"github.com/oncall-sim/oncall/dsl/policy"
@@ -36,7 +37,9 @@ func TestBrokenAtLoad(t *testing.T) {
 // free play (a day, seed 1, noise on); the error beside each gives the
 // minute, the place, the rule and the values it saw, or the budget spent.
 // The run's budget is small (two million steps, a twenty-fifth of the
-// default), so that the costly cases end in milliseconds.
+// default), so that the costly cases end in milliseconds; its time budget
+// is a backstop no case meets (30 s), so that a loaded machine stops each
+// where its steps do.
 func TestBrokenAtRun(t *testing.T) {
 	goldentest.Cases(t, "testdata/stops", ".rules", func(t *testing.T, file string, src []byte) []byte {
 		p, err := policy.Compile(file, src)
@@ -46,7 +49,7 @@ func TestBrokenAtRun(t *testing.T) {
 		freePlay := shift.SourceFunc(func(*budget.Meter, uint32) (engine.Scenario, engine.Setup, error) {
 			return engine.NoScenario{}, engine.FreePlay(), nil
 		})
-		sh := shift.Shift{Scenario: freePlay, Seed: 1, Noise: true, Policy: p, Limits: budget.Limits{Steps: 2_000_000}}
+		sh := shift.Shift{Scenario: freePlay, Seed: 1, Noise: true, Policy: p, Limits: budget.Limits{Steps: 2_000_000, Time: 30 * time.Second}}
 		_, err = sh.Run(t.Context())
 		if err == nil {
 			t.Fatal("the run did not stop")

@@ -11,6 +11,7 @@ import (
 
 	"github.com/oncall-sim/oncall/dsl"
 	"github.com/oncall-sim/oncall/engine"
+	"github.com/oncall-sim/oncall/internal/budget"
 	"github.com/oncall-sim/oncall/internal/spell"
 )
 
@@ -28,6 +29,7 @@ type Criterion struct {
 	Pos    dsl.Pos
 
 	bound    *vm.Program // nil: not compiled (a Criterion{...} literal)
+	steps    int64       // the steps of an evaluation of bound, estimated from above
 	valuePos dsl.Pos     // where grade{} wrote the metric's name
 }
 
@@ -83,11 +85,11 @@ type boundEnv struct {
 // compileBound compiles the bound, once for every check, and says what is
 // wrong with it.
 func (c *Criterion) compileBound() error {
-	prog, _, problem := compileBounded(c.Bound, boundEnv{}, []string{"reference"}, "a bound", reflect.Float64)
+	prog, steps, problem := compileBounded(c.Bound, boundEnv{}, []string{"reference"}, "a bound", reflect.Float64)
 	if problem != nil {
 		return fmt.Errorf("not a number nor an expression over reference (%s)", firstLine(problem.msg))
 	}
-	c.bound = prog
+	c.bound, c.steps = prog, steps
 	return nil
 }
 
@@ -98,12 +100,23 @@ func (c Criterion) Text() string {
 
 // Limit returns the bound's value for the reference outcome's figure on
 // the same seed. A bound that is not a finite number there (reference / 0)
-// is an error of the scenario.
+// is an error of the scenario. The bound is evaluated as every expression
+// a user writes is, as a timed call of a budget (the default one) charged
+// its steps.
 func (c Criterion) Limit(reference float64) (float64, error) {
 	if c.bound == nil {
 		return 0, c.problem("the criterion is not compiled: make it with NewCriterion")
 	}
-	out, err := expr.Run(c.bound, boundEnv{Reference: reference})
+	var out any
+	m := budget.New(budget.Limits{})
+	err := m.Timed(func() error {
+		if err := m.Charge(budget.Scenario, c.steps); err != nil {
+			return err
+		}
+		var err error
+		out, err = expr.Run(c.bound, boundEnv{Reference: reference})
+		return err
+	})
 	if err != nil {
 		return 0, c.problem(fmt.Sprintf("bound %q: %v", c.Bound, firstLine(err.Error())))
 	}

@@ -107,6 +107,7 @@ func (r *run) call(nargs, nret int) (err error) {
 	if r.broken != nil {
 		return r.broken
 	}
+	fn, _ := r.L.Get(-nargs - 1).(*lua.LFunction)
 	r.m.enter()
 	defer func() {
 		// gopher-lua can panic past PCall when its stack is full even for
@@ -118,13 +119,27 @@ func (r *run) call(nargs, nret int) (err error) {
 			}
 			r.broken = err
 		}
-		r.m.leave(r.loading)
+		// A call that ended past the time budget stops the run where the
+		// function called ends, its last work having run out of sight.
+		if lerr := r.m.leave(r.loading); lerr != nil && err == nil {
+			r.dirty = true
+			err = &lua.ApiError{Type: lua.ApiErrorRun, Object: lua.LString(fmt.Sprintf("%s:%d: %v", r.p.file, r.endLine(fn), lerr))}
+		}
 	}()
 	r.errLine, r.topLine = 0, 0
 	if err = r.L.PCall(nargs, nret, r.p.lib.errfunc); err != nil {
 		r.dirty = true
 	}
 	return err
+}
+
+// endLine is the line where fn's code ends: its end, or the file's last
+// line for the main chunk.
+func (r *run) endLine(fn *lua.LFunction) int {
+	if fn != nil && fn.Proto != nil && fn.Proto.LastLineDefined > 0 {
+		return fn.Proto.LastLineDefined
+	}
+	return max(1, strings.Count(strings.TrimRight(r.p.src, "\n"), "\n")+1)
 }
 
 // finishLoad checks what the main chunk declared and picks up its hooks.
