@@ -17,7 +17,7 @@ import (
 // regular expression at every evaluation.
 func (c *compiler) bounded(rs *ruleSrc, cl *clause, n ast.Node) (int64, bool) {
 	if x := exprwork.ComputedPattern(n); x != nil {
-		c.errs.Add(c.src, c.pos(cl, startOf(x.Right)), quoteRule(rs.name),
+		c.errs.Add(c.src, c.pos(cl, startOf(x)), quoteRule(rs.name),
 			"the pattern of matches must be a text written here, e.g. time matches \"^0[89]:\": a computed one would be compiled again each minute")
 		return 0, false
 	}

@@ -63,7 +63,7 @@ func compileBounded(text string, env any, names []string, what string, want refl
 		return nil, 0, &exprProblem{msg: fmt.Sprintf("expected %s, but got %s", want, typeText(t)), wrongType: t}
 	}
 	if x := exprwork.ComputedPattern(tree.Node); x != nil {
-		return nil, 0, &exprProblem{at: x.Right.Location().From, msg: "the pattern of matches must be a text written here: a computed one would be compiled again at each evaluation"}
+		return nil, 0, &exprProblem{at: x.Location().From, msg: "the pattern of matches must be a text written here: a computed one would be compiled again at each evaluation"}
 	}
 	w, worst := exprwork.Estimate(tree.Node, exprMaxWork)
 	if w > exprMaxWork {
