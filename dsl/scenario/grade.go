@@ -53,7 +53,7 @@ func NewCriterion(metric, op, bound string, weight float64, pos dsl.Pos) (Criter
 	if err == nil {
 		err = c.compileBound()
 		if err != nil {
-			err = fmt.Errorf("bound %q: %v", bound, err)
+			err = fmt.Errorf("bound %q: %v", clipBound(bound), err)
 		}
 	}
 	if err != nil {
@@ -118,14 +118,14 @@ func (c Criterion) Limit(reference float64) (float64, error) {
 		return err
 	})
 	if err != nil {
-		return 0, c.problem(fmt.Sprintf("bound %q: %v", c.Bound, firstLine(err.Error())))
+		return 0, c.problem(fmt.Sprintf("bound %q: %v", clipBound(c.Bound), firstLine(err.Error())))
 	}
 	v, ok := out.(float64)
 	if n, isInt := out.(int); isInt {
 		v, ok = float64(n), true
 	}
 	if !ok || math.IsNaN(v) || math.IsInf(v, 0) {
-		return 0, c.problem(fmt.Sprintf("bound %q is %v for reference = %v: it must be a finite number", c.Bound, v, reference))
+		return 0, c.problem(fmt.Sprintf("bound %q is %v for reference = %v: it must be a finite number", clipBound(c.Bound), v, reference))
 	}
 	return v, nil
 }
@@ -197,6 +197,15 @@ func firstLine(s string) string {
 		if s[i] == '\n' {
 			return s[:i]
 		}
+	}
+	return s
+}
+
+// clipBound is a bound as a message quotes it: its first 80 characters,
+// for a bound can be as long as a string the scenario builds.
+func clipBound(s string) string {
+	if r := []rune(s); len(r) > 80 {
+		return string(r[:80]) + "…"
 	}
 	return s
 }
