@@ -164,6 +164,22 @@ func TestSampleErrors(t *testing.T) {
 	}
 }
 
+// A scenario file's callbacks are checked against the values in force as
+// in any run: a scale{} past a constant's range is the file's error, at
+// its line, not the engine's.
+func TestSampleErrorsNameTheLine(t *testing.T) {
+	p, err := scenario.Compile("drill.lua", []byte(`scenario { id = "d", title = "D", briefing = "B", duration = 30 }
+at(10, function() scale { max_instances = 30 } end)
+`), scenario.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = Sample(p, 1, budget.Limits{})
+	if err == nil || !strings.Contains(err.Error(), "drill.lua:2:") || !strings.Contains(err.Error(), "scale{}: max_instances = 30") {
+		t.Errorf("got %v, want the scale{} of drill.lua:2", err)
+	}
+}
+
 func relation(t *testing.T, p Page, id string) Relation {
 	t.Helper()
 	for _, r := range p.Relations {

@@ -93,6 +93,15 @@ type surgeRecorder struct {
 	surge []float64
 }
 
+// Attach passes the run's values in force to the scenario, which checks
+// against them what its callbacks set (scale{} past a constant's range is
+// its error, at its line, rather than the engine's).
+func (s *surgeRecorder) Attach(w engine.World) {
+	if a, ok := s.Scenario.(engine.Attached); ok {
+		a.Attach(w)
+	}
+}
+
 // Surge implements engine.Scenario.
 func (s *surgeRecorder) Surge(m int) (float64, error) {
 	v, err := s.Scenario.Surge(m)

@@ -72,6 +72,21 @@ var attacks = []attack{
 	{"scenario/testdata/hostile/page-rule-with-nested-predicates.lua", []string{"check"}, "the limit is 10000"},
 	{"scenario/testdata/hostile/page-rule-reading-the-clock.lua", []string{"check"}, "cannot read the wall clock"},
 	{"scenario/testdata/hostile/page-rule-doubling-text.lua", []string{"check"}, "adds numbers only"},
+	// Every budget on every path: work steps did not see inside one call,
+	// expressions whose work grows with their text, nesting before parsing.
+	{"scenario/testdata/hostile/bracket-class-of-half-a-megabyte-once-a-minute.lua", []string{"check"}, "budget of 30,000,000 steps"},
+	{"scenario/testdata/hostile/bracket-class-of-half-a-megabyte-once-a-minute.lua", []string{"run", "-o", "/dev/null"}, "budget of 30,000,000 steps"},
+	{"scenario/testdata/hostile/next-on-a-sparse-table.lua", []string{"check"}, "budget of 30,000,000 steps"},
+	{"scenario/testdata/hostile/pairs-over-a-sparse-table-every-minute.lua", []string{"check"}, "budget of 30,000,000 steps"},
+	{"scenario/testdata/hostile/page-rule-matching-long-text.lua", []string{"check"}, "the limit is 10000"},
+	{"scenario/testdata/hostile/page-rule-of-450000-brackets.lua", []string{"check"}, "brackets nested more than 32 deep"},
+	{"scenario/testdata/hostile/page-rule-of-450000-brackets.lua", []string{"run", "-o", "/dev/null"}, "brackets nested more than 32 deep"},
+	{"scenario/testdata/hostile/page-rule-of-prefix-operators.lua", []string{"check"}, "prefix operators (!, not, -, +) in a row"},
+	{"scenario/testdata/hostile/grade-bounds-nested-or-matching-long-text.lua", []string{"check"}, "brackets nested more than 32 deep"},
+	{"scenario/testdata/hostile/too-many-local-variables.lua", []string{"check"}, "too many local variables"},
+	{"policy/testdata/broken/matches-over-long-text.rules", []string{"check"}, "the limit is 10000"},
+	{"policy/testdata/broken/trim-with-a-cutset-not-ascii.rules", []string{"check"}, "the limit is 10000"},
+	{"policy/testdata/broken/matches-a-computed-pattern.rules", []string{"check"}, "must be a text written here"},
 }
 
 // The ceilings of one attack's run: a sanity bound well above what any case

@@ -22,15 +22,17 @@ const unknownSize = 1e6
 // bound in steps (a node evaluated once is one step).
 type estimator struct {
 	lets  map[string]float64 // size of the lists held by let names
+	text  float64            // the longest text the expression may handle (textBound)
 	limit float64
 	worst ast.Node // the innermost node whose work passes the limit
 }
 
 // Estimate returns an upper bound of the steps one evaluation of n takes
 // (a node evaluated once is one step; a predicate costs its body once per
-// element), and the innermost node whose work passes limit, or nil.
+// element; work on text its length, see Text), and the innermost node
+// whose work passes limit, or nil.
 func Estimate(n ast.Node, limit float64) (steps float64, worst ast.Node) {
-	e := &estimator{lets: map[string]float64{}, limit: limit}
+	e := &estimator{lets: map[string]float64{}, limit: limit, text: textBound(n)}
 	w := e.work(n)
 	return w, e.worst
 }
@@ -59,7 +61,7 @@ func (e *estimator) work(n ast.Node) float64 {
 				w += size * e.work(a)
 			}
 		} else {
-			w = 1
+			w = 1 + e.builtinTextWork(x)
 			for _, a := range x.Arguments {
 				// Sorting, joining or summing a list walks it; len does not.
 				w += e.work(a)
@@ -69,7 +71,7 @@ func (e *estimator) work(n ast.Node) float64 {
 			}
 		}
 	case *ast.BinaryNode:
-		w = 1 + e.work(x.Left) + e.work(x.Right)
+		w = 1 + e.work(x.Left) + e.work(x.Right) + e.textWork(x)
 		if x.Operator == ".." {
 			w += e.size(x)
 		}

@@ -189,8 +189,8 @@ func (c *compiler) parse(rs *ruleSrc, cl *clause, isDo bool) *exprparser.Tree {
 		c.errs.Add(c.src, c.pos(cl, 0), quoteRule(rs.name), "%s needs %s", map[bool]string{false: "when", true: "do"}[isDo], what)
 		return nil
 	}
-	if off, ok := tooDeep(text); !ok {
-		c.errs.Add(c.src, c.pos(cl, off), quoteRule(rs.name), "brackets nested more than %d deep: split the expression into simpler rules", MaxDepth)
+	if off, msg, ok := exprwork.Nesting(text); !ok {
+		c.errs.Add(c.src, c.pos(cl, off), quoteRule(rs.name), "%s: split the expression into simpler rules", msg)
 		return nil
 	}
 	tree, err := exprparser.ParseWithConfig(text, c.parseCfg)

@@ -13,7 +13,14 @@ import (
 // bounded returns the steps of an evaluation of the expression, estimated
 // from above, and whether they fit MaxWork; it reports where they do not.
 // Each evaluation charges the estimate to the run's budget.
+// A matches whose pattern is computed is refused: it would compile its
+// regular expression at every evaluation.
 func (c *compiler) bounded(rs *ruleSrc, cl *clause, n ast.Node) (int64, bool) {
+	if x := exprwork.ComputedPattern(n); x != nil {
+		c.errs.Add(c.src, c.pos(cl, startOf(x)), quoteRule(rs.name),
+			"the pattern of matches must be a text written here, e.g. time matches \"^0[89]:\": a computed one would be compiled again each minute")
+		return 0, false
+	}
 	w, at := exprwork.Estimate(n, MaxWork)
 	if w <= MaxWork {
 		return max(1, int64(w)), true
@@ -21,9 +28,13 @@ func (c *compiler) bounded(rs *ruleSrc, cl *clause, n ast.Node) (int64, bool) {
 	if at == nil {
 		at = n
 	}
+	advice := "use shorter ranges, with constant bounds, and do not nest predicates over them"
+	if exprwork.IsTextWork(at) {
+		advice = "match or trim shorter text, with a shorter pattern or cutset"
+	}
 	c.errs.Add(c.src, c.pos(cl, startOf(at)), quoteRule(rs.name),
-		"this expression may take up to %s steps each minute; the limit is %d: use shorter ranges, with constant bounds, and do not nest predicates over them",
-		fmtSteps(w), MaxWork)
+		"this expression may take up to %s steps each minute; the limit is %d: %s",
+		fmtSteps(w), MaxWork, advice)
 	return 0, false
 }
 

@@ -65,14 +65,30 @@ type instance struct {
 // Each helper charges the minutes it reads to the run's budget, and each
 // expression its steps, before it runs: once the budget is spent, the run
 // stops at the rule or the helper that met it.
-func (in *instance) Decide(rows []engine.Row) ([]engine.Firing, error) {
+//
+// Every minute of a policy, large or small, is a timed call of the run's
+// budget (Enter, Leave): a minute that ends past the time budget stops the
+// run at its first rule, whatever its estimate said.
+func (in *instance) Decide(rows []engine.Row) (firings []engine.Firing, err error) {
 	if len(rows) == 0 {
 		return nil, nil
 	}
-	if !in.off && !in.p.small {
+	if !in.off {
 		in.bud.Enter()
-		defer in.bud.Leave()
+		defer func() {
+			if lerr := in.bud.Leave(); lerr != nil && err == nil {
+				firings, err = nil, lerr
+				if len(in.p.rules) > 0 {
+					ru := in.p.rules[0]
+					err = in.spent(ru.name, ru.when.position(in.p.file, firstNonSpace(ru.when.expr)), lerr)
+				}
+			}
+		}()
 	}
+	return in.decide(rows)
+}
+
+func (in *instance) decide(rows []engine.Row) ([]engine.Firing, error) {
 	r := &rows[len(rows)-1]
 	if err := in.refresh(rows); err != nil {
 		return nil, err

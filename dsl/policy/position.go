@@ -128,34 +128,3 @@ func firstNonSpace(s string) int {
 	}
 	return 0
 }
-
-// tooDeep reports the rune offset where brackets nest deeper than MaxDepth.
-func tooDeep(s string) (int, bool) {
-	depth := 0
-	var quote rune
-	i := 0
-	escaped := false
-	for _, r := range s {
-		switch {
-		case quote != 0:
-			if escaped {
-				escaped = false
-			} else if r == '\\' && quote != '`' {
-				escaped = true
-			} else if r == quote {
-				quote = 0
-			}
-		case r == '"' || r == '\'' || r == '`':
-			quote = r
-		case r == '(' || r == '[' || r == '{':
-			depth++
-			if depth > MaxDepth {
-				return i, false
-			}
-		case r == ')' || r == ']' || r == '}':
-			depth--
-		}
-		i++
-	}
-	return 0, true
-}

@@ -266,34 +266,23 @@ func BenchmarkInstance(b *testing.B) {
 	}
 }
 
-// BenchmarkSurgeCall is one call of surge.lua's surge(t), on gopher-lua
-// (impl=previous) and on the fast path (impl=now, fastsurge.go).
+// BenchmarkSurgeCall is one call of surge.lua's surge(t) on gopher-lua,
+// under the run's meter.
 func BenchmarkSurgeCall(b *testing.B) {
-	for _, fast := range []bool{false, true} {
-		name := "impl=previous"
-		if fast {
-			name = "impl=now"
+	p, err := Builtin("surge", Options{Limits: budget.Limits{Steps: 1 << 60, Time: 1 << 62}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	sc, _, err := p.Instance(nil, 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	m := 0
+	for b.Loop() {
+		if _, err := sc.Surge(m); err != nil {
+			b.Fatal(err)
 		}
-		b.Run(name, func(b *testing.B) {
-			p, err := Builtin("surge", Options{Limits: budget.Limits{Steps: 1 << 60, Time: 1 << 62}})
-			if err != nil {
-				b.Fatal(err)
-			}
-			sc, _, err := p.Instance(nil, 1)
-			if err != nil {
-				b.Fatal(err)
-			}
-			if !fast {
-				sc.(*run).fast = nil
-			}
-			b.ReportAllocs()
-			m := 0
-			for b.Loop() {
-				if _, err := sc.Surge(m); err != nil {
-					b.Fatal(err)
-				}
-				m = (m + 1) % 360
-			}
-		})
+		m = (m + 1) % 360
 	}
 }

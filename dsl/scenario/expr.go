@@ -36,16 +36,21 @@ type exprProblem struct {
 }
 
 // compileBounded compiles an expression of what (a page rule, a bound)
-// against env, the way a policy's condition compiles: of the kind want,
-// reading neither the clock nor building values without bound (the +
-// that joins text or lists is refused before the optimizer could fold
-// it), and taking at most exprMaxWork steps, which it returns.
+// against env, the way a policy's condition compiles: nested no deeper
+// than exprwork.MaxDepth (checked before expr's parser, which recurses),
+// of the kind want, reading neither the clock nor building values without
+// bound (the + that joins text or lists is refused before the optimizer
+// could fold it), matching only patterns written in it, and taking at
+// most exprMaxWork steps, which it returns.
 func compileBounded(text string, env any, names []string, what string, want reflect.Kind) (*vm.Program, int64, *exprProblem) {
 	cfg := conf.New(env)
 	cfg.MaxNodes = exprMaxNodes
 	exprwork.Restrict(cfg)
 	fail := func(err error) (*vm.Program, int64, *exprProblem) {
 		return nil, 0, &exprProblem{at: exprErrorAt(err), msg: exprMessage(err, names, what)}
+	}
+	if at, msg, ok := exprwork.Nesting(text); !ok {
+		return nil, 0, &exprProblem{at: at, msg: msg + ": write " + what + " more simply"}
 	}
 	tree, err := exprparser.ParseWithConfig(text, cfg)
 	if err == nil {
@@ -57,12 +62,19 @@ func compileBounded(text string, env any, names []string, what string, want refl
 	if t := tree.Node.Type(); t == nil || !(t.Kind() == want || want == reflect.Float64 && t.Kind() == reflect.Int) {
 		return nil, 0, &exprProblem{msg: fmt.Sprintf("expected %s, but got %s", want, typeText(t)), wrongType: t}
 	}
+	if x := exprwork.ComputedPattern(tree.Node); x != nil {
+		return nil, 0, &exprProblem{at: x.Location().From, msg: "the pattern of matches must be a text written here: a computed one would be compiled again at each evaluation"}
+	}
 	w, worst := exprwork.Estimate(tree.Node, exprMaxWork)
 	if w > exprMaxWork {
 		if worst == nil {
 			worst = tree.Node
 		}
-		return nil, 0, &exprProblem{at: worst.Location().From, msg: fmt.Sprintf("it may take up to %s steps each evaluation; the limit is %d: use shorter ranges, with constant bounds, and do not nest predicates over them", stepsText(w), exprMaxWork)}
+		advice := "use shorter ranges, with constant bounds, and do not nest predicates over them"
+		if exprwork.IsTextWork(worst) {
+			advice = "match or trim shorter text, with a shorter pattern or cutset"
+		}
+		return nil, 0, &exprProblem{at: worst.Location().From, msg: fmt.Sprintf("it may take up to %s steps each evaluation; the limit is %d: %s", stepsText(w), exprMaxWork, advice)}
 	}
 	if x := exprwork.Growth(tree.Node); x != nil {
 		return nil, 0, &exprProblem{at: x.Location().From, msg: "+ joins text or lists here: " + what + " adds numbers only, so that nothing it builds can grow without bound"}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/oncall-sim/oncall/dsl"
 	"github.com/oncall-sim/oncall/engine"
+	"github.com/oncall-sim/oncall/internal/budget"
 	"github.com/oncall-sim/oncall/internal/spell"
 )
 
@@ -28,6 +29,7 @@ type Criterion struct {
 	Pos    dsl.Pos
 
 	bound    *vm.Program // nil: not compiled (a Criterion{...} literal)
+	steps    int64       // the steps of an evaluation of bound, estimated from above
 	valuePos dsl.Pos     // where grade{} wrote the metric's name
 	faulty   bool        // grade{} wrote it with a problem: kept until its metric is checked
 }
@@ -52,7 +54,7 @@ func NewCriterion(metric, op, bound string, weight float64, pos dsl.Pos) (Criter
 	if err == nil {
 		err = c.compileBound()
 		if err != nil {
-			err = fmt.Errorf("bound %q: %v", bound, err)
+			err = fmt.Errorf("bound %q: %v", clipBound(bound), err)
 		}
 	}
 	if err != nil {
@@ -84,11 +86,11 @@ type boundEnv struct {
 // compileBound compiles the bound, once for every check, and says what is
 // wrong with it.
 func (c *Criterion) compileBound() error {
-	prog, _, problem := compileBounded(c.Bound, boundEnv{}, []string{"reference"}, "a bound", reflect.Float64)
+	prog, steps, problem := compileBounded(c.Bound, boundEnv{}, []string{"reference"}, "a bound", reflect.Float64)
 	if problem != nil {
 		return fmt.Errorf("not a number nor an expression over reference (%s)", firstLine(problem.msg))
 	}
-	c.bound = prog
+	c.bound, c.steps = prog, steps
 	return nil
 }
 
@@ -99,21 +101,32 @@ func (c Criterion) Text() string {
 
 // Limit returns the bound's value for the reference outcome's figure on
 // the same seed. A bound that is not a finite number there (reference / 0)
-// is an error of the scenario.
+// is an error of the scenario. The bound is evaluated as every expression
+// a user writes is, as a timed call of a budget (the default one) charged
+// its steps.
 func (c Criterion) Limit(reference float64) (float64, error) {
 	if c.bound == nil {
 		return 0, c.problem("the criterion is not compiled: make it with NewCriterion")
 	}
-	out, err := expr.Run(c.bound, boundEnv{Reference: reference})
+	var out any
+	m := budget.New(budget.Limits{})
+	err := m.Timed(func() error {
+		if err := m.Charge(budget.Scenario, c.steps); err != nil {
+			return err
+		}
+		var err error
+		out, err = expr.Run(c.bound, boundEnv{Reference: reference})
+		return err
+	})
 	if err != nil {
-		return 0, c.problem(fmt.Sprintf("bound %q: %v", c.Bound, firstLine(err.Error())))
+		return 0, c.problem(fmt.Sprintf("bound %q: %v", clipBound(c.Bound), firstLine(err.Error())))
 	}
 	v, ok := out.(float64)
 	if n, isInt := out.(int); isInt {
 		v, ok = float64(n), true
 	}
 	if !ok || math.IsNaN(v) || math.IsInf(v, 0) {
-		return 0, c.problem(fmt.Sprintf("bound %q is %v for reference = %v: it must be a finite number", c.Bound, v, reference))
+		return 0, c.problem(fmt.Sprintf("bound %q is %v for reference = %v: it must be a finite number", clipBound(c.Bound), v, reference))
 	}
 	return v, nil
 }
@@ -185,6 +198,15 @@ func firstLine(s string) string {
 		if s[i] == '\n' {
 			return s[:i]
 		}
+	}
+	return s
+}
+
+// clipBound is a bound as a message quotes it: its first 80 characters,
+// for a bound can be as long as a string the scenario builds.
+func clipBound(s string) string {
+	if r := []rune(s); len(r) > 80 {
+		return string(r[:80]) + "…"
 	}
 	return s
 }

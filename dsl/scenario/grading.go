@@ -94,7 +94,7 @@ func boundField(op string) field[Criterion] {
 			return fmt.Errorf("= %s: it takes a number or an expression over reference, e.g. \"reference * 1.25\"", luaText(v))
 		}
 		if err := c.compileBound(); err != nil {
-			return fmt.Errorf("= %q: %v", c.Bound, err)
+			return fmt.Errorf("= %q: %v", clipBound(c.Bound), err)
 		}
 		return nil
 	}}

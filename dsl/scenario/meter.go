@@ -109,8 +109,9 @@ func (m *meter) enter() { m.bud.Enter() }
 // leave charges the call's last steps and ends its time; after loading, it
 // also measures memory, for a few instructions can fill large tables. The
 // call has ended: should its last steps spend the budget, the next charge
-// says so, where the run is then.
-func (m *meter) leave(load bool) {
+// says so, where the run is then; should its time have spent the run's,
+// leave returns that error, and the run stops.
+func (m *meter) leave(load bool) error {
 	if m.err == nil {
 		ran := m.lap - m.left // the instructions of the lap so far
 		m.pending += ran
@@ -122,35 +123,11 @@ func (m *meter) leave(load bool) {
 	if load && m.err == nil && !m.off {
 		m.checkMemory()
 	}
-	m.bud.Leave()
-}
-
-// fastLimit is how many instructions code run outside the interpreter
-// (surge's fast path) may take: those left of the lap, at the end of which
-// the interpreter would check the budgets; an unmetered run has no laps.
-func (m *meter) fastLimit() int {
-	switch {
-	case m.off:
-		return fastUnmetered
-	case m.quiet: // stopped: the interpreter raises the error
-		return 0
+	if err := m.bud.Leave(); err != nil && m.err == nil {
+		m.fail(err)
+		return err
 	}
-	return m.left
-}
-
-// fastUnmetered bounds the fast path of an unmetered run: a longer surge
-// runs on the interpreter.
-const fastUnmetered = 1 << 16
-
-// fastCall charges n instructions run outside the interpreter, n below
-// fastLimit, as the interpreter charges a call that ran them: each counts
-// down the lap, then the call ends as every call does (leave).
-func (m *meter) fastCall(n int) {
-	m.enter()
-	if !m.quiet {
-		m.left -= n
-	}
-	m.leave(false)
+	return nil
 }
 
 // Done implements context.Context; gopher-lua calls it before each instruction.
@@ -286,12 +263,14 @@ func tableBytes(t *lua.LTable) int64 {
 	return 112 + 16*int64(v.FieldByIndex(arrayField).Cap()) + 100*int64(v.FieldByIndex(dictField).Len()+v.FieldByIndex(strdictField).Len())
 }
 
-// The fields of lua.LTable that tableSlots reads; fieldOf panics at load
+// The fields of lua.LTable that tableBytes and tableNext read; fieldOf panics at load
 // if a new gopher-lua renames them, which a test would show at once.
 var (
 	arrayField   = fieldOf(reflect.TypeOf(lua.LTable{}), "array")
 	dictField    = fieldOf(reflect.TypeOf(lua.LTable{}), "dict")
 	strdictField = fieldOf(reflect.TypeOf(lua.LTable{}), "strdict")
+	keysField    = fieldOf(reflect.TypeOf(lua.LTable{}), "keys")
+	k2iField     = fieldOf(reflect.TypeOf(lua.LTable{}), "k2i")
 )
 
 func fieldOf(t reflect.Type, name string) []int {

@@ -94,7 +94,25 @@ type pageRun struct {
 
 // Holds implements engine.PageRule. An error is a diagnostic at the place
 // in the rule where it happened.
-func (p *pageRun) Holds(r *engine.Row) (bool, error) {
+//
+// Each evaluation is a timed call of the run's budget (Enter, Leave), as
+// every call into what a user wrote is.
+func (p *pageRun) Holds(r *engine.Row) (holds bool, err error) {
+	if p.bud.Off() {
+		return p.holds(r)
+	}
+	p.bud.Enter()
+	defer func() {
+		if lerr := p.bud.Leave(); lerr != nil && err == nil {
+			d := p.rule.diag(0, lerr.Error()).(dsl.Diagnostic)
+			d.Cause = lerr
+			holds, err = false, d
+		}
+	}()
+	return p.holds(r)
+}
+
+func (p *pageRun) holds(r *engine.Row) (bool, error) {
 	if err := p.charge(); err != nil {
 		d := p.rule.diag(0, err.Error()).(dsl.Diagnostic)
 		d.Cause = err

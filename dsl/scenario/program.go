@@ -3,6 +3,7 @@ package scenario
 import (
 	"fmt"
 	"slices"
+	"sort"
 	"strings"
 	"sync"
 
@@ -46,7 +47,6 @@ type Program struct {
 	placesOf   *places
 
 	states   sync.Pool // *sandbox: states clean runs gave back (reuse.go)
-	surgeFit sync.Map  // *lua.FunctionProto → bool: surgeFits's answers
 	declared *declared // seed 0's scenario{}, for the runs that pass the same (declared.go)
 
 	// known is what loading a program that Check dry-runs despite its
@@ -362,6 +362,9 @@ func syntaxDiagnostic(file, src string, err error) dsl.Diagnostic {
 	case *lua.CompileError:
 		d.Pos.Line = e.Line
 		d.Message = e.Message
+		if strings.Contains(e.Message, "too many local variables") {
+			d.Message = "too many local variables in one function (gopher-lua holds about 200): keep the values in a table, e.g. local v = {}; v.rate = 2"
+		}
 	default:
 		d.Message = err.Error()
 	}
@@ -381,8 +384,20 @@ func lastLine(src string) int {
 // chunk none): at about 3 KB, half of what loading a run on a reused state
 // allocated. The mark is taken off; a function of the file that takes
 // `...` keeps its arg table.
+//
+// gopher-lua places an error of the main chunk itself (too many local
+// variables) on its line 0; it is placed on the statement that meets it,
+// the last of the shortest run of statements that fails the same way.
 func compileChunk(chunk []ast.Stmt, name string) (*lua.FunctionProto, error) {
 	proto, err := lua.Compile(chunk, name)
+	if ce, ok := err.(*lua.CompileError); ok && ce.Line <= 0 && len(chunk) > 0 {
+		k := sort.Search(len(chunk), func(k int) bool {
+			_, err := lua.Compile(chunk[:k+1], name)
+			e, ok := err.(*lua.CompileError)
+			return ok && e.Message == ce.Message
+		})
+		ce.Line = chunk[min(k, len(chunk)-1)].Line()
+	}
 	if err != nil {
 		return nil, err
 	}

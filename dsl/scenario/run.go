@@ -44,7 +44,6 @@ type run struct {
 	scheduled  int                      // callbacks scheduled with at() in the run
 	said       int                      // lines said in the run
 	surge      *lua.LFunction
-	fast       *fastSurge // surge's fast path, when it is written in its subset (fastsurge.go)
 	onMinute   *lua.LFunction
 	onDecision *lua.LFunction
 	outcomes   []*lua.LFunction // the value functions of outcome{}, in the declaration's order
@@ -108,6 +107,7 @@ func (r *run) call(nargs, nret int) (err error) {
 	if r.broken != nil {
 		return r.broken
 	}
+	fn, _ := r.L.Get(-nargs - 1).(*lua.LFunction)
 	r.m.enter()
 	defer func() {
 		// gopher-lua can panic past PCall when its stack is full even for
@@ -119,13 +119,27 @@ func (r *run) call(nargs, nret int) (err error) {
 			}
 			r.broken = err
 		}
-		r.m.leave(r.loading)
+		// A call that ended past the time budget stops the run where the
+		// function called ends, its last work having run out of sight.
+		if lerr := r.m.leave(r.loading); lerr != nil && err == nil {
+			r.dirty = true
+			err = &lua.ApiError{Type: lua.ApiErrorRun, Object: lua.LString(fmt.Sprintf("%s:%d: %v", r.p.file, r.endLine(fn), lerr))}
+		}
 	}()
 	r.errLine, r.topLine = 0, 0
 	if err = r.L.PCall(nargs, nret, r.p.lib.errfunc); err != nil {
 		r.dirty = true
 	}
 	return err
+}
+
+// endLine is the line where fn's code ends: its end, or the file's last
+// line for the main chunk.
+func (r *run) endLine(fn *lua.LFunction) int {
+	if fn != nil && fn.Proto != nil && fn.Proto.LastLineDefined > 0 {
+		return fn.Proto.LastLineDefined
+	}
+	return max(1, strings.Count(strings.TrimRight(r.p.src, "\n"), "\n")+1)
 }
 
 // finishLoad checks what the main chunk declared and picks up its hooks.
@@ -149,9 +163,6 @@ func (r *run) finishLoad() {
 	var err error
 	if r.surge, err = hook(g, "surge"); err != nil {
 		r.diags = append(r.diags, r.fileDiag(err.Error()))
-	}
-	if r.p.surgeFits(r.surge) {
-		r.fast = &fastSurge{fn: r.surge, lib: r.p.lib, reg: make([]value, registers(r.surge.Proto))}
 	}
 	if r.onMinute, err = hook(g, "on_minute"); err != nil {
 		r.diags = append(r.diags, r.fileDiag(err.Error()))
@@ -227,18 +238,6 @@ func (r *run) Surge(m int) (float64, error) {
 	}
 	if r.surge == nil {
 		return 1, nil
-	}
-	if r.fast != nil && r.broken == nil {
-		if limit := r.m.fastLimit(); limit > 0 {
-			if v, steps, ok := r.fast.call(float64(m), limit); ok {
-				r.m.fastCall(steps)
-				r.minute = m
-				if v >= 0 && v <= engine.MaxSurge {
-					return v, nil
-				}
-				return r.surgeValue(lua.LNumber(v), m)
-			}
-		}
 	}
 	r.phase, r.minute = phaseSurge, m
 	r.L.Push(r.surge)

@@ -77,14 +77,13 @@ var forbidden = map[string]string{
 // A shared Go function finds its run through the calling state's context,
 // the run's meter (runOf), never through a capture.
 type library struct {
-	globals  *lua.LTable                 // metatable of each run's globals
-	strings  *lua.LTable                 // metatable of strings: s:rep() is string.rep
-	views    map[*lua.LTable]string      // the library views, by name
-	errfunc  *lua.LFunction              // the error handler of every call into Lua
-	row      *lua.LFunction              // __index of on_minute's row: unknown metrics are errors
-	rowNames []lua.LString               // the row's keys, in the order of engine.MetricSpecs
-	math     map[*lua.LFunction]mathFunc // math's functions surge's fast path calls (fastsurge.go)
-	scenario lua.LValue                  // the functions constCall stands in for (constdecl.go)
+	globals  *lua.LTable            // metatable of each run's globals
+	strings  *lua.LTable            // metatable of strings: s:rep() is string.rep
+	views    map[*lua.LTable]string // the library views, by name
+	errfunc  *lua.LFunction         // the error handler of every call into Lua
+	row      *lua.LFunction         // __index of on_minute's row: unknown metrics are errors
+	rowNames []lua.LString          // the row's keys, in the order of engine.MetricSpecs
+	scenario lua.LValue             // the functions constCall stands in for (constdecl.go)
 	grade    lua.LValue
 }
 
@@ -118,13 +117,6 @@ func newLibrary() *library {
 	guardWriters(L, lib)
 	str := g.RawGetString(lua.StringLibName).(*lua.LTable)
 	str.RawSetString("__index", lua.LNil) // lib.strings is the strings' metatable
-	lib.math = map[*lua.LFunction]mathFunc{}
-	mathLib := g.RawGetString(lua.MathLibName).(*lua.LTable)
-	for name, f := range mathFuncs() {
-		if fn, ok := mathLib.RawGetString(name).(*lua.LFunction); ok {
-			lib.math[fn] = f
-		}
-	}
 	for _, name := range []string{lua.StringLibName, lua.TabLibName, lua.MathLibName, "rng"} {
 		view := L.CreateTable(0, 0)
 		mod := g.RawGetString(name).(*lua.LTable)

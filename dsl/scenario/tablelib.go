@@ -1,6 +1,7 @@
 package scenario
 
 import (
+	"reflect"
 	"sort"
 	"strings"
 
@@ -101,7 +102,8 @@ func tableSort(L *lua.LState) int {
 }
 
 // meterBase charges the base functions whose work grows with their
-// arguments: tonumber reads its string, unpack and select push values.
+// arguments: tonumber reads its string, unpack and select push values,
+// next (and the next that pairs gives) scans slots.
 func meterBase(L *lua.LState) {
 	g := L.G.Global
 	wrap := func(name string, cost func(L *lua.LState) int64) {
@@ -125,4 +127,52 @@ func meterBase(L *lua.LState) {
 		return int64(max(0, j-i+1))
 	})
 	wrap("select", func(L *lua.LState) int64 { return int64(L.GetTop()) })
+	next := L.NewFunction(tableNext)
+	g.RawSetString("next", next)
+	g.RawSetString("pairs", L.NewFunction(func(L *lua.LState) int {
+		t := L.CheckTable(1)
+		L.Push(next)
+		L.Push(t)
+		L.Push(lua.LNil)
+		return 3
+	}))
+}
+
+// tableNext is next(t, k), charged for the slots it scans to find the key
+// after k: gopher-lua walks the array part past its nils, then the list
+// of keys the hash part ever held, past those whose value is now nil, so
+// that one call on a sparse table can read a quarter of a million slots.
+func tableNext(L *lua.LState) int {
+	t := L.CheckTable(1)
+	from := L.Get(2)
+	key, value := t.Next(from)
+	v := reflect.ValueOf(t).Elem()
+	array := v.FieldByIndex(arrayField).Len()
+	at := func(k lua.LValue) int {
+		switch k := k.(type) {
+		case *lua.LNilType:
+			return 0
+		case lua.LNumber:
+			if i := int(k); lua.LNumber(i) == k && i >= 1 && i <= array {
+				return i
+			}
+		}
+		i := v.FieldByIndex(k2iField).MapIndex(reflect.ValueOf(&k).Elem())
+		if !i.IsValid() {
+			return array
+		}
+		return array + 1 + int(i.Int())
+	}
+	end := array + v.FieldByIndex(keysField).Len()
+	if key != lua.LNil {
+		end = at(key)
+	}
+	meterOf(L).chargeBytes(L, 16*max(0, end-at(from)))
+	if key == lua.LNil {
+		L.Push(lua.LNil)
+		return 1
+	}
+	L.Push(key)
+	L.Push(value)
+	return 2
 }

@@ -42,8 +42,8 @@ type Meter struct {
 	done <-chan struct{}
 
 	depth   int           // calls into untrusted code under way
-	timing  bool          // the clock of this call runs
-	since   time.Time     // when it started
+	base    time.Time     // the meter's clock: times are offsets from it
+	since   time.Duration // when the call under way started, on the meter's clock
 	elapsed time.Duration // time of the run's calls before this one
 
 	held int64 // bytes the scenario's state held at its last measure
@@ -57,7 +57,7 @@ type Meter struct {
 // defaults), bound to no context.
 func New(l Limits) *Meter {
 	l = l.WithDefaults()
-	return &Meter{limits: l, next: min(CheckEvery, l.Steps+1)}
+	return &Meter{limits: l, next: min(CheckEvery, l.Steps+1), base: time.Now()}
 }
 
 // Unmetered returns a meter that never stops a run and whose users skip
@@ -123,35 +123,60 @@ func (m *Meter) check() error {
 		default:
 		}
 	}
-	if m.depth > 0 {
-		now := time.Now()
-		if !m.timing {
-			m.timing, m.since = true, now
-		} else if m.elapsed+now.Sub(m.since) > m.limits.Time {
-			return m.fail(fmt.Sprintf("the run spent its time budget of %v%s: is there an endless loop, or a call that takes long on a long input?", m.limits.Time, m.shares()))
-		}
+	if m.depth > 0 && !m.off && m.elapsed+m.now()-m.since > m.limits.Time {
+		return m.overTime()
 	}
 	return nil
 }
 
+// now reads the meter's clock: the monotonic time since the meter was
+// made, one read of the clock (time.Since reads no wall time).
+func (m *Meter) now() time.Duration { return time.Since(m.base) }
+
+func (m *Meter) overTime() error {
+	return m.fail(fmt.Sprintf("the run spent its time budget of %v%s: is there an endless loop, or a call that takes long on a long input?", m.limits.Time, m.shares()))
+}
+
 // Enter and Leave bracket each call into untrusted code: the time budget
-// counts the time between them. The clock starts at the first check of a
-// call, CheckEvery steps in, so that the many short calls of a run (a
-// surge(t) a minute) never read it: their steps bound their time.
+// counts the time between them. The clock is read when the outermost call
+// begins and when it ends, and every CheckEvery steps in between; each
+// read compares, the first of a call too, so that no call escapes the
+// budget however few steps it charges (one library call that works long
+// on a long input). Work before the first check of a call counts from
+// its start.
 func (m *Meter) Enter() {
-	if m.depth == 0 {
-		m.timing = false
+	if m.depth == 0 && !m.off {
+		m.since = m.now()
 	}
 	m.depth++
 }
 
-// Leave ends a call Enter began.
-func (m *Meter) Leave() {
+// Leave ends a call Enter began. It returns the error of a spent budget
+// when the call's time spent the run's (and from then on every check
+// gives it); a budget spent before, the caller has had from Charge, and
+// a charge of the call's last steps that spends one, the next charge
+// gives.
+func (m *Meter) Leave() error {
 	m.depth--
-	if m.depth == 0 && m.timing {
-		m.elapsed += time.Since(m.since)
-		m.timing = false
+	if m.depth > 0 || m.off {
+		return nil
 	}
+	m.elapsed += m.now() - m.since
+	if m.err == nil && m.elapsed > m.limits.Time {
+		return m.overTime()
+	}
+	return nil
+}
+
+// Timed runs f as one call into untrusted code (Enter, f, Leave): the
+// error of f, or else the budget's when the call spent it.
+func (m *Meter) Timed(f func() error) error {
+	m.Enter()
+	err := f()
+	if lerr := m.Leave(); err == nil {
+		err = lerr
+	}
+	return err
 }
 
 // Memory reports that the scenario's state holds used bytes; it returns an

@@ -132,6 +132,46 @@ func TestTimeCountsOnlyInsideCalls(t *testing.T) {
 	}
 }
 
+// TestTheFirstReadOfACallCompares: a call whose work steps do not see
+// (one long library call) is stopped at the first read of the clock in
+// it, CheckEvery steps in, or when it ends, however few steps it took;
+// the error stays, and a call after it gives it at once.
+func TestTheFirstReadOfACallCompares(t *testing.T) {
+	t.Run("at the first check", func(t *testing.T) {
+		m := New(Limits{Time: 20 * time.Millisecond})
+		m.Enter()
+		time.Sleep(30 * time.Millisecond)
+		err := m.Charge(Scenario, CheckEvery)
+		m.Leave()
+		if err == nil || !strings.Contains(err.Error(), "time budget of 20ms") {
+			t.Fatalf("got %v, want the time budget spent", err)
+		}
+	})
+	t.Run("when the call ends", func(t *testing.T) {
+		m := New(Limits{Time: 20 * time.Millisecond})
+		m.Enter()
+		m.Charge(Scenario, 3)
+		time.Sleep(30 * time.Millisecond)
+		err := m.Leave()
+		if err == nil || !strings.Contains(err.Error(), "time budget of 20ms") {
+			t.Fatalf("Leave gave %v, want the time budget spent", err)
+		}
+		if m.Err() != err || m.Charge(Policy, 1) != err {
+			t.Fatal("the spent time budget does not stay spent")
+		}
+	})
+	t.Run("the calls add up", func(t *testing.T) {
+		m := New(Limits{Time: 20 * time.Millisecond})
+		var err error
+		for i := 0; i < 100 && err == nil; i++ {
+			err = m.Timed(func() error { time.Sleep(time.Millisecond); return nil })
+		}
+		if err == nil {
+			t.Fatal("100 calls of a millisecond each within 20ms")
+		}
+	})
+}
+
 func TestMemory(t *testing.T) {
 	m := New(Limits{Memory: 1 << 20})
 	if err := m.Memory(1 << 20); err != nil {

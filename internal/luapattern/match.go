@@ -7,6 +7,10 @@ const (
 	MaxCaptures = 32  // captures in one pattern, as in Lua
 	MaxDepth    = 200 // nested calls of the matcher, as Lua 5.2 has it
 	StepBatch   = 1024
+
+	// ClassBytesPerStep is what a step is worth of a bracket class read:
+	// reading its bytes takes about as long as a step.
+	ClassBytesPerStep = 16
 )
 
 const (
@@ -362,7 +366,8 @@ func (m *Matcher) matchBalance(i, p int) int {
 	return -1
 }
 
-// classEnd returns where the single-character class at p ends.
+// classEnd returns where the single-character class at p ends; a
+// bracket class charges its length.
 func (m *Matcher) classEnd(p int) int {
 	c := m.pat[p]
 	p++
@@ -373,6 +378,7 @@ func (m *Matcher) classEnd(p int) int {
 		}
 		return p + 1
 	case '[':
+		start := p
 		if m.at(p) == '^' {
 			p++
 		}
@@ -386,6 +392,7 @@ func (m *Matcher) classEnd(p int) int {
 				p++
 			}
 			if m.at(p) == ']' {
+				m.step((p - start) / ClassBytesPerStep)
 				return p + 1
 			}
 		}
@@ -407,8 +414,10 @@ func (m *Matcher) single(c byte, p, ep int) bool {
 }
 
 // matchBracket matches c against the set [...] from p (its '[') to ec
-// (its ']').
+// (its ']'), charging the set's length: a class of a megabyte tried on
+// each character of a text is a million comparisons each.
 func (m *Matcher) matchBracket(c byte, p, ec int) bool {
+	m.step((ec - p) / ClassBytesPerStep)
 	sig := true
 	if m.at(p+1) == '^' {
 		sig = false

@@ -8,7 +8,8 @@ import (
 
 // TestStepsGrowWithTheWork: the steps told are the work the matcher does,
 // so that a pattern that backtracks on a long subject is seen: ".-b" on n
-// a's tries every end from every start, "a*a*b" every split of every end.
+// a's tries every end from every start, "a*a*b" every split of every end,
+// and a class of 16,000 bytes is read for each of 100 characters.
 func TestStepsGrowWithTheWork(t *testing.T) {
 	for _, tc := range []struct {
 		s, p   string
@@ -19,6 +20,8 @@ func TestStepsGrowWithTheWork(t *testing.T) {
 		{strings.Repeat("a", 1000), ".-b", 1000 * 1000 / 2, 3 * 1000 * 1000},
 		{strings.Repeat("a", 200), "a*a*b", 200 * 200 * 200 / 6, 3 * 200 * 200 * 200},
 		{strings.Repeat("(", 1000), "%b()", 1000, 3 * 1000 * 1000},
+		// A bracket class is read for each character it is tried on.
+		{strings.Repeat("a", 100), "[" + strings.Repeat("b", 16000) + "a]*$", 100 * 16000 / ClassBytesPerStep, 3 * 100 * 16000 / ClassBytesPerStep},
 	} {
 		var told int64
 		m := Matcher{Step: func(n int64) error { told += n; return nil }}
