@@ -347,7 +347,7 @@ func (r *run) failed(err error, context string, minute int) error {
 		// still met; any other callback failing so often ends the seed.
 		switch context {
 		case "surge()":
-			r.surge, r.fast = nil, nil
+			r.surge = nil
 		case "on_minute()":
 			r.onMinute = nil
 		case "on_decision()":
