@@ -7,8 +7,9 @@
 // (a pattern's backtracking, a sort's comparisons, the bytes a string
 // function builds); a policy its expressions' steps, its windows' minutes.
 // The run has one budget of steps, so that no part can spend it many times
-// over, and one of time, read every CheckEvery steps, so that work that
-// steps do not see (a long copy) cannot run on. The scenario reports the
+// over, and one of time, read when each call into untrusted code begins
+// and ends and every CheckEvery steps between, each read comparing, so
+// that work that steps do not see (a long copy) cannot run on. The scenario reports the
 // memory it holds against the memory budget.
 //
 // A Meter is also bound to the context the run is computed for: when the

@@ -212,3 +212,19 @@ func BenchmarkCharge(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkCall is the cost of a short timed call (Enter, a charge, Leave),
+// which a run pays for each callback, policy minute and page rule: two
+// reads of the monotonic clock.
+func BenchmarkCall(b *testing.B) {
+	m := New(Limits{Steps: 1 << 62, Time: 1 << 62})
+	for b.Loop() {
+		m.Enter()
+		if err := m.Charge(Scenario, 3); err != nil {
+			b.Fatal(err)
+		}
+		if err := m.Leave(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
