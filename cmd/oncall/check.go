@@ -89,9 +89,9 @@ func (c *CheckCmd) Run(env *Env) error {
 	return nil
 }
 
-// kindFile is the kind of a problem of a file check cannot read or does not
-// know.
-const kindFile = "files"
+// kindFile is the kind of the problem of a file check cannot read or does
+// not know, and so does not check.
+const kindFile = "not checked"
 
 // kindOrder is the order kinds are counted in: a scenario's, from its
 // text to its outcomes, then a policy's.

@@ -152,7 +152,7 @@ func TestCheckPrintsEveryProblemOfEveryFile(t *testing.T) {
 			t.Errorf("no %q in:\n%s", want, e.out.String())
 		}
 	}
-	if got := e.err.String(); got != "oncall: 4 problems in 3 of 4 files (2 files, 2 declaration)\n" {
+	if got := e.err.String(); got != "oncall: 4 problems in 3 of 4 files (2 not checked, 2 declaration)\n" {
 		t.Errorf("stderr %q", got)
 	}
 }

@@ -90,18 +90,18 @@ func controlText(c engine.Control, v float64) string {
 // playable makes a setup whose fields are each in range, but not together,
 // one the engine takes: instances past max_instances start min_instances,
 // and min_instances past max_instances is max_instances. It says what it
-// changed, for the problem Validate reported.
-func playable(s *engine.Setup) string {
-	var note string
+// changed, by the field Validate names first in its message.
+func playable(s *engine.Setup) map[string]string {
+	notes := map[string]string{}
 	if s.Instances < 0 || float64(s.Instances) > s.Constants.MaxInstances {
 		s.Instances = 0
-		note = "the check plays on with instances = 0, which starts min_instances"
+		notes["instances"] = "the check plays on with instances = 0, which starts min_instances"
 	}
 	if float64(s.Controls.MinInstances) > s.Constants.MaxInstances {
 		s.Controls.MinInstances = int(math.Floor(s.Constants.MaxInstances))
-		note = fmt.Sprintf("the check plays on with min_instances = %d, max_instances", s.Controls.MinInstances)
+		notes["min_instances"] = fmt.Sprintf("the check plays on with min_instances = %d, max_instances", s.Controls.MinInstances)
 	}
-	return note
+	return notes
 }
 
 // The kinds of a scenario's problems, for a summary (dsl.Diagnostic.Kind).

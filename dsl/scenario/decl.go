@@ -179,10 +179,18 @@ func (r *run) readDeclaration(t *lua.LTable) (seed0 bool) {
 	if err := d.setup.Validate(); err != nil {
 		// Each field is in range (what is not was left at its default),
 		// but not all of them together.
-		note := playable(&d.setup)
+		notes := playable(&d.setup)
 		for _, msg := range strings.Split(err.Error(), "\n") {
-			d.diags = append(d.diags, r.p.diagAt(d.pos, "scenario{}", msg))
-			if note != "" {
+			field, _, _ := strings.Cut(msg, " ")
+			pos := d.pos
+			if field == "instances" || field == "min_instances" {
+				pos = in.place().in("controls").value(field) // min_instances is a control
+				if field == "instances" {
+					pos = in.place().value(field)
+				}
+			}
+			d.diags = append(d.diags, r.p.diagAt(pos, "scenario{}", msg))
+			if note := notes[field]; note != "" {
 				in.notes[d.diags[len(d.diags)-1].Error()] = note
 			}
 		}
