@@ -354,3 +354,31 @@ func TestPropertyNoScaleInWhileBootingOrSaturated(t *testing.T) {
 		}
 	})
 }
+
+// A rollback's target is fixed when it is pressed: a deploy shipped while
+// it prepares is reverted with the rest at the switch, a second press while
+// it prepares restarts the clock with the same target, and good_rollbacks
+// counts the deploy it targeted.
+func TestRollbackTargetIsFixedWhenPressed(t *testing.T) {
+	setup := FreePlay()
+	setup.Controls.Autoscaling = false
+	a, b := deploy(Build{Name: "5.0.0"}, 1), deploy(Build{Name: "5.0.1", ErrorRate: 0.1}, 1)
+	s := newSim(t, setup, &script{events: map[int][]Event{1: {a}, 3: {b}}})
+	stepN(t, s, 2)
+	decide(t, s, Rollback, 0) // after minute 1: the mix before 5.0.0, at minute 7
+	stepN(t, s, 2)            // minutes 2, 3: 5.0.1 ships at 3
+	decide(t, s, Rollback, 0) // after minute 3: the clock restarts, switch at 9
+	var r *Row
+	for m := 4; m <= 9; m++ {
+		if r = stepN(t, s, 1); m < 9 && (hasEvent(r, EventRollbackDone) || r.NewBuild != 1) {
+			t.Fatalf("minute %d: rollback done %v, new_build %v, want 5.0.1 serving until 9", m, hasEvent(r, EventRollbackDone), r.NewBuild)
+		}
+	}
+	if !hasEvent(r, EventRollbackDone) || r.NewBuild != 0 || r.BuildErrors != 0 {
+		t.Fatalf("minute 9: rollback done %v, new_build %v, build errors %v, want the mix before 5.0.0", hasEvent(r, EventRollbackDone), r.NewBuild, r.BuildErrors)
+	}
+	stepN(t, s, 1)
+	if o := s.Outcome(); o.GoodRollbacks != 1 {
+		t.Errorf("good_rollbacks = %d, want 1: 5.0.0, the target, was good", o.GoodRollbacks)
+	}
+}
