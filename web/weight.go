@@ -35,8 +35,8 @@ import (
 // Defaults of the memory bounds.
 const (
 	// DefaultMaxMemory is the memory the server's sessions may hold, all
-	// together: what `oncall play --max-memory` bounds (with the Go
-	// runtime's own soft limit at the same figure: see cmd/oncall).
+	// together: half of `oncall play --max-memory`'s default, 256 MiB,
+	// whose runtime holds the rest within 7/8 of it (see cmd/oncall).
 	DefaultMaxMemory = 128 << 20
 	// DefaultSessionMemory is what one session may hold and answer.
 	DefaultSessionMemory = 16 << 20
