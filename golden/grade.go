@@ -336,11 +336,11 @@ type CriterionResult struct {
 	Pos           string      `json:"pos,omitempty"`
 	Weight        float64     `json:"weight"`
 	Scoring       string      `json:"scoring,omitempty"` // "pass", or partial credit`
-	Passed        int         `json:"seeds_passed"`   // seeds where the figure met the bound: full score
-	ByBound       int         `json:"seeds_by_bound"` // seeds where no policy already meets the bound: a guard there
-	Mean          float64     `json:"mean"`           // of the policy's values over the runs that finished
-	ReferenceMean float64     `json:"reference_mean"` // of the reference values
-	NoneMean      float64     `json:"none_mean"`      // of no policy's values
+	Passed        int         `json:"seeds_passed"`      // seeds where the figure met the bound: full score
+	ByBound       int         `json:"seeds_by_bound"`    // seeds where no policy already meets the bound: a guard there
+	Mean          float64     `json:"mean"`              // of the policy's values over the runs that finished
+	ReferenceMean float64     `json:"reference_mean"`    // of the reference values
+	NoneMean      float64     `json:"none_mean"`         // of no policy's values
 	Score         float64     `json:"score"`
 	Seeds         []SeedCheck `json:"seeds"`
 	decimals      int

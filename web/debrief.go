@@ -23,7 +23,7 @@ type Debrief struct {
 	Criteria  []CriterionResult    `json:"criteria"`
 	Score     float64              `json:"score"`
 	Max       float64              `json:"max"`
-	Worse     string               `json:"worse,omitempty"` // "worse than no policy: ..." when the shift did worse than doing nothing
+	Worse     string               `json:"worse,omitempty"`     // "worse than no policy: ..." when the shift did worse than doing nothing
 	Reference string               `json:"reference,omitempty"` // the policy's name; "" when the scenario has none
 	Series    map[string][]float64 `json:"series,omitempty"`    // the reference run, by metric, for the charts
 	RefOut    *engine.Outcome      `json:"reference_outcome,omitempty"`

@@ -35,14 +35,14 @@ func TestCriterionCheck(t *testing.T) {
 		{"at_most", "reference + 0.01", 0.03, 0.02, 0.10, 1, 0.03, false},
 		{"at_most", "reference + 0.01", 0.0301, 0.02, 0.10, ln(0.10/0.0301) / ln(0.10/0.03), 0.03, false},
 		{"at_most", "reference + 0.01", math.Sqrt(0.10 * 0.03), 0.02, 0.10, 0.5, 0.03, false}, // halfway on the log scale
-		{"at_most", "reference + 0.01", 0.10, 0.02, 0.10, 0, 0.03, false},                      // as bad as doing nothing
-		{"at_most", "reference + 0.01", 0.20, 0.02, 0.10, 0, 0.03, false},                      // worse: clamped at 0
+		{"at_most", "reference + 0.01", 0.10, 0.02, 0.10, 0, 0.03, false},                     // as bad as doing nothing
+		{"at_most", "reference + 0.01", 0.20, 0.02, 0.10, 0, 0.03, false},                     // worse: clamped at 0
 		{"at_most", "reference * 1.25", 125, 100, 200, 1, 125, false},
 		{"at_most", "reference * 1.25", 125 * (1 + 1e-10), 100, 200, 1, 125, false}, // within the tolerance
 		{"at_most", "reference * 1.25", 130, 100, 90, 1 - 5.0/35, 125, true},        // a guard: 5 past the limit, whose allowance is 35
 		{"at_most", "reference * 1.25", 170, 100, 90, 0, 125, true},                 // as far past as the allowance: 0
 		{"at_most", "reference * 1.25", 120, 100, 90, 1, 125, true},
-		{"at_most", "reference", 101, 100, 100, 0, 100, true}, // no allowance: 1 or 0
+		{"at_most", "reference", 101, 100, 100, 0, 100, true},   // no allowance: 1 or 0
 		{"at_most", "0.05", 0.05 + 1e-10, 7, 7, 1, 0.05, false}, // slack of at least 1e-9 near 0
 		{"at_most", "0.05", -1, 7, 7, 1, 0.05, false},
 		{"at_most", "reference", 0.5, 0, 1, 0.5, 0, false}, // a limit of 0: the linear scale
