@@ -119,12 +119,12 @@ func TestGradeCriterionErrors(t *testing.T) {
 func lateRollback() shift.Policy {
 	return shift.PolicyFunc(func(*budget.Meter) engine.Policy {
 		paged := 0
-		return batchtest.Rules{{"roll back late", func(r *engine.Row) bool {
+		return batchtest.Rules{{Name: "roll back late", When: func(r *engine.Row) bool {
 			if r.Paging {
 				paged++
 			}
 			return paged == 15
-		}, func(*engine.Row) []engine.Action { return batchtest.Set(engine.Rollback, 0) }}}
+		}, Do: func(*engine.Row) []engine.Action { return batchtest.Set(engine.Rollback, 0) }}}
 	})
 }
 

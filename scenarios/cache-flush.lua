@@ -52,4 +52,7 @@ grade {
   { metric = "slow_minutes",   at_most = "reference + 3",          weight = 2 },
   { metric = "db_hot_minutes", at_most = "reference + 2",          weight = 2 },
   { metric = "cost",           at_most = "reference * 1.5",        weight = 1 },
+  { metric = "recommendations",  at_least = "reference - 0.05", weight = 1 },
+  { metric = "shed_share",       at_most  = "reference + 0.01", weight = 1 },
+  { metric = "mean_cache_age_s", at_most  = "reference + 30",   weight = 1 },
 }

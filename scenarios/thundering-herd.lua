@@ -84,4 +84,5 @@ grade {
   { metric = "db_hot_minutes",  at_most = "reference + 3",          weight = 2 },
   { metric = "shed_share",      at_most = "reference + 0.02",       weight = 1 },
   { metric = "recommendations", at_least = "reference - 0.1",       weight = 1 },
+  { metric = "mean_cache_age_s", at_most  = "reference + 30",   weight = 1 },
 }
