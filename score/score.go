@@ -36,10 +36,11 @@
 // the seed's points.
 //
 // A run whose main criteria are, weighted, worse than no policy's (the
-// unclamped mean of their scores below 0) is worse than no policy on the
-// seed, scores at most what no policy scores there, and says so with its
-// figures (Seed.Worse); over many seeds, a policy worse than no policy on
-// the mean scores at most what no policy scores (Sum).
+// unclamped mean of their scores below 0), or that does no better than no
+// policy on any of them while it breaks a guard, is worse than no policy
+// on the seed, scores at most what no policy scores there, and says so
+// with its figures (Seed.Worse); over many seeds, a policy worse than no
+// policy on the mean scores at most what no policy scores (Sum).
 //
 // # Why
 //
@@ -140,10 +141,9 @@ func (r Result) WorseText(rules []Rule) string {
 	}
 	var parts []string
 	for i, c := range r.Checks {
-		if c.Guard || c.Raw >= 0 {
-			continue
+		if c.Guard && c.Score < 1 || !c.Guard && c.Raw < 0 {
+			parts = append(parts, FigureText(rules[i].Metric, c.Value, c.None))
 		}
-		parts = append(parts, FigureText(rules[i].Metric, c.Value, c.None))
 	}
 	return "worse than no policy: " + strings.Join(parts, ", ")
 }
@@ -175,6 +175,7 @@ func num(v float64, decimals int) string {
 func Seed(rules []Rule, run, reference, none *engine.Outcome) (Result, error) {
 	res := Result{Checks: make([]Check, len(rules)), Failed: run == nil}
 	var wMain, wGuard, sMain, rawMain, logGuard float64
+	maxRaw := math.Inf(-1)
 	for i, r := range rules {
 		spec := engine.FigureSpec(r.Metric)
 		value := math.NaN()
@@ -199,6 +200,7 @@ func Seed(rules []Rule, run, reference, none *engine.Outcome) (Result, error) {
 		wMain += r.Weight
 		sMain += r.Weight * c.Score
 		rawMain += r.Weight * c.Raw
+		maxRaw = max(maxRaw, c.Raw)
 	}
 	res.Main, res.RawMain, res.Guard = 1, 1, 1
 	res.None = res.Max // no policy meets every guard; it earns the whole only where the seed has no main criterion
@@ -212,7 +214,9 @@ func Seed(rules []Rule, run, reference, none *engine.Outcome) (Result, error) {
 	if res.Failed {
 		res.Main, res.RawMain, res.Guard = 0, 0, 0
 	}
-	res.Worse = !res.Failed && res.RawMain < 0
+	// Worse than no policy: worse on the main criteria, weighted; or no
+	// better on any of them while paying for it in a guard.
+	res.Worse = !res.Failed && (res.RawMain < 0 || wMain > 0 && maxRaw <= 0 && res.Guard < 1)
 	for i, r := range rules {
 		c := &res.Checks[i]
 		if c.Guard {
@@ -336,7 +340,7 @@ func Sum(seeds []Result) Total {
 	}
 	n := float64(len(seeds))
 	t.Points, t.None = t.Points/n, t.None/n
-	if raw < 0 {
+	if raw < 0 || raw <= 0 && t.WorseSeeds > 0 {
 		t.Worse = true
 		t.Points = math.Min(t.Points, t.None)
 	}

@@ -115,3 +115,23 @@ func TestLogScale(t *testing.T) {
 		t.Errorf("21× the reference: %v", c.Score)
 	}
 }
+
+// A run no better than no policy on any main criterion that breaks a
+// guard did worse than no policy: it paid for nothing.
+func TestNoBetterAndDearerIsWorse(t *testing.T) {
+	run := engine.Outcome{BudgetUsed: 0.2, Cost: 160, Recommendations: 1}
+	res, err := Seed(rules, &run, &ref, &none)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Worse || res.Points != 0 {
+		t.Errorf("no better, dearer: %+v", res)
+	}
+	if got, want := res.WorseText(rules), "worse than no policy: cost 160 against no policy's 100 (1.6×)"; got != want {
+		t.Errorf("WorseText %q, want %q", got, want)
+	}
+	run.Cost = 100
+	if res, _ := Seed(rules, &run, &ref, &none); res.Worse {
+		t.Errorf("as no policy: %+v", res)
+	}
+}
