@@ -69,7 +69,8 @@ func grade(t testing.TB, refs *golden.ReferenceFile, pol shift.Policy, name stri
 }
 
 // The reference graded against itself scores full marks; a policy that
-// does nothing scores less; a harmful one least.
+// does nothing scores less; a harmful one no more than that, and a late
+// rollback in between.
 func TestGradeOrdersPolicies(t *testing.T) {
 	refs := goReferences(t, []uint32{1, 2, 3, 4, 5, 6, 7, 8})
 	ref := grade(t, refs, batchtest.FiveRules(), "reference")

@@ -171,3 +171,22 @@ func TestGradeScoring(t *testing.T) {
 		t.Errorf("a bad scoring: %v", err)
 	}
 }
+
+// A scenario without grade{} is graded by the default criteria, which
+// guard what mitigating costs users.
+func TestDefaultGrading(t *testing.T) {
+	const src = "scenario { id = \"s\", title = \"S\", briefing = { en = \"B\" }, start = \"09:00\", duration = 10 }\n"
+	p, err := Compile("s.lua", []byte(src), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, c := range p.Grading() {
+		got = append(got, c.Text())
+	}
+	want := "error_requests at most reference * 1.2 + 1000, slow_minutes at most reference + 5, cost at most reference * 1.5, " +
+		"recommendations at least reference - 0.05, shed_share at most reference + 0.01, mean_cache_age_s at most reference + 30"
+	if strings.Join(got, ", ") != want {
+		t.Errorf("default grading %q, want %q", strings.Join(got, ", "), want)
+	}
+}
