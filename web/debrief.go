@@ -3,6 +3,7 @@ package web
 import (
 	"context"
 	"net/http"
+	"strings"
 
 	"github.com/oncall-sim/oncall/dsl/scenario"
 	"github.com/oncall-sim/oncall/engine"
@@ -114,7 +115,7 @@ func (s *Server) debrief(ctx context.Context, sh Shift, sim *shift.Sim, sc Scena
 				Value: v.Value, Reference: v.Reference, None: v.None, Limit: v.Limit, Pass: v.Met, ByBound: v.Guard, Points: v.Points})
 		}
 		d.Max, d.Score = res.Max, res.Points
-		d.Worse = res.WorseText(scenario.Rules(cs))
+		d.Worse = strings.TrimPrefix(res.WorseText(scenario.Rules(cs)), "worse than no policy: ")
 	}
 	var refRows []engine.Row
 	if ref != nil {
