@@ -6,122 +6,167 @@ import (
 	"text/tabwriter"
 
 	"github.com/oncall-sim/oncall/engine"
+	"github.com/oncall-sim/oncall/score"
 )
 
-// Bound is a scenario's grading criterion as a batch summary needs it: the
-// outcome figure it reads, how people write it, its weight, and the score
-// of a run's figure on one seed given the reference policy's and no
-// policy's figures there (1 where the bound is met). The criteria of
-// dsl/scenario, which oncall grade checks, are adapted to it.
-type Bound interface {
-	Figure() string
-	String() string
-	Weight() float64
-	Score(value, reference, none float64) (float64, error)
-}
-
 // Graded is what a summary needs to show a scenario's grading criteria:
-// the criteria and, on the batch's seeds, the reference policy's runs and
-// no policy's.
+// the criteria as package score scores them and, on the batch's seeds, the
+// reference policy's runs and no policy's.
 type Graded struct {
-	Criteria  []Bound
+	Rules     []score.Rule
 	Reference string   // the reference policy's name
 	Ref, None []Result // one a seed, in the batch's order
 }
 
 // CriterionShare is how one policy fares against one criterion over the
-// batch: the share of seeds on which it meets the bound, and its mean score
-// (oncall grade's partial credit). A run that stopped meets nothing and
-// scores 0, as in grading.
+// batch: the share of seeds on which it meets the bound, its mean score of
+// its own (0..1) and its mean points (after the guards and the main
+// criteria are multiplied, score.Seed). A run that stopped meets nothing
+// and scores 0, as in grading.
 type CriterionShare struct {
 	Criterion string  `json:"criterion"`
 	Met       float64 `json:"met"`    // share of seeds, 0..1
 	Score     float64 `json:"score"`  // mean over seeds, 0..1
-	Weight    float64 `json:"weight"` // the criterion's points: it earns Weight × Score
+	Points    float64 `json:"points"` // mean over seeds, of Weight
+	Weight    float64 `json:"weight"`
 }
 
-// Shares scores runs against every criterion. Seeds whose reference run or
-// no policy's run stopped are left out; the error is of the scenario or
-// the criteria.
-func (g *Graded) Shares(runs []Result) ([]CriterionShare, error) {
-	out := make([]CriterionShare, len(g.Criteria))
-	for i, c := range g.Criteria {
-		spec := engine.FigureSpec(c.Figure())
-		out[i].Criterion, out[i].Weight = c.String(), c.Weight()
-		n := 0
-		for j := range runs {
-			if j >= len(g.Ref) || j >= len(g.None) || g.Ref[j].Err != nil || g.None[j].Err != nil {
-				continue
-			}
-			n++
-			if runs[j].Err != nil {
-				continue
-			}
-			s, err := c.Score(spec.Get(&runs[j].Outcome), spec.Get(&g.Ref[j].Outcome), spec.Get(&g.None[j].Outcome))
-			if err != nil {
-				return nil, fmt.Errorf("seed %d: %w", runs[j].Seed, err)
-			}
-			out[i].Score += s
-			if s == 1 {
-				out[i].Met++
-			}
+// Standing is one policy scored over the batch, as oncall grade scores
+// it: each criterion, the mean points of a seed (score.Sum) and whether it
+// did worse than no policy.
+type Standing struct {
+	Criteria []CriterionShare `json:"criteria"`
+	Points   float64          `json:"points"`
+	Max      float64          `json:"max"`
+	None     float64          `json:"none"` // no policy's mean points
+	// Worse says the policy did worse than no policy on the mean of its
+	// seeds (its points are then at most None's); WorseSeeds counts the
+	// seeds on which it did.
+	Worse      bool `json:"worse_than_none"`
+	WorseSeeds int  `json:"worse_seeds"`
+}
+
+// Score scores runs against the criteria, seed by seed (score.Seed). Seeds
+// whose reference run or no policy's run stopped are left out; the error
+// is of the scenario or the criteria.
+func (g *Graded) Score(runs []Result) (Standing, error) {
+	st := Standing{Criteria: make([]CriterionShare, len(g.Rules))}
+	for i, r := range g.Rules {
+		st.Criteria[i].Criterion, st.Criteria[i].Weight = r.Text, r.Weight
+	}
+	var seeds []score.Result
+	for j := range runs {
+		if j >= len(g.Ref) || j >= len(g.None) || g.Ref[j].Err != nil || g.None[j].Err != nil {
+			continue
 		}
-		if n > 0 {
-			out[i].Met /= float64(n)
-			out[i].Score /= float64(n)
+		var run *Result
+		if runs[j].Err == nil {
+			run = &runs[j]
+		}
+		res, err := score.Seed(g.Rules, outcomeOf(run), &g.Ref[j].Outcome, &g.None[j].Outcome)
+		if err != nil {
+			return st, fmt.Errorf("seed %d: %w", runs[j].Seed, err)
+		}
+		seeds = append(seeds, res)
+		for i, c := range res.Checks {
+			st.Criteria[i].Score += c.Score
+			st.Criteria[i].Points += c.Points
+			if c.Met && run != nil {
+				st.Criteria[i].Met++
+			}
 		}
 	}
-	return out, nil
+	if n := float64(len(seeds)); n > 0 {
+		for i := range st.Criteria {
+			st.Criteria[i].Met /= n
+			st.Criteria[i].Score /= n
+			st.Criteria[i].Points /= n
+		}
+	}
+	t := score.Sum(seeds)
+	st.Points, st.None, st.Worse, st.WorseSeeds = t.Points, t.None, t.Worse, t.WorseSeeds
+	// Held at no policy's points, the criteria's parts shrink alike.
+	var parts float64
+	for _, c := range st.Criteria {
+		parts += c.Points
+	}
+	if parts > st.Points {
+		for i := range st.Criteria {
+			st.Criteria[i].Points *= st.Points / parts
+		}
+	}
+	for _, r := range g.Rules {
+		st.Max += r.Weight
+	}
+	return st, nil
 }
 
-// gradedJSON is the graded criteria in a batch's JSON: each policy's shares.
+func outcomeOf(r *Result) *engine.Outcome {
+	if r == nil {
+		return nil
+	}
+	return &r.Outcome
+}
+
+// gradedJSON is the graded criteria in a batch's JSON: each policy's standing.
 type gradedJSON struct {
-	Reference string           `json:"reference"`
-	A         []CriterionShare `json:"a"`
-	B         []CriterionShare `json:"b,omitempty"`
+	Reference string    `json:"reference"`
+	A         Standing  `json:"a"`
+	B         *Standing `json:"b,omitempty"`
 }
 
 // writeGraded writes the graded criteria: for each policy, the share of
-// seeds meeting each bound and its mean score, every column at one
-// precision.
+// seeds meeting each bound, its mean score of its own and its mean
+// points, every column at one precision, then each policy's mean points.
 func (r *Report) writeGraded(w io.Writer) error {
 	g := r.Graded
-	a, err := g.Shares(r.A)
+	a, err := g.Score(r.A)
 	if err != nil {
 		return err
 	}
-	var b []CriterionShare
+	var b *Standing
 	if r.B != nil {
-		if b, err = g.Shares(r.B); err != nil {
+		sb, err := g.Score(r.B)
+		if err != nil {
 			return err
 		}
+		b = &sb
 	}
-	fmt.Fprintf(w, "\ngraded criteria: bounds from the reference policy %s on each seed; a score is oncall grade's, 1 where the bound is met, else the share of the gap from no policy to the bound closed\n", g.Reference)
+	fmt.Fprintf(w, "\ngraded criteria: bounds from the reference policy %s on each seed; a score is the criterion's own (1 where the bound is met), points as oncall grade counts them: the main criteria's share × the guards'\n", g.Reference)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	if b == nil {
-		fmt.Fprintln(tw, "  criterion\tseeds meeting it\tmean score")
+		fmt.Fprintln(tw, "  criterion\tseeds meeting it\tmean score\tmean points")
 	} else {
-		fmt.Fprintln(tw, "  criterion\ta: seeds meeting it\tb: seeds meeting it\ta: mean score\tb: mean score")
+		fmt.Fprintln(tw, "  criterion\ta: seeds meeting it\tb: seeds meeting it\ta: mean score\tb: mean score\ta: mean points\tb: mean points")
 	}
-	var pa, pb, max float64
-	for i := range a {
-		max += a[i].Weight
-		pa += a[i].Weight * a[i].Score
+	for i, ca := range a.Criteria {
 		if b == nil {
-			fmt.Fprintf(tw, "  %s\t%s %%\t%s\n", a[i].Criterion, fixedDigits(100*a[i].Met, 1), fixedDigits(a[i].Score, 3))
+			fmt.Fprintf(tw, "  %s\t%s %%\t%s\t%s\n", ca.Criterion, fixedDigits(100*ca.Met, 1), fixedDigits(ca.Score, 3), fixedDigits(ca.Points, 2))
 			continue
 		}
-		pb += b[i].Weight * b[i].Score
-		fmt.Fprintf(tw, "  %s\t%s %%\t%s %%\t%s\t%s\n", a[i].Criterion, fixedDigits(100*a[i].Met, 1), fixedDigits(100*b[i].Met, 1),
-			fixedDigits(a[i].Score, 3), fixedDigits(b[i].Score, 3))
+		cb := b.Criteria[i]
+		fmt.Fprintf(tw, "  %s\t%s %%\t%s %%\t%s\t%s\t%s\t%s\n", ca.Criterion, fixedDigits(100*ca.Met, 1), fixedDigits(100*cb.Met, 1),
+			fixedDigits(ca.Score, 3), fixedDigits(cb.Score, 3), fixedDigits(ca.Points, 2), fixedDigits(cb.Points, 2))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
 	if b == nil {
-		_, err = fmt.Fprintf(w, "  mean points: %s of %s\n", fixedDigits(pa, 2), fixedDigits(max, 2))
+		_, err = fmt.Fprintf(w, "  mean points: %s of %s%s\n", fixedDigits(a.Points, 2), fixedDigits(a.Max, 2), worseNote(a))
 	} else {
-		_, err = fmt.Fprintf(w, "  mean points: a %s, b %s, of %s\n", fixedDigits(pa, 2), fixedDigits(pb, 2), fixedDigits(max, 2))
+		_, err = fmt.Fprintf(w, "  mean points: a %s%s, b %s%s, of %s\n", fixedDigits(a.Points, 2), worseNote(a), fixedDigits(b.Points, 2), worseNote(*b), fixedDigits(a.Max, 2))
 	}
 	return err
+}
+
+// worseNote says that a policy did worse than no policy, with no policy's
+// points: " (worse than no policy, which earns 0.00; on 12 of 40 seeds)".
+func worseNote(s Standing) string {
+	switch {
+	case s.Worse:
+		return fmt.Sprintf(" (worse than no policy, which earns %s: held at it; worse on %d seeds)", fixedDigits(s.None, 2), s.WorseSeeds)
+	case s.WorseSeeds > 0:
+		return fmt.Sprintf(" (worse than no policy on %d seeds)", s.WorseSeeds)
+	}
+	return ""
 }

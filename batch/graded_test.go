@@ -2,29 +2,19 @@ package batch_test
 
 import (
 	"bytes"
+	"math"
 	"strings"
 	"testing"
 
 	"github.com/oncall-sim/oncall/batch"
 	"github.com/oncall-sim/oncall/engine"
+	"github.com/oncall-sim/oncall/score"
 )
 
-// atMost is a criterion "cost at most reference + margin", scored as
-// oncall grade scores it.
-type atMost struct{ margin float64 }
-
-func (atMost) Figure() string   { return "cost" }
-func (a atMost) String() string { return "cost at most reference + margin" }
-func (atMost) Weight() float64  { return 4 }
-func (a atMost) Score(v, ref, none float64) (float64, error) {
-	limit := ref + a.margin
-	switch {
-	case v <= limit:
-		return 1, nil
-	case none <= limit:
-		return 0, nil
-	}
-	return max(0, min(1, (none-v)/(none-limit))), nil
+// atMost is the criterion "cost at most reference + margin".
+func atMost(margin float64) score.Rule {
+	return score.Rule{Metric: "cost", Text: "cost at most reference + margin", Weight: 4,
+		Limit: func(ref float64) (float64, error) { return ref + margin, nil }}
 }
 
 func costs(vs ...float64) []batch.Result {
@@ -35,30 +25,40 @@ func costs(vs ...float64) []batch.Result {
 	return out
 }
 
-// Shares counts the seeds on which a policy meets a bound and its mean
-// score; a stopped run meets nothing and scores 0; the summary shows both
-// policies and their mean points.
-func TestGradedShares(t *testing.T) {
-	g := &batch.Graded{Criteria: []batch.Bound{atMost{1}}, Reference: "ref.rules", Ref: costs(10, 10, 10, 10), None: costs(20, 20, 20, 20)}
+// Score counts the seeds on which a policy meets a bound, its mean score
+// and points as oncall grade counts them (score.Seed); a stopped run meets
+// nothing and scores 0; the summary shows both policies, their mean points
+// and a policy worse than no policy as such.
+func TestGradedScore(t *testing.T) {
+	g := &batch.Graded{Rules: []score.Rule{atMost(1)}, Reference: "ref.rules", Ref: costs(10, 10, 10, 10), None: costs(20, 20, 20, 20)}
 	a := costs(10, 11, 15.5, 30)
 	a[3].Err = errTest
-	got, err := g.Shares(a)
+	got, err := g.Score(a)
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Seeds 1 and 2 meet the bound; seed 3 closes half the gap; seed 4 stopped.
-	if got[0].Met != 0.5 || got[0].Score != 0.625 || got[0].Weight != 4 {
-		t.Errorf("shares %+v, want met 0.5, score 0.625", got[0])
+	// Seeds 1 and 2 meet the bound; seed 3 closes ln(20/15.5)/ln(20/11) of
+	// the gap; seed 4 stopped.
+	third := math.Log(20/15.5) / math.Log(20.0/11)
+	if c := got.Criteria[0]; c.Met != 0.5 || math.Abs(c.Score-(2+third)/4) > 1e-12 || c.Weight != 4 || math.Abs(got.Points-(2+third)) > 1e-12 || got.Worse {
+		t.Errorf("standing %+v, want met 0.5, score %v", got, (2+third)/4)
 	}
-	rep := batch.Report{Scenario: "x", Policy: "a.rules", Vs: "b.rules", Seeds: seeds(4), A: a, B: costs(20, 20, 20, 20), Graded: g}
+	worse, err := g.Score(costs(40, 40, 40, 15))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !worse.Worse || worse.WorseSeeds != 3 || worse.Points != 0 {
+		t.Errorf("a policy worse than no policy on 3 seeds: %+v", worse)
+	}
+	rep := batch.Report{Scenario: "x", Policy: "a.rules", Vs: "b.rules", Seeds: seeds(4), A: a, B: costs(40, 40, 40, 15), Graded: g}
 	var out bytes.Buffer
 	if err := rep.WriteSummary(&out); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{
 		"graded criteria: bounds from the reference policy ref.rules on each seed",
-		"  cost at most reference + margin  50.0 %               0.0 %                0.625          0.000",
-		"  mean points: a 2.50, b 0.00, of 4.00",
+		"  cost at most reference + margin  50.0 %               0.0 %                0.607          0.120          2.43            0.00",
+		"  mean points: a 2.43, b 0.00 (worse than no policy, which earns 0.00: held at it; worse on 3 seeds), of 4.00",
 	} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("summary lacks %q:\n%s", want, out.String())

@@ -292,13 +292,15 @@ func (r *Report) WriteJSON(w io.Writer) error {
 	if r.Graded != nil {
 		g := &gradedJSON{Reference: r.Graded.Reference}
 		var err error
-		if g.A, err = r.Graded.Shares(r.A); err != nil {
+		if g.A, err = r.Graded.Score(r.A); err != nil {
 			return err
 		}
 		if r.B != nil {
-			if g.B, err = r.Graded.Shares(r.B); err != nil {
+			b, err := r.Graded.Score(r.B)
+			if err != nil {
 				return err
 			}
+			g.B = &b
 		}
 		doc.Graded = g
 	}

@@ -9,6 +9,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/oncall-sim/oncall/engine"
+	"github.com/oncall-sim/oncall/score"
 	"github.com/oncall-sim/oncall/shift"
 )
 
@@ -43,9 +44,16 @@ func (r *Report) WriteText(w io.Writer) error {
 			return err
 		}
 		for j := range s.Criteria {
+			if c := &s.Criteria[j]; c.held() {
+				fmt.Fprintf(w, "  %s: %s", c.Text, c.heldText())
+				continue
+			}
 			if lines := s.Criteria[j].failures(); lines != "" {
 				fmt.Fprintf(w, "  %s failed on:\n%s", s.Criteria[j].Text, indent(lines, "    "))
 			}
+		}
+		if t := s.worseText(); t != "" {
+			fmt.Fprint(w, indent(t, "  "))
 		}
 		if s.Story != nil {
 			fmt.Fprint(w, indent(wrap(s.Story.Text(), 76)+"\n", "  "))
@@ -67,12 +75,9 @@ func (r *Report) WriteText(w io.Writer) error {
 	return err
 }
 
-// Scoring states how a criterion is scored, in every report.
-const Scoring = "How points are counted: on each seed a criterion scores 1 where the policy meets its bound; " +
-	"otherwise the share of the gap between no policy's figure and the bound that the policy closed " +
-	"(none − value) / (none − bound), from 0 (as bad as doing nothing, or worse) to 1; " +
-	"where no policy already meets the bound there is no gap, and the criterion scores 1 or 0 by the bound. " +
-	"A criterion's points are its weight × the mean of its seeds' scores; it passes only at full points."
+// Scoring states how points are counted, in every report: package
+// score's rule.
+const Scoring = score.Formula
 
 // wrap breaks a paragraph into lines of at most width bytes.
 func wrap(s string, width int) string {
@@ -98,6 +103,8 @@ func (c *CriterionResult) mark() string {
 	switch {
 	case c.Pass():
 		return "pass"
+	case c.held():
+		return "held"
 	case c.Score > 0:
 		return "part"
 	}
@@ -108,10 +115,27 @@ func (c *CriterionResult) format(v float64) string {
 	return engine.FormatFixed(v, c.decimals+1)
 }
 
+// held reports whether the criterion met its bound on every seed but
+// earned less than full points: the other criteria held it back (a guard
+// counts only as far as the main criteria earned points, and they only as
+// far as the guards held).
+func (c *CriterionResult) held() bool { return !c.Pass() && c.Passed == len(c.Seeds) }
+
+// heldText says why a criterion met on every seed is short of points.
+func (c *CriterionResult) heldText() string {
+	return fmt.Sprintf("met on every seed, held at %s of %s points by the other criteria: a guard counts only as far as the main criteria earned points, a main criterion only as far as the guards held\n",
+		points(c.Score), points(c.Weight))
+}
+
 // failures lists the seeds where the criterion missed its bound, at most
 // maxListed, one a line: "seed 3: cost 41.2 > 38.1 (bound reference * 1.25,
 // reference 30.48, no policy 45.1): 0.28 of the gap closed".
-func (c *CriterionResult) failures() string { return c.misses(maxListed) }
+func (c *CriterionResult) failures() string {
+	if c.held() {
+		return c.heldText()
+	}
+	return c.misses(maxListed)
+}
 
 // misses lists at most limit seeds where the criterion missed its bound.
 func (c *CriterionResult) misses(limit int) string {
@@ -165,9 +189,27 @@ func (c *CriterionResult) missedSeeds() string {
 // gapText says how a missed seed scored.
 func gapText(s SeedCheck) string {
 	if s.ByBound {
-		return "no policy meets the bound here, so missing it scores 0"
+		return "a guard here (no policy meets the bound), scores " + engine.FormatFixed(s.Score, 2) + " and holds the seed's points at that share"
 	}
-	return "closed " + engine.FormatFixed(100*s.Score, 0) + " % of the gap from no policy to the bound, scores " + engine.FormatFixed(s.Score, 2)
+	return "closed " + engine.FormatFixed(100*s.Score, 0) + " % of the gap from no policy to the bound (log scale), scores " + engine.FormatFixed(s.Score, 2)
+}
+
+// worseText says, a line each, that the policy did worse than no policy
+// on the scenario and on which seeds, with the figures; "" when it did
+// not.
+func (s *ScenarioResult) worseText() string {
+	var b strings.Builder
+	if s.Worse {
+		fmt.Fprintf(&b, "%s: held at no policy's %s points\n", s.WorseText, points(s.NoneScore))
+	}
+	for i, ws := range s.WorseSeeds {
+		if i == maxListed {
+			fmt.Fprintf(&b, "and worse than no policy on %s\n", moreSeeds(len(s.WorseSeeds)-maxListed))
+			break
+		}
+		fmt.Fprintf(&b, "seed %d: %s (held at no policy's %s points there)\n", ws.Seed, ws.Text, points(ws.None))
+	}
+	return b.String()
 }
 
 // moreSeeds writes "1 more seed" or "n more seeds".

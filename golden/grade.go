@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"strings"
 	"time"
 
@@ -12,6 +11,7 @@ import (
 	"github.com/oncall-sim/oncall/dsl/scenario"
 	"github.com/oncall-sim/oncall/engine"
 	"github.com/oncall-sim/oncall/internal/budget"
+	"github.com/oncall-sim/oncall/score"
 	"github.com/oncall-sim/oncall/shift"
 )
 
@@ -85,7 +85,7 @@ func Grade(ctx context.Context, o GradeOptions) (*Report, error) {
 	if !(mark > 0 && mark <= 1) {
 		return nil, fmt.Errorf("pass mark %v is out of range: it takes more than 0 up to 1 (100 %%)", mark)
 	}
-	rep := &Report{Policy: o.PolicyName, Reference: o.ReferenceName, PassMark: mark, PolicyError: o.PolicyError, Scoring: Scoring}
+	rep := &Report{Policy: o.PolicyName, Reference: o.ReferenceName, PassMark: mark, PolicyError: o.PolicyError, Scoring: score.Formula}
 	if o.Clock != nil {
 		rep.Started = o.Clock()
 	}
@@ -160,6 +160,9 @@ func runPolicy(ctx context.Context, o GradeOptions, sc Scenario, ref *Reference)
 	return batch.Many(ctx, shift.Shift{Scenario: sc.Source, Noise: ref.Noise, Policy: o.Policy, Limits: o.Limits}, ref.SeedList(), opts)
 }
 
+// gradeScenario scores every seed (score.Seed) and adds them up
+// (score.Sum): a criterion's points are the mean of its parts of the
+// seeds' points.
 func gradeScenario(sc Scenario, ref *Reference, results []batch.Result) (ScenarioResult, error) {
 	sr := ScenarioResult{Scenario: sc.ID, Title: sc.Title, Seeds: ref.Seeds, Runs: len(results)}
 	for _, r := range results {
@@ -167,61 +170,95 @@ func gradeScenario(sc Scenario, ref *Reference, results []batch.Result) (Scenari
 			sr.Errors = append(sr.Errors, SeedError{Seed: r.Seed, Error: runError(r)})
 		}
 	}
+	rules := scenario.Rules(sc.Criteria)
 	for _, c := range sc.Criteria {
-		cr, err := gradeCriterion(c, ref, results)
-		if err != nil {
-			return sr, fmt.Errorf("scenario %s, %w", sc.ID, err)
-		}
-		sr.Score += cr.Score
+		spec := engine.FigureSpec(c.Metric)
+		sr.Criteria = append(sr.Criteria, CriterionResult{Metric: c.Metric, Op: c.Op, Bound: c.Bound, Text: c.Text(), Weight: c.Weight,
+			Scoring: c.Scoring, Pos: c.Pos.String(), Unit: spec.Unit, decimals: spec.Decimals})
 		sr.MaxScore += c.Weight
-		sr.Criteria = append(sr.Criteria, cr)
+	}
+	var seeds []score.Result
+	sums := make([]float64, len(rules))
+	finished := 0
+	for j, r := range results {
+		var run *engine.Outcome
+		if r.Err == nil {
+			run = &results[j].Outcome
+			finished++
+		}
+		res, err := score.Seed(rules, run, &ref.Runs[j].Outcome, &ref.Runs[j].None)
+		if err != nil {
+			return sr, fmt.Errorf("scenario %s, seed %d: %w", sc.ID, r.Seed, err)
+		}
+		seeds = append(seeds, res)
+		if res.Worse {
+			sr.WorseSeeds = append(sr.WorseSeeds, WorseSeed{Seed: r.Seed, Points: res.Points, None: res.None, Text: res.WorseText(rules)})
+		}
+		for i, c := range res.Checks {
+			cr := &sr.Criteria[i]
+			chk := SeedCheck{Seed: r.Seed, Value: c.Value, Reference: c.Reference, None: c.None, Bound: c.Limit,
+				Score: c.Score, Points: c.Points, ByBound: c.Guard, Pass: c.Met && run != nil}
+			if run == nil {
+				chk.Value = 0
+				chk.Error = runError(r)
+			} else {
+				sums[i] += c.Value
+			}
+			if chk.Pass {
+				cr.Passed++
+			}
+			if c.Guard {
+				cr.ByBound++
+			}
+			cr.Score += c.Points
+			cr.ReferenceMean += c.Reference
+			cr.NoneMean += c.None
+			cr.Seeds = append(cr.Seeds, chk)
+		}
+	}
+	n := float64(len(results))
+	total := score.Sum(seeds)
+	sr.Score, sr.NoneScore, sr.Worse = total.Points, total.None, total.Worse
+	// A policy worse than no policy is held at no policy's points: its
+	// criteria's parts shrink alike, so that they still add up.
+	var parts float64
+	for i := range sr.Criteria {
+		parts += sr.Criteria[i].Score / n
+	}
+	for i := range sr.Criteria {
+		cr := &sr.Criteria[i]
+		if finished > 0 {
+			cr.Mean = sums[i] / float64(finished)
+		}
+		cr.ReferenceMean /= n
+		cr.NoneMean /= n
+		cr.Score /= n
+		if parts > sr.Score {
+			cr.Score *= sr.Score / parts
+		}
+	}
+	if sr.Worse {
+		sr.WorseText = worseOverall(rules, sr.Criteria)
 	}
 	return sr, nil
 }
 
-// gradeCriterion checks one criterion on every seed. It scores its weight
-// times the mean of the seeds' scores; a run that failed scores 0.
-func gradeCriterion(c scenario.Criterion, ref *Reference, results []batch.Result) (CriterionResult, error) {
-	spec := engine.FigureSpec(c.Metric)
-	cr := CriterionResult{Metric: c.Metric, Op: c.Op, Bound: c.Bound, Text: c.Text(), Weight: c.Weight, Pos: c.Pos.String(), Unit: spec.Unit, decimals: spec.Decimals}
-	var sumV, sumRef, sumNone, points float64
-	n := 0
-	for j, r := range results {
-		sc := SeedCheck{Seed: r.Seed, Reference: spec.Get(&ref.Runs[j].Outcome), None: spec.Get(&ref.Runs[j].None)}
-		var v scenario.Verdict
-		var err error
-		if r.Err != nil {
-			sc.Error = runError(r)
-			v, err = c.Check(math.NaN(), sc.Reference, sc.None)
-		} else {
-			sc.Value = spec.Get(&r.Outcome)
-			v, err = c.Check(sc.Value, sc.Reference, sc.None)
-			sumV += sc.Value
-			n++
+// worseOverall says on which main figures a policy did worse than no
+// policy on the mean of the seeds.
+func worseOverall(rules []score.Rule, crs []CriterionResult) string {
+	var parts []string
+	for i, cr := range crs {
+		if cr.ByBound == len(cr.Seeds) {
+			continue // a guard on every seed
 		}
-		if err != nil {
-			return cr, fmt.Errorf("seed %d: %w", r.Seed, err)
+		if (rules[i].AtLeast && cr.Mean < cr.NoneMean) || (!rules[i].AtLeast && cr.Mean > cr.NoneMean) {
+			parts = append(parts, score.FigureText(cr.Metric, cr.Mean, cr.NoneMean)+" on the mean")
 		}
-		sc.Bound, sc.Score, sc.ByBound = v.Limit, v.Score, v.ByBound
-		sc.Pass = v.Score == 1
-		if sc.Pass {
-			cr.Passed++
-		}
-		if v.ByBound {
-			cr.ByBound++
-		}
-		points += v.Score
-		sumRef += sc.Reference
-		sumNone += sc.None
-		cr.Seeds = append(cr.Seeds, sc)
 	}
-	if n > 0 {
-		cr.Mean = sumV / float64(n)
+	if len(parts) == 0 {
+		return "worse than no policy on the main criteria"
 	}
-	cr.ReferenceMean = sumRef / float64(len(results))
-	cr.NoneMean = sumNone / float64(len(results))
-	cr.Score = c.Weight * points / float64(len(results))
-	return cr, nil
+	return "worse than no policy: " + strings.Join(parts, ", ")
 }
 
 // Report is a finished grading.
@@ -258,6 +295,23 @@ type ScenarioResult struct {
 	// Story tells the seed where the policy earned least, from the first
 	// signal on; nil at full points or when that run did not finish.
 	Story *Story `json:"story,omitempty"`
+	// NoneScore is what no policy earns on the scenario. Worse says the
+	// policy did worse than no policy on the mean of the seeds: its score
+	// is then held at NoneScore, and WorseText says on which figures.
+	NoneScore float64 `json:"none_score"`
+	Worse     bool    `json:"worse_than_none"`
+	WorseText string  `json:"worse_text,omitempty"`
+	// WorseSeeds are the seeds on which it did worse than no policy.
+	WorseSeeds []WorseSeed `json:"worse_seeds,omitempty"`
+}
+
+// WorseSeed is a seed on which the policy did worse than no policy: held
+// at no policy's points there.
+type WorseSeed struct {
+	Seed   uint32  `json:"seed"`
+	Points float64 `json:"points"`
+	None   float64 `json:"none"`
+	Text   string  `json:"text"` // "worse than no policy: budget_used 0.066 against no policy's 0.02 (3.3×)"
 }
 
 // runError is the error that stopped a run, without the "seed N: " the batch
@@ -281,18 +335,20 @@ type CriterionResult struct {
 	Unit          string      `json:"unit"`
 	Pos           string      `json:"pos,omitempty"`
 	Weight        float64     `json:"weight"`
-	Passed        int         `json:"seeds_passed"`   // seeds where the figure met the bound: full score
-	ByBound       int         `json:"seeds_by_bound"` // seeds where no policy already meets the bound: scored by the bound alone
-	Mean          float64     `json:"mean"`           // of the policy's values over the runs that finished
-	ReferenceMean float64     `json:"reference_mean"` // of the reference values
-	NoneMean      float64     `json:"none_mean"`      // of no policy's values
+	Scoring       string      `json:"scoring,omitempty"` // "pass", or partial credit`
+	Passed        int         `json:"seeds_passed"`      // seeds where the figure met the bound: full score
+	ByBound       int         `json:"seeds_by_bound"`    // seeds where no policy already meets the bound: a guard there
+	Mean          float64     `json:"mean"`              // of the policy's values over the runs that finished
+	ReferenceMean float64     `json:"reference_mean"`    // of the reference values
+	NoneMean      float64     `json:"none_mean"`         // of no policy's values
 	Score         float64     `json:"score"`
 	Seeds         []SeedCheck `json:"seeds"`
 	decimals      int
 }
 
-// Pass reports whether the criterion held on every seed: full points.
-func (c *CriterionResult) Pass() bool { return c.Passed == len(c.Seeds) }
+// Pass reports whether the criterion earned full points: it held on every
+// seed, and so did every other criterion that gates it (score.Seed).
+func (c *CriterionResult) Pass() bool { return c.Score >= c.Weight*(1-Tolerance) }
 
 // SeedCheck is one criterion on one seed.
 type SeedCheck struct {
@@ -301,8 +357,9 @@ type SeedCheck struct {
 	Reference float64 `json:"reference"`
 	None      float64 `json:"none"` // no policy's figure
 	Bound     float64 `json:"bound"`
-	Score     float64 `json:"score"`    // 0 to 1 (scenario.Criterion.Check)
-	ByBound   bool    `json:"by_bound"` // no policy meets the bound: scored by the bound alone
+	Score     float64 `json:"score"`    // the criterion's own, 0 to 1 (score.Rule.Check)
+	Points    float64 `json:"points"`   // its part of the seed's points (score.Seed)
+	ByBound   bool    `json:"by_bound"` // no policy meets the bound: a guard on this seed
 	Pass      bool    `json:"pass"`     // the figure met the bound: score 1
 	Error     string  `json:"error,omitempty"`
 }

@@ -69,7 +69,8 @@ func grade(t testing.TB, refs *golden.ReferenceFile, pol shift.Policy, name stri
 }
 
 // The reference graded against itself scores full marks; a policy that
-// does nothing scores less; a harmful one least.
+// does nothing scores less; a harmful one no more than that, and a late
+// rollback in between.
 func TestGradeOrdersPolicies(t *testing.T) {
 	refs := goReferences(t, []uint32{1, 2, 3, 4, 5, 6, 7, 8})
 	ref := grade(t, refs, batchtest.FiveRules(), "reference")
@@ -81,8 +82,12 @@ func TestGradeOrdersPolicies(t *testing.T) {
 	if !(idle.Score < ref.Score) || idle.Passed {
 		t.Errorf("idle policy: %v / %v, passed %v; want less than the reference", idle.Score, idle.MaxScore, idle.Passed)
 	}
-	if !(bad.Score < idle.Score) || bad.Passed {
-		t.Errorf("harmful policy: %v, idle %v; want the harmful one lowest", bad.Score, idle.Score)
+	if !(bad.Score <= idle.Score) || bad.Passed {
+		t.Errorf("harmful policy: %v, idle %v; want the harmful one no higher", bad.Score, idle.Score)
+	}
+	late := grade(t, refs, lateRollback(), "late")
+	if !(late.Score > idle.Score && late.Score < ref.Score) {
+		t.Errorf("a late rollback: %v, idle %v, reference %v; want it between", late.Score, idle.Score, ref.Score)
 	}
 }
 
@@ -110,13 +115,27 @@ func TestGradeCriterionErrors(t *testing.T) {
 	}
 }
 
+// lateRollback rolls the bad build back once it has paged for 15 minutes:
+// it earns part of the points.
+func lateRollback() shift.Policy {
+	return shift.PolicyFunc(func(*budget.Meter) engine.Policy {
+		paged := 0
+		return batchtest.Rules{{Name: "roll back late", When: func(r *engine.Row) bool {
+			if r.Paging {
+				paged++
+			}
+			return paged == 15
+		}, Do: func(*engine.Row) []engine.Action { return batchtest.Set(engine.Rollback, 0) }}}
+	})
+}
+
 func TestGradePassMark(t *testing.T) {
 	refs := goReferences(t, []uint32{1, 2, 3})
 	for _, c := range []struct {
 		mark float64
 		pass bool
 	}{{0.2, true}, {0.99, false}, {0, false}} {
-		rep, err := golden.Grade(context.Background(), golden.GradeOptions{Scenarios: []golden.Scenario{goScenario(t)}, Policy: batchtest.Idle(), References: refs, PassMark: c.mark})
+		rep, err := golden.Grade(context.Background(), golden.GradeOptions{Scenarios: []golden.Scenario{goScenario(t)}, Policy: lateRollback(), References: refs, PassMark: c.mark})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -182,7 +201,7 @@ func TestGradeJUnit(t *testing.T) {
 	if !regexp.MustCompile(`^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d$`).MatchString(attrs["timestamp"]) {
 		t.Errorf("timestamp %q is not ISO 8601 without a zone", attrs["timestamp"])
 	}
-	if attrs["tests"] != "3" || attrs["failures"] != "2" || attrs["name"] != "go-bad-deploy" {
+	if attrs["tests"] != "3" || attrs["failures"] != "3" || attrs["name"] != "go-bad-deploy" {
 		t.Errorf("testsuite attributes %v", attrs)
 	}
 	if s.Properties == nil || s.SystemOut == nil || s.SystemErr == nil {
@@ -196,6 +215,13 @@ func TestGradeJUnit(t *testing.T) {
 				t.Errorf("testcase %v lacks %s", a, name)
 			}
 		}
+		if c.Failure != nil && c.Failure.Type != nil && *c.Failure.Type == "held" {
+			failures++
+			if !strings.HasPrefix(c.Failure.Message, "cost at most reference * 1.25 met on every seed, held at 0 of 25 points by the other criteria") {
+				t.Errorf("a guard held back: %+v", c.Failure)
+			}
+			continue
+		}
 		if c.Failure != nil {
 			failures++
 			if c.Failure.Type == nil || *c.Failure.Type == "" || !strings.HasSuffix(c.Failure.Message, "; missed on seeds 1-3") ||
@@ -204,8 +230,8 @@ func TestGradeJUnit(t *testing.T) {
 			}
 		}
 	}
-	if failures != 2 {
-		t.Errorf("%d failures, want 2 (budget and availability)", failures)
+	if failures != 3 {
+		t.Errorf("%d failures, want 3 (budget and availability, and cost held back by them)", failures)
 	}
 }
 
@@ -239,7 +265,7 @@ func TestGradeGradescope(t *testing.T) {
 	}
 	score, ok1 := doc["score"].(float64)
 	max, ok2 := doc["max_score"].(float64)
-	if !ok1 || !ok2 || score != 25 || max != 100 {
+	if !ok1 || !ok2 || score != 0 || max != 100 {
 		t.Errorf("score %v / %v", doc["score"], doc["max_score"])
 	}
 	// The fixed clock moves 250 ms a reading: the grading read it three
@@ -327,11 +353,12 @@ func TestGradeTextAndJSON(t *testing.T) {
 	}
 	for _, want := range []string{
 		"grade of idle.rules against test references",
-		"go-bad-deploy — Bad deploy (Go): 25 / 100 points, seeds 1-3",
+		"go-bad-deploy — Bad deploy (Go): 0 / 100 points, seeds 1-3",
 		"FAIL  budget_used at most reference + 0.01     0/3",
-		"pass  cost at most reference * 1.25            3/3",
+		"held  cost at most reference * 1.25            3/3",
 		"budget_used at most reference + 0.01 failed on:\n    seed 1: budget_used ",
-		"total 25 / 100 points (25 %): FAILED (pass mark 100 %)",
+		"  cost at most reference * 1.25: met on every seed, held at 0 of 25 points by the other criteria",
+		"total 0 / 100 points (0 %): FAILED (pass mark 100 %)",
 	} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("text report lacks %q:\n%s", want, out.String())
@@ -345,7 +372,7 @@ func TestGradeTextAndJSON(t *testing.T) {
 	if err := json.Unmarshal(out.Bytes(), &doc); err != nil {
 		t.Fatal(err)
 	}
-	if doc.Score != 25 || len(doc.Scenarios) != 1 || len(doc.Scenarios[0].Criteria[0].Seeds) != 3 {
+	if doc.Score != 0 || len(doc.Scenarios) != 1 || len(doc.Scenarios[0].Criteria[0].Seeds) != 3 {
 		t.Errorf("JSON report %+v", doc)
 	}
 }

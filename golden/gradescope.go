@@ -86,7 +86,7 @@ func (r *Report) WriteGradescope(w io.Writer, o GradescopeOptions) error {
 			}
 			if !c.Pass() {
 				t.Status = "failed"
-				t.Output += c.failures()
+				t.Output += c.failures() + s.worseText()
 			}
 			doc.Tests = append(doc.Tests, t)
 		}

@@ -81,13 +81,20 @@ func (r *Report) WriteJUnit(w io.Writer) error {
 				{"policy", r.Policy}, {"reference", r.Reference}, {"seeds", s.Seeds},
 				{"score", points(s.Score)}, {"max_score", points(s.MaxScore)}, {"scoring", Scoring},
 			},
-			SystemOut: fmt.Sprintf("%s: %s / %s points\n", s.Scenario, points(s.Score), points(s.MaxScore)),
+			SystemOut: fmt.Sprintf("%s: %s / %s points\n", s.Scenario, points(s.Score), points(s.MaxScore)) + s.worseText(),
+		}
+		if s.Worse {
+			suite.Properties = append(suite.Properties, junitProperty{"worse_than_none", s.WorseText})
 		}
 		per := s.Seconds / float64(max(1, len(s.Criteria)))
 		for j := range s.Criteria {
 			c := &s.Criteria[j]
 			tc := junitCase{Name: c.Text, Classname: "oncall." + s.Scenario, Time: seconds(per)}
-			if !c.Pass() {
+			switch {
+			case c.held():
+				tc.Failure = &junitFailure{Type: "held", Message: c.Text + " " + strings.TrimSpace(c.heldText())}
+				suite.Failures++
+			case !c.Pass():
 				tc.Failure = &junitFailure{
 					Type: "criterion",
 					Message: fmt.Sprintf("%s met on %d of %d seeds (%s / %s points); missed on %s", c.Text, c.Passed, len(c.Seeds),

@@ -25,7 +25,7 @@ import (
 const ladderSeeds = "5001-5040"
 
 // The archetypes of the ladder, in the order of its table.
-var archetypes = []string{"none", "reference", "textbook", "wrong", "harmful", "clock", "syntax error"}
+var archetypes = []string{"none", "reference", "textbook", "always", "late", "wrong", "harmful", "rollback all", "clock", "syntax error"}
 
 // rung is one scenario of the ladder: where it comes from and the files of
 // its archetypes (none, the reference and the syntax error need none).
@@ -33,58 +33,84 @@ type rung struct {
 	name     string // as the table shows it
 	scenario string // a built-in's id, or the path of a scenario file
 	files    map[string]string
+	// goodBuild says a good build ships, which rolling back every deploy
+	// would undo: there it must score 50 % at most.
+	goodBuild bool
+	// blindIsRight, when set, says why acting from minute 0 is this
+	// scenario's right answer, so that the 40 % ceiling does not hold.
+	blindIsRight string
 }
+
+// common are the archetypes every rung shares.
+var common = map[string]string{"rollback all": "../scripts/ladder/rollback-every-deploy.rules"}
 
 var ladder = []rung{
 	{"bad-deploy", "bad-deploy", map[string]string{
 		"textbook": "../scripts/examples/rollback-on-page.rules",
+		"always":   "../scripts/ladder/bad-deploy/always.rules",
+		"late":     "../scripts/ladder/bad-deploy/late.rules",
 		"wrong":    "../scripts/ladder/bad-deploy/wrong.rules",
 		"harmful":  "../scripts/ladder/bad-deploy/harmful.rules",
 		"clock":    "../scripts/ladder/bad-deploy/clock.rules",
-	}},
+	}, false, ""},
 	{"bad-deploy-anytime (variant)", "../scenarios/variants/bad-deploy-anytime.lua", map[string]string{
 		"reference": "../scripts/bad-deploy.rules",
 		"textbook":  "../scripts/examples/rollback-on-page.rules",
+		"always":    "../scripts/ladder/bad-deploy/always.rules",
+		"late":      "../scripts/ladder/bad-deploy/late.rules",
 		"wrong":     "../scripts/ladder/bad-deploy/wrong.rules",
 		"harmful":   "../scripts/ladder/bad-deploy/harmful.rules",
 		"clock":     "../scripts/ladder/bad-deploy/clock.rules",
-	}},
+	}, false, ""},
 	{"surge", "surge", map[string]string{
 		"textbook": "../scripts/ladder/surge/textbook.rules",
+		"always":   "../scripts/ladder/surge/always.rules",
+		"late":     "../scripts/ladder/surge/late.rules",
 		"wrong":    "../scripts/ladder/surge/wrong.rules",
 		"harmful":  "../scripts/ladder/surge/harmful.rules",
 		"clock":    "../scripts/ladder/surge/clock.rules",
-	}},
+	}, false, ""},
 	{"cache-flush", "cache-flush", map[string]string{
 		"textbook": "../scripts/ladder/cache-flush/textbook.rules",
+		"always":   "../scripts/ladder/cache-flush/always.rules",
+		"late":     "../scripts/ladder/cache-flush/late.rules",
 		"wrong":    "../scripts/ladder/cache-flush/wrong.rules",
 		"harmful":  "../scripts/ladder/cache-flush/harmful.rules",
 		"clock":    "../scripts/ladder/cache-flush/clock.rules",
-	}},
+	}, false, ""},
 	{"db-degradation", "db-degradation", map[string]string{
 		"textbook": "../scripts/ladder/db-degradation/textbook.rules",
+		"always":   "../scripts/ladder/db-degradation/always.rules",
+		"late":     "../scripts/ladder/db-degradation/late.rules",
 		"wrong":    "../scripts/ladder/db-degradation/wrong.rules",
 		"harmful":  "../scripts/ladder/db-degradation/harmful.rules",
 		"clock":    "../scripts/ladder/db-degradation/clock.rules",
-	}},
+	}, false, ""},
 	{"memory-leak", "memory-leak", map[string]string{
 		"textbook": "../scripts/examples/rollback-on-page.rules",
+		"always":   "../scripts/ladder/memory-leak/always.rules",
+		"late":     "../scripts/ladder/memory-leak/late.rules",
 		"wrong":    "../scripts/ladder/memory-leak/wrong.rules",
 		"harmful":  "../scripts/ladder/memory-leak/harmful.rules",
 		"clock":    "../scripts/ladder/memory-leak/clock.rules",
-	}},
+	}, false, ""},
 	{"thundering-herd", "thundering-herd", map[string]string{
 		"textbook": "../scripts/ladder/thundering-herd/textbook.rules",
+		"always":   "../scripts/ladder/thundering-herd/always.rules",
+		"late":     "../scripts/ladder/thundering-herd/late.rules",
 		"wrong":    "../scripts/ladder/thundering-herd/wrong.rules",
 		"harmful":  "../scripts/ladder/thundering-herd/harmful.rules",
 		"clock":    "../scripts/ladder/thundering-herd/clock.rules",
-	}},
+	}, false, ""},
 	{"config-push", "config-push", map[string]string{
 		"textbook": "../scripts/ladder/config-push/textbook.rules",
+		"always":   "../scripts/ladder/config-push/always.rules",
+		"late":     "../scripts/ladder/config-push/late.rules",
 		"wrong":    "../scripts/ladder/config-push/wrong.rules",
 		"harmful":  "../scripts/ladder/config-push/harmful.rules",
 		"clock":    "../scripts/ladder/config-push/clock.rules",
-	}},
+	}, false, "the feature starts off and the lesson is to keep the pushed one off: " +
+		"keeping it off from minute 0 is the reference's outcome a few minutes early"},
 }
 
 // syntaxError is a policy that does not parse: its condition ends with &&.
@@ -162,7 +188,11 @@ func ladderRun(t *testing.T, r rung) map[string]*golden.Report {
 			}
 			o.PolicyError = l.Render()
 		default:
-			o.Policy = policyFile(t, r.files[a]).Program
+			f, ok := r.files[a]
+			if !ok {
+				f = common[a]
+			}
+			o.Policy = policyFile(t, f).Program
 		}
 		rep, err := golden.Grade(context.Background(), o)
 		if err != nil {
@@ -175,13 +205,27 @@ func ladderRun(t *testing.T, r rung) map[string]*golden.Report {
 
 func pct(r *golden.Report) float64 { return 100 * r.Score / r.MaxScore }
 
+// worse reports whether a report says its policy did worse than no
+// policy, on the mean or on some seed.
+func worse(r *golden.Report) bool {
+	for _, s := range r.Scenarios {
+		if s.Worse || len(s.WorseSeeds) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // TestGradingLadder grades the archetype policies of each seed scenario on
-// seeds no other test uses, and holds the ladder's order: harmful ≤ none;
-// wrong < textbook ≤ reference; the textbook answer at least 70 %; no
-// policy at most 35 % and the wrong answer at most 50 %; a policy that
-// does not parse 0, with its diagnostic in every format; and on the
-// variant whose deploy time is drawn, the clock-keyed policy at most 50 %
-// (on surge, whose time is drawn too, below the textbook answer).
+// seeds no other test uses, and holds the ladder's order: harmful ≤ none,
+// and flagged as worse than no policy; wrong < textbook ≤ reference; the
+// textbook answer at least 90 %; no policy at most 20 %; always
+// mitigating from minute 0 at most 40 %; acting late at most 70 %; the
+// wrong answer at most 50 %; rolling back every deploy at most 50 % where
+// a good build ships; a policy that does not parse 0, with its diagnostic
+// in every format; and on the variant whose deploy time is drawn, the
+// clock-keyed policy at most 50 % (on surge, whose time is drawn too,
+// below the textbook answer).
 // The table it makes is the one of docs/goldens.md.
 func TestGradingLadder(t *testing.T) {
 	if testing.Short() {
@@ -204,13 +248,21 @@ func TestGradingLadder(t *testing.T) {
 			}
 		}
 		check(s["harmful"] <= s["none"], "harmful %.1f %% > no policy %.1f %%", s["harmful"], s["none"])
+		check(worse(reps["harmful"]), "the harmful answer is not flagged as worse than no policy")
 		check(s["wrong"] < s["textbook"], "wrong %.1f %% ≥ textbook %.1f %%", s["wrong"], s["textbook"])
 		check(s["textbook"] <= s["reference"], "textbook %.1f %% > reference %.1f %%", s["textbook"], s["reference"])
 		check(s["reference"] == 100, "the reference scores %.1f %% against itself", s["reference"])
-		check(s["textbook"] >= 70, "the textbook answer scores %.1f %%, under 70 %%", s["textbook"])
-		check(s["none"] <= 35, "no policy scores %.1f %%, over 35 %%", s["none"])
+		check(s["textbook"] >= 90, "the textbook answer scores %.1f %%, under 90 %%", s["textbook"])
+		check(s["none"] <= 20, "no policy scores %.1f %%, over 20 %%", s["none"])
+		if r.blindIsRight == "" {
+			check(s["always"] <= 40, "always mitigating from minute 0 scores %.1f %%, over 40 %%", s["always"])
+		}
+		check(s["late"] <= 70, "acting late scores %.1f %%, over 70 %%", s["late"])
 		check(s["wrong"] <= 50, "the wrong answer scores %.1f %%, over 50 %%", s["wrong"])
 		check(s["syntax error"] == 0, "a syntax error scores %.1f %%", s["syntax error"])
+		if r.goodBuild {
+			check(s["rollback all"] <= 50, "rolling back every deploy scores %.1f %% where a good build ships", s["rollback all"])
+		}
 		switch {
 		case strings.Contains(r.name, "variant"):
 			check(s["clock"] <= 50, "the clock-keyed policy scores %.1f %% where the deploy's time is drawn", s["clock"])

@@ -17,16 +17,25 @@ type PinnedCriterion struct {
 	Op     string  `json:"op"`
 	Bound  string  `json:"bound"`
 	Weight float64 `json:"weight"`
+	// Scoring is the criterion's scoring, "" for partial credit.
+	Scoring string `json:"scoring,omitempty"`
 }
 
 func (c PinnedCriterion) String() string {
-	return fmt.Sprintf("%s %s %s (weight %s)", c.Metric, strings.ReplaceAll(c.Op, "_", " "), c.Bound, strconv.FormatFloat(c.Weight, 'g', -1, 64))
+	s := fmt.Sprintf("%s %s %s (weight %s", c.Metric, strings.ReplaceAll(c.Op, "_", " "), c.Bound, strconv.FormatFloat(c.Weight, 'g', -1, 64))
+	if c.Scoring != "" && c.Scoring != "partial" {
+		s += ", scoring " + c.Scoring
+	}
+	return s + ")"
 }
 
 func pin(cs []scenario.Criterion) []PinnedCriterion {
 	out := make([]PinnedCriterion, len(cs))
 	for i, c := range cs {
-		out[i] = PinnedCriterion{Metric: c.Metric, Op: c.Op, Bound: c.Bound, Weight: c.Weight}
+		out[i] = PinnedCriterion{Metric: c.Metric, Op: c.Op, Bound: c.Bound, Weight: c.Weight, Scoring: c.Scoring}
+		if c.Scoring == "partial" {
+			out[i].Scoring = "" // the default, pinned as such
+		}
 	}
 	return out
 }

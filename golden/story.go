@@ -38,7 +38,7 @@ func worstSeed(sr *ScenarioResult) (int, float64) {
 	for i := range sr.Criteria[0].Seeds {
 		p := 0.0
 		for _, c := range sr.Criteria {
-			p += c.Weight * c.Seeds[i].Score
+			p += c.Seeds[i].Points
 		}
 		if worst < 0 || p < least {
 			worst, least = i, p

@@ -25,4 +25,7 @@ scenario {
 grade {
   { metric = "availability", at_least = "reference - 0.0005", weight = 2 },
   { metric = "cost",         at_most  = "reference * 1.10",   weight = 1 },
+  { metric = "recommendations",  at_least = "reference - 0.05", weight = 1 },
+  { metric = "shed_share",       at_most  = "reference + 0.01", weight = 1 },
+  { metric = "mean_cache_age_s", at_most  = "reference + 30",   weight = 1 },
 }

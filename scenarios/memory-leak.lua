@@ -58,4 +58,7 @@ grade {
   { metric = "slow_minutes",   at_most = "reference + 40",  weight = 5 },
   { metric = "mean_p99_ms",    at_most = "reference * 1.2", weight = 3 },
   { metric = "paging_minutes", at_most = "reference + 10",  weight = 2 },
+  { metric = "recommendations",  at_least = "reference - 0.05", weight = 1 },
+  { metric = "shed_share",       at_most  = "reference + 0.01", weight = 1 },
+  { metric = "mean_cache_age_s", at_most  = "reference + 30",   weight = 1 },
 }

@@ -35,6 +35,7 @@
 ---@field at_most? number|string A number, or an expression over `reference` (the reference policy's outcome on the same seed), e.g. "reference * 1.25".
 ---@field at_least? number|string Same, as a floor.
 ---@field weight? number Above 0, at most 1,000,000 (default 1).
+---@field scoring? "partial"|"pass" How a seed that misses the bound scores: partial credit (the default) or none.
 
 ---A build shipped by deploy{}. Production shows its name and rollout; what
 ---it does is in its properties, and it is bad only through them.

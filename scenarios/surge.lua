@@ -73,4 +73,6 @@ grade {
   { metric = "slow_minutes",   at_most = "reference + 5",          weight = 2 },
   { metric = "cost",           at_most = "reference * 1.25",       weight = 1 },
   { metric = "shed_share",     at_most = "reference + 0.02",       weight = 2 },
+  { metric = "recommendations",  at_least = "reference - 0.05", weight = 1 },
+  { metric = "mean_cache_age_s", at_most  = "reference + 30",   weight = 1 },
 }

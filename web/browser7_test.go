@@ -227,8 +227,8 @@ func TestBrowserDebrief(t *testing.T) {
 			t.Errorf("debrief lacks %q:\n%s", want, deb)
 		}
 	}
-	if n := eval[int](t, ctx, `document.querySelectorAll("#debrief tbody tr").length`); n != 3 {
-		t.Errorf("%d criteria, want the 3 of bad-deploy.lua", n)
+	if n := eval[int](t, ctx, `document.querySelectorAll("#debrief tbody tr").length`); n != 6 {
+		t.Errorf("%d criteria, want the 6 of bad-deploy.lua", n)
 	}
 	run(t, ctx, chromedp.ScrollIntoView(chromedp.CSS("#end")))
 	saveShot(t, ctx, "console-debrief.png")

@@ -3,9 +3,11 @@ package web
 import (
 	"context"
 	"net/http"
+	"strings"
 
 	"github.com/oncall-sim/oncall/dsl/scenario"
 	"github.com/oncall-sim/oncall/engine"
+	"github.com/oncall-sim/oncall/score"
 	"github.com/oncall-sim/oncall/shift"
 )
 
@@ -22,6 +24,7 @@ type Debrief struct {
 	Criteria  []CriterionResult    `json:"criteria"`
 	Score     float64              `json:"score"`
 	Max       float64              `json:"max"`
+	Worse     string               `json:"worse,omitempty"`     // "worse than no policy: ..." when the shift did worse than doing nothing
 	Reference string               `json:"reference,omitempty"` // the policy's name; "" when the scenario has none
 	Series    map[string][]float64 `json:"series,omitempty"`    // the reference run, by metric, for the charts
 	RefOut    *engine.Outcome      `json:"reference_outcome,omitempty"`
@@ -40,8 +43,8 @@ type CriterionResult struct {
 	Reference float64 `json:"reference"`
 	None      float64 `json:"none"`     // no policy's figure on the seed
 	Pass      bool    `json:"pass"`     // the bound is met: full points
-	ByBound   bool    `json:"by_bound"` // no policy meets the bound: scored by the bound alone
-	Points    float64 `json:"points"`   // weight × the seed's score
+	ByBound   bool    `json:"by_bound"` // no policy meets the bound: a guard on this seed
+	Points    float64 `json:"points"`   // its part of the seed's points (score.Seed)
 	Weight    float64 `json:"weight"`
 }
 
@@ -95,23 +98,24 @@ func (s *Server) debrief(ctx context.Context, sh Shift, sim *shift.Sim, sc Scena
 	none := idle.Outcome()
 	out := sim.Outcome()
 	if g, ok := sc.(graded); ok {
-		for _, c := range g.Grading() {
-			spec := engine.FigureSpec(c.Metric)
-			r := CriterionResult{Metric: c.Metric, Op: c.Op, Bound: c.Bound, Weight: c.Weight, Value: spec.Get(&out), None: spec.Get(&none)}
-			if d.RefOut != nil {
-				r.Reference = spec.Get(d.RefOut)
-			}
-			// The check of `oncall grade`, so that a shift scores here what
-			// grading gives it on this seed.
-			v, err := c.Check(r.Value, r.Reference, r.None)
-			if err != nil {
-				return nil, &httpError{http.StatusUnprocessableEntity, err.Error()}
-			}
-			r.Limit, r.Pass, r.ByBound, r.Points = v.Limit, v.Score == 1, v.ByBound, c.Weight*v.Score
-			d.Max += c.Weight
-			d.Score += r.Points
-			d.Criteria = append(d.Criteria, r)
+		cs := g.Grading()
+		ref := d.RefOut
+		if ref == nil {
+			ref = &engine.Outcome{}
 		}
+		// The scoring of `oncall grade`, so that a shift scores here what
+		// grading gives it on this seed.
+		res, err := score.Seed(scenario.Rules(cs), &out, ref, &none)
+		if err != nil {
+			return nil, &httpError{http.StatusUnprocessableEntity, err.Error()}
+		}
+		for i, c := range cs {
+			v := res.Checks[i]
+			d.Criteria = append(d.Criteria, CriterionResult{Metric: c.Metric, Op: c.Op, Bound: c.Bound, Weight: c.Weight,
+				Value: v.Value, Reference: v.Reference, None: v.None, Limit: v.Limit, Pass: v.Met, ByBound: v.Guard, Points: v.Points})
+		}
+		d.Max, d.Score = res.Max, res.Points
+		d.Worse = strings.TrimPrefix(res.WorseText(scenario.Rules(cs)), "worse than no policy: ")
 	}
 	var refRows []engine.Row
 	if ref != nil {

@@ -128,3 +128,22 @@ func TestDebriefCountsFromTheFirstSignal(t *testing.T) {
 		t.Errorf("a quiet day: signal %+v, moments %+v", free.Signal, free.Moments)
 	}
 }
+
+// A shift that does worse than doing nothing is told so, with the figures,
+// and scores no more than no policy.
+func TestDebriefSaysWorseThanNoPolicy(t *testing.T) {
+	ts := builtinServer(t)
+	harm := "rule \"scale in when paged\"\n  when paging && autoscaling\n  do   set_autoscaling(false), set_min_instances(5)\n"
+	var d Debrief
+	ts.doJSON(t, "POST", "/api/debrief", map[string]any{"scenario": "bad-deploy", "seed": 404, "noise": true,
+		"autopilot": map[string]any{"source": harm, "until": -1}, "decisions": []any{}}, &d)
+	if d.Score != 0 || !strings.Contains(d.Worse, "budget_used ") || !strings.Contains(d.Worse, "against no policy's") {
+		t.Errorf("a harmful shift: score %v, worse %q", d.Score, d.Worse)
+	}
+	var good Debrief
+	ts.doJSON(t, "POST", "/api/debrief", map[string]any{"scenario": "bad-deploy", "seed": 404, "noise": true,
+		"autopilot": map[string]any{"policy": "examples/rollback-on-page", "until": -1}}, &good)
+	if good.Worse != "" || good.Score == 0 {
+		t.Errorf("the textbook answer: score %v, worse %q", good.Score, good.Worse)
+	}
+}

@@ -148,10 +148,7 @@ func (c *BatchCmd) passes(rep *batch.Report, sh shift.Shift, other shift.Policy,
 	if ref.Program == nil {
 		return passes
 	}
-	rep.Graded = &batch.Graded{Reference: ref.Name}
-	for _, cr := range sc.Grading() {
-		rep.Graded.Criteria = append(rep.Graded.Criteria, bound{cr})
-	}
+	rep.Graded = &batch.Graded{Reference: ref.Name, Rules: scenario.Rules(sc.Grading())}
 	passes = append(passes, pass{ref.Program, &rep.Graded.Ref})
 	if sh.Policy != nil {
 		passes = append(passes, pass{nil, &rep.Graded.None})
@@ -176,17 +173,6 @@ func (c *BatchCmd) referencePolicy(env *Env, sc *scenario.Program) (golden.Polic
 		return golden.Policy{}, nil
 	}
 	return p, nil
-}
-
-// bound adapts a scenario's criterion to what a batch summary needs.
-type bound struct{ scenario.Criterion }
-
-func (b bound) Figure() string  { return b.Metric }
-func (b bound) String() string  { return b.Text() }
-func (b bound) Weight() float64 { return b.Criterion.Weight }
-func (b bound) Score(value, reference, none float64) (float64, error) {
-	v, err := b.Check(value, reference, none)
-	return v.Score, err
 }
 
 // write sends every run to -o (or stdout) and the summary to the other stream.

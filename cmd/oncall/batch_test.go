@@ -192,8 +192,8 @@ func TestBatchVsShowsTheGradedCriteria(t *testing.T) {
 	summary := e.err.String()
 	for _, want := range []string{
 		"graded criteria: bounds from the reference policy scripts/bad-deploy.rules on each seed",
-		"  budget_used at most reference + 0.035       100.0 %              0.0 %                1.000          0.000\n",
-		"  mean points: a 10.00, b 0.00, of 10.00\n",
+		"  budget_used at most reference + 0.035       100.0 %              0.0 %                1.000          0.000          6.00            0.00\n",
+		"  mean points: a 13.00, b 0.00 (worse than no policy, which earns 0.00: held at it; worse on 10 seeds), of 13.00\n",
 		"  slow_minutes         min    10    ",
 	} {
 		if !strings.Contains(summary, want) {
@@ -220,7 +220,7 @@ grade { { metric = "cost", at_most = "reference * 1.2" } }
 		t.Errorf("drill: exit %d, stderr %q", code, e.err.String())
 	}
 	if code := e.run("batch", sc, "--seeds", "1-3", "--reference-policy", "../../scripts/free-play.rules"); code != 0 ||
-		!strings.Contains(e.err.String(), "  cost at most reference * 1.2  100.0 %           1.000\n") {
+		!strings.Contains(e.err.String(), "  cost at most reference * 1.2  100.0 %           1.000       1.00\n") {
 		t.Errorf("drill with a reference policy: exit %d, stderr %q", code, e.err.String())
 	}
 }

@@ -24,9 +24,9 @@ func TestGradeReferencePasses(t *testing.T) {
 	}
 	for _, want := range []string{
 		"grade of " + refBadDeploy + " against the public references (seeds 1-20)",
-		"bad-deploy — Bad deploy: 10 / 10 points, seeds 1-20",
+		"bad-deploy — Bad deploy: 13 / 13 points, seeds 1-20",
 		"pass  budget_used at most reference + 0.035",
-		"total 10 / 10 points (100 %): PASSED",
+		"total 13 / 13 points (100 %): PASSED",
 	} {
 		if !strings.Contains(e.out.String(), want) {
 			t.Errorf("report lacks %q:\n%s", want, e.out.String())
@@ -41,7 +41,7 @@ func TestGradeHarmfulFails(t *testing.T) {
 	if code := e.run("grade", "-p", harmful, "-f", "gradescope", "-o", out, "--visibility", "after_due_date", "--stdout-visibility", "visible"); code != 1 {
 		t.Fatalf("exit %d, want 1: %s", code, e.err.String())
 	}
-	if !strings.Contains(e.err.String(), "oncall: "+harmful+" did not pass: 11.40 / 73 points, pass mark 100 %") {
+	if !strings.Contains(e.err.String(), "oncall: "+harmful+" did not pass: 0 / 93 points, pass mark 100 %") {
 		t.Errorf("stderr %q", e.err.String())
 	}
 	data, err := os.ReadFile(out)
@@ -65,7 +65,7 @@ func TestGradeHarmfulFails(t *testing.T) {
 	if err := json.Unmarshal(data, &res); err != nil {
 		t.Fatal(err)
 	}
-	if res.Score == nil || res.MaxScore == nil || *res.Score != 11.4 || *res.MaxScore != 73 || len(res.Tests) != 27 ||
+	if res.Score == nil || res.MaxScore == nil || *res.Score != 0 || *res.MaxScore != 93 || len(res.Tests) != 47 ||
 		res.ExecutionTime == nil || res.StdoutVisibility != "visible" {
 		t.Fatalf("results.json %s", data)
 	}
@@ -82,7 +82,7 @@ func TestGradeHarmfulFails(t *testing.T) {
 func TestGradeJUnitFile(t *testing.T) {
 	e := newTestEnv(t)
 	out := filepath.Join(t.TempDir(), "report.xml")
-	if code := e.run("grade", "-p", refBadDeploy, "-f", "junit", "-o", out, "--pass-mark", "40"); code != 0 {
+	if code := e.run("grade", "-p", refBadDeploy, "-f", "junit", "-o", out, "--pass-mark", "30"); code != 0 {
 		t.Fatalf("exit %d: %s", code, e.err.String())
 	}
 	data, err := os.ReadFile(out)
@@ -103,7 +103,7 @@ func TestGradeJUnitFile(t *testing.T) {
 	if err := xml.Unmarshal(data, &doc); err != nil {
 		t.Fatal(err)
 	}
-	if doc.Tests != 26 || len(doc.Suites) != 8 || doc.Suites[0].Name != "bad-deploy" || doc.Suites[0].Stamp == "1970-01-01T00:00:00" {
+	if doc.Tests != 46 || len(doc.Suites) != 8 || doc.Suites[0].Name != "bad-deploy" || doc.Suites[0].Stamp == "1970-01-01T00:00:00" {
 		t.Errorf("JUnit %s", data)
 	}
 }
@@ -133,7 +133,7 @@ func TestGoldenRecordThenGrade(t *testing.T) {
 	if err := json.Unmarshal(e.out.Bytes(), &rep); err != nil {
 		t.Fatal(err)
 	}
-	if rep.Reference != hidden || len(rep.Scenarios) != 1 || rep.Scenarios[0].Seeds != "100-104" || rep.Score != 10 || rep.MaxScore != 10 {
+	if rep.Reference != hidden || len(rep.Scenarios) != 1 || rep.Scenarios[0].Seeds != "100-104" || rep.Score != 13 || rep.MaxScore != 13 {
 		t.Errorf("report %+v", rep)
 	}
 	if code := e.run("grade", "-p", refBadDeploy, "--reference", hidden, "--scenario", "surge"); code != 2 ||
@@ -295,7 +295,7 @@ func TestGradeReportsAPolicyThatDoesNotLoad(t *testing.T) {
 	if err := json.Unmarshal(data, &doc); err != nil {
 		t.Fatal(err)
 	}
-	if doc.Score != 0 || doc.MaxScore != 10 || len(doc.Tests) != 4 || doc.Tests[1].Status != "failed" ||
+	if doc.Score != 0 || doc.MaxScore != 13 || len(doc.Tests) != 7 || doc.Tests[1].Status != "failed" ||
 		doc.Tests[1].Output != "met on 0 of 20 seeds (1-20): 0 of 6 points; mean 0, reference mean 0.0136476, no policy mean 0.3510231\nno seed ran: the policy does not load\n" {
 		t.Errorf("results.json %s", data)
 	}

@@ -203,7 +203,7 @@ grade { { metric = "cost", at_most = 100 }, { metric = "availability", at_least 
 	if v, err := g[1].Check(0.9995, 0.9999, 0.99); v.Score != 1 || err != nil {
 		t.Errorf("availability 0.9995 against at_least reference - 0.001, reference 0.9999: %+v, %v", v, err)
 	}
-	if v, _ := g[1].Check(0.998, 0.9999, 0.9989); v.Score != 0 || !v.ByBound {
+	if v, _ := g[1].Check(0.998, 0.9999, 0.9989); v.Score != 0 || !v.Guard {
 		t.Errorf("availability 0.998 against 0.9989, no policy meeting it: %+v", v)
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/oncall-sim/oncall/engine"
 	"github.com/oncall-sim/oncall/internal/budget"
 	"github.com/oncall-sim/oncall/internal/spell"
+	"github.com/oncall-sim/oncall/score"
 )
 
 // Criterion is one line of grade{...}: an outcome metric held at most or at
@@ -26,7 +27,10 @@ type Criterion struct {
 	Op     string  // "at_most" or "at_least"
 	Bound  string  // a number or an expression over reference
 	Weight float64 // > 0
-	Pos    dsl.Pos
+	// Scoring is how a seed that misses the bound scores: score.Partial
+	// ("" too) or score.Pass.
+	Scoring string
+	Pos     dsl.Pos
 
 	bound    *vm.Program // nil: not compiled (a Criterion{...} literal)
 	steps    int64       // the steps of an evaluation of bound, estimated from above
@@ -37,7 +41,7 @@ type Criterion struct {
 // Tolerance is the relative slack a value is given against its bound, so
 // that a reference recorded on another machine (whose last bits of floating
 // point may differ) still meets its own bounds.
-const Tolerance = 1e-9
+const Tolerance = score.Tolerance
 
 // NewCriterion checks and compiles a criterion written in Go, as grade{}
 // does for one written in a scenario. Its errors name the criterion and,
@@ -131,66 +135,27 @@ func (c Criterion) Limit(reference float64) (float64, error) {
 	return v, nil
 }
 
-// Verdict is a criterion checked on one seed.
-type Verdict struct {
-	// Score is the share of the criterion's weight the run earns on the
-	// seed, 0 to 1: 1 when its figure meets the limit, otherwise the share
-	// of the gap between no policy's figure and the limit that it closed.
-	Score float64
-	// Limit is the bound's value for the reference's figure on the seed.
-	Limit float64
-	// ByBound is set when no policy already meets the limit on the seed:
-	// there is no gap to close, and the run scores 1 if it meets the limit
-	// and 0 if not.
-	ByBound bool
+// Rule is the criterion as package score scores it.
+func (c Criterion) Rule() score.Rule {
+	return score.Rule{Metric: c.Metric, Text: c.Text(), AtLeast: c.Op == "at_least", Weight: c.Weight, Mode: c.Scoring, Limit: c.Limit}
+}
+
+// Rules are the criteria as package score scores them.
+func Rules(cs []Criterion) []score.Rule {
+	out := make([]score.Rule, len(cs))
+	for i, c := range cs {
+		out[i] = c.Rule()
+	}
+	return out
 }
 
 // Check scores a run's figure against the criterion on one seed, given the
 // reference policy's figure (which sets the limit) and no policy's figure
-// on the same seed (both runs see the same traffic and the same incident).
-//
-// A figure that meets the limit, within Tolerance, scores 1. One that
-// misses it scores the share of the gap between doing nothing and the
-// limit that the run closed: for at_most, (none − value) / (none − limit),
-// clamped to 0..1; at_least the same with the signs turned. So doing
-// nothing, or worse, scores 0; halfway from doing nothing to the limit
-// scores 0.5; and the score rises continuously to 1 as the figure reaches
-// the limit, with no cliff a hair past it. Where no policy already meets
-// the limit there is no gap: the criterion is scored by the limit alone,
-// and the verdict says so (ByBound).
-func (c Criterion) Check(value, reference, none float64) (Verdict, error) {
-	limit, err := c.Limit(reference)
-	if err != nil {
-		return Verdict{}, err
-	}
-	v := Verdict{Limit: limit}
-	if c.meets(none, limit) {
-		v.ByBound = true
-	}
-	switch {
-	case c.meets(value, limit):
-		v.Score = 1
-	case v.ByBound || math.IsNaN(value):
-		v.Score = 0
-	default:
-		// none and value both miss the limit: the gap is none − limit
-		// (at_most) and is not 0.
-		v.Score = math.Max(0, math.Min(1, (none-value)/(none-limit)))
-		if math.IsNaN(v.Score) {
-			v.Score = 0
-		}
-	}
-	return v, nil
-}
-
-// meets reports whether a figure is on the right side of the limit, within
-// Tolerance.
-func (c Criterion) meets(value, limit float64) bool {
-	slack := Tolerance * math.Max(1, math.Abs(limit))
-	if c.Op == "at_least" {
-		return value >= limit-slack
-	}
-	return value <= limit+slack
+// on the same seed (both runs see the same traffic and the same incident),
+// by package score's rule (score.Rule.Check); a seed's criteria together
+// are scored by score.Seed.
+func (c Criterion) Check(value, reference, none float64) (score.Check, error) {
+	return c.Rule().Check(value, reference, none)
 }
 
 func firstLine(s string) string {

@@ -19,45 +19,62 @@ func mustCriterion(t testing.TB, metric, op, bound string) Criterion {
 }
 
 // Check scores 1 on the right side of the limit, within the relative
-// Tolerance; beyond it, the share of the gap from no policy's figure to the
-// limit that the value closed; by the limit alone where no policy meets it.
+// Tolerance; beyond it, where no policy misses the limit too, the share of
+// the gap from no policy's figure to the limit that the value closed, on a
+// log scale; where no policy meets the limit (a guard), 1 less how far past
+// the limit the value went, as a share of the limit's allowance beyond no
+// policy.
 func TestCriterionCheck(t *testing.T) {
+	ln := math.Log
 	cases := []struct {
 		op, bound              string
 		value, reference, none float64
 		score, limit           float64
-		byBound                bool
+		guard                  bool
 	}{
 		{"at_most", "reference + 0.01", 0.03, 0.02, 0.10, 1, 0.03, false},
-		{"at_most", "reference + 0.01", 0.0301, 0.02, 0.10, (0.10 - 0.0301) / 0.07, 0.03, false},
-		{"at_most", "reference + 0.01", 0.065, 0.02, 0.10, 0.5, 0.03, false}, // halfway from none to the limit
-		{"at_most", "reference + 0.01", 0.10, 0.02, 0.10, 0, 0.03, false},    // as bad as doing nothing
-		{"at_most", "reference + 0.01", 0.20, 0.02, 0.10, 0, 0.03, false},    // worse: clamped at 0
+		{"at_most", "reference + 0.01", 0.0301, 0.02, 0.10, ln(0.10/0.0301) / ln(0.10/0.03), 0.03, false},
+		{"at_most", "reference + 0.01", math.Sqrt(0.10 * 0.03), 0.02, 0.10, 0.5, 0.03, false}, // halfway on the log scale
+		{"at_most", "reference + 0.01", 0.10, 0.02, 0.10, 0, 0.03, false},                     // as bad as doing nothing
+		{"at_most", "reference + 0.01", 0.20, 0.02, 0.10, 0, 0.03, false},                     // worse: clamped at 0
 		{"at_most", "reference * 1.25", 125, 100, 200, 1, 125, false},
 		{"at_most", "reference * 1.25", 125 * (1 + 1e-10), 100, 200, 1, 125, false}, // within the tolerance
-		{"at_most", "reference * 1.25", 130, 100, 90, 0, 125, true},                 // no policy meets the limit: no gap
+		{"at_most", "reference * 1.25", 130, 100, 90, 1 - 5.0/35, 125, true},        // a guard: 5 past the limit, whose allowance is 35
+		{"at_most", "reference * 1.25", 170, 100, 90, 0, 125, true},                 // as far past as the allowance: 0
 		{"at_most", "reference * 1.25", 120, 100, 90, 1, 125, true},
+		{"at_most", "reference", 101, 100, 100, 0, 100, true},   // no allowance: 1 or 0
 		{"at_most", "0.05", 0.05 + 1e-10, 7, 7, 1, 0.05, false}, // slack of at least 1e-9 near 0
+		{"at_most", "0.05", -1, 7, 7, 1, 0.05, false},
+		{"at_most", "reference", 0.5, 0, 1, 0.5, 0, false}, // a limit of 0: the linear scale
 		{"at_least", "reference - 0.001", 0.9989, 0.9999, 0.9, 1, 0.9989, false},
-		{"at_least", "reference - 0.001", 0.94945, 0.9999, 0.9, 0.5, 0.9989, false},
+		{"at_least", "reference - 0.001", math.Sqrt(0.9989 * 0.9), 0.9999, 0.9, 0.5, 0.9989, false},
 		{"at_least", "reference - 0.001", 0.89, 0.9999, 0.9, 0, 0.9989, false},
-		{"at_least", "reference - 0.001", 0.99, 0.9999, 0.9995, 0, 0.9989, true},
+		{"at_least", "reference - 0.001", 0.99, 0.9999, 0.9995, 0, 0.9989, true}, // 0.0089 short, allowance 0.0006
+		{"at_least", "reference - 0.001", 0.9986, 0.9999, 0.9995, 0.5, 0.9989, true},
 		{"at_least", "0.99", 0.99, 0, 0, 1, 0.99, false},
-		{"at_least", "2", 1, 0, 0, 0.5, 2, false}, // a whole number is a float bound
+		{"at_least", "2", 1, 0, 0, 0.5, 2, false}, // a whole number is a float bound; no policy at 0: linear
 	}
 	for _, c := range cases {
 		crit := mustCriterion(t, "cost", c.op, c.bound)
 		v, err := crit.Check(c.value, c.reference, c.none)
-		if err != nil || math.Abs(v.Score-c.score) > 1e-9 || math.Abs(v.Limit-c.limit) > 1e-12 || v.ByBound != c.byBound {
-			t.Errorf("%s %s, value %v, reference %v, none %v: %+v (%v); want score %v, limit %v, by bound %v",
-				c.op, c.bound, c.value, c.reference, c.none, v, err, c.score, c.limit, c.byBound)
+		if err != nil || math.Abs(v.Score-c.score) > 1e-9 || math.Abs(v.Limit-c.limit) > 1e-12 || v.Guard != c.guard {
+			t.Errorf("%s %s, value %v, reference %v, none %v: %+v (%v); want score %v, limit %v, guard %v",
+				c.op, c.bound, c.value, c.reference, c.none, v, err, c.score, c.limit, c.guard)
 		}
+	}
+	pass := mustCriterion(t, "cost", "at_most", "reference")
+	pass.Scoring = "pass"
+	if v, _ := pass.Check(0.5, 0.1, 1); v.Score != 0 || v.Raw != 0 {
+		t.Errorf("scored by pass, halfway: %+v", v)
+	}
+	if v, _ := pass.Check(2, 0.1, 1); v.Score != 0 || v.Raw >= 0 {
+		t.Errorf("scored by pass, worse than no policy: %+v", v)
 	}
 }
 
 // Scores stay within 0..1, never fall as a value moves to the good side of
 // its bound, are 1 exactly where the value meets the limit, and 0 for
-// doing nothing.
+// doing nothing where doing nothing misses it.
 func TestCriterionCheckIsMonotone(t *testing.T) {
 	most := mustCriterion(t, "cost", "at_most", "reference * 1.25")
 	least := mustCriterion(t, "availability", "at_least", "reference - 0.001")
@@ -76,10 +93,10 @@ func TestCriterionCheckIsMonotone(t *testing.T) {
 			if good.Score < bad.Score || bad.Score < 0 || good.Score > 1 {
 				t.Fatalf("%s: %v scores %v, %v scores %v (none %v, reference %v)", c.crit.Op, c.better, good.Score, c.worse, bad.Score, none, ref)
 			}
-			if (good.Score == 1) != c.crit.meets(c.better, good.Limit) {
+			if (good.Score == 1) != good.Met {
 				t.Fatalf("%s: %v scores %v against limit %v", c.crit.Op, c.better, good.Score, good.Limit)
 			}
-			if idle, _ := c.crit.Check(none, ref, none); idle.Score != 0 && !c.crit.meets(none, idle.Limit) {
+			if idle, _ := c.crit.Check(none, ref, none); idle.Score != 0 && !idle.Guard {
 				t.Fatalf("%s: doing nothing (%v) scores %v against limit %v", c.crit.Op, none, idle.Score, idle.Limit)
 			}
 		}
@@ -135,5 +152,41 @@ func BenchmarkCriterionCheck(b *testing.B) {
 		if _, err := c.Check(0.03, 0.02, 0.1); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// grade{} reads a criterion's scoring, and names the field and the two
+// modes when it is neither.
+func TestGradeScoring(t *testing.T) {
+	const head = "scenario { id = \"s\", title = \"S\", briefing = { en = \"B\" }, start = \"09:00\", duration = 10 }\n"
+	p, err := Compile("s.lua", []byte(head+`grade { { metric = "cost", at_most = 1, scoring = "pass" }, { metric = "budget_used", at_most = 1 } }`), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g := p.Grading(); g[0].Scoring != "pass" || g[0].Rule().Mode != "pass" || g[1].Scoring != "" {
+		t.Errorf("grading %+v", g)
+	}
+	_, err = Compile("s.lua", []byte(head+`grade { { metric = "cost", at_most = 1, scoring = "pas" } }`), Options{})
+	if err == nil || !strings.Contains(err.Error(), `s.lua:2:`) || !strings.Contains(err.Error(), `scoring = "pas": it takes "partial" (partial credit, the default) or "pass" (full points or none); did you mean pass?`) {
+		t.Errorf("a bad scoring: %v", err)
+	}
+}
+
+// A scenario without grade{} is graded by the default criteria, which
+// guard what mitigating costs users.
+func TestDefaultGrading(t *testing.T) {
+	const src = "scenario { id = \"s\", title = \"S\", briefing = { en = \"B\" }, start = \"09:00\", duration = 10 }\n"
+	p, err := Compile("s.lua", []byte(src), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, c := range p.Grading() {
+		got = append(got, c.Text())
+	}
+	want := "error_requests at most reference * 1.2 + 1000, slow_minutes at most reference + 5, cost at most reference * 1.5, " +
+		"recommendations at least reference - 0.05, shed_share at most reference + 0.01, mean_cache_age_s at most reference + 30"
+	if strings.Join(got, ", ") != want {
+		t.Errorf("default grading %q, want %q", strings.Join(got, ", "), want)
 	}
 }

@@ -8,6 +8,8 @@ import (
 	lua "github.com/yuin/gopher-lua"
 
 	"github.com/oncall-sim/oncall/dsl"
+	"github.com/oncall-sim/oncall/internal/spell"
+	"github.com/oncall-sim/oncall/score"
 )
 
 // gradeTable declares grade{ criterion, ... }: a list, each item read by
@@ -28,9 +30,10 @@ var criterionTable = tableSpec[Criterion]{
 		boundField("at_most"),
 		boundField("at_least"),
 		to("weight", weightValue, func(c *Criterion, w float64) { c.Weight = w }),
+		to("scoring", scoringValue, func(c *Criterion, m string) { c.Scoring = m }),
 	},
 	of:      " in a criterion",
-	notList: "a criterion takes named fields (metric, at_most or at_least, weight), not a list: { metric = \"cost\", at_most = \"reference * 1.25\" }",
+	notList: "a criterion takes named fields (metric, at_most or at_least, weight, scoring), not a list: { metric = \"cost\", at_most = \"reference * 1.25\" }",
 }
 
 // readCriterion reads list item i of grade{}.
@@ -112,6 +115,16 @@ func weightValue(v lua.LValue) (float64, error) {
 		return 0, fmt.Errorf("= %s: it takes a number above 0, at most 1,000,000", luaText(v))
 	}
 	return float64(n), nil
+}
+
+// scoringValue reads a criterion's scoring: "partial" or "pass".
+func scoringValue(v lua.LValue) (string, error) {
+	s, ok := v.(lua.LString)
+	if ok && (s == score.Partial || s == score.Pass) {
+		return string(s), nil
+	}
+	return "", fmt.Errorf("= %s: it takes %q (partial credit, the default) or %q (full points or none)%s", luaText(v), score.Partial, score.Pass,
+		spell.Suggest(string(s), []string{score.Partial, score.Pass}))
 }
 
 // grade implements grade{ { metric = ..., at_most = ..., weight = ... }, ... }.

@@ -208,8 +208,14 @@ func (p *Program) Setup() engine.Setup {
 // PageRule returns the page rule's expression, or "" for MODEL.md's.
 func (p *Program) PageRule() string { return p.decl.pageSrc }
 
-// Grading returns the criteria of grade{...}, in file order.
-func (p *Program) Grading() []Criterion { return append([]Criterion(nil), p.decl.grading...) }
+// Grading returns the criteria of grade{...}, in file order, or
+// DefaultGrading when the file declares none.
+func (p *Program) Grading() []Criterion {
+	if len(p.decl.grading) == 0 {
+		return DefaultGrading()
+	}
+	return append([]Criterion(nil), p.decl.grading...)
+}
 
 // Instance prepares one run: a fresh Lua state whose scenario stream is
 // seeded with engine.ScenarioSeed(seed), the scenario ready for the engine,

@@ -798,6 +798,7 @@ function drawDebrief() {
         `<td class="${c.pass ? "pass" : "failc"}">${esc(t(c.pass ? "ui.debrief.pass" : c.points > 0 ? "ui.debrief.partial" : "ui.debrief.fail", { n: num(c.weight, 0), points: num(c.points, 1) }))}</td></tr>`);
     }
     out.push("</tbody></table>");
+    if (d.worse) out.push(`<p class="failc">${esc(t("ui.debrief.worse", { figures: d.worse }))}</p>`);
     out.push(`<p>${esc(t("ui.debrief.scoring"))}</p>`);
   } else out.push(`<p>${esc(t("ui.debrief.nocriteria"))}</p>`);
   out.push(`<p>${esc(d.reference ? t("ui.debrief.refnote", { name: scenarioTitle(d.reference) }) : t("ui.debrief.noreference"))}</p>`);
