@@ -13,9 +13,11 @@ function t(key, vars) {
   const s = S.msgs[key] ?? S.en[key] ?? key;
   if (!vars) return s;
   if (S.dir === "rtl") {
-    // In right-to-left text each value is isolated (LRI … PDI), so that
-    // "4.00 $/h" or "09:16" keeps its order inside an Urdu sentence.
-    vars = Object.fromEntries(Object.entries(vars).map(([k, v]) => [k, "\u2066" + v + "\u2069"]));
+    // In right-to-left text each value is isolated by its first strong
+    // letter (FSI … PDI): "4.00 $/h" or "09:16" keeps its order inside an
+    // Urdu sentence, and "10 منٹ" reads as Urdu writes it, the number
+    // first, on the right.
+    vars = Object.fromEntries(Object.entries(vars).map(([k, v]) => [k, "\u2068" + v + "\u2069"]));
   }
   return F.fill(s, vars);
 }
@@ -343,6 +345,21 @@ async function takeover() {
 
 // ---- storage and link ------------------------------------------------------
 
+// copyLink copies the share link. The clipboard API needs a secure context
+// (HTTPS or this computer), which the LAN address of oncall play --addr
+// 0.0.0.0 is not: there the link is selected and copied the old way, and
+// when even that is refused the link stays shown and selected, with a
+// message that says to copy it by hand.
+async function copyLink() {
+  const box = $("share"), link = box.value;
+  try { await navigator.clipboard.writeText(link); say(t("ui.share.copied"), true); return; } catch (e) { /* not a secure context: below */ }
+  box.classList.add("shown");
+  box.focus(); box.select(); box.setSelectionRange(0, link.length);
+  let done = false;
+  try { done = document.execCommand("copy"); } catch (e) { done = false; }
+  if (done) { box.classList.remove("shown"); say(t("ui.share.copied"), true); } else say(t("ui.share.select"), true);
+}
+
 
 function linkParams() {
   const q = new URLSearchParams();
@@ -409,7 +426,7 @@ function level(name, v) {
 function clockAt(m) { return S.shift.times[Math.min(Math.max(m, 0), S.shift.times.length - 1)]; }
 
 function tilesHTML(names, cls) {
-  return names.map(n => `<div class="tile ${cls}" id="tile-${n}"><dt></dt><dd><bdi dir="ltr" id="val-${n}">–</bdi></dd></div>`).join("");
+  return names.map(n => `<div class="tile ${cls}" id="tile-${n}"><dt></dt><dd><bdi id="val-${n}">–</bdi></dd></div>`).join("");
 }
 
 function draw() {
@@ -428,8 +445,8 @@ function draw() {
   }
   for (const n of KEY_TILES.concat(MORE_TILES)) {
     const el = $("tile-" + n);
-    el.querySelector("dt").textContent = label(n);
-    $("val-" + n).textContent = last ? metricValue(n, last[n]) : "–";
+    el.querySelector("dt").innerHTML = isoRuns(label(n));
+    $("val-" + n).innerHTML = isoRuns(last ? metricValue(n, last[n]) : "–");
     el.className = "tile " + (KEY_TILES.includes(n) ? "key " : "") + (last ? level(n, last[n]) : "");
   }
   drawPage(last);
@@ -440,9 +457,11 @@ function draw() {
   drawEnd();
 }
 
-// iso isolates a value inside a line: <bdi> keeps "4.00 $/h" in its order
-// in right-to-left text, and Latin words such as "1 h" too.
-function iso(s) { return `<bdi dir="ltr">${esc(s)}</bdi>`; }
+// iso isolates a value inside a line: in right-to-left text its Latin runs
+// ("4.00 $/h", "1 h", "09:16") keep their order left to right, while a
+// unit the language writes in its own letters stays in the text's
+// direction: "10 منٹ" reads number first, on the right, as Urdu writes it.
+function iso(s) { return `<bdi>${isoRuns(s)}</bdi>`; }
 function isoRuns(s) {
   if (S.dir !== "rtl") return esc(s);
   return esc(s).replace(/[0-9A-Za-z$][0-9A-Za-z$.,:%×\/ ]*[0-9A-Za-z$%×]|[0-9A-Za-z$]/g, m => `<bdi dir="ltr">${m}</bdi>`);
@@ -590,7 +609,7 @@ function drawCharts() {
       fmtY: v => axis(d.unit, v), label: t(d.key),
     });
     const fig = $("chart-" + i);
-    fig.querySelector("figcaption").textContent = t(d.key);
+    fig.querySelector("figcaption").innerHTML = isoRuns(t(d.key));
     const plot = fig.querySelector(".plot");
     plot.innerHTML = svg;
     plot.setAttribute("aria-label", t(d.key) + ". " + t("ui.charts.cursor"));
@@ -687,7 +706,7 @@ function syncControls(all) {
 // showOutput writes a slider's value beside it, in the page's language.
 function showOutput(c) {
   const out = $("out-" + c.name);
-  if (out) out.textContent = shownText(c, fromShown(c, +$("ctl-" + c.name).value));
+  if (out) out.innerHTML = iso(shownText(c, fromShown(c, +$("ctl-" + c.name).value)));
 }
 
 function drawPending() {
@@ -738,7 +757,7 @@ function drawEnd() {
   // Label and value side by side, in columns of pairs: a table as wide as
   // the page put them 1,300 px apart.
   $("outcome").innerHTML = S.meta.outcomes.map(o =>
-    `<div><dt>${esc(t("outcome." + o.name + ".label"))}</dt><dd><bdi dir="ltr">${esc(value(o.unit, sh.outcome[o.name], o.decimals))}</bdi></dd></div>`).join("");
+    `<div><dt>${esc(t("outcome." + o.name + ".label"))}</dt><dd>${iso(value(o.unit, sh.outcome[o.name], o.decimals))}</dd></div>`).join("");
 }
 
 // drawHappened lists what the scenario did and when the page fired and
@@ -762,7 +781,7 @@ function drawDebrief() {
       const o = metricSpec(c.metric);
       const f = v => value(o.unit, v, o.decimals);
       out.push(`<tr><th scope="row">${esc(t("outcome." + c.metric + ".label"))}</th><td class="num">${esc(t(c.op === "at_least" ? "ui.debrief.at_least" : "ui.debrief.at_most", { bound: f(c.limit) }))}</td>` +
-        `<td class="num" dir="ltr">${esc(f(c.value))}</td><td class="num" dir="ltr">${esc(d.reference ? f(c.reference) : "–")}</td>` +
+        `<td class="num">${iso(f(c.value))}</td><td class="num">${iso(d.reference ? f(c.reference) : "–")}</td>` +
         `<td class="${c.pass ? "pass" : "failc"}">${esc(t(c.pass ? "ui.debrief.pass" : c.points > 0 ? "ui.debrief.partial" : "ui.debrief.fail", { n: num(c.weight, 0), points: num(c.points, 1) }))}</td></tr>`);
     }
     out.push("</tbody></table>");
@@ -945,9 +964,7 @@ function wire() {
   $("speed").addEventListener("change", () => { if (S.running) { clearTimeout(S.timer); loop(); } });
   $("takeover").addEventListener("click", takeover);
   $("again").addEventListener("click", showStart);
-  $("copy").addEventListener("click", async () => {
-    try { await navigator.clipboard.writeText($("share").value); say(t("ui.share.copied"), true); } catch (e) { $("share").select(); }
-  });
+  $("copy").addEventListener("click", copyLink);
   $("lang").addEventListener("change", e => setLang(e.target.value).catch(oops));
   $("nav-play").addEventListener("click", e => { e.preventDefault(); showStart(); });
   $("nav-model").addEventListener("click", e => { e.preventDefault(); showModel().catch(oops); });
