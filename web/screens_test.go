@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/chromedp/chromedp"
+
+	"github.com/oncall-sim/oncall/i18n"
 )
 
 // Every view of the console fits a phone's width in every language: no
@@ -145,4 +147,33 @@ func TestBrowserUrduOrder(t *testing.T) {
 		t.Errorf("the Urdu headings are set in %s", fam)
 	}
 	noMessage(t, ctx)
+}
+
+// TestBrowserCopy: where the clipboard API is missing (an address over
+// plain HTTP, as oncall play --addr 0.0.0.0 prints it), Copy selects the
+// link and copies it the old way, saying so; when the browser refuses
+// even that, the link is shown selected on the phone with a message that
+// says to copy it by hand.
+func TestBrowserCopy(t *testing.T) {
+	ctx := browser(t)
+	url, _ := serve(t, realOptions(t))
+	en := i18n.Catalog("en")
+	run(t, ctx, chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile, chromedp.EmulateScale(2)),
+		chromedp.Navigate(url+"/?lang=en"), startShift("bad-deploy", "7"),
+		chromedp.Evaluate[chromedp.Void](`Object.defineProperty(navigator, "clipboard", {value: undefined, configurable: true})`),
+		click("copy"), wait(`!document.getElementById("message").hidden`))
+	if msg := text(t, ctx, "message"); msg != en["ui.share.copied"] {
+		t.Errorf("after Copy without the clipboard API the page says %q", msg)
+	}
+	if sel := eval[bool](t, ctx, `(e => document.activeElement === e && e.selectionStart === 0 && e.selectionEnd === e.value.length)(document.getElementById("share"))`); !sel {
+		t.Error("the link was not selected for the copy")
+	}
+	run(t, ctx, chromedp.Evaluate[chromedp.Void](`document.execCommand = () => false`), click("message"), click("copy"),
+		wait(`!document.getElementById("message").hidden`))
+	if msg := text(t, ctx, "message"); msg != en["ui.share.select"] {
+		t.Errorf("when the copy is refused the page says %q", msg)
+	}
+	if w := evalInt(t, ctx, `Math.round(document.getElementById("share").getBoundingClientRect().width)`); w < 200 {
+		t.Errorf("the link to copy by hand is %d px wide on the phone", w)
+	}
 }
