@@ -240,7 +240,7 @@ func TestBrowserCapacity(t *testing.T) {
 			ctx := browser(t)
 			url, _ := serve(t, Options{Scenarios: []Scenario{prog}})
 			run(t, ctx, sc.size, chromedp.Navigate(url+"/?lang=en"), startShift("own-page", "1"),
-				click("step1"), wait(`window.oncall.shift().rows.length === 1`))
+				click("step1"), wait(`window.oncall.shift().rows.length === 2`))
 			row := eval[map[string]any](t, ctx, lastRow)
 			capacity := row["capacity"].(float64)
 			want := strconv.FormatFloat(capacity, 'f', 0, 64)

@@ -226,7 +226,9 @@ async function startShift(ev) {
   const p = $("pilot").value;
   if (p === "__pasted") autopilot = { source: $("pilotsrc").value, until: -1 };
   else if (p) autopilot = { policy: p, until: -1 };
-  await open({ scenario: $("scenario").value, seed: +seed, noise: $("noise").checked, decisions: [], autopilot }, 0);
+  // A new shift opens on its first minute computed, minute 0: the tiles,
+  // the charts and their axes have a real minute to show from the start.
+  await open({ scenario: $("scenario").value, seed: +seed, noise: $("noise").checked, decisions: [], autopilot }, 1);
 }
 
 // open builds a shift on the server to minute m and shows it.
@@ -285,7 +287,11 @@ async function advance(n) {
   const sh = S.shift;
   if (!sh || sh.done) return;
   n = Math.min(n, sh.duration - sh.rows.length);
-  const ans = await withSession(id => api("POST", `/api/sessions/${id}/step`, { minutes: n }));
+  // With "Pause when paged" the server stops at the minute the page fires,
+  // whatever the number of minutes asked: at an hour a second the clock
+  // stops on the page, not two minutes after it.
+  const pause = $("autopause").checked ? "?pause=page" : "";
+  const ans = await withSession(id => api("POST", `/api/sessions/${id}/step${pause}`, { minutes: n }));
   if (ans.rows.length && ans.rows[0].minute !== sh.rows.length) { await rebuild(ans.minute); }
   else { sh.rows.push(...ans.rows); addTexts(ans.texts); }
   sh.done = ans.done;
@@ -481,11 +487,17 @@ function tHTML(key, vars) {
 function pageValues(last) {
   const ops = { ">=": (a, b) => a >= b, ">": (a, b) => a > b, "<=": (a, b) => a <= b, "<": (a, b) => a < b };
   const held = S.shift.lines.filter(b => b.why === "page" && last[b.metric] !== undefined && ops[b.op] && ops[b.op](last[b.metric], b.value));
+  // The shortest burn window first: it falls first once the errors stop.
+  held.sort((a, b) => windowOf(a.metric) - windowOf(b.metric));
   return held.map(b => {
     const m = metricSpec(b.metric);
     return `<span class="pv">` + tHTML("ui.page.value", { metric: isoRuns(label(b.metric)), value: iso(value(m.unit, last[b.metric], m.decimals)), op: esc(b.op.replace(">=", "≥").replace("<=", "≤")), bound: iso(value(m.unit, b.value, m.decimals)) }) + "</span>";
   });
 }
+
+// windowOf is the minutes a burn window spans, for the order of the page's
+// values; other metrics come after the windows.
+function windowOf(metric) { return { burn_5m: 5, burn_30m: 30, burn_1h: 60, burn_6h: 360 }[metric] ?? 1e9; }
 
 function drawPage(last) {
   const a = $("alert");
@@ -495,7 +507,7 @@ function drawPage(last) {
   if (paging) {
     a.className = "alert";
     const vals = pageValues(last);
-    const html = `<span class="big">${esc(t("ui.page.title"))}</span> <span class="why">${tHTML("ui.page.text", { values: vals.join(" · ") || "–" })}</span>`;
+    const html = `<span class="big">${esc(t("ui.page.title"))}</span> <span class="why">${tHTML("ui.page.text", { values: vals.join(" · ") || "–" })} ${vals.length ? esc(t("ui.page.clears")) : ""}</span>`;
     if (a.innerHTML !== html) a.innerHTML = html;
     a.dataset.state = "page";
     a.hidden = false;
@@ -1038,7 +1050,7 @@ async function boot() {
     if (q.get("scenario")) {
       const until = q.has("until") ? +q.get("until") : -1;
       const a = q.get("pilot") ? { policy: q.get("pilot"), until } : q.get("src") ? { source: q.get("src"), until } : undefined;
-      return await open({ scenario: q.get("scenario"), seed: +q.get("seed"), noise: q.get("noise") !== "false", d: q.get("d") || "", autopilot: a }, +(q.get("m") || 0));
+      return await open({ scenario: q.get("scenario"), seed: +q.get("seed"), noise: q.get("noise") !== "false", d: q.get("d") || "", autopilot: a }, Math.max(1, +(q.get("m") || 0)));
     }
     showStart();
   } catch (e) { oops(e); showView("start"); }

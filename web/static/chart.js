@@ -105,7 +105,10 @@ export function lineChart(o) {
   }
   const cols = Math.round(W - L - R);
   for (const s of o.series) {
-    out.push(`<polyline class="${s.ref ? "ref" : ""}" stroke="${s.color}" points="${points(s.values, from, to, x, y, cols)}"/>`);
+    const pts = points(s.values, from, to, x, y, cols);
+    out.push(`<polyline class="${s.ref ? "ref" : ""}" stroke="${s.color}" points="${pts}"/>`);
+    // A line of one point draws nothing: the opening minute is a dot.
+    if (pts && !pts.includes(" ")) { const [px, py] = pts.split(","); out.push(`<circle class="dot" cx="${px}" cy="${py}" r="2" fill="${s.color}"/>`); }
   }
   out.push(`<line class="cursor" x1="0" x2="0" y1="${T}" y2="${H - B}" visibility="hidden"/>`);
   out.push("</svg>");
