@@ -65,29 +65,35 @@ func TestBrowserWidths(t *testing.T) {
 			t.Errorf("%s does not fit %d px: %s", where, w, strings.Join(bad, "; "))
 		}
 	}
-	for _, lang := range []string{"en", "bs", "es", "fr", "id", "ur"} {
-		for _, w := range []int64{390, 360} {
-			t.Run(lang+"-"+itoa(int(w)), func(t *testing.T) {
-				ctx := browser(t)
-				run(t, ctx, chromedp.EmulateViewport(w, 844, chromedp.EmulateMobile, chromedp.EmulateScale(2)),
-					chromedp.Navigate(url+"/?lang="+lang),
-					wait(`!document.getElementById("start").hidden && document.getElementById("pilot").options.length > 2`))
-				check(t, ctx, int(w), "the start page")
-				run(t, ctx, setValue("pilot", "__pasted"), wait(`document.getElementById("pilot").dispatchEvent(new Event("change")) && !document.getElementById("pastebox").hidden`))
-				check(t, ctx, int(w), "the start page with a pasted policy")
-				run(t, ctx, setValue("pilot", ""), startShift("bad-deploy", "7"), playToPage)
-				check(t, ctx, int(w), "the paged shift")
-				if w == 390 {
-					saveScreen(t, ctx, "phone-"+lang+".png")
-				}
-				run(t, ctx, click("autopause"), click("playbtn"), wait(`!document.getElementById("end").hidden && document.querySelector("#debrief .score")`))
-				check(t, ctx, int(w), "the debrief")
-				run(t, ctx, click("nav-model"), wait(`document.querySelectorAll("#relations tbody tr").length > 0`))
-				check(t, ctx, int(w), "the model page")
-				run(t, ctx, chromedp.Navigate(url+"/?view=results&gameday="+id+"&lang="+lang), wait(`document.querySelectorAll("#gdtable tbody tr").length === 1`))
-				check(t, ctx, int(w), "the game day's results")
-			})
+	phone := func(w int64) step {
+		return chromedp.EmulateViewport(w, 844, chromedp.EmulateMobile, chromedp.EmulateScale(2))
+	}
+	// Each view is measured at 390 px, then at 360 px as it is.
+	both := func(t *testing.T, ctx context.Context, where string) {
+		t.Helper()
+		for _, w := range []int64{360, 390} {
+			run(t, ctx, phone(w), wait(`innerWidth === `+itoa(int(w))))
+			check(t, ctx, int(w), where)
 		}
+	}
+	for _, lang := range []string{"en", "bs", "es", "fr", "id", "ur"} {
+		t.Run(lang, func(t *testing.T) {
+			ctx := browser(t)
+			run(t, ctx, phone(390), chromedp.Navigate(url+"/?lang="+lang),
+				wait(`!document.getElementById("start").hidden && document.getElementById("pilot").options.length > 2`))
+			both(t, ctx, "the start page")
+			run(t, ctx, setValue("pilot", "__pasted"), wait(`document.getElementById("pilot").dispatchEvent(new Event("change")) && !document.getElementById("pastebox").hidden`))
+			both(t, ctx, "the start page with a pasted policy")
+			run(t, ctx, setValue("pilot", ""), startShift("bad-deploy", "7"), playToPage)
+			both(t, ctx, "the paged shift")
+			saveScreen(t, ctx, "phone-"+lang+".png")
+			run(t, ctx, click("autopause"), click("playbtn"), wait(`!document.getElementById("end").hidden && document.querySelector("#debrief .score")`))
+			both(t, ctx, "the debrief")
+			run(t, ctx, click("nav-model"), wait(`document.querySelectorAll("#relations tbody tr").length > 0`))
+			both(t, ctx, "the model page")
+			run(t, ctx, chromedp.Navigate(url+"/?view=results&gameday="+id+"&lang="+lang), wait(`document.querySelectorAll("#gdtable tbody tr").length === 1`))
+			both(t, ctx, "the game day's results")
+		})
 	}
 }
 

@@ -194,7 +194,7 @@ function showView(name) {
 
 function showStart() {
   stop();
-  S.shift = null;
+  keep();
   showView("start");
   $("seed").value = randomSeed();
   const saved = loadSaved();
@@ -395,7 +395,53 @@ function updateLink() {
   $("share").value = url;
   // On the start page the seed shown is the one in the seed box.
   $("seedshow").textContent = S.shift ? S.shift.seed : ($("seed").value.trim() || "–");
-  history.replaceState(null, "", "?" + q.toString());
+  // Each view is an entry of the browser's history: a new view pushes
+  // one, and the minutes of a shift, a new language or a new seed only
+  // rewrite the entry of the view shown.
+  const view = viewName();
+  if (S.histView && view !== S.histView) history.pushState({ view }, "", "?" + q.toString());
+  else history.replaceState({ view }, "", "?" + q.toString());
+  S.histView = view;
+}
+
+function viewName() {
+  if (S.shift) return S.shift.done ? "debrief" : "shift";
+  return ["model", "results"].find(v => !$(v).hidden) || "start";
+}
+
+// keep puts the shift being played aside when another view opens: Back
+// brings it back as it was, its session still open, its clock where it
+// stopped.
+function keep() {
+  if (S.shift) S.kept = S.shift;
+  S.shift = null;
+}
+
+// onHistory shows the view of a history entry that Back or Forward reached.
+async function onHistory(e) {
+  const q = new URLSearchParams(location.search), view = (e.state && e.state.view) || "";
+  S.histView = view || null;
+  try {
+    if (q.get("lang") && q.get("lang") !== S.lang) await setLang(q.get("lang"));
+    if (q.get("view") === "model") return await showModel(q.get("scenario") ? { scenario: q.get("scenario"), seed: q.get("seed") ?? undefined } : null);
+    if (q.get("gameday") && q.get("view") === "results") return await showResults(q.get("gameday"));
+    const k = S.kept;
+    if (q.get("scenario") && k && k.scenario === q.get("scenario") && String(k.seed) === q.get("seed")) {
+      stop();
+      S.shift = k; S.kept = null;
+      showView("shift");
+      drawControls(); S.drawn = 0; $("timeline").textContent = ""; draw();
+      if (view === "debrief") $("end").scrollIntoView();
+      updateLink();
+      return;
+    }
+    if (q.get("scenario")) {
+      const until = q.has("until") ? +q.get("until") : -1;
+      const a = q.get("pilot") ? { policy: q.get("pilot"), until } : q.get("src") ? { source: q.get("src"), until } : undefined;
+      return await open({ scenario: q.get("scenario"), seed: +q.get("seed"), noise: q.get("noise") !== "false", d: q.get("d") || "", autopilot: a }, Math.max(1, +(q.get("m") || 0)));
+    }
+    showStart();
+  } catch (err) { oops(err); }
 }
 
 function save() {
@@ -836,7 +882,7 @@ async function createGameDay() {
 
 async function showResults(id) {
   stop();
-  S.shift = null; S.gameday = id;
+  keep(); S.gameday = id;
   showView("results");
   clearTimeout(S.gdTimer);
   const g = await api("GET", "/api/gamedays/" + encodeURIComponent(id));
@@ -862,7 +908,7 @@ async function showModel(target) {
   const sh = S.shift;
   S.modelFor = target !== undefined ? target : sh ? { scenario: sh.scenario, seed: sh.seed } : null;
   stop();
-  S.shift = null;
+  keep();
   showView("model");
   await loadModel();
   updateLink();
@@ -995,6 +1041,7 @@ function wire() {
     decideCtl("rollback", 0).then(() => announce($("pend-rollback").textContent));
   });
   document.addEventListener("keydown", onKey);
+  addEventListener("popstate", onHistory);
   $("spans").addEventListener("click", e => { const b = e.target.closest("button[data-span]"); if (b) { S.span = +b.dataset.span; drawCharts(); } });
   const charts = $("charts");
   charts.addEventListener("pointermove", e => { const c = chartOf(e.target); if (c) cursor(c, minuteAt(c.plot.querySelector("svg"), e.clientX)); });
