@@ -54,7 +54,7 @@ func browser(t *testing.T) context.Context {
 	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancel := chromedp.NewContext(actx)
 	t.Cleanup(func() { cancel(); cancelA() })
-	ctx, cancelT := context.WithTimeout(ctx, 60*time.Second)
+	ctx, cancelT := context.WithTimeout(ctx, 180*time.Second) // a bound on a hung browser, well above a test on a loaded machine
 	t.Cleanup(cancelT)
 	if err := chromedp.Do(ctx); err != nil {
 		t.Fatalf("starting Chromium at %s: %v", path, err)

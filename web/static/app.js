@@ -218,6 +218,14 @@ async function startShift(ev) {
   if (S.gd) {
     const name = $("gdname").value.trim();
     if (!name) { say(t("ui.gameday.noname")); $("gdname").focus(); return; }
+    // A name another participant has sent is met once with a warning:
+    // pressing Start again plays on, to be listed as "Alex (2)".
+    if (name !== sentName() && S.warned !== name) {
+      try {
+        const g = await api("GET", "/api/gamedays/" + encodeURIComponent(S.gameday));
+        if (g.results.some(r => r.name === name)) { S.warned = name; say(t("ui.gameday.taken", { name })); $("gdname").focus(); return; }
+      } catch (e) { /* the server says more when the result is sent */ }
+    }
     try { localStorage.setItem("oncall.name", name); } catch (e) { /* storage off */ }
   }
   const seed = $("seed").value.trim();
@@ -318,9 +326,15 @@ async function finish() {
   } catch (e) { oops(e); }
   if (S.gameday && !sh.sent) {
     try {
-      await api("POST", `/api/gamedays/${encodeURIComponent(S.gameday)}/results`, { name: localStorage.getItem("oncall.name") || "?", decisions: plain(sh.decisions), autopilot: sh.autopilot || undefined });
+      // The first result this browser sends may not take the name of
+      // another participant's: the server lists it as "Alex (2)". A
+      // second try sends under the name the first was given, and replaces it.
+      const was = sentName(), name = was || localStorage.getItem("oncall.name") || "?";
+      const g = await api("POST", `/api/gamedays/${encodeURIComponent(S.gameday)}/results`, { name, once: !was, decisions: plain(sh.decisions), autopilot: sh.autopilot || undefined });
+      const mine = was || g.results.at(-1).name;
+      try { localStorage.setItem("oncall.sent." + S.gameday, mine); } catch (e) { /* storage off */ }
       sh.sent = true;
-      say(t("ui.gameday.sent"), true);
+      say(mine !== name ? t("ui.gameday.renamed", { name: mine, asked: name }) : t("ui.gameday.sent"), true);
     } catch (e) { oops(e); }
   }
   draw();
@@ -866,6 +880,12 @@ function decisionText(d) {
 
 // ---- game days -------------------------------------------------------------
 
+// sentName is the name this browser's result went under on this game day.
+function sentName() { try { return localStorage.getItem("oncall.sent." + S.gameday) || ""; } catch (e) { return ""; } }
+
+// exact writes a score as it is, to its hundredths: 4.6, 4.65, 5.
+function exact(v) { return num(v, Math.abs(v * 10 - Math.round(v * 10)) < 1e-9 ? (Number.isInteger(v) ? 0 : 1) : 2); }
+
 async function createGameDay() {
   say("");
   const seed = $("seed").value.trim();
@@ -892,8 +912,8 @@ async function showResults(id) {
   if (!g.results.length) $("gdtable").innerHTML = `<tbody><tr><td>${esc(t("ui.gameday.none"))}</td></tr></tbody>`;
   else $("gdtable").innerHTML = `<thead><tr><th scope="col">${esc(t("ui.gameday.participant"))}</th><th scope="col">${esc(t("ui.gameday.score"))}</th>` +
     cols.map(c => `<th scope="col">${esc(t("outcome." + c + ".label"))}</th>`).join("") + "</tr></thead><tbody>" +
-    g.results.map(r => `<tr><th scope="row">${esc(r.name)}${r.autopilot ? " (" + esc(t("ui.pilot.on", { name: r.autopilot === "pasted" ? t("ui.pilot.pasted") : policyTitle(r.autopilot) })) + ")" : ""}</th><td class="num" dir="ltr">${r.max ? esc(num(r.score, 0) + " / " + num(r.max, 0)) : "–"}</td>` +
-      cols.map(c => { const o = metricSpec(c); return `<td class="num" dir="ltr">${esc(value(o.unit, r.outcome[c], o.decimals))}</td>`; }).join("") + "</tr>").join("") + "</tbody>";
+    g.results.map(r => `<tr><th scope="row"><bdi>${esc(r.name)}</bdi>${r.autopilot ? " (" + esc(t("ui.pilot.on", { name: r.autopilot === "pasted" ? t("ui.pilot.pasted") : policyTitle(r.autopilot) })) + ")" : ""}</th><td class="num">${r.max ? iso(exact(r.score) + " / " + num(r.max, 0)) : "–"}</td>` +
+      cols.map(c => { const o = metricSpec(c); return `<td class="num">${iso(value(o.unit, r.outcome[c], o.decimals))}</td>`; }).join("") + "</tr>").join("") + "</tbody>";
   updateLink();
   S.gdTimer = setTimeout(() => { if (!$("results").hidden) showResults(id).catch(oops); }, 5000);
 }
