@@ -123,3 +123,41 @@ func TestBrowserMinuteZero(t *testing.T) {
 	}
 	noMessage(t, ctx)
 }
+
+// TestBrowserChartsSRE: the charts an SRE reads: an error-rate chart, the
+// four burn windows the page rule reads with each bound labelled on its
+// line, a legend with each line's value at the last minute (the tile's),
+// and one crosshair across every chart.
+func TestBrowserChartsSRE(t *testing.T) {
+	ctx := browser(t)
+	url, _ := serve(t, realOptions(t))
+	run(t, ctx, chromedp.EmulateViewport(1366, 900), chromedp.Navigate(url+"/?lang=en"), startShift("bad-deploy", "7"), playToPage)
+	captions := eval[[]string](t, ctx, `[...document.querySelectorAll("#charts figcaption")].map(e => e.textContent)`)
+	if !strings.Contains(strings.Join(captions, "|"), "Error rate") {
+		t.Errorf("no error-rate chart among %q", captions)
+	}
+	burn := `[...document.querySelectorAll("#charts figure")].find(f => f.querySelector("figcaption").textContent.startsWith("Burn rate"))`
+	legend := eval[string](t, ctx, burn+`.querySelector(".legend").textContent`)
+	for _, w := range []string{"(5 min)", "(30 min)", "(1 h)", "(6 h)"} {
+		if !strings.Contains(legend, w) {
+			t.Errorf("the burn chart's legend lacks the %s window: %q", w, legend)
+		}
+	}
+	if labels := eval[[]string](t, ctx, burn+`.querySelectorAll("text.thlabel").length ? [...`+burn+`.querySelectorAll("text.thlabel")].map(e => e.textContent) : []`); len(labels) < 2 || !strings.Contains(strings.Join(labels, " "), "14.4") || !strings.Contains(strings.Join(labels, " "), "6.0") {
+		t.Errorf("the burn chart labels its bounds %q", labels)
+	}
+	if got, tile := eval[string](t, ctx, `document.querySelector("#chart-1 .legend b.now").textContent`), text(t, ctx, "val-p99_ms"); got != tile {
+		t.Errorf("the latency legend reads %q, the tile %q", got, tile)
+	}
+	// One pointer over the latency chart: every chart's crosshair at its minute.
+	run(t, ctx, chromedp.ScrollIntoView(chromedp.CSS("#chart-1 svg")))
+	box := eval[[]float64](t, ctx, `(() => { const r = document.querySelector("#chart-1 svg").getBoundingClientRect(); return [r.left, r.top, r.width, r.height]; })()`)
+	run(t, ctx, chromedp.MouseEvent("mouseMoved", box[0]+box[2]*0.4, box[1]+box[3]*0.5), wait(`!document.querySelector("#chart-1 .tip").hidden`))
+	xs := eval[[]string](t, ctx, `[...document.querySelectorAll("#charts svg line.cursor")].map(l => l.getAttribute("visibility") + "@" + l.getAttribute("x1"))`)
+	for i, x := range xs {
+		if x != xs[1] || !strings.HasPrefix(x, "visible@") {
+			t.Errorf("chart %d's crosshair is %s, the latency chart's %s", i, x, xs[1])
+		}
+	}
+	noMessage(t, ctx)
+}

@@ -595,11 +595,13 @@ function chartDefs() {
   return [
     { key: "ui.chart.traffic", unit: "req/s", lines: ["requests", "capacity"] },
     { key: "ui.chart.p99", unit: "ms", lines: ["p99_ms"] },
-    { key: "ui.chart.burn", unit: "×", lines: ["burn_5m", "burn_1h"] },
+    { key: "ui.chart.burn", unit: "×", lines: ["burn_5m", "burn_1h", "burn_30m", "burn_6h"] },
     { key: "ui.chart.budget", unit: "share", lines: ["budget_left"] },
     { key: "ui.chart.cache", unit: "share", lines: ["hit_rate", "db_util", "db_errors"], max: 1 },
     { key: "ui.chart.fleet", unit: "instances", lines: ["serving", "booting", "min_instances"], least: 4 },
     { key: "ui.chart.cost", unit: "$/h", lines: ["cost_per_hour"] },
+    // Shown third, beside the latency: the errors the burn rates come from.
+    { key: "ui.chart.errors", unit: "share", lines: ["error_rate"], pos: 2 },
   ];
 }
 
@@ -660,7 +662,7 @@ function drawCharts() {
   const sh = S.shift, box = $("charts");
   const ref = sh.reference;
   const defs = chartDefs();
-  if (box.children.length !== defs.length) box.innerHTML = defs.map((d, i) => `<figure class="chart" id="chart-${i}" data-i="${i}"><figcaption></figcaption><div class="plot" tabindex="0"></div><div class="tip" role="status" aria-live="polite" hidden></div><div class="legend"></div></figure>`).join("");
+  if (box.children.length !== defs.length) box.innerHTML = defs.map((d, i) => `<figure class="chart" id="chart-${i}" data-i="${i}" style="order: ${d.pos ?? (i < 2 ? i : i + 1)}"><figcaption></figcaption><div class="plot" tabindex="0"></div><div class="tip" role="status" aria-live="polite" hidden></div><div class="legend"></div></figure>`).join("");
   drawSpans();
   const [from, to] = chartSpan();
   const mk = marks(sh.rows, from, to);
@@ -668,7 +670,7 @@ function drawCharts() {
     const series = [], legend = [];
     d.lines.forEach((name, j) => {
       series.push({ name, k: j, label: label(name), values: sh.rows.map(r => r[name]), color: COLORS[j] });
-      legend.push(`<span><i class="k${j}"></i>${esc(label(name))}</span>`);
+      legend.push(`<span><i class="k${j}"></i>${isoRuns(label(name))} <b class="now" data-k="${j}"></b></span>`);
       if (ref && ref[0] && ref[0][name] !== undefined) series.push({ name, k: j, label: label(name) + " (" + t("ui.debrief.refline") + ")", values: ref.map(r => r[name]), color: COLORS[j], ref: true });
     });
     if (ref) legend.push(`<span><i class="refkey"></i>${esc(t("ui.debrief.refline"))}</span>`);
@@ -677,7 +679,7 @@ function drawCharts() {
     const bounds = sh.lines.filter(b => d.lines.includes(b.metric));
     const svg = lineChart({
       series, times: sh.times, from, to, now: sh.rows.length, max: d.max, least: d.least, scale: d.unit === "share" ? 100 : 1,
-      marks: mk, thresholds: bounds.map(b => ({ value: b.value, title: label(b.metric) + " " + b.op + " " + value(d.unit, b.value) })),
+      marks: mk, thresholds: bounds.map(b => ({ value: b.value, title: label(b.metric) + " " + b.op + " " + value(d.unit, b.value), label: axis(d.unit, b.value) })),
       fmtY: v => axis(d.unit, v), label: t(d.key),
     });
     const fig = $("chart-" + i);
@@ -687,9 +689,31 @@ function drawCharts() {
     plot.setAttribute("aria-label", t(d.key) + ". " + t("ui.charts.cursor"));
     fig.querySelector(".legend").innerHTML = legend.join("");
     const c = { def: d, series, fig, plot, from, to };
-    if (S.cursor && S.cursor.i === i) cursor(c, S.cursor.m);
+    legendAt(c, sh.rows.length - 1);
     return c;
   });
+  if (S.cursor) cursorAll(S.cursor.m, S.cursor.i);
+}
+
+// legendAt writes each line's value at minute m in the chart's legend:
+// the last minute's, or the cursor's while one is shown.
+function legendAt(c, m) {
+  const r = S.shift.rows[m];
+  for (const b of c.fig.querySelectorAll(".legend b.now")) {
+    const s = c.series.find(x => !x.ref && x.k === +b.dataset.k);
+    b.innerHTML = r && s && s.values[m] != null ? iso(metricValue(s.name, s.values[m])) : "";
+  }
+}
+
+// cursorAll is the crosshair shared by every chart: the same minute on
+// each, its values in each legend, the tip on the chart pointed at (i).
+function cursorAll(m, i) {
+  for (const c of S.charts) {
+    if (+c.fig.dataset.i === i) cursor(c, m);
+    else if (m == null) { showCursor(c.plot.querySelector("svg"), null); c.fig.querySelector(".tip").hidden = true; }
+    else { const k = Math.min(Math.max(m, 0), S.shift.rows.length - 1); showCursor(c.plot.querySelector("svg"), k >= c.from && k <= c.to ? k : null); }
+    legendAt(c, m == null ? S.shift.rows.length - 1 : Math.min(Math.max(m, 0), S.shift.rows.length - 1));
+  }
 }
 
 // cursor shows the values of minute m on a chart, beside a line across it.
@@ -1024,7 +1048,7 @@ function chartKey(e) {
   const d = { ArrowLeft: -1, ArrowRight: 1, PageUp: -10, PageDown: 10, Home: -1e9, End: 1e9 }[e.key];
   if (d === undefined) return;
   e.preventDefault();
-  cursor(c, m + d);
+  cursorAll(m + d, +plot.parentNode.dataset.i);
 }
 
 function chartOf(el) { const f = el.closest && el.closest("figure.chart"); return f ? S.charts[+f.dataset.i] : null; }
@@ -1064,10 +1088,10 @@ function wire() {
   addEventListener("popstate", onHistory);
   $("spans").addEventListener("click", e => { const b = e.target.closest("button[data-span]"); if (b) { S.span = +b.dataset.span; drawCharts(); } });
   const charts = $("charts");
-  charts.addEventListener("pointermove", e => { const c = chartOf(e.target); if (c) cursor(c, minuteAt(c.plot.querySelector("svg"), e.clientX)); });
-  charts.addEventListener("pointerleave", () => { S.cursor = null; for (const c of S.charts || []) cursor(c, null); }, true);
-  charts.addEventListener("focusin", e => { const c = chartOf(e.target); if (c) cursor(c, S.cursor && S.charts[S.cursor.i] === c ? S.cursor.m : S.shift.rows.length - 1); });
-  charts.addEventListener("focusout", e => { const c = chartOf(e.target); if (c) { S.cursor = null; cursor(c, null); } });
+  charts.addEventListener("pointermove", e => { const c = chartOf(e.target); if (c) cursorAll(minuteAt(c.plot.querySelector("svg"), e.clientX), +c.fig.dataset.i); });
+  charts.addEventListener("pointerleave", () => { S.cursor = null; cursorAll(null); }, true);
+  charts.addEventListener("focusin", e => { const c = chartOf(e.target); if (c) cursorAll(S.cursor && S.charts[S.cursor.i] === c ? S.cursor.m : S.shift.rows.length - 1, +c.fig.dataset.i); });
+  charts.addEventListener("focusout", e => { const c = chartOf(e.target); if (c) { S.cursor = null; cursorAll(null); } });
   charts.addEventListener("keydown", chartKey);
   const box = $("controls");
   const spec = name => S.meta.controls.find(c => c.name === name);

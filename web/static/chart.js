@@ -85,6 +85,8 @@ export function lineChart(o) {
   for (const t of o.thresholds || []) {
     const yy = y(t.value).toFixed(1);
     out.push(`<line class="threshold" x1="${L}" x2="${W - R}" y1="${yy}" y2="${yy}"><title>${esc(t.title || "")}</title></line>`);
+    // The bound's value at the right end, above its line: "14.4".
+    if (t.label) out.push(`<text class="thlabel" x="${W - R - 1}" y="${(+yy - 2).toFixed(1)}" text-anchor="end">${esc(t.label)}</text>`);
   }
   // Marks: a line at each minute, its label at the top; labels that would
   // overlap the previous one go on a second row, or are left to the cursor.
