@@ -600,8 +600,9 @@ function chartDefs() {
     { key: "ui.chart.cache", unit: "share", lines: ["hit_rate", "db_util", "db_errors"], max: 1 },
     { key: "ui.chart.fleet", unit: "instances", lines: ["serving", "booting", "min_instances"], least: 4 },
     { key: "ui.chart.cost", unit: "$/h", lines: ["cost_per_hour"] },
-    // Shown third, beside the latency: the errors the burn rates come from.
-    { key: "ui.chart.errors", unit: "share", lines: ["error_rate"], pos: 2 },
+    // Shown third (app.css), beside the latency: the errors the burn rates
+    // come from. Its place in this list keeps the others' ids.
+    { key: "ui.chart.errors", unit: "share", lines: ["error_rate"] },
   ];
 }
 
@@ -662,7 +663,7 @@ function drawCharts() {
   const sh = S.shift, box = $("charts");
   const ref = sh.reference;
   const defs = chartDefs();
-  if (box.children.length !== defs.length) box.innerHTML = defs.map((d, i) => `<figure class="chart" id="chart-${i}" data-i="${i}" style="order: ${d.pos ?? (i < 2 ? i : i + 1)}"><figcaption></figcaption><div class="plot" tabindex="0"></div><div class="tip" role="status" aria-live="polite" hidden></div><div class="legend"></div></figure>`).join("");
+  if (box.children.length !== defs.length) box.innerHTML = defs.map((d, i) => `<figure class="chart" id="chart-${i}" data-i="${i}"><figcaption></figcaption><div class="plot" tabindex="0"></div><div class="tip" role="status" aria-live="polite" hidden></div><div class="legend"></div></figure>`).join("");
   drawSpans();
   const [from, to] = chartSpan();
   const mk = marks(sh.rows, from, to);
@@ -859,10 +860,14 @@ function drawEnd() {
 // drawHappened lists what the scenario did and when the page fired and
 // resolved: the story the debrief's moments are set against.
 function drawHappened() {
-  const sh = S.shift, items = [];
-  for (const r of sh.rows) r.events.forEach((e, i) => {
-    if (["deploy", "flush_cache", "say", "set_constant", "set_control", "page", "resolve", "rollback_done"].includes(e.kind)) items.push(`<li><time>${esc(r.time)}</time> ${isoRuns(eventLine(r, i))}</li>`);
-  });
+  const sh = S.shift, items = [], quiet = (sh.debrief && sh.debrief.quiet) || [];
+  for (const r of sh.rows) {
+    r.events.forEach((e, i) => {
+      if (["deploy", "flush_cache", "say", "set_constant", "set_control", "page", "resolve", "rollback_done"].includes(e.kind)) items.push(`<li><time>${esc(r.time)}</time> ${isoRuns(eventLine(r, i))}</li>`);
+    });
+    // What the scenario did quietly, told now that the shift is over.
+    for (const q of quiet) if (q.minute === r.minute) items.push(`<li class="quiet"><time>${esc(r.time)}</time> <b>${esc(t("ui.debrief.quiet"))}</b> ${isoRuns(text(q.text))}</li>`);
+  }
   $("happened").innerHTML = items.length ? `<h4>${esc(t("ui.debrief.happened"))}</h4><ul class="happened">${items.join("")}</ul>` : "";
 }
 
