@@ -42,7 +42,7 @@
 // first, as Urdu writes it; names are isolated too. The page ships its own
 // Urdu font (static/fonts: Noto Naskh Arabic under the OFL, cut by
 // fontsubset.sh to the letters of the catalogue and the scenarios, about
-// 10 KB a weight), which the browser fetches only for a page with Arabic
+// 10 KB, bold drawn from it), which the browser fetches only for a page with Arabic
 // letters, so that a system with no Urdu font shows no boxes.
 //
 // A shift opens on its minute 0, computed, so that the tiles and charts

@@ -92,11 +92,12 @@ func TestUIKeys(t *testing.T) {
 }
 
 // TestPageSize: what one page view loads — the page, its script, style and
-// number formats, the metadata and one language — is at most 150 KB.
+// number formats, the metadata and one language, Urdu with its font and
+// English beside it — is at most 150 KB.
 func TestPageSize(t *testing.T) {
 	ts := newTestServer(t, Options{})
 	total := 0
-	for _, path := range []string{"/", "/static/app.js", "/static/chart.js", "/static/format.js", "/static/app.css", "/api/meta", "/api/i18n/en", "/api/i18n/ur"} {
+	for _, path := range []string{"/", "/static/app.js", "/static/chart.js", "/static/format.js", "/static/app.css", "/api/meta", "/api/i18n/en", "/api/i18n/ur", "/static/fonts/naskh-regular.woff2"} {
 		rec := ts.do("GET", path, "")
 		if rec.Code != 200 {
 			t.Fatalf("GET %s: %d", path, rec.Code)
