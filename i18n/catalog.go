@@ -248,9 +248,22 @@ func isName(s string) bool {
 
 // Payload returns the JSON the web page loads for lang:
 // {"lang", "dir", "name", "format": {...}, "messages": {key: text}}, the
-// messages being Catalog(lang). An unknown language gets English.
+// messages being Catalog(lang) without the model page's texts (forThePage).
+// An unknown language gets English.
 func Payload(lang string) []byte {
 	return append([]byte(nil), bundle().payloads[canonical(lang)]...)
+}
+
+// forThePage says whether the web page's script needs key: not the
+// relations, sources, approximations and model page texts, which the
+// server writes into the model page, bar the disclaimer of the footer.
+func forThePage(key string) bool {
+	for _, p := range []string{"relation.", "source.", "approximation.", "model."} {
+		if strings.HasPrefix(key, p) {
+			return key == "model.disclaimer"
+		}
+	}
+	return true
 }
 
 // payload builds Payload(code) from the loaded messages.
@@ -262,6 +275,14 @@ func (c *catalogue) payload(code string) []byte {
 	}
 	for k, v := range c.messages[code] {
 		msgs[k] = v
+	}
+	// The model page's own texts come written with it (/api/model): the
+	// page that plays a shift has no use for them, and they are a third
+	// of a language's words.
+	for k := range msgs {
+		if !forThePage(k) {
+			delete(msgs, k)
+		}
 	}
 	p := struct {
 		Lang     string            `json:"lang"`

@@ -130,7 +130,7 @@ func TestBrowserFrench(t *testing.T) {
 	ctx := browser(t)
 	url, _ := serve(t, realOptions(t))
 	run(t, ctx, chromedp.Navigate(url+"/?lang=fr"), startShift("free-play", "1"),
-		click("step1"), wait(`window.oncall.shift().rows.length === 1`))
+		click("step1"), wait(`window.oncall.shift().rows.length === 2`))
 	if got := text(t, ctx, "val-cost_per_hour"); got != "4,00 $/h" {
 		t.Errorf("cost per hour in French: %q, want 4,00 $/h", got)
 	}
@@ -181,7 +181,7 @@ func TestBrowserAutopilot(t *testing.T) {
 	}
 	// Take over at minute 5, before the deploy: the policy no longer acts.
 	run(t, ctx, click("nav-play"), setValue("pilot", "bad-deploy"), startShift("bad-deploy", "21"),
-		click("step1"), click("step1"), click("step1"), click("step1"), click("step1"),
+		click("step1"), click("step1"), click("step1"), click("step1"),
 		wait(`window.oncall.shift().rows.length === 5`),
 		click("takeover"), wait(`window.oncall.shift().autopilot.until === 5 && !document.getElementById("ctl-rollback").disabled`),
 		click("autopause"), playToPage,

@@ -254,7 +254,7 @@ func TestBrowserControl(t *testing.T) {
 	ctx := browser(t)
 	url, _ := serve(t, Options{})
 	run(t, ctx, chromedp.Navigate(url+"/?lang=en"), startShift("free-play", "11"),
-		click("step1"), wait(`window.oncall.shift().rows.length === 1`),
+		click("step1"), wait(`window.oncall.shift().rows.length === 2`),
 	)
 	tile := text(t, ctx, "val-shed_traffic")
 	if tile != "0.0 %" {
@@ -272,7 +272,7 @@ func TestBrowserControl(t *testing.T) {
 			eval[string](t, ctx, `JSON.stringify(window.oncall.shift().decisions)`), eval[string](t, ctx, `document.activeElement.id`),
 			eval[bool](t, ctx, `document.getElementById("ctlrow-shed").classList.contains("edited")`), text(t, ctx, "message"))
 	}
-	run(t, ctx, click("step1"), wait(`window.oncall.shift().rows.length === 2`))
+	run(t, ctx, click("step1"), wait(`window.oncall.shift().rows.length === 3`))
 	tile = text(t, ctx, "val-shed_traffic")
 	if tile != "30.0 %" {
 		t.Errorf("shed tile after shed = 1: %q, want 30.0 %%", tile)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/oncall-sim/oncall/dsl/scenario"
 	"github.com/oncall-sim/oncall/engine"
+	"github.com/oncall-sim/oncall/i18n"
 	"github.com/oncall-sim/oncall/score"
 	"github.com/oncall-sim/oncall/shift"
 )
@@ -30,6 +31,16 @@ type Debrief struct {
 	RefOut    *engine.Outcome      `json:"reference_outcome,omitempty"`
 	Signal    engine.Signal        `json:"signal"` // the first abnormal metric or the page; minute −1: none
 	Moments   []Moment             `json:"moments"`
+	// Quiet is what the scenario did that production did not show (the
+	// database losing capacity, a constant changed), which the debrief's
+	// "What happened" tells once the shift is over.
+	Quiet []QuietEvent `json:"quiet"`
+}
+
+// QuietEvent is one quiet event of the shift, written in every language.
+type QuietEvent struct {
+	Minute int         `json:"minute"`
+	Text   engine.Text `json:"text"`
 }
 
 // CriterionResult is one criterion of the scenario on this shift, scored
@@ -67,8 +78,15 @@ const momentWindow = 10
 
 // debrief grades a finished shift against the reference policy on its seed.
 func (s *Server) debrief(ctx context.Context, sh Shift, sim *shift.Sim, sc Scenario) (*Debrief, error) {
-	d := &Debrief{Criteria: []CriterionResult{}, Moments: []Moment{}}
+	d := &Debrief{Criteria: []CriterionResult{}, Moments: []Moment{}, Quiet: []QuietEvent{}}
 	rows := sim.Rows()
+	for i := range rows {
+		for _, e := range rows[i].Events {
+			if e.Quiet {
+				d.Quiet = append(d.Quiet, QuietEvent{rows[i].Minute, inEvery(func(lang string) string { return i18n.EventText(lang, e) })})
+			}
+		}
+	}
 	var ref *shift.Sim
 	if s.hasPolicy(sh.Scenario) && s.opts.Compile != nil {
 		refShift := Shift{Scenario: sh.Scenario, Seed: sh.Seed, Noise: sh.Noise, Autopilot: &Autopilot{Policy: sh.Scenario, Until: -1}}

@@ -11,6 +11,7 @@ import (
 	"github.com/oncall-sim/oncall/dsl/policy"
 	"github.com/oncall-sim/oncall/dsl/scenario"
 	"github.com/oncall-sim/oncall/golden"
+	"github.com/oncall-sim/oncall/i18n"
 	"github.com/oncall-sim/oncall/scripts"
 	"github.com/oncall-sim/oncall/shift"
 )
@@ -145,5 +146,26 @@ func TestDebriefSaysWorseThanNoPolicy(t *testing.T) {
 		"autopilot": map[string]any{"policy": "examples/rollback-on-page", "until": -1}}, &good)
 	if good.Worse != "" || good.Score == 0 {
 		t.Errorf("the textbook answer: score %v, worse %q", good.Score, good.Worse)
+	}
+}
+
+// TestDebriefTellsWhatWasQuiet: once the shift is over the debrief says
+// what the scenario did that production did not show: in db-degradation,
+// the database losing capacity and getting it back.
+func TestDebriefTellsWhatWasQuiet(t *testing.T) {
+	ts := newTestServer(t, realOptions(t))
+	var d Debrief
+	ts.doJSON(t, "POST", "/api/debrief", map[string]any{"scenario": "db-degradation", "seed": 4}, &d)
+	var lines []string
+	for _, q := range d.Quiet {
+		lines = append(lines, q.Text["en"])
+	}
+	all := strings.Join(lines, "\n")
+	t.Log(all)
+	if len(d.Quiet) < 2 || !strings.Contains(all, i18n.T("en", "constant.db_capacity.label")) {
+		t.Errorf("the debrief of db-degradation tells of %d quiet events:\n%s", len(d.Quiet), all)
+	}
+	if d.Quiet[0].Text["ur"] == "" || d.Quiet[0].Text["ur"] == d.Quiet[0].Text["en"] {
+		t.Errorf("the quiet events are not written in Urdu: %q", d.Quiet[0].Text["ur"])
 	}
 }

@@ -50,9 +50,22 @@
 // The page's words come from the i18n catalogue (the "ui.*" keys of
 // i18n/catalog/ui.<lang>.json and the model's own keys), its numbers from
 // i18n's format.js, served as /static/format.js. In Urdu the page is right
-// to left and each value inside a sentence is isolated so that it keeps its
-// order; the runs are found in the text before it is escaped, so that none
-// cuts an entity.
+// to left and each value inside a sentence is isolated by its first strong
+// letter, so that "4.00 $/h" keeps its order and "10 منٹ" reads number
+// first, as Urdu writes it; names are isolated too. The page ships its own
+// Urdu font (static/fonts: Noto Naskh Arabic under the OFL, cut by
+// fontsubset.sh to the letters of the catalogue and the scenarios, about
+// 10 KB, bold drawn from it), which the browser fetches only for a page with Arabic
+// letters, so that a system with no Urdu font shows no boxes. The runs are found
+// in the text before it is escaped, so that none cuts an entity.
+//
+// A shift opens on its minute 0, computed, so that the tiles and charts
+// start from a real minute. A step may ask to pause at the page
+// (?pause=page): the server then stops after the minute the page fires,
+// which is how "Pause when paged" stops on that very minute at an hour a
+// second. Each view (start, shift, debrief, model, game-day results) is an
+// entry of the browser's history; Back to the shift finds it as it was,
+// its session still open.
 //
 // The page computes no figure of the model: it draws what the server
 // sends. The capacity is a metric of the row; the tiles' levels and the

@@ -6,6 +6,9 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"strconv"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/oncall-sim/oncall/gameday"
 )
@@ -78,7 +81,12 @@ func (s *Server) createGameDay(w http.ResponseWriter, r *http.Request) {
 }
 
 type resultRequest struct {
-	Name      string     `json:"name"`
+	Name string `json:"name"`
+	// Once is set by a browser sending its first result to the game day:
+	// a name that another participant sent already is then listed with a
+	// number after it, "Alex (2)", rather than replacing theirs. Without
+	// it a name's result replaces the one it sent before (a second try).
+	Once      bool       `json:"once"`
 	Decisions []Decision `json:"decisions"`
 	Autopilot *Autopilot `json:"autopilot"`
 }
@@ -102,6 +110,9 @@ func (s *Server) addResult(w http.ResponseWriter, r *http.Request) {
 		fail(w, badRequest("%v", err))
 		return
 	}
+	if req.Once {
+		name = freeName(g, name)
+	}
 	sh := Shift{Scenario: g.Scenario, Seed: g.Seed, Noise: g.Noise, Autopilot: req.Autopilot, Decisions: req.Decisions}
 	sim, sc, _, err := s.finished(r.Context(), sh)
 	if err != nil {
@@ -124,6 +135,30 @@ func (s *Server) addResult(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, http.StatusCreated, g)
+}
+
+// freeName is name if no result of g has it, else the first of "name (2)",
+// "name (3)", … that none has, the name cut short to keep within
+// gameday.MaxName. Two first results of one name sent at the same instant
+// may still meet: the store keeps the later one.
+func freeName(g GameDay, name string) string {
+	taken := map[string]bool{}
+	for _, r := range g.Results {
+		taken[r.Name] = true
+	}
+	if !taken[name] {
+		return name
+	}
+	for k := 2; ; k++ {
+		suffix := " (" + strconv.Itoa(k) + ")"
+		base := []rune(name)
+		if n := gameday.MaxName - utf8.RuneCountInString(suffix); len(base) > n {
+			base = base[:n]
+		}
+		if c := strings.TrimSpace(string(base)) + suffix; !taken[c] {
+			return c
+		}
+	}
 }
 
 // storeError gives a store's errors their status: an unknown game day is

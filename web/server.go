@@ -183,10 +183,11 @@ func (s *Server) file(w http.ResponseWriter, r *http.Request) {
 }
 
 var contentTypes = map[string]string{
-	".html": "text/html; charset=utf-8",
-	".js":   "text/javascript; charset=utf-8",
-	".css":  "text/css; charset=utf-8",
-	".svg":  "image/svg+xml",
+	".html":  "text/html; charset=utf-8",
+	".js":    "text/javascript; charset=utf-8",
+	".css":   "text/css; charset=utf-8",
+	".svg":   "image/svg+xml",
+	".woff2": "font/woff2",
 }
 
 func (s *Server) serveFile(w http.ResponseWriter, r *http.Request, name string) {

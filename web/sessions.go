@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -239,6 +240,11 @@ func (s *Server) step(w http.ResponseWriter, r *http.Request) {
 		fail(w, badRequest("minutes = %d is out of range: a step advances 1 to %d minutes", minutes, maxStep))
 		return
 	}
+	pause := r.URL.Query().Get("pause")
+	if pause != "" && pause != "page" {
+		fail(w, badRequest("pause = %s: a step pauses only at the page (pause=page), or runs its minutes", clip(pause, 30)))
+		return
+	}
 	sess := s.lockSession(w, r)
 	if sess == nil {
 		return
@@ -254,7 +260,7 @@ func (s *Server) step(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	from := sim.Minute()
-	if err := sim.Run(r.Context(), minutes); err != nil {
+	if err := runStep(r.Context(), sim, minutes, pause); err != nil {
 		fail(w, runError(sess.shift, err))
 		return
 	}
@@ -270,6 +276,30 @@ func (s *Server) step(w http.ResponseWriter, r *http.Request) {
 		ans.Outcome = &o
 	}
 	writeStep(w, ans, buf)
+}
+
+// runStep runs a step's minutes; with pause "page" it stops after the
+// minute the page fires, so that a page playing several minutes a request
+// pauses on that very minute.
+func runStep(ctx context.Context, sim *shift.Sim, minutes int, pause string) error {
+	if pause != "page" {
+		return sim.Run(ctx, minutes)
+	}
+	for range minutes {
+		if sim.Done() {
+			return nil
+		}
+		if err := sim.Run(ctx, 1); err != nil {
+			return err
+		}
+		rows := sim.Rows()
+		for _, e := range rows[len(rows)-1].Events {
+			if e.Kind == engine.EventPage {
+				return nil
+			}
+		}
+	}
+	return nil
 }
 
 // takeover ends the autopilot: the policy decides nothing after the minutes

@@ -13,9 +13,11 @@ function t(key, vars) {
   const s = S.msgs[key] ?? S.en[key] ?? key;
   if (!vars) return s;
   if (S.dir === "rtl") {
-    // In right-to-left text each value is isolated (LRI … PDI), so that
-    // "4.00 $/h" or "09:16" keeps its order inside an Urdu sentence.
-    vars = Object.fromEntries(Object.entries(vars).map(([k, v]) => [k, "\u2066" + v + "\u2069"]));
+    // In right-to-left text each value is isolated by its first strong
+    // letter (FSI … PDI): "4.00 $/h" or "09:16" keeps its order inside an
+    // Urdu sentence, and "10 منٹ" reads as Urdu writes it, the number
+    // first, on the right.
+    vars = Object.fromEntries(Object.entries(vars).map(([k, v]) => [k, "\u2068" + v + "\u2069"]));
   }
   return F.fill(s, vars);
 }
@@ -193,7 +195,7 @@ function showView(name) {
 
 function showStart() {
   stop();
-  S.shift = null;
+  keep();
   showView("start");
   $("seed").value = randomSeed();
   const saved = loadSaved();
@@ -229,6 +231,14 @@ async function startShift(ev) {
   if (S.gd) {
     const name = $("gdname").value.trim();
     if (!name) { say(t("ui.gameday.noname")); $("gdname").focus(); return; }
+    // A name another participant has sent is met once with a warning:
+    // pressing Start again plays on, to be listed as "Alex (2)".
+    if (name !== sentName() && S.warned !== name) {
+      try {
+        const g = await api("GET", "/api/gamedays/" + encodeURIComponent(S.gameday));
+        if (g.results.some(r => r.name === name)) { S.warned = name; say(t("ui.gameday.taken", { name })); $("gdname").focus(); return; }
+      } catch (e) { /* the server says more when the result is sent */ }
+    }
     try { localStorage.setItem("oncall.name", name); } catch (e) { /* storage off */ }
   }
   const seed = $("seed").value.trim();
@@ -237,8 +247,10 @@ async function startShift(ev) {
   const p = $("pilot").value;
   if (p === "__pasted") autopilot = { source: $("pilotsrc").value, until: -1 };
   else if (p) autopilot = { policy: p, until: -1 };
+  // A new shift opens on its first minute computed, minute 0: the tiles,
+  // the charts and their axes have a real minute to show from the start.
   // joined: this shift's result goes to the game day, by this click alone.
-  await open({ scenario: $("scenario").value, seed: +seed, noise: $("noise").checked, decisions: [], autopilot, joined: !!S.gd }, 0);
+  await open({ scenario: $("scenario").value, seed: +seed, noise: $("noise").checked, decisions: [], autopilot, joined: !!S.gd }, 1);
 }
 
 // open builds a shift on the server to minute m and shows it.
@@ -297,7 +309,11 @@ async function advance(n) {
   const sh = S.shift;
   if (!sh || sh.done) return;
   n = Math.min(n, sh.duration - sh.rows.length);
-  const ans = await withSession(id => api("POST", `/api/sessions/${id}/step`, { minutes: n }));
+  // With "Pause when paged" the server stops at the minute the page fires,
+  // whatever the number of minutes asked: at an hour a second the clock
+  // stops on the page, not two minutes after it.
+  const pause = $("autopause").checked ? "?pause=page" : "";
+  const ans = await withSession(id => api("POST", `/api/sessions/${id}/step${pause}`, { minutes: n }));
   if (ans.rows.length && ans.rows[0].minute !== sh.rows.length) { await rebuild(ans.minute); }
   else { sh.rows.push(...ans.rows); addTexts(ans.texts); }
   sh.done = ans.done;
@@ -324,9 +340,15 @@ async function finish() {
   } catch (e) { oops(e); }
   if (S.gameday && sh.joined && !sh.sent) {
     try {
-      await api("POST", `/api/gamedays/${encodeURIComponent(S.gameday)}/results`, { name: localStorage.getItem("oncall.name") || "?", decisions: plain(sh.decisions), autopilot: sh.autopilot || undefined });
+      // The first result this browser sends may not take the name of
+      // another participant's: the server lists it as "Alex (2)". A
+      // second try sends under the name the first was given, and replaces it.
+      const was = sentName(), name = was || localStorage.getItem("oncall.name") || "?";
+      const g = await api("POST", `/api/gamedays/${encodeURIComponent(S.gameday)}/results`, { name, once: !was, decisions: plain(sh.decisions), autopilot: sh.autopilot || undefined });
+      const mine = was || g.results.at(-1).name;
+      try { localStorage.setItem("oncall.sent." + S.gameday, mine); } catch (e) { /* storage off */ }
       sh.sent = true;
-      say(t("ui.gameday.sent"), true);
+      say(mine !== name ? t("ui.gameday.renamed", { name: mine, asked: name }) : t("ui.gameday.sent"), true);
     } catch (e) { oops(e); }
   }
   draw();
@@ -357,6 +379,21 @@ async function takeover() {
 
 // ---- storage and link ------------------------------------------------------
 
+// copyLink copies the share link. The clipboard API needs a secure context
+// (HTTPS or this computer), which the LAN address of oncall play --addr
+// 0.0.0.0 is not: there the link is selected and copied the old way, and
+// when even that is refused the link stays shown and selected, with a
+// message that says to copy it by hand.
+async function copyLink() {
+  const box = $("share"), link = box.value;
+  try { await navigator.clipboard.writeText(link); say(t("ui.share.copied"), true); return; } catch (e) { /* not a secure context: below */ }
+  box.classList.add("shown");
+  box.focus(); box.select(); box.setSelectionRange(0, link.length);
+  let done = false;
+  try { done = document.execCommand("copy"); } catch (e) { done = false; }
+  if (done) { box.classList.remove("shown"); say(t("ui.share.copied"), true); } else say(t("ui.share.select"), true);
+}
+
 
 function linkParams() {
   const q = new URLSearchParams();
@@ -386,7 +423,67 @@ function updateLink() {
   $("share").value = url;
   // On the start page the seed shown is the one in the seed box.
   $("seedshow").textContent = S.shift ? S.shift.seed : ($("seed").value.trim() || "–");
-  history.replaceState(null, "", "?" + q.toString());
+  // Each view is an entry of the browser's history: a new view pushes
+  // one, and the minutes of a shift, a new language or a new seed only
+  // rewrite the entry of the view shown.
+  const view = viewName();
+  if (S.histView && view !== S.histView) history.pushState({ view }, "", "?" + q.toString());
+  else history.replaceState({ view }, "", "?" + q.toString());
+  S.histView = view;
+}
+
+function viewName() {
+  if (S.shift) return S.shift.done ? "debrief" : "shift";
+  return ["model", "results"].find(v => !$(v).hidden) || "start";
+}
+
+// keep puts the shift being played aside when another view opens: Back
+// brings it back as it was, its session still open, its clock where it
+// stopped.
+function keep() {
+  if (S.shift) S.kept = S.shift;
+  S.shift = null;
+}
+
+// openLink opens the shift a link names, as boot() and Back or Forward
+// reach it.
+async function openLink(q) {
+  const until = q.has("until") ? +q.get("until") : -1;
+  const a = q.get("pilot") ? { policy: q.get("pilot"), until } : q.get("src") ? { source: q.get("src"), until } : undefined;
+  const sh = { scenario: q.get("scenario"), seed: +q.get("seed"), noise: q.get("noise") !== "false", d: q.get("d") || "", autopilot: a };
+  // A link opens its shift by itself only when it plays no pasted
+  // policy and sends nothing to a game day, or when it is the page's
+  // own shift (a reload). Any other, which another site may have
+  // written, fills the form: the player starts it, and joins the game
+  // day, by a click.
+  const own = ownShift(sh, S.gameday);
+  if (own) return await open(Object.assign(sh, { joined: own.joined, sent: own.sent }), Math.max(1, +(q.get("m") || 0)));
+  if (!S.gameday && !q.has("src")) return await open(sh, Math.max(1, +(q.get("m") || 0)));
+  showStart();
+  if (!S.gameday) fillStart(sh);
+}
+
+// onHistory shows the view of a history entry that Back or Forward reached.
+async function onHistory(e) {
+  const q = new URLSearchParams(location.search), view = (e.state && e.state.view) || "";
+  S.histView = view || null;
+  try {
+    if (q.get("lang") && q.get("lang") !== S.lang) await setLang(q.get("lang"));
+    if (q.get("view") === "model") return await showModel(q.get("scenario") ? { scenario: q.get("scenario"), seed: q.get("seed") ?? undefined } : null);
+    if (q.get("gameday") && q.get("view") === "results") return await showResults(q.get("gameday"));
+    const k = S.kept;
+    if (q.get("scenario") && k && k.scenario === q.get("scenario") && String(k.seed) === q.get("seed")) {
+      stop();
+      S.shift = k; S.kept = null;
+      showView("shift");
+      drawControls(); S.drawn = 0; $("timeline").textContent = ""; draw();
+      if (view === "debrief") $("end").scrollIntoView();
+      updateLink();
+      return;
+    }
+    if (q.get("scenario")) return await openLink(q);
+    showStart();
+  } catch (err) { oops(err); }
 }
 
 function save() {
@@ -432,7 +529,7 @@ function level(name, v) {
 function clockAt(m) { return S.shift.times[Math.min(Math.max(m, 0), S.shift.times.length - 1)]; }
 
 function tilesHTML(names, cls) {
-  return names.map(n => `<div class="tile ${cls}" id="tile-${n}"><dt></dt><dd><bdi dir="ltr" id="val-${n}">–</bdi></dd></div>`).join("");
+  return names.map(n => `<div class="tile ${cls}" id="tile-${n}"><dt></dt><dd><bdi id="val-${n}">–</bdi></dd></div>`).join("");
 }
 
 function draw() {
@@ -451,8 +548,8 @@ function draw() {
   }
   for (const n of KEY_TILES.concat(MORE_TILES)) {
     const el = $("tile-" + n);
-    el.querySelector("dt").textContent = label(n);
-    $("val-" + n).textContent = last ? metricValue(n, last[n]) : "–";
+    el.querySelector("dt").innerHTML = isoRuns(label(n));
+    $("val-" + n).innerHTML = isoRuns(last ? metricValue(n, last[n]) : "–");
     el.className = "tile " + (KEY_TILES.includes(n) ? "key " : "") + (last ? level(n, last[n]) : "");
   }
   drawPage(last);
@@ -463,11 +560,11 @@ function draw() {
   drawEnd();
 }
 
-// iso isolates a value inside a line: <bdi> keeps "4.00 $/h" in its order
-// in right-to-left text, and Latin words such as "1 h" too. isoRuns finds
-// the runs in the text itself and escapes each piece after, so that no run
-// cuts an entity ("&lt;" would show as it is written).
-function iso(s) { return `<bdi dir="ltr">${esc(s)}</bdi>`; }
+// iso isolates a value inside a line: in right-to-left text its Latin runs
+// ("4.00 $/h", "1 h", "09:16") keep their order left to right, while a
+// unit the language writes in its own letters stays in the text's
+// direction: "10 منٹ" reads number first, on the right, as Urdu writes it.
+function iso(s) { return `<bdi>${isoRuns(s)}</bdi>`; }
 const LTR_RUN = /[0-9A-Za-z$][0-9A-Za-z$.,:%×\/ ]*[0-9A-Za-z$%×]|[0-9A-Za-z$]/g;
 function isoRuns(s) {
   if (S.dir !== "rtl") return esc(s);
@@ -494,11 +591,17 @@ function tHTML(key, vars) {
 function pageValues(last) {
   const ops = { ">=": (a, b) => a >= b, ">": (a, b) => a > b, "<=": (a, b) => a <= b, "<": (a, b) => a < b };
   const held = S.shift.lines.filter(b => b.why === "page" && last[b.metric] !== undefined && ops[b.op] && ops[b.op](last[b.metric], b.value));
+  // The shortest burn window first: it falls first once the errors stop.
+  held.sort((a, b) => windowOf(a.metric) - windowOf(b.metric));
   return held.map(b => {
     const m = metricSpec(b.metric);
     return `<span class="pv">` + tHTML("ui.page.value", { metric: isoRuns(label(b.metric)), value: iso(value(m.unit, last[b.metric], m.decimals)), op: esc(b.op.replace(">=", "≥").replace("<=", "≤")), bound: iso(value(m.unit, b.value, m.decimals)) }) + "</span>";
   });
 }
+
+// windowOf is the minutes a burn window spans, for the order of the page's
+// values; other metrics come after the windows.
+function windowOf(metric) { return { burn_5m: 5, burn_30m: 30, burn_1h: 60, burn_6h: 360 }[metric] ?? 1e9; }
 
 function drawPage(last) {
   const a = $("alert");
@@ -508,7 +611,7 @@ function drawPage(last) {
   if (paging) {
     a.className = "alert";
     const vals = pageValues(last);
-    const html = `<span class="big">${esc(t("ui.page.title"))}</span> <span class="why">${tHTML("ui.page.text", { values: vals.join(" · ") || "–" })}</span>`;
+    const html = `<span class="big">${esc(t("ui.page.title"))}</span> <span class="why">${tHTML("ui.page.text", { values: vals.join(" · ") || "–" })} ${vals.length ? esc(t("ui.page.clears")) : ""}</span>`;
     if (a.innerHTML !== html) a.innerHTML = html;
     a.dataset.state = "page";
     a.hidden = false;
@@ -536,11 +639,14 @@ function chartDefs() {
   return [
     { key: "ui.chart.traffic", unit: "req/s", lines: ["requests", "capacity"] },
     { key: "ui.chart.p99", unit: "ms", lines: ["p99_ms"] },
-    { key: "ui.chart.burn", unit: "×", lines: ["burn_5m", "burn_1h"] },
+    { key: "ui.chart.burn", unit: "×", lines: ["burn_5m", "burn_1h", "burn_30m", "burn_6h"] },
     { key: "ui.chart.budget", unit: "share", lines: ["budget_left"] },
     { key: "ui.chart.cache", unit: "share", lines: ["hit_rate", "db_util", "db_errors"], max: 1 },
     { key: "ui.chart.fleet", unit: "instances", lines: ["serving", "booting", "min_instances"], least: 4 },
     { key: "ui.chart.cost", unit: "$/h", lines: ["cost_per_hour"] },
+    // Shown third (app.css), beside the latency: the errors the burn rates
+    // come from. Its place in this list keeps the others' ids.
+    { key: "ui.chart.errors", unit: "share", lines: ["error_rate"] },
   ];
 }
 
@@ -609,7 +715,7 @@ function drawCharts() {
     const series = [], legend = [];
     d.lines.forEach((name, j) => {
       series.push({ name, k: j, label: label(name), values: sh.rows.map(r => r[name]), color: COLORS[j] });
-      legend.push(`<span><i class="k${j}"></i>${esc(label(name))}</span>`);
+      legend.push(`<span><i class="k${j}"></i>${isoRuns(label(name))} <b class="now" data-k="${j}"></b></span>`);
       if (ref && ref[0] && ref[0][name] !== undefined) series.push({ name, k: j, label: label(name) + " (" + t("ui.debrief.refline") + ")", values: ref.map(r => r[name]), color: COLORS[j], ref: true });
     });
     if (ref) legend.push(`<span><i class="refkey"></i>${esc(t("ui.debrief.refline"))}</span>`);
@@ -618,19 +724,41 @@ function drawCharts() {
     const bounds = sh.lines.filter(b => d.lines.includes(b.metric));
     const svg = lineChart({
       series, times: sh.times, from, to, now: sh.rows.length, max: d.max, least: d.least, scale: d.unit === "share" ? 100 : 1,
-      marks: mk, thresholds: bounds.map(b => ({ value: b.value, title: label(b.metric) + " " + b.op + " " + value(d.unit, b.value) })),
+      marks: mk, thresholds: bounds.map(b => ({ value: b.value, title: label(b.metric) + " " + b.op + " " + value(d.unit, b.value), label: axis(d.unit, b.value) })),
       fmtY: v => axis(d.unit, v), label: t(d.key),
     });
     const fig = $("chart-" + i);
-    fig.querySelector("figcaption").textContent = t(d.key);
+    fig.querySelector("figcaption").innerHTML = isoRuns(t(d.key));
     const plot = fig.querySelector(".plot");
     plot.innerHTML = svg;
     plot.setAttribute("aria-label", t(d.key) + ". " + t("ui.charts.cursor"));
     fig.querySelector(".legend").innerHTML = legend.join("");
     const c = { def: d, series, fig, plot, from, to };
-    if (S.cursor && S.cursor.i === i) cursor(c, S.cursor.m);
+    legendAt(c, sh.rows.length - 1);
     return c;
   });
+  if (S.cursor) cursorAll(S.cursor.m, S.cursor.i);
+}
+
+// legendAt writes each line's value at minute m in the chart's legend:
+// the last minute's, or the cursor's while one is shown.
+function legendAt(c, m) {
+  const r = S.shift.rows[m];
+  for (const b of c.fig.querySelectorAll(".legend b.now")) {
+    const s = c.series.find(x => !x.ref && x.k === +b.dataset.k);
+    b.innerHTML = r && s && s.values[m] != null ? iso(metricValue(s.name, s.values[m])) : "";
+  }
+}
+
+// cursorAll is the crosshair shared by every chart: the same minute on
+// each, its values in each legend, the tip on the chart pointed at (i).
+function cursorAll(m, i) {
+  for (const c of S.charts) {
+    if (+c.fig.dataset.i === i) cursor(c, m);
+    else if (m == null) { showCursor(c.plot.querySelector("svg"), null); c.fig.querySelector(".tip").hidden = true; }
+    else { const k = Math.min(Math.max(m, 0), S.shift.rows.length - 1); showCursor(c.plot.querySelector("svg"), k >= c.from && k <= c.to ? k : null); }
+    legendAt(c, m == null ? S.shift.rows.length - 1 : Math.min(Math.max(m, 0), S.shift.rows.length - 1));
+  }
 }
 
 // cursor shows the values of minute m on a chart, beside a line across it.
@@ -719,7 +847,7 @@ function syncControls(all) {
 // showOutput writes a slider's value beside it, in the page's language.
 function showOutput(c) {
   const out = $("out-" + c.name);
-  if (out) out.textContent = shownText(c, fromShown(c, +$("ctl-" + c.name).value));
+  if (out) out.innerHTML = iso(shownText(c, fromShown(c, +$("ctl-" + c.name).value)));
 }
 
 function drawPending() {
@@ -770,16 +898,20 @@ function drawEnd() {
   // Label and value side by side, in columns of pairs: a table as wide as
   // the page put them 1,300 px apart.
   $("outcome").innerHTML = S.meta.outcomes.map(o =>
-    `<div><dt>${esc(t("outcome." + o.name + ".label"))}</dt><dd><bdi dir="ltr">${esc(value(o.unit, sh.outcome[o.name], o.decimals))}</bdi></dd></div>`).join("");
+    `<div><dt>${esc(t("outcome." + o.name + ".label"))}</dt><dd>${iso(value(o.unit, sh.outcome[o.name], o.decimals))}</dd></div>`).join("");
 }
 
 // drawHappened lists what the scenario did and when the page fired and
 // resolved: the story the debrief's moments are set against.
 function drawHappened() {
-  const sh = S.shift, items = [];
-  for (const r of sh.rows) r.events.forEach((e, i) => {
-    if (["deploy", "flush_cache", "say", "set_constant", "set_control", "page", "resolve", "rollback_done"].includes(e.kind)) items.push(`<li><time>${esc(r.time)}</time> ${isoRuns(eventLine(r, i))}</li>`);
-  });
+  const sh = S.shift, items = [], quiet = (sh.debrief && sh.debrief.quiet) || [];
+  for (const r of sh.rows) {
+    r.events.forEach((e, i) => {
+      if (["deploy", "flush_cache", "say", "set_constant", "set_control", "page", "resolve", "rollback_done"].includes(e.kind)) items.push(`<li><time>${esc(r.time)}</time> ${isoRuns(eventLine(r, i))}</li>`);
+    });
+    // What the scenario did quietly, told now that the shift is over.
+    for (const q of quiet) if (q.minute === r.minute) items.push(`<li class="quiet"><time>${esc(r.time)}</time> <b>${esc(t("ui.debrief.quiet"))}</b> ${isoRuns(text(q.text))}</li>`);
+  }
   $("happened").innerHTML = items.length ? `<h4>${esc(t("ui.debrief.happened"))}</h4><ul class="happened">${items.join("")}</ul>` : "";
 }
 
@@ -794,7 +926,7 @@ function drawDebrief() {
       const o = metricSpec(c.metric);
       const f = v => value(o.unit, v, o.decimals);
       out.push(`<tr><th scope="row">${esc(t("outcome." + c.metric + ".label"))}</th><td class="num">${esc(t(c.op === "at_least" ? "ui.debrief.at_least" : "ui.debrief.at_most", { bound: f(c.limit) }))}</td>` +
-        `<td class="num" dir="ltr">${esc(f(c.value))}</td><td class="num" dir="ltr">${esc(d.reference ? f(c.reference) : "–")}</td>` +
+        `<td class="num">${iso(f(c.value))}</td><td class="num">${iso(d.reference ? f(c.reference) : "–")}</td>` +
         `<td class="${c.pass ? "pass" : "failc"}">${esc(t(c.pass ? "ui.debrief.pass" : c.points > 0 ? "ui.debrief.partial" : "ui.debrief.fail", { n: num(c.weight, 0), points: num(c.points, 1) }))}</td></tr>`);
     }
     out.push("</tbody></table>");
@@ -822,6 +954,12 @@ function decisionText(d) {
 
 // ---- game days -------------------------------------------------------------
 
+// sentName is the name this browser's result went under on this game day.
+function sentName() { try { return localStorage.getItem("oncall.sent." + S.gameday) || ""; } catch (e) { return ""; } }
+
+// exact writes a score as it is, to its hundredths: 4.6, 4.65, 5.
+function exact(v) { return num(v, Math.abs(v * 10 - Math.round(v * 10)) < 1e-9 ? (Number.isInteger(v) ? 0 : 1) : 2); }
+
 async function createGameDay() {
   say("");
   const seed = $("seed").value.trim();
@@ -838,7 +976,7 @@ async function createGameDay() {
 
 async function showResults(id) {
   stop();
-  S.shift = null; S.gameday = id;
+  keep(); S.gameday = id;
   showView("results");
   clearTimeout(S.gdTimer);
   const g = await api("GET", "/api/gamedays/" + encodeURIComponent(id));
@@ -848,8 +986,8 @@ async function showResults(id) {
   if (!g.results.length) $("gdtable").innerHTML = `<tbody><tr><td>${esc(t("ui.gameday.none"))}</td></tr></tbody>`;
   else $("gdtable").innerHTML = `<thead><tr><th scope="col">${esc(t("ui.gameday.participant"))}</th><th scope="col">${esc(t("ui.gameday.score"))}</th>` +
     cols.map(c => `<th scope="col">${esc(t("outcome." + c + ".label"))}</th>`).join("") + "</tr></thead><tbody>" +
-    g.results.map(r => `<tr><th scope="row">${esc(r.name)}${r.autopilot ? " (" + esc(t("ui.pilot.on", { name: r.autopilot === "pasted" ? t("ui.pilot.pasted") : policyTitle(r.autopilot) })) + ")" : ""}</th><td class="num" dir="ltr">${r.max ? esc(num(r.score, 0) + " / " + num(r.max, 0)) : "–"}</td>` +
-      cols.map(c => { const o = metricSpec(c); return `<td class="num" dir="ltr">${esc(value(o.unit, r.outcome[c], o.decimals))}</td>`; }).join("") + "</tr>").join("") + "</tbody>";
+    g.results.map(r => `<tr><th scope="row"><bdi>${esc(r.name)}</bdi>${r.autopilot ? " (" + esc(t("ui.pilot.on", { name: r.autopilot === "pasted" ? t("ui.pilot.pasted") : policyTitle(r.autopilot) })) + ")" : ""}</th><td class="num">${r.max ? iso(exact(r.score) + " / " + num(r.max, 0)) : "–"}</td>` +
+      cols.map(c => { const o = metricSpec(c); return `<td class="num">${iso(value(o.unit, r.outcome[c], o.decimals))}</td>`; }).join("") + "</tr>").join("") + "</tbody>";
   updateLink();
   S.gdTimer = setTimeout(() => { if (!$("results").hidden) showResults(id).catch(oops); }, 5000);
 }
@@ -864,7 +1002,7 @@ async function showModel(target) {
   const sh = S.shift;
   S.modelFor = target !== undefined ? target : sh ? { scenario: sh.scenario, seed: sh.seed } : null;
   stop();
-  S.shift = null;
+  keep();
   showView("model");
   await loadModel();
   updateLink();
@@ -960,7 +1098,7 @@ function chartKey(e) {
   const d = { ArrowLeft: -1, ArrowRight: 1, PageUp: -10, PageDown: 10, Home: -1e9, End: 1e9 }[e.key];
   if (d === undefined) return;
   e.preventDefault();
-  cursor(c, m + d);
+  cursorAll(m + d, +plot.parentNode.dataset.i);
 }
 
 function chartOf(el) { const f = el.closest && el.closest("figure.chart"); return f ? S.charts[+f.dataset.i] : null; }
@@ -978,9 +1116,7 @@ function wire() {
   $("speed").addEventListener("change", () => { if (S.running) { clearTimeout(S.timer); loop(); } });
   $("takeover").addEventListener("click", takeover);
   $("again").addEventListener("click", showStart);
-  $("copy").addEventListener("click", async () => {
-    try { await navigator.clipboard.writeText($("share").value); say(t("ui.share.copied"), true); } catch (e) { $("share").select(); }
-  });
+  $("copy").addEventListener("click", copyLink);
   $("lang").addEventListener("change", e => setLang(e.target.value).catch(oops));
   $("nav-play").addEventListener("click", e => { e.preventDefault(); showStart(); });
   $("nav-model").addEventListener("click", e => { e.preventDefault(); showModel().catch(oops); });
@@ -999,12 +1135,13 @@ function wire() {
     decideCtl("rollback", 0).then(() => announce($("pend-rollback").textContent));
   });
   document.addEventListener("keydown", onKey);
+  addEventListener("popstate", onHistory);
   $("spans").addEventListener("click", e => { const b = e.target.closest("button[data-span]"); if (b) { S.span = +b.dataset.span; drawCharts(); } });
   const charts = $("charts");
-  charts.addEventListener("pointermove", e => { const c = chartOf(e.target); if (c) cursor(c, minuteAt(c.plot.querySelector("svg"), e.clientX)); });
-  charts.addEventListener("pointerleave", () => { S.cursor = null; for (const c of S.charts || []) cursor(c, null); }, true);
-  charts.addEventListener("focusin", e => { const c = chartOf(e.target); if (c) cursor(c, S.cursor && S.charts[S.cursor.i] === c ? S.cursor.m : S.shift.rows.length - 1); });
-  charts.addEventListener("focusout", e => { const c = chartOf(e.target); if (c) { S.cursor = null; cursor(c, null); } });
+  charts.addEventListener("pointermove", e => { const c = chartOf(e.target); if (c) cursorAll(minuteAt(c.plot.querySelector("svg"), e.clientX), +c.fig.dataset.i); });
+  charts.addEventListener("pointerleave", () => { S.cursor = null; cursorAll(null); }, true);
+  charts.addEventListener("focusin", e => { const c = chartOf(e.target); if (c) cursorAll(S.cursor && S.charts[S.cursor.i] === c ? S.cursor.m : S.shift.rows.length - 1, +c.fig.dataset.i); });
+  charts.addEventListener("focusout", e => { const c = chartOf(e.target); if (c) { S.cursor = null; cursorAll(null); } });
   charts.addEventListener("keydown", chartKey);
   const box = $("controls");
   const spec = name => S.meta.controls.find(c => c.name === name);
@@ -1051,22 +1188,7 @@ async function boot() {
       S.gameday = q.get("gameday");
       S.gd = await api("GET", "/api/gamedays/" + encodeURIComponent(S.gameday));
     }
-    if (q.get("scenario")) {
-      const until = q.has("until") ? +q.get("until") : -1;
-      const a = q.get("pilot") ? { policy: q.get("pilot"), until } : q.get("src") ? { source: q.get("src"), until } : undefined;
-      const sh = { scenario: q.get("scenario"), seed: +q.get("seed"), noise: q.get("noise") !== "false", d: q.get("d") || "", autopilot: a };
-      // A link opens its shift by itself only when it plays no pasted
-      // policy and sends nothing to a game day, or when it is the page's
-      // own shift (a reload). Any other, which another site may have
-      // written, fills the form: the player starts it, and joins the game
-      // day, by a click.
-      const own = ownShift(sh, S.gameday);
-      if (own) return await open(Object.assign(sh, { joined: own.joined, sent: own.sent }), +(q.get("m") || 0));
-      if (!S.gameday && !q.has("src")) return await open(sh, +(q.get("m") || 0));
-      showStart();
-      if (!S.gameday) fillStart(sh);
-      return;
-    }
+    if (q.get("scenario")) return await openLink(q);
     showStart();
   } catch (e) { oops(e); showView("start"); }
 }

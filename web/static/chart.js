@@ -85,6 +85,8 @@ export function lineChart(o) {
   for (const t of o.thresholds || []) {
     const yy = y(t.value).toFixed(1);
     out.push(`<line class="threshold" x1="${L}" x2="${W - R}" y1="${yy}" y2="${yy}"><title>${esc(t.title || "")}</title></line>`);
+    // The bound's value at the right end, above its line: "14.4".
+    if (t.label) out.push(`<text class="thlabel" x="${W - R - 1}" y="${(+yy - 2).toFixed(1)}" text-anchor="end">${esc(t.label)}</text>`);
   }
   // Marks: a line at each minute, its label at the top; labels that would
   // overlap the previous one go on a second row, or are left to the cursor.
@@ -105,7 +107,10 @@ export function lineChart(o) {
   }
   const cols = Math.round(W - L - R);
   for (const s of o.series) {
-    out.push(`<polyline class="${s.ref ? "ref" : ""}" stroke="${s.color}" points="${points(s.values, from, to, x, y, cols)}"/>`);
+    const pts = points(s.values, from, to, x, y, cols);
+    out.push(`<polyline class="${s.ref ? "ref" : ""}" stroke="${s.color}" points="${pts}"/>`);
+    // A line of one point draws nothing: the opening minute is a dot.
+    if (pts && !pts.includes(" ")) { const [px, py] = pts.split(","); out.push(`<circle class="dot" cx="${px}" cy="${py}" r="2" fill="${s.color}"/>`); }
   }
   out.push(`<line class="cursor" x1="0" x2="0" y1="${T}" y2="${H - B}" visibility="hidden"/>`);
   out.push("</svg>");
