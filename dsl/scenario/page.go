@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
-	"strings"
 
 	"github.com/expr-lang/expr/ast"
 	"github.com/expr-lang/expr/file"
@@ -46,9 +45,16 @@ func (p *Program) compilePage(decl *declaration) (*pageRule, *dsl.Diagnostic) {
 	}
 	quote := p.argPlace(decl.pos, "scenario").value("page") // the string's opening quote
 	pr := &pageRule{src: p.src, at: func(off int) dsl.Pos {
+		// A place inside the string only where the file holds the rule
+		// as written up to that place (a literal on one line); a rule the
+		// file computes (`"a" .. x`) is pointed at by its opening quote.
 		pos := quote
-		if pos.Col > 0 && !strings.Contains(string([]rune(text)[:min(off, len([]rune(text)))]), "\n") {
-			pos.Col += 1 + off
+		head := []rune(text)[:min(off, len([]rune(text)))]
+		if pos.Col > 0 && pos.Line > 0 {
+			line := []rune(dsl.LineOf(p.src, pos.Line))
+			if pos.Col+len(head) <= len(line) && string(line[pos.Col:pos.Col+len(head)]) == string(head) {
+				pos.Col += 1 + off
+			}
 		}
 		return pos
 	}}

@@ -366,7 +366,10 @@ func syntaxDiagnostic(file, src string, err error) dsl.Diagnostic {
 		}
 		d.Message = msg
 	case *lua.CompileError:
+		// gopher-lua gives the line alone: the column is the statement's
+		// first letter on it.
 		d.Pos.Line = e.Line
+		d.Pos.Col = firstLetter(dsl.LineOf(src, e.Line))
 		d.Message = e.Message
 		if strings.Contains(e.Message, "too many local variables") {
 			d.Message = "too many local variables in one function (gopher-lua holds about 200): keep the values in a table, e.g. local v = {}; v.rate = 2"
@@ -376,6 +379,12 @@ func syntaxDiagnostic(file, src string, err error) dsl.Diagnostic {
 	}
 	d.Snippet = dsl.LineOf(src, d.Pos.Line)
 	return d
+}
+
+// firstLetter is the column (from 1) of the first character of line that
+// is not a space, 1 for a blank line.
+func firstLetter(line string) int {
+	return len([]rune(line)) - len([]rune(strings.TrimLeft(line, " \t"))) + 1
 }
 
 func lastLine(src string) int {
