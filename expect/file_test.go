@@ -182,3 +182,56 @@ func TestFlippedClaimFails(t *testing.T) {
 		}
 	}
 }
+
+// A grade claim grades against the reference recorded on the file's
+// seeds: one that does not hold shows the criteria missed and their worst
+// seeds; a policy that does not parse scores 0 with its diagnostic at its
+// place in the test file.
+func TestGradeClaims(t *testing.T) {
+	src := `scenario bad-deploy
+seeds 1-10
+policy rollback = examples/rollback-on-page.rules
+policy broken:
+  rule "roll back"
+    when paging &&
+    do   rollback()
+grade rollback >= 90 %
+grade reference == 100 %
+grade rollback > none
+grade none >= 50 %
+grade none is worse than none
+grade broken == 0 %
+grade broken >= 10 %
+`
+	dir := write(t, map[string]string{"t.claims": src})
+	f, err := Load(filepath.Join(dir, "t.claims"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := f.Run(context.Background(), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []struct {
+		held bool
+		text string
+	}{
+		{true, "rollback scores 100.0 %"},
+		{true, "reference scores 100.0 %"},
+		{true, "rollback scores 100.0 %, none 0.0 %"},
+		{false, "none scores 0.0 %, not >= 50 %\nbudget_used at most reference + 0.035: 0 of "},
+		{false, "none scores 0.0 % and is not flagged worse than no policy"},
+		{true, "broken scores 0.0 %"},
+		{false, "broken scores 0.0 %, not >= 10 %\n" + f.Path + ":6:18: rule \"roll back\": "},
+	}
+	for i, w := range want {
+		c := r.Claims[i]
+		got := c.Measured + "\n" + strings.Join(c.Worst, "\n")
+		if c.Held != w.held || !strings.HasPrefix(got, w.text) {
+			t.Errorf("%s: held %v:\n%s\nwant held %v and it to start with\n%s", c.Claim.Text, c.Held, got, w.held, w.text)
+		}
+	}
+	if !strings.Contains(strings.Join(r.Claims[3].Worst, "\n"), "\n  seed ") {
+		t.Errorf("no worst seed:\n%s", strings.Join(r.Claims[3].Worst, "\n"))
+	}
+}

@@ -357,13 +357,16 @@ func (f *File) checkGrade(c *Claim, reports map[string]*golden.Report) ClaimResu
 	}
 	if !cr.Held {
 		if rep.PolicyError != "" {
+			// Nothing ran: its diagnostics are the whole story.
 			cr.Worst = append(cr.Worst, strings.Split(rep.PolicyError, "\n")...)
+			return cr
 		}
 		for _, s := range rep.Scenarios {
 			for _, cc := range s.Criteria {
 				if !cc.Pass() {
 					cr.Worst = append(cr.Worst, fmt.Sprintf("%s: %s of %s points, met on %d of %d seeds (mean %s, reference %s, none %s)",
 						cc.Text, num(cc.Score), num(cc.Weight), cc.Passed, len(cc.Seeds), num(cc.Mean), num(cc.ReferenceMean), num(cc.NoneMean)))
+					cr.Worst = append(cr.Worst, worstSeeds(cc.Seeds)...)
 				}
 			}
 			if s.WorseText != "" {
@@ -372,6 +375,21 @@ func (f *File) checkGrade(c *Claim, reports map[string]*golden.Report) ClaimResu
 		}
 	}
 	return cr
+}
+
+// worstSeeds writes the seeds of a criterion that scored least, with
+// their figures.
+func worstSeeds(seeds []golden.SeedCheck) []string {
+	s := slices.Clone(seeds)
+	slices.SortStableFunc(s, func(a, b golden.SeedCheck) int { return cmpFloat(a.Score, b.Score) })
+	var lines []string
+	for _, c := range s[:min(3, len(s))] {
+		if c.Score >= 1 {
+			break
+		}
+		lines = append(lines, fmt.Sprintf("  seed %d: %s, bound %s (reference %s, none %s): scored %s", c.Seed, num(c.Value), num(c.Bound), num(c.Reference), num(c.None), num(c.Score)))
+	}
+	return lines
 }
 
 func compare(a float64, op string, b float64) bool {
