@@ -235,3 +235,33 @@ grade broken >= 10 %
 		t.Errorf("no worst seed:\n%s", strings.Join(r.Claims[3].Worst, "\n"))
 	}
 }
+
+// The example of docs/goldens.md reads and holds.
+func TestDocExample(t *testing.T) {
+	doc, err := os.ReadFile("../docs/goldens.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, sec, ok := strings.Cut(string(doc), "## Test files: `oncall test`")
+	_, block, ok2 := strings.Cut(sec, "```text\n")
+	block, _, ok3 := strings.Cut(block, "```")
+	if !ok || !ok2 || !ok3 {
+		t.Fatal("docs/goldens.md has no example test file under its Test files section")
+	}
+	dir := write(t, map[string]string{"drill.claims": block})
+	f, err := Load(filepath.Join(dir, "drill.claims"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := f.Run(context.Background(), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	if err := r.Write(&b, true); err != nil {
+		t.Fatal(err)
+	}
+	if r.Failed() > 0 || len(r.Claims) != 6 {
+		t.Errorf("the example of docs/goldens.md:\n%s", b.String())
+	}
+}

@@ -31,7 +31,7 @@ each a sentence and one check, indented below it:
 
   scenario bad-deploy                      # a built-in's id, or a .lua file
   seeds 1-50
-  policy rollback = rollback-on-page.rules # a file, read from this file's folder
+  policy rollback = examples/rollback-on-page.rules  # a file: from this file's folder, or oncall's own
   policy scale:                            # or rules, indented
     rule "the largest fleet"
       when min_instances < 40
