@@ -78,7 +78,7 @@ type figureRef struct{ policy, figure string }
 
 func (r figureRef) String() string { return r.policy + "." + r.figure }
 
-var nameRE = regexp.MustCompile(`^[a-z_][a-z0-9_]*$`)
+var nameRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
 // Load reads and parses a test file.
 func Load(path string) (*File, error) {
@@ -149,6 +149,10 @@ func (p *parser) parse() {
 		case "scenario":
 			p.scenario(i, rest, restCol)
 		case "seeds":
+			if p.f.Seeds != nil {
+				p.fail(i, 1, "a second seeds line: the seeds are given once, every seed on one line (the first is at %s)", p.f.SeedsPos)
+				continue
+			}
 			seeds, err := shift.ParseSeeds(rest)
 			if err != nil {
 				p.fail(i, restCol, "seeds: %v", err)
@@ -237,7 +241,7 @@ func (p *parser) policy(i int, rest string, col int) int {
 		p.fail(i, col, "the reference is a file: policy reference = FILE (a scenario file's reference policy)")
 		return i
 	case !nameRE.MatchString(name):
-		p.fail(i, col, "policy name %q: a name is lower-case letters, digits and _ (it is read in checks as NAME.figure)", name)
+		p.fail(i, col, "policy name %q: a name is letters, digits and _, not starting with a digit (it is read in checks as NAME.figure)", name)
 		return i
 	}
 	for _, q := range p.f.Policies {
@@ -417,6 +421,13 @@ func (p *parser) expr(i, off int, text string, c *Claim, number bool) bool {
 		if errors.As(err, &fe) {
 			col += fe.From
 			msg = fe.Message
+		}
+		if name, ok := strings.CutPrefix(msg, "unknown name "); ok {
+			if slices.Contains(FigureNames(), name) {
+				msg = name + " is a figure of a run: name the run, e.g. none." + name + " or reference." + name
+			} else {
+				msg = "unknown name " + name + "; a check reads POLICY.figure, e.g. none.cost"
+			}
 		}
 		if number && strings.Contains(msg, "expected float64") {
 			msg = "median compares a number: " + msg
