@@ -268,3 +268,47 @@ func TestDocExample(t *testing.T) {
 		t.Errorf("the example of docs/goldens.md:\n%s", b.String())
 	}
 }
+
+// A claim that reads a policy that does not load, or whose run stops,
+// fails with the diagnostic, at its place in the test file.
+func TestPoliciesThatFail(t *testing.T) {
+	src := `scenario bad-deploy
+seeds 1-3
+policy broken:
+  rule "x"
+    when paging &&
+    do   rollback()
+policy quota:
+  rule "too many"
+    when paging
+    do   set_min_instances(serving * 100)
+claim a
+  every broken.cost > 0
+claim b
+  every quota.cost > 0
+claim c
+  every none.cost > 0
+`
+	dir := write(t, map[string]string{"t.claims": src})
+	f, err := Load(filepath.Join(dir, "t.claims"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := f.Run(context.Background(), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"policy broken does not load\n" + f.Path + ":5:18: rule \"x\": the expression ends too soon",
+		"the run of quota on seed 1 stopped\nminute 15 (09:15): " + f.Path + ":10:26: rule \"too many\": set_min_instances(1100): min_instances = 1100 is out of range",
+	}
+	for i, w := range want {
+		c := r.Claims[i]
+		if got := c.Measured + "\n" + strings.Join(c.Worst, "\n"); c.Held || !strings.HasPrefix(got, w) {
+			t.Errorf("%s: held %v:\n%s\nwant it to start with\n%s", c.Claim.Text, c.Held, got, w)
+		}
+	}
+	if !r.Claims[2].Held || r.Passed() != 1 || r.Failed() != 2 {
+		t.Errorf("a claim of no policy beside them: %+v; %d passed, %d failed", r.Claims[2], r.Passed(), r.Failed())
+	}
+}
