@@ -43,6 +43,8 @@ type File struct {
 	// FILE), is among them.
 	Policies []Policy
 	Claims   []Claim
+
+	src string // the file's text, for the lines its diagnostics show
 }
 
 // Policy is a named policy of a test file: its rules' source and where
@@ -92,7 +94,7 @@ func Load(path string) (*File, error) {
 // Parse parses the test file at path whose text is src. Its errors are a
 // dsl.List, each at file:line:col and saying what to do.
 func Parse(path string, src string) (*File, error) {
-	f := &File{Path: path}
+	f := &File{Path: path, src: src}
 	p := parser{f: f, src: src, lines: strings.Split(src, "\n"), dir: filepath.Dir(path)}
 	p.parse()
 	if len(p.errs) == 0 {

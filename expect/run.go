@@ -174,12 +174,11 @@ func (f *File) compile(p Policy) graded {
 		return graded{name: p.Name, err: err.Error()}
 	}
 	if p.Line > 0 {
-		test, _ := os.ReadFile(f.Path)
 		for i := range l {
 			if l[i].Pos.Col > 0 {
 				l[i].Pos.Col += 2 // the indent the rules were read without
 			}
-			l[i].Snippet = dsl.LineOf(string(test), l[i].Pos.Line)
+			l[i].Snippet = dsl.LineOf(f.src, l[i].Pos.Line)
 		}
 	}
 	return graded{name: p.Name, err: l.Render()}
