@@ -168,7 +168,7 @@ func runTestFile(ctx context.Context, w *bytes.Buffer, path string, o expect.Opt
 	return 0, 1, true
 }
 
-// testFiles lists the test files of paths in order: a file as it is, a
+// testFiles lists the test files of paths in order: a file named, a
 // folder's .claims files walked in lexical order, leaving out folders
 // named testdata or starting with . or _, as go test ./... does.
 func testFiles(paths []string) ([]string, error) {
@@ -179,6 +179,9 @@ func testFiles(paths []string) ([]string, error) {
 			return nil, fmt.Errorf("%s: no such file or folder", p)
 		}
 		if !st.IsDir() {
+			if !strings.HasSuffix(p, expect.Ext) {
+				return nil, fmt.Errorf("%s is not a test file: a test file's name ends with %s (oncall check checks scenarios and policies)", p, expect.Ext)
+			}
 			files = append(files, p)
 			continue
 		}

@@ -93,6 +93,9 @@ func TestTestExitCodes(t *testing.T) {
 	if code := e.run("test", filepath.Join(dir, "nowhere")); code != 2 || !strings.Contains(e.err.String(), "nowhere: no such file or folder") {
 		t.Errorf("a missing path: exit %d: %s", code, e.err.String())
 	}
+	if code := e.run("test", filepath.Join(dir, "holds.claims"), "../../scripts/bad-deploy.rules"); code != 2 || !strings.Contains(e.err.String(), "bad-deploy.rules is not a test file: a test file's name ends with .claims") {
+		t.Errorf("a rules file: exit %d: %s", code, e.err.String())
+	}
 	if code := e.run("test", t.TempDir()); code != 2 || !strings.Contains(e.err.String(), "no test file (*.claims) under") {
 		t.Errorf("an empty folder: exit %d: %s", code, e.err.String())
 	}
