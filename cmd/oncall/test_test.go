@@ -80,6 +80,7 @@ func TestTestExitCodes(t *testing.T) {
 	if !strings.HasSuffix(out, "\n2 tests passed, 1 failed\n") {
 		t.Errorf("the last line is not the count:\n%s", out)
 	}
+	var first string
 	for _, j := range []string{"1", "3"} {
 		if code := e.run("test", "-j", j, dir); code != 2 {
 			t.Fatalf("-j %s: exit %d, want 2:\n%s%s", j, code, e.out.String(), e.err.String())
@@ -88,6 +89,11 @@ func TestTestExitCodes(t *testing.T) {
 		if got := e.out.String(); !strings.HasPrefix(got, want) || !strings.HasSuffix(got, "\n2 tests passed, 2 failed\n") ||
 			strings.Index(got, "fails.claims") > strings.Index(got, "holds.claims") {
 			t.Errorf("-j %s: stdout:\n%s\nwant it to start with %s and end with the count", j, got, want)
+		}
+		if first == "" {
+			first = e.out.String()
+		} else if e.out.String() != first {
+			t.Errorf("-j %s writes\n%s\n-j 1 wrote\n%s", j, e.out.String(), first)
 		}
 	}
 	if code := e.run("test", filepath.Join(dir, "nowhere")); code != 2 || !strings.Contains(e.err.String(), "nowhere: no such file or folder") {
