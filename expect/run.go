@@ -95,10 +95,14 @@ func (f *File) Run(ctx context.Context, o Options) (*Result, error) {
 
 	res := &Result{File: f}
 	// The runs every and median claims read: policy → seed → figures.
-	needed := map[string]bool{}
+	// Only the figures the claims read are kept: a file of many seeds
+	// holds a few numbers a run.
+	needed := map[string][]string{}
 	for _, c := range f.Claims {
 		for _, r := range c.refs {
-			needed[r.policy] = true
+			if !slices.Contains(needed[r.policy], r.figure) {
+				needed[r.policy] = append(needed[r.policy], r.figure)
+			}
 		}
 	}
 	runs, runErrs := f.play(ctx, prog, compiled, order, needed, jobs)
@@ -191,10 +195,10 @@ type runKey struct {
 
 // play runs the needed policies on every seed, jobs at once; the figures
 // and errors are by policy and seed index, whatever the order of the runs.
-func (f *File) play(ctx context.Context, prog *scenario.Program, compiled map[string]graded, order []string, needed map[string]bool, jobs int) (map[runKey]map[string]float64, map[runKey]error) {
+func (f *File) play(ctx context.Context, prog *scenario.Program, compiled map[string]graded, order []string, needed map[string][]string, jobs int) (map[runKey]map[string]float64, map[runKey]error) {
 	var keys []runKey
 	for _, name := range order {
-		if needed[name] && compiled[name].err == "" {
+		if len(needed[name]) > 0 && compiled[name].err == "" {
 			for i := range f.Seeds {
 				keys = append(keys, runKey{name, i})
 			}
@@ -217,7 +221,12 @@ func (f *File) play(ctx context.Context, prog *scenario.Program, compiled map[st
 					errs[k] = err
 					continue
 				}
-				figs[k] = figures(sim.Sim)
+				all := figures(sim.Sim)
+				kept := make(map[string]float64, len(needed[key.policy]))
+				for _, n := range needed[key.policy] {
+					kept[n] = all[n]
+				}
+				figs[k] = kept
 			}
 		})
 	}
