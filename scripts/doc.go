@@ -5,9 +5,10 @@
 // policy with; and small example automations under examples/.
 //
 // ladder/<scenario>/ holds the archetypes of the grading ladder (a textbook
-// answer, a plausible wrong one, a harmful one, one keyed on the clock),
-// which golden's TestGradingLadder grades to show that grading orders them
-// as a teacher would (docs/goldens.md). They are not embedded: they are
+// answer, a plausible wrong one, a harmful one, one keyed on the clock) and
+// ladder.claims, the test file that grades them and holds where each must
+// land, which golden's TestGradingLadder runs to show that grading orders
+// them as a teacher would (docs/goldens.md). They are not embedded: they are
 // test material and lessons in what not to do, not policies to offer.
 package scripts
 

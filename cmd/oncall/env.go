@@ -16,6 +16,7 @@ type CLI struct {
 	Run       RunCmd       `cmd:"" help:"Run a scenario and print its per-minute trace and outcome."`
 	Model     ModelCmd     `cmd:"" help:"Print every relation of the model with its source."`
 	Check     CheckCmd     `cmd:"" help:"Check scenario (.lua) and policy (.rules) files: every problem, not only the first."`
+	Test      TestCmd      `cmd:"" help:"Run test files (.claims): claims about a scenario and policies, grades among them."`
 	Scenarios ScenariosCmd `cmd:"" help:"List the built-in scenarios and the .lua scenarios of a folder."`
 	Batch     BatchCmd     `cmd:"" help:"Run a scenario over many seeds on every core."`
 	Grade     GradeCmd     `cmd:"" help:"Grade a policy against golden reference outcomes."`
