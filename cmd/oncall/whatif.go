@@ -307,6 +307,14 @@ func (p *takenOver) Decide(rows []engine.Row) ([]engine.Firing, error) {
 	return p.Policy.Decide(rows)
 }
 
+// Attach implements engine.Attached for a policy that reads the constants
+// in force.
+func (p *takenOver) Attach(w engine.World) {
+	if a, ok := p.Policy.(engine.Attached); ok {
+		a.Attach(w)
+	}
+}
+
 // whatIfResult is the shift played and its branch, side by side.
 type whatIfResult struct {
 	Scenario string         `json:"scenario"`

@@ -191,3 +191,32 @@ func TestWhatIfErrors(t *testing.T) {
 		t.Errorf("over the quota: exit %d, %q; want %q", code, e.err.String(), want)
 	}
 }
+
+// A floor above the scenario's quota stops a policy's run at the rule's
+// file:line:col, saying what to write, wherever the policy runs: run,
+// batch, grade. The floor written as docs/policies.md writes it runs.
+func TestOverQuotaNamesTheRuleEverywhere(t *testing.T) {
+	e := newTestEnv(t)
+	sc := tempFile(t, "quota.lua", `scenario { id = "quota", title = "Q", briefing = "B", start = "09:00", duration = 30, constants = { max_instances = 12 } }
+grade { { metric = "cost", at_most = "reference * 1.2" } }
+`)
+	over := tempFile(t, "over.rules", "rule \"floor\"\n  when minute == 3\n  do   set_min_instances(min(40, serving + 10))\n")
+	under := tempFile(t, "under.rules", "rule \"floor\"\n  when minute == 3\n  do   set_min_instances(min(max_instances, serving + 10))\n")
+	want := over + ":3:26: rule \"floor\": set_min_instances(20): min_instances = 20 is above max_instances = 12, the scenario's fleet ceiling in force: keep the floor under it, e.g. set_min_instances(min(max_instances, serving + 2))"
+	if code := e.run("run", sc, "--seed", "1", "--policy", over); code != 1 || !strings.Contains(e.err.String(), want) {
+		t.Errorf("run: exit %d, %q\nwant %q", code, e.err.String(), want)
+	}
+	if code := e.run("batch", sc, "--seeds", "1-2", "--policy", over); !strings.Contains(e.out.String()+e.err.String(), want) {
+		t.Errorf("batch: exit %d, %q %q\nwant %q", code, e.out.String(), e.err.String(), want)
+	}
+	refs := filepath.Join(t.TempDir(), "refs.json")
+	if code := e.run("golden", "record", "-s", sc, "-p", under, "--seeds", "1-2", "-o", refs); code != 0 {
+		t.Fatalf("golden record with the floor under the quota: exit %d: %s", code, e.err.String())
+	}
+	if code := e.run("grade", "-p", over, "--reference", refs, "--scenario", sc); code != 1 || !strings.Contains(e.out.String()+e.err.String(), want) {
+		t.Errorf("grade: exit %d, %q %q\nwant %q", code, e.out.String(), e.err.String(), want)
+	}
+	if code := e.run("run", sc, "--seed", "1", "--policy", under); code != 0 {
+		t.Errorf("the floor under the quota: exit %d, %s", code, e.err.String())
+	}
+}
