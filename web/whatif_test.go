@@ -1,6 +1,7 @@
 package web
 
 import (
+	"net/url"
 	"strings"
 	"testing"
 )
@@ -50,5 +51,16 @@ func TestWhatIfErrors(t *testing.T) {
 		if rec.Code != 400 || !strings.Contains(rec.Body.String(), want) {
 			t.Errorf("%s: %d %s; want 400 and %q", body, rec.Code, rec.Body.String(), want)
 		}
+	}
+}
+
+// The autopilot's rules read the constants the scenario puts in force:
+// surge boots new instances in 8 minutes, not the model's 3.
+func TestAutopilotReadsTheScenariosConstants(t *testing.T) {
+	ts := newTestServer(t, realOptions(t))
+	src := "rule \"slow boots\"\n  when boot_delay == 8 && max_instances == 40\n  do   set_shed(0.1)\n"
+	rec := ts.do("GET", "/api/trace?scenario=surge&seed=1&format=json&minute=3&source="+url.QueryEscape(src), "")
+	if rec.Code != 200 || !strings.Contains(rec.Body.String(), `"rule": "slow boots"`) {
+		t.Errorf("%d: the rule did not fire on surge's boot_delay of 8:\n%.600s", rec.Code, rec.Body.String())
 	}
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/csv"
 	"encoding/json"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -218,5 +219,16 @@ grade { { metric = "cost", at_most = "reference * 1.2" } }
 	}
 	if code := e.run("run", sc, "--seed", "1", "--policy", under); code != 0 {
 		t.Errorf("the floor under the quota: exit %d, %s", code, e.err.String())
+	}
+}
+
+// A link's pasted policy reads the constants the scenario puts in force:
+// its decisions are recorded, and replayed before --at.
+func TestWhatIfLinkPolicyReadsTheScenariosConstants(t *testing.T) {
+	e := newTestEnv(t)
+	src := "rule \"slow boots\"\n  when boot_delay == 8 && minute == 2\n  do   set_shed(0.1)\n"
+	w := whatIf(t, e, "surge", "--replay", "?scenario=surge&seed=1&src="+url.QueryEscape(src), "--at", "07:30", "--do", "set_shed(0)")
+	if w.Replayed != 1 || w.Dropped != 0 {
+		t.Errorf("replayed %d, dropped %d: the rule fires once, at minute 2, on surge's boot_delay of 8", w.Replayed, w.Dropped)
 	}
 }
