@@ -132,3 +132,24 @@ func TestParseAction(t *testing.T) {
 		}
 	}
 }
+
+// Reading the constants in force costs a minute no allocation: the run
+// decides every minute.
+func TestReadingConstantsAllocatesNothing(t *testing.T) {
+	p, err := Compile("p.rules", []byte(rule1("max_instances < 5 && boot_delay > 100", "rollback()")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pol := p.Instance(nil)
+	sim, err := engine.New(engine.Options{Setup: shortSetup(20), Policy: pol, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sim.Run(5); err != nil {
+		t.Fatal(err)
+	}
+	rows := sim.Rows()
+	if n := testing.AllocsPerRun(100, func() { pol.Decide(rows) }); n != 0 {
+		t.Errorf("%v allocations a minute, want 0", n)
+	}
+}

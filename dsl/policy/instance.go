@@ -60,7 +60,8 @@ type instance struct {
 	// world is the run the policy decides in, which gives the constants
 	// in force (Attach); nil outside a run (a harness feeding rows), where
 	// the constants are docs/model.md's.
-	world engine.World
+	world  engine.World
+	consts engine.Constants // this minute's, when a rule reads one
 }
 
 // Attach implements engine.Attached: the rules read the constants in force
@@ -200,15 +201,14 @@ func (in *instance) firing(ru *rule) (engine.Firing, error) {
 // boxes nothing. A helper charges the minutes it reads.
 func (in *instance) refresh(rows []engine.Row) error {
 	r := &rows[len(rows)-1]
-	var c engine.Constants
 	if in.p.constants {
-		c = in.constants()
+		in.consts = in.constants()
 	}
 	for i := range in.p.envVars {
 		v := &in.p.envVars[i]
 		switch {
 		case v.constant != nil:
-			in.num[i] = v.constant(&c)
+			in.num[i] = v.constant(&in.consts)
 		case v.slot >= 0:
 			s := &in.p.slots[v.slot]
 			if err := in.charge(s.minutes(len(rows))); err != nil {
