@@ -74,8 +74,10 @@
 //     by Sim.Decide against the ceiling in force when it is decided, so that
 //     the decider hears it at once; if an event of the minute the floor
 //     takes effect lowers the ceiling under it, that minute stops the run
-//     with an error naming who decided. A policy's floor is checked where
-//     it takes effect only.
+//     with an error naming who decided. The engine checks a policy's
+//     floor where it takes effect only; a policy that reads the constants
+//     in force (Attached, as dsl/policy's does) checks it when it decides,
+//     against the ceiling then, and names the rule's place in its file.
 //
 // Builds (build.go), where docs/model.md's "bad build" becomes a build with
 // properties:

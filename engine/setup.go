@@ -91,7 +91,8 @@ type World interface {
 	Controls() Controls
 }
 
-// Attached is a Scenario that reads the run it is in (a scenario's get()):
+// Attached is a Scenario that reads the run it is in (a scenario's get()),
+// or a Policy that reads the constants in force (max_instances in a rule):
 // New attaches it to its run before the first minute.
 type Attached interface {
 	Attach(World)

@@ -114,6 +114,9 @@ func New(o Options) (*Sim, error) {
 	if a, ok := s.sc.(Attached); ok {
 		a.Attach(s)
 	}
+	if a, ok := s.pol.(Attached); ok {
+		a.Attach(s)
+	}
 	return s, nil
 }
 

@@ -287,3 +287,46 @@ func TestBrowserPhone(t *testing.T) {
 	}
 	noMessage(t, ctx)
 }
+
+// TestBrowserWhatIf: a bad deploy left alone to the end of the shift; the
+// debrief's "What if I had…" rolls back at 09:15: the branch is drawn
+// dash-dotted on the charts beside the shift played, and it pages for a
+// few minutes where the shift paged for most of it.
+func TestBrowserWhatIf(t *testing.T) {
+	ctx := browser(t)
+	url, _ := serve(t, realOptions(t))
+	run(t, ctx, chromedp.Navigate(url+"/?lang=en"), startShift("bad-deploy", "7"),
+		click("autopause"), setValue("speed", "60"), click("playbtn"),
+		wait(`!document.getElementById("end").hidden && document.getElementById("wi-form") !== null`), idle,
+		wait(`document.querySelectorAll("#charts polyline.whatif").length === 0`),
+		setValue("wi-at", "09:15"), setValue("wi-ctl", "rollback"), click("wi-go"),
+		wait(`document.querySelectorAll("#charts polyline.whatif").length > 0 && document.querySelector("#whatif table") !== null`), idle,
+	)
+	got := eval[map[string]float64](t, ctx, `(() => { const w = window.oncall.shift().whatif; return {
+		at: w.at, dashed: document.querySelectorAll("#charts polyline.whatif").length, charts: document.querySelectorAll("#charts figure.chart").length,
+		played: w.ans.played.paging_minutes, branch: w.ans.outcome.paging_minutes, shown: window.oncall.shift().outcome.paging_minutes,
+		rows: document.querySelectorAll("#whatif tbody tr").length, outcomes: document.querySelectorAll("#outcome > div").length,
+		dash: getComputedStyle(document.querySelector("#charts polyline.whatif")).strokeDasharray.length }; })()`)
+	if got["at"] != 15 || got["dashed"] < got["charts"] || got["dash"] == 0 {
+		t.Errorf("the branch at minute %v: %v dashed lines on %v charts (dash %v): want 15, a branch on every chart, dashed", got["at"], got["dashed"], got["charts"], got["dash"])
+	}
+	if got["played"] != got["shown"] || got["played"] < 60 || got["branch"] > 15 {
+		t.Errorf("paging minutes: played %v (the page shows %v), what if %v: want most of the shift, then a few minutes", got["played"], got["shown"], got["branch"])
+	}
+	if got["rows"] != got["outcomes"] {
+		t.Errorf("%v figures side by side, want the %v of the outcome", got["rows"], got["outcomes"])
+	}
+	wi := text(t, ctx, "whatif")
+	for _, want := range []string{"What if I had…", "What if at 09:15: Rollback, and nothing decided after it.", "Shift played", "Difference"} {
+		if !strings.Contains(wi, want) {
+			t.Errorf("the panel lacks %q:\n%s", want, wi)
+		}
+	}
+	// A time outside the shift is refused with what to pick.
+	run(t, ctx, setValue("wi-at", "07:00"), click("wi-go"), wait(`!document.getElementById("message").hidden`))
+	if msg := text(t, ctx, "message"); !strings.Contains(msg, "07:00 is not a minute of this shift: pick a time from 09:00 to 10:59") {
+		t.Errorf("message %q", msg)
+	}
+	run(t, ctx, chromedp.ScrollIntoView(chromedp.CSS("#whatif")))
+	saveShot(t, ctx, "console-whatif.png")
+}

@@ -99,7 +99,7 @@ func TestUIKeys(t *testing.T) {
 func TestPageSize(t *testing.T) {
 	ts := newTestServer(t, Options{})
 	total := 0
-	for _, path := range []string{"/", "/static/app.js", "/static/chart.js", "/static/format.js", "/static/app.css", "/api/meta", "/api/i18n/en", "/api/i18n/ur", "/static/fonts/naskh-regular.woff2"} {
+	for _, path := range []string{"/", "/static/app.js", "/static/chart.js", "/static/whatif.js", "/static/format.js", "/static/app.css", "/api/meta", "/api/i18n/en", "/api/i18n/ur", "/static/fonts/naskh-regular.woff2"} {
 		rec := ts.do("GET", path, "")
 		if rec.Code != 200 {
 			t.Fatalf("GET %s: %d", path, rec.Code)

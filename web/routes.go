@@ -23,6 +23,7 @@ func (s *Server) routes() []route {
 		{"GET", "/api/i18n/{lang}", s.messages},
 		{"GET", "/api/trace", s.trace},
 		{"POST", "/api/debrief", s.debriefHandler},
+		{"POST", "/api/whatif", s.whatIfHandler},
 		{"POST", "/api/gamedays", s.createGameDay},
 		{"GET", "/api/gamedays/{id}", s.getGameDay},
 		{"POST", "/api/gamedays/{id}/results", s.addResult},

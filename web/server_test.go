@@ -32,7 +32,7 @@ func TestPageAndHeaders(t *testing.T) {
 	if csp := h.Get("Content-Security-Policy"); !strings.Contains(csp, "frame-ancestors 'none'") || strings.Contains(csp, "unsafe-inline") {
 		t.Errorf("CSP %q", csp)
 	}
-	for _, f := range []string{"/static/app.js", "/static/chart.js", "/static/app.css"} {
+	for _, f := range []string{"/static/app.js", "/static/chart.js", "/static/whatif.js", "/static/app.css"} {
 		rec := ts.do("GET", f, "")
 		if rec.Code != 200 || rec.Body.Len() == 0 {
 			t.Errorf("GET %s: %d", f, rec.Code)
@@ -49,7 +49,7 @@ func TestPageAndHeaders(t *testing.T) {
 // TestNoInlineScript checks the page against its own CSP: no inline script
 // or style, no handler attributes, nothing loaded from another origin.
 func TestNoInlineScript(t *testing.T) {
-	for _, name := range []string{"index.html", "app.js", "chart.js", "app.css"} {
+	for _, name := range []string{"index.html", "app.js", "chart.js", "whatif.js", "app.css"} {
 		b, err := staticFiles.ReadFile("static/" + name)
 		if err != nil {
 			t.Fatal(err)

@@ -52,6 +52,14 @@ func (p *pilot) Decide(rows []engine.Row) ([]engine.Firing, error) {
 	return p.policy.Decide(rows)
 }
 
+// Attach implements engine.Attached for a policy that reads the constants
+// in force.
+func (p *pilot) Attach(w engine.World) {
+	if a, ok := p.policy.(engine.Attached); ok {
+		a.Attach(w)
+	}
+}
+
 // session is one shift being played. Its mutex makes each request use the
 // engine alone; the server's mutex guards only the map and lastUsed.
 type session struct {

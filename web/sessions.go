@@ -71,6 +71,11 @@ func readShift(r *http.Request) (createRequest, Shift, error) {
 	if err := readJSON(r, &req); err != nil {
 		return req, Shift{}, err
 	}
+	return shiftOf(req)
+}
+
+// shiftOf reads the shift of a request's body.
+func shiftOf(req createRequest) (createRequest, Shift, error) {
 	seed, err := parseSeed(req.Seed.String())
 	if err != nil {
 		return req, Shift{}, err

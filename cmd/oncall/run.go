@@ -26,6 +26,9 @@ type RunCmd struct {
 	Policy   string     `short:"p" help:"Answer the shift with the rules of FILE (a policy; see docs/policies.md); fired rules show in the trace." placeholder:"FILE.rules"`
 	Full     bool       `help:"Print every minute in the table on the terminal. Without it the terminal gets the minutes where something happened (an event, a page, a rule that fired), the first and the last, and the outcome: a day of free play is 1,440 lines, more than a terminal shows. A table in a file (-o), CSV and JSON hold every minute."`
 	Reveal   bool       `help:"The instructor's trace: also what the scenario does quietly (the constants it sets, scales and ramps, the controls it sets, what a build does, bad_traffic), which the learner's trace leaves out."`
+	Replay   string     `help:"What if: play again the shift of a JSON trace (oncall run -f json, the console's download) or of a share link, branch it at --at with the decisions of --do, and set the two outcomes side by side." placeholder:"TRACE.json|LINK"`
+	At       string     `help:"With --replay: the minute to branch at, HH:MM on the shift's clock or minutes from its start." placeholder:"HH:MM"`
+	Do       []string   `sep:"none" help:"With --replay: a decision taken at --at, written as a policy's action (rollback, set_min_instances(20), set_shed(0.5)); repeatable. The recorded decisions from --at on are dropped: nobody decides after it." placeholder:"ACTION"`
 	Budget   LimitFlags `embed:""`
 }
 
@@ -39,11 +42,15 @@ func (RunCmd) Help() string {
   oncall run bad-deploy --seed 7 --plot shift.svg   the trace, and a chart of it
   oncall run bad-deploy --seed 7 --policy scripts/bad-deploy.rules   automated by a policy
   oncall run bad-deploy --seed 7 --full         every minute in the table, not only those where something happened
-  oncall run memory-leak --seed 7 --reveal      the instructor's trace: what the scenario did quietly`
+  oncall run memory-leak --seed 7 --reveal      the instructor's trace: what the scenario did quietly
+  oncall run bad-deploy --replay trace.json --at 09:15 --do rollback   what if: the shift of trace.json, rolled back at 09:15`
 }
 
 // Run implements the subcommand.
 func (c *RunCmd) Run(env *Env) error {
+	if c.Replay != "" || c.At != "" || len(c.Do) > 0 {
+		return c.whatIf(env)
+	}
 	sh, err := c.build(env)
 	if err != nil {
 		return err

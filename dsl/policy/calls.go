@@ -169,6 +169,10 @@ func (v *callChecker) windowSlot(call *ast.CallNode, name string, str *ast.Strin
 		v.fail(str, "%s(%q): %s", name, str.Value, q)
 		return "", false
 	}
+	if ok && mv.constant != nil {
+		v.fail(str, "%s(%q): %s is a constant of the scenario, not a metric: read it by its name, %s", name, str.Value, str.Value, str.Value)
+		return "", false
+	}
 	if !ok || mv.get == nil {
 		v.fail(str, "%s(%q): unknown metric%s", name, str.Value, spell.Suggest(str.Value, metricNames()))
 		return "", false

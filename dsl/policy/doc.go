@@ -22,7 +22,13 @@
 // the scenario's code shares: a policy of many costly rules ends the run
 // when the budget is spent, at the rule that met it. Values that reach a control are checked:
 // a constant out of range is a load error, a computed one (NaN and ±Inf
-// included) stops the run with the rule, the minute and the values it saw.
+// included) stops the run with the rule, the minute and the values it saw,
+// and so does a floor above the fleet's ceiling in force (max_instances).
+//
+// Besides the metrics, a rule reads the constants of the scenario that the
+// team knows of its own service (max_instances, boot_delay, ...: see
+// Variables), as they are in force the minute it decides: a Program's
+// instance is an engine.Attached, which the engine gives its run.
 //
 // Test runs a policy on a scenario and a seed and compares the actions it
 // takes minute by minute with what a test expects, the way promtool tests

@@ -11,10 +11,11 @@ import (
 // slot of the expr machine's variables rather than from a map: see
 // bindVariables.
 type envVar struct {
-	name string
-	typ  Type
-	get  func(*engine.Row) float64 // nil for time and for slots
-	slot int                       // index in Program.slots, or -1
+	name     string
+	typ      Type
+	get      func(*engine.Row) float64       // nil for time, constants and slots
+	constant func(*engine.Constants) float64 // a constant in force; nil for the others
+	slot     int                             // index in Program.slots, or -1
 }
 
 // bindVariables lays out the names the rules read and rewrites each
@@ -119,7 +120,10 @@ func (p *Program) envVar(name string, slotOf map[string]int) envVar {
 		return envVar{name: name, typ: p.slots[i].typ, slot: i}
 	}
 	v, _ := lookupVariable(name)
-	return envVar{name: name, typ: v.Type, get: v.get, slot: -1}
+	if v.constant != nil {
+		p.constants = true
+	}
+	return envVar{name: name, typ: v.Type, get: v.get, constant: v.constant, slot: -1}
 }
 
 // programs returns every compiled expression of the policy.

@@ -57,6 +57,23 @@ type instance struct {
 	boxed  []float64      // the value of each envVar in the machine's variables
 	synced bool           // the machine's variables hold this minute's values
 	fire   []bool
+	// world is the run the policy decides in, which gives the constants
+	// in force (Attach); nil outside a run (a harness feeding rows), where
+	// the constants are docs/model.md's.
+	world  engine.World
+	consts engine.Constants // this minute's, when a rule reads one
+}
+
+// Attach implements engine.Attached: the rules read the constants in force
+// of the run they decide in.
+func (in *instance) Attach(w engine.World) { in.world = w }
+
+// constants returns the constants in force this minute.
+func (in *instance) constants() engine.Constants {
+	if in.world == nil {
+		return engine.DefaultConstants()
+	}
+	return in.world.Constants()
 }
 
 // Decide implements engine.Policy: it refreshes the variables and helper
@@ -163,6 +180,12 @@ func (in *instance) firing(ru *rule) (engine.Firing, error) {
 				return f, in.actionError(ru, a, nil, err.Error())
 			}
 		}
+		if a.fn.Control == engine.MinInstances {
+			if ceiling := in.constants().MaxInstances; v > ceiling {
+				return f, in.actionError(ru, a, nil, fmt.Sprintf("%s(%s): min_instances = %s is above max_instances = %s, the scenario's fleet ceiling in force: keep the floor under it, e.g. %s(min(max_instances, serving + 2))",
+					a.fn.Name, fmtNum(v), fmtNum(v), fmtNum(ceiling), a.fn.Name))
+			}
+		}
 		f.Actions = append(f.Actions, engine.Action{Control: a.fn.Control, Value: v, By: ru.name})
 	}
 	f.Seen = in.seen(ru)
@@ -178,9 +201,14 @@ func (in *instance) firing(ru *rule) (engine.Firing, error) {
 // boxes nothing. A helper charges the minutes it reads.
 func (in *instance) refresh(rows []engine.Row) error {
 	r := &rows[len(rows)-1]
+	if in.p.constants {
+		in.consts = in.constants()
+	}
 	for i := range in.p.envVars {
 		v := &in.p.envVars[i]
 		switch {
+		case v.constant != nil:
+			in.num[i] = v.constant(&in.consts)
 		case v.slot >= 0:
 			s := &in.p.slots[v.slot]
 			if err := in.charge(s.minutes(len(rows))); err != nil {

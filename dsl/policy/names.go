@@ -29,22 +29,38 @@ func (t Type) String() string {
 }
 
 // Variable is a name a rule can read: a metric of the row, a control in
-// force, or the time of day.
+// force, the time of day, or a constant of the scenario in force.
 type Variable struct {
 	Name string
 	Type Type
 	Unit string
 	Doc  string
-	get  func(*engine.Row) float64 // nil for time, which is text
+	get  func(*engine.Row) float64 // nil for time, which is text, and for constants
+	// constant reads a constant in force; nil for the others.
+	constant func(*engine.Constants) float64
 }
 
 // Variables returns every variable a rule can read, metrics first in
-// canonical order, then the time of day. A policy acts on what production
-// shows, as the learner sees it: the quiet metrics (bad_traffic) are not
-// among them.
+// canonical order, then the time of day, then the constants in force in
+// canonical order. A policy acts on what production shows, as the learner
+// sees it: the quiet metrics (bad_traffic) are not among them. Of the
+// constants, it reads those the team knows of its own service, its
+// configuration and quotas (ownConstants: max_instances, boot_delay), as
+// the scenario has them in force that minute; the world's (the database's
+// capacity, the demand, what a bad build does) it learns from the metrics,
+// as a person on call does.
 func Variables() []Variable {
+	return append([]Variable(nil), variables...)
+}
+
+// variables is Variables' list, made once: it is read at every name a
+// policy compiles.
+var variables = makeVariables()
+
+func makeVariables() []Variable {
 	specs := engine.Learner.Metrics()
-	vs := make([]Variable, 0, len(specs)+3)
+	consts := engine.ConstantSpecs()
+	vs := make([]Variable, 0, len(specs)+3+len(consts))
 	for _, s := range specs {
 		t := Float
 		switch s.Kind {
@@ -55,13 +71,33 @@ func Variables() []Variable {
 		}
 		vs = append(vs, Variable{Name: s.Name, Type: t, Unit: s.Unit, Doc: s.Doc, get: s.Get})
 	}
-	return append(vs,
+	vs = append(vs,
 		Variable{Name: "time", Type: String, Doc: `time of day as "HH:MM"; compare as text, e.g. time >= "09:30"`},
 		Variable{Name: "clock", Type: Int, Unit: "min", Doc: "minute of the day, 0 (00:00) to 1439 (23:59)",
 			get: func(r *engine.Row) float64 { return float64(r.Clock) }},
 		Variable{Name: "hour", Type: Int, Unit: "h", Doc: "hour of the day, 0 to 23",
 			get: func(r *engine.Row) float64 { return float64(r.Clock / 60) }},
 	)
+	for _, c := range consts {
+		if !ownConstants[c.Name] {
+			continue
+		}
+		t := Float
+		if c.Integer {
+			t = Int
+		}
+		vs = append(vs, Variable{Name: c.Name, Type: t, Unit: c.Unit, Doc: c.Doc + " (the scenario's constant in force)", constant: c.Get})
+	}
+	return vs
+}
+
+// ownConstants are the constants a policy reads: the service's own
+// configuration and quotas, which whoever runs it knows.
+var ownConstants = map[string]bool{
+	"workers": true, "timeout_s": true, "low_priority": true, "warmup_minutes": true,
+	"rollback_minutes": true, "instance_price": true, "scale_in_share": true,
+	"scale_in_quiet_minutes": true, "max_instances": true, "boot_delay": true,
+	"slo": true, "slo_days": true, "dep_timeout_ms": true,
 }
 
 // Helper is a function a condition (or an action's argument) can call.
@@ -148,7 +184,7 @@ func allNames() []string {
 }
 
 func lookupVariable(name string) (Variable, bool) {
-	for _, v := range Variables() {
+	for _, v := range variables {
 		if v.Name == name {
 			return v, true
 		}

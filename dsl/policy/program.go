@@ -21,6 +21,9 @@ type Program struct {
 	index    map[string]int // envVars by name
 	base     int            // the machine variable of envVars[0]
 	needsMap bool           // some program reads the map environment too
+	// constants: a rule reads a constant in force, which each minute's
+	// refresh then reads from the run.
+	constants bool
 	// small: a minute costs less than budget.CheckEvery steps at most, and
 	// is charged at once, at its end (a policy of a few rules pays a charge
 	// a minute, not one a rule and helper).

@@ -3,6 +3,7 @@
 // seed and decisions, kept in the link and in local storage.
 import { lineChart, esc, span, minuteAt, showCursor } from "./chart.js";
 import * as F from "./format.js";
+import { initWhatIf, drawWhatIf, branchSeries, branchLegend } from "./whatif.js";
 
 const $ = id => document.getElementById(id);
 const S = { meta: null, lang: "en", msgs: {}, en: {}, fmt: {}, shift: null, running: false, timer: 0, loopId: 0, drawn: 0, model: null, span: null, cursor: null, charts: [], sent: {} };
@@ -717,8 +718,11 @@ function drawCharts() {
       series.push({ name, k: j, label: label(name), values: sh.rows.map(r => r[name]), color: COLORS[j] });
       legend.push(`<span><i class="k${j}"></i>${isoRuns(label(name))} <b class="now" data-k="${j}"></b></span>`);
       if (ref && ref[0] && ref[0][name] !== undefined) series.push({ name, k: j, label: label(name) + " (" + t("ui.debrief.refline") + ")", values: ref.map(r => r[name]), color: COLORS[j], ref: true });
+      const branch = branchSeries(name, j, COLORS[j], label(name));
+      if (branch) series.push(branch);
     });
     if (ref) legend.push(`<span><i class="refkey"></i>${esc(t("ui.debrief.refline"))}</span>`);
+    legend.push(branchLegend());
     // The bounds the server sends for the metrics of this chart: the page
     // rule's, the slow p99.
     const bounds = sh.lines.filter(b => d.lines.includes(b.metric));
@@ -745,7 +749,7 @@ function drawCharts() {
 function legendAt(c, m) {
   const r = S.shift.rows[m];
   for (const b of c.fig.querySelectorAll(".legend b.now")) {
-    const s = c.series.find(x => !x.ref && x.k === +b.dataset.k);
+    const s = c.series.find(x => !x.ref && !x.whatif && x.k === +b.dataset.k);
     b.innerHTML = r && s && s.values[m] != null ? iso(metricValue(s.name, s.values[m])) : "";
   }
 }
@@ -894,6 +898,7 @@ function drawEnd() {
   $("csv").setAttribute("download", `oncall-${sh.scenario}-${sh.seed}.csv`);
   $("json").setAttribute("download", `oncall-${sh.scenario}-${sh.seed}.json`);
   drawDebrief();
+  drawWhatIf($("whatif"));
   drawHappened();
   // Label and value side by side, in columns of pairs: a table as wide as
   // the page put them 1,300 px apart.
@@ -1106,6 +1111,7 @@ function chartOf(el) { const f = el.closest && el.closest("figure.chart"); retur
 // ---- wiring ----------------------------------------------------------------
 
 function wire() {
+  initWhatIf({ S, t, api, serial, shiftBody, value, iso, ctlLabel, toShown, fromShown, clockAt, draw, oops, say });
   $("startform").addEventListener("submit", startShift);
   $("scenario").addEventListener("change", brief);
   $("seed").addEventListener("input", updateLink);

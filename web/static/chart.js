@@ -62,7 +62,7 @@ function xTicks(times, from, to) {
 }
 
 // lineChart returns a chart's SVG text and the geometry its cursor needs.
-// o: {series: [{values, color, ref, label}], times, from, to, now, min, max,
+// o: {series: [{values, color, ref, whatif, label}], times, from, to, now, min, max,
 //     scale, thresholds: [{value, title}], marks: [{minute, cls, label,
 //     title}], fmtY(v), label}
 export function lineChart(o) {
@@ -108,7 +108,7 @@ export function lineChart(o) {
   const cols = Math.round(W - L - R);
   for (const s of o.series) {
     const pts = points(s.values, from, to, x, y, cols);
-    out.push(`<polyline class="${s.ref ? "ref" : ""}" stroke="${s.color}" points="${pts}"/>`);
+    out.push(`<polyline class="${s.ref ? "ref" : s.whatif ? "whatif" : ""}" stroke="${s.color}" points="${pts}"/>`);
     // A line of one point draws nothing: the opening minute is a dot.
     if (pts && !pts.includes(" ")) { const [px, py] = pts.split(","); out.push(`<circle class="dot" cx="${px}" cy="${py}" r="2" fill="${s.color}"/>`); }
   }

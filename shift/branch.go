@@ -1,0 +1,58 @@
+package shift
+
+import (
+	"github.com/oncall-sim/oncall/engine"
+)
+
+// Recorded returns the decisions a run's rows hold, in the order they took
+// effect: every action of the trace but the scenario's own, whoever made
+// it (the player, a rule of a policy). Replayed as decisions made by hand,
+// they give the run again, minute for minute: the scenario does its own
+// actions again by itself.
+func Recorded(rows []engine.Row) []Decision {
+	var out []Decision
+	for i := range rows {
+		for _, e := range rows[i].Events {
+			if e.Kind != engine.EventAction || e.By == "scenario" {
+				continue
+			}
+			c, err := engine.LookupControl(e.Name)
+			if err != nil {
+				continue // not a control of this engine: the trace's check of its outcome says so
+			}
+			out = append(out, Decision{Minute: rows[i].Minute, Action: engine.Action{Control: c, Value: e.Value, By: e.By}})
+		}
+	}
+	return out
+}
+
+// Branch is the shift of a "what if": the decisions of sh that took effect
+// before minute at, then the decisions do, taking effect at minute at, and
+// nothing after them. sh's policy is left out: its decisions are among
+// sh.Decisions as Recorded gives them, and the branch keeps those before
+// at alone, so that what differs from the shift played is what do changes,
+// and nobody decides after it. The decisions of do without an author get
+// By "player".
+//
+// first is the index of do's first decision in the branch's Decisions: a
+// decision of do the engine refuses stops the branch's Run with
+// Error.Decision = first + its index in do.
+func (sh Shift) Branch(at int, do []engine.Action) (b Shift, first int) {
+	b = sh
+	b.Policy = nil
+	b.Decisions = nil
+	for _, d := range sh.Decisions {
+		if d.Minute < at {
+			b.Decisions = append(b.Decisions, d)
+		}
+	}
+	b.Meter, b.Rows, b.Reuse = nil, nil, nil
+	first = len(b.Decisions)
+	for _, a := range do {
+		if a.By == "" {
+			a.By = "player"
+		}
+		b.Decisions = append(b.Decisions, Decision{Minute: at, Action: a})
+	}
+	return b, first
+}
