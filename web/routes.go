@@ -63,7 +63,7 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusNotFound, errorBody{fmt.Sprintf("%s: no such page; the console is at /", clip(r.URL.Path, 60))})
 	})
-	return s.harden(mux)
+	return s.harden(s.gzip.compress(mux))
 }
 
 // notAllowed answers 405 with the methods a path takes, in JSON as every

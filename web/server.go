@@ -76,6 +76,7 @@ type Compiler func(filename, src string) (shift.Policy, error)
 // Server is the console. Create it with New; it is safe for concurrent use.
 type Server struct {
 	opts        Options
+	gzip        gzipped // the page's fixed answers, compressed
 	scenarios   map[string]Scenario
 	order       []string
 	maxSessions int
