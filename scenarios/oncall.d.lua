@@ -128,9 +128,9 @@
 
 ---@class oncall.Row
 ---@field time string Time of day, "HH:MM".
----@field minute integer Minutes since the scenario started (min)
+---@field minute integer Minutes since the scenario started, from 0 (min)
 ---@field demand number λ(t), before noise (req/s)
----@field requests number The minute's observed arrivals (req/s)
+---@field requests number The minute's observed arrivals, the clients' retries included (req/s)
 ---@field retry_share number Share of the requests that are clients' retries (share)
 ---@field admitted number Requests after shedding (req/s)
 ---@field shed_traffic number Share of all requests rejected at the load balancer (share)
@@ -171,8 +171,8 @@
 ---@field shed number Share of low-priority traffic rejected (share)
 ---@field feature boolean Heavy feature on
 ---@field breaker boolean Circuit breaker in front of the dependency open
----@field warmup_left integer Minutes left of a running warm-up, this one included (min)
----@field rollback_left integer Minutes left of a rollback's preparation, this one included (min)
+---@field warmup_left integer Minutes left of a running warm-up, this one included (0: none) (min)
+---@field rollback_left integer Minutes left of a rollback's preparation, this one included (0: none) (min)
 
 ---@alias oncall.Outcome
 ---| "budget_used" # share of the month's error budget spent
