@@ -54,7 +54,8 @@ const (
 )
 
 // ControlSpec describes a control: its canonical name, kind, range, default,
-// unit and one-line explanation (the English text of the seeds).
+// unit and explanation: the English text, which the English catalogue
+// repeats word for word as control.<name>.help (i18n tests it).
 type ControlSpec struct {
 	Control  Control
 	Name     string
@@ -81,7 +82,8 @@ var controlSpecs = [numControls]ControlSpec{
 	{Feature, "feature", KindBool, 0, 1, 1, "",
 		"The heavy feature (recommendations): +20 ms CPU and +1 database query per request. Off = graceful degradation."},
 	{Rollback, "rollback", KindAction, 0, 0, 0, "",
-		"Redeploys the builds that served before the latest deploy on a fresh fleet (5 minutes, billed twice), then switches traffic, whatever their quality."},
+		"Redeploys the builds that served before the latest deploy on a fresh fleet (5 minutes, billed twice), then switches traffic, whatever their quality. " +
+			"Pressing again while it prepares restarts the preparation; rolling back twice walks back two deploys; with no deploy to revert it only costs money."},
 	{Breaker, "breaker", KindBool, 0, 1, 0, "",
 		"Circuit breaker in front of the dependency. Open = no call is made: its requests fail at once and no worker waits for it."},
 	{PauseRollout, "pause_rollout", KindAction, 0, 0, 0, "",

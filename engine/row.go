@@ -106,9 +106,9 @@ type MetricSpec struct {
 const inf = math.MaxFloat64
 
 var metricSpecs = []MetricSpec{
-	{Name: "minute", Unit: "min", Kind: Integer, Max: inf, Doc: "minutes since the scenario started", Get: func(r *Row) float64 { return float64(r.Minute) }},
+	{Name: "minute", Unit: "min", Kind: Integer, Max: inf, Doc: "minutes since the scenario started, from 0", Get: func(r *Row) float64 { return float64(r.Minute) }},
 	{Name: "demand", Unit: "req/s", Decimals: 2, Max: inf, Doc: "λ(t), before noise", Get: func(r *Row) float64 { return r.Demand }},
-	{Name: "requests", Unit: "req/s", Decimals: 2, Max: inf, Doc: "the minute's observed arrivals", Get: func(r *Row) float64 { return r.Requests }},
+	{Name: "requests", Unit: "req/s", Decimals: 2, Max: inf, Doc: "the minute's observed arrivals, the clients' retries included", Get: func(r *Row) float64 { return r.Requests }},
 	{Name: "retry_share", Unit: "share", Decimals: 6, Max: 1, Doc: "share of the requests that are clients' retries", Get: func(r *Row) float64 { return r.RetryShare }},
 	{Name: "admitted", Unit: "req/s", Decimals: 2, Max: inf, Doc: "requests after shedding", Get: func(r *Row) float64 { return r.Admitted }},
 	{Name: "shed_traffic", Unit: "share", Decimals: 6, Max: 1, Doc: "share of all requests rejected at the load balancer", Get: func(r *Row) float64 { return r.ShedTraffic }},
@@ -149,8 +149,8 @@ var metricSpecs = []MetricSpec{
 	{Name: "shed", Unit: "share", Decimals: 4, Max: 1, Control: true, Doc: "share of low-priority traffic rejected", Get: func(r *Row) float64 { return r.Controls.Shed }},
 	{Name: "feature", Kind: Boolean, Max: 1, Control: true, Doc: "heavy feature on", Get: func(r *Row) float64 { return b2f(r.Controls.Feature) }},
 	{Name: "breaker", Kind: Boolean, Max: 1, Control: true, Doc: "circuit breaker in front of the dependency open", Get: func(r *Row) float64 { return b2f(r.Controls.Breaker) }},
-	{Name: "warmup_left", Unit: "min", Kind: Integer, Max: 120, Control: true, Doc: "minutes left of a running warm-up, this one included", Get: func(r *Row) float64 { return float64(r.WarmupLeft) }},
-	{Name: "rollback_left", Unit: "min", Kind: Integer, Max: 120, Control: true, Doc: "minutes left of a rollback's preparation, this one included", Get: func(r *Row) float64 { return float64(r.RollbackLeft) }},
+	{Name: "warmup_left", Unit: "min", Kind: Integer, Max: 120, Control: true, Doc: "minutes left of a running warm-up, this one included (0: none)", Get: func(r *Row) float64 { return float64(r.WarmupLeft) }},
+	{Name: "rollback_left", Unit: "min", Kind: Integer, Max: 120, Control: true, Doc: "minutes left of a rollback's preparation, this one included (0: none)", Get: func(r *Row) float64 { return float64(r.RollbackLeft) }},
 }
 
 // MetricSpecs returns every numeric column of the trace in canonical order

@@ -249,3 +249,16 @@ func FuzzFill(f *testing.F) {
 		}
 	})
 }
+
+// TestEnglishHelpIsTheEngines keeps the English explanation of each control
+// in one place: the engine's spec (ControlSpec.Doc) is the source, and the
+// English catalogue's control.<name>.help must say the same words.
+func TestEnglishHelpIsTheEngines(t *testing.T) {
+	en := Catalog(Default)
+	for _, s := range engine.ControlSpecs() {
+		key := "control." + s.Name + ".help"
+		if got := en[key]; got != s.Doc {
+			t.Errorf("en.json %s = %q;\nthe engine's spec of %s says %q (engine/controls.go is the source: copy its text)", key, got, s.Name, s.Doc)
+		}
+	}
+}

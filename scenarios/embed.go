@@ -17,5 +17,7 @@ func Names() []string {
 }
 
 // Annotations is the name of the language server's annotation file, which
-// is not a scenario.
+// is not a scenario; internal/luadecl writes it from the engine's tables.
+//
+//go:generate go run ../internal/luadecl -o oncall.d.lua
 const Annotations = "oncall.d.lua"

@@ -2,9 +2,10 @@
 -- Annotations for the Lua language server (LuaLS): completion, hover text
 -- and type checks for oncall scenarios. This file is not a scenario and is
 -- never run; keep it beside your scenarios (with .luarc.json) or point your
--- editor's Lua.workspace.library at it. Constants, controls, metrics and
--- outcomes are written from the engine's own tables, and a test keeps them
--- in step.
+-- editor's Lua.workspace.library at it. The languages, constants, controls,
+-- actions, metrics and outcomes are written from oncall's own tables by
+-- `go generate ./scenarios` (internal/luadecl); edit its template, not this
+-- file.
 
 ---A text in the languages of the console; English is required, the others
 ---fall back to it.
@@ -127,16 +128,16 @@
 
 ---@class oncall.Row
 ---@field time string Time of day, "HH:MM".
----@field minute integer Minutes since the scenario started (min)
+---@field minute integer Minutes since the scenario started, from 0 (min)
 ---@field demand number λ(t), before noise (req/s)
----@field requests number The minute's observed arrivals (req/s)
+---@field requests number The minute's observed arrivals, the clients' retries included (req/s)
 ---@field retry_share number Share of the requests that are clients' retries (share)
 ---@field admitted number Requests after shedding (req/s)
 ---@field shed_traffic number Share of all requests rejected at the load balancer (share)
 ---@field serving integer Instances serving (instances)
 ---@field booting integer Instances still booting (instances)
 ---@field utilization number Busy workers / workers, capped at 1 (share)
----@field capacity number Requests a second the serving fleet completes when every worker is busy, N/S (req/s)
+---@field capacity number Requests a second the serving fleet completes when every worker is busy (N/S) (req/s)
 ---@field service_ms number Mean service time S (ms)
 ---@field p99_ms number Approximate 99th-percentile latency, capped at the timeout (ms)
 ---@field timeouts number Share of admitted requests timing out (share)
@@ -156,7 +157,7 @@
 ---@field db_util number Database load / capacity, capped at 1 (share)
 ---@field db_errors number Share of admitted requests that fail because the database is over capacity (share)
 ---@field query_ms number Database query time (ms)
----@field dep_ms_seen number Mean wait for the dependency, 0 when the breaker is open or no request calls it (ms)
+---@field dep_ms_seen number Mean wait for the dependency (0 when the breaker is open or no request calls it) (ms)
 ---@field dep_errors number Share of admitted requests that fail at the dependency, or at once while the breaker is open (share)
 ---@field new_build number Share of traffic on the newest deploy, as its rollout shows it (0 before any and after a rollback) (share)
 ---@field bad_traffic number Share of traffic on a bad build (one that fails requests, costs more CPU or leaks) (share)
@@ -170,8 +171,8 @@
 ---@field shed number Share of low-priority traffic rejected (share)
 ---@field feature boolean Heavy feature on
 ---@field breaker boolean Circuit breaker in front of the dependency open
----@field warmup_left integer Minutes left of a running warm-up, this one included (min)
----@field rollback_left integer Minutes left of a rollback's preparation, this one included (min)
+---@field warmup_left integer Minutes left of a running warm-up, this one included (0: none) (min)
+---@field rollback_left integer Minutes left of a rollback's preparation, this one included (0: none) (min)
 
 ---@alias oncall.Outcome
 ---| "budget_used" # share of the month's error budget spent
@@ -256,16 +257,16 @@ function ramp(targets) end
 ---@param text string|oncall.Text
 function say(text) end
 
----Someone else presses the cache warm-up. Only inside at() or on_minute.
+---Someone else presses warmup(), as the console's button does. Cache warm-up job: loads hot keys for 6 minutes (+12 % of the cache per minute) at the price of 600 extra database queries/s. Only inside at() or on_minute.
 function warmup() end
 
----Someone else presses rollback: the latest deploy is reverted to the builds before it, whatever their quality. Only inside at() or on_minute.
+---Someone else presses rollback(), as the console's button does. Redeploys the builds that served before the latest deploy on a fresh fleet (5 minutes, billed twice), then switches traffic, whatever their quality. Pressing again while it prepares restarts the preparation; rolling back twice walks back two deploys; with no deploy to revert it only costs money. Only inside at() or on_minute.
 function rollback() end
 
----Someone else holds the rollout in progress at its current share. Only inside at() or on_minute.
+---Someone else presses pause_rollout(), as the console's button does. Holds the rollout in progress at its current share of traffic. Only inside at() or on_minute.
 function pause_rollout() end
 
----Someone else resumes a held rollout at its rate. Only inside at() or on_minute.
+---Someone else presses resume_rollout(), as the console's button does. Continues a held rollout at its rate. Only inside at() or on_minute.
 function resume_rollout() end
 
 ---Writes a line in the minute's logs, after the engine's: a warning before

@@ -1,6 +1,8 @@
 package policy
 
 import (
+	"flag"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -44,6 +46,58 @@ func TestEveryControlHasAnAction(t *testing.T) {
 	for _, s := range engine.ControlSpecs() {
 		if count[s.Control] != 1 {
 			t.Errorf("control %s has %d action functions in Actions(); want 1", s.Name, count[s.Control])
+		}
+	}
+}
+
+var updateDocs = flag.Bool("update-docs", false, "rewrite the variables table of docs/policies.md from Variables()")
+
+// TestDocsVariablesTable: the table of variables in docs/policies.md is
+// written from Variables() (the engine's metric specs and the time of day),
+// so that a metric added to the engine needs no line written by hand here.
+// `go test ./dsl/policy -run DocsVariablesTable -update-docs` rewrites it.
+func TestDocsVariablesTable(t *testing.T) {
+	const path = "../../docs/policies.md"
+	const head = "| name | type | unit | meaning |\n|---|---|---|---|\n"
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := string(b)
+	before, rest, ok := strings.Cut(doc, head)
+	if !ok {
+		t.Fatalf("docs/policies.md has no table of variables (a line %q)", strings.SplitN(head, "\n", 2)[0])
+	}
+	table, after, _ := strings.Cut(rest, "\n\n")
+	var sb strings.Builder
+	for i, v := range Variables() {
+		if i > 0 {
+			sb.WriteByte('\n')
+		}
+		unit := " "
+		if v.Unit != "" {
+			unit = " " + v.Unit + " "
+		}
+		fmt.Fprintf(&sb, "| `%s` | %s |%s| %s |", v.Name, v.Type, unit, v.Doc)
+	}
+	want := sb.String()
+	if *updateDocs {
+		if err := os.WriteFile(path, []byte(before+head+want+"\n\n"+after), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	got, wl := strings.Split(table, "\n"), strings.Split(want, "\n")
+	for i := range max(len(got), len(wl)) {
+		var g, w string
+		if i < len(got) {
+			g = got[i]
+		}
+		if i < len(wl) {
+			w = wl[i]
+		}
+		if g != w {
+			t.Fatalf("docs/policies.md, variable %d of the table is stale: run go test ./dsl/policy -run DocsVariablesTable -update-docs\n have %s\n want %s", i+1, g, w)
 		}
 	}
 }
