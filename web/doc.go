@@ -80,12 +80,28 @@
 // written and read by the server alone (FormatDecisions, ParseDecisions):
 // a new shift takes them as d, and each decision's answer carries the new d.
 //
+// The Logs panel (static/logs.js) lists the log lines of the last ten
+// minutes as the rows bring them, newest minute first, the most severe
+// and then the largest count first inside a minute, filtered by level. An
+// engine's line is written in the page's language from its cause, as
+// i18n.LogText writes it; a scenario's line, a source and a build's
+// message are its text as written, isolated (dir=auto). The panel sits
+// under the tiles, in the first screen at 1366×768 while paged; on a phone
+// under the controls, wrapping its lines. The dependency's tiles and
+// charts (its wait, its errors, the clients' retries) show from the first
+// minute a request calls it (dep_ms_seen or dep_errors above 0) or a
+// client retries, and not at all in a shift that has none. The rollout's
+// buttons work while a rollout serves part of the traffic (new_build
+// between 0 and 1), under way or held; B, P and U press the breaker,
+// Pause and Resume from the keyboard, none asking first since each is
+// undone by another press.
+//
 // The page is laid out so that a shift is read and steered at a glance: at
 // 1366×768 and on a 390×844 phone the clock, the page banner, the six key
 // tiles and every control are in view without scrolling, Roll back first
 // while the page holds. Its charts follow the clock (two hours by default,
 // the whole shift one click away) and show a minute's values on hover and
-// by keyboard; Space, →, R (after asking) and ? run the shift from the
+// by keyboard; Space, →, R (after asking), B, P, U and ? run the shift from the
 // keyboard, each announced to a screen reader (glance_test.go shows it in
 // Chromium).
 package web

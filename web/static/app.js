@@ -4,6 +4,7 @@
 import { lineChart, esc, span, minuteAt, showCursor } from "./chart.js";
 import * as F from "./format.js";
 import { initWhatIf, drawWhatIf, branchSeries, branchLegend } from "./whatif.js";
+import { drawLogs, usesDependency, depCharts, rolloutLive, DEP_TILES } from "./logs.js";
 
 const $ = id => document.getElementById(id);
 const S = { meta: null, lang: "en", msgs: {}, en: {}, fmt: {}, shift: null, running: false, timer: 0, loopId: 0, drawn: 0, model: null, span: null, cursor: null, charts: [], sent: {} };
@@ -546,8 +547,10 @@ function draw() {
   if (!$("tiles").children.length) {
     $("tiles").innerHTML = tilesHTML(KEY_TILES, "key");
     $("moretiles").innerHTML = tilesHTML(MORE_TILES, "");
+    $("deptiles").innerHTML = tilesHTML(DEP_TILES, "");
   }
-  for (const n of KEY_TILES.concat(MORE_TILES)) {
+  $("deptiles").hidden = !usesDependency(sh.rows);
+  for (const n of KEY_TILES.concat(MORE_TILES, DEP_TILES)) {
     const el = $("tile-" + n);
     el.querySelector("dt").innerHTML = isoRuns(label(n));
     $("val-" + n).innerHTML = isoRuns(last ? metricValue(n, last[n]) : "–");
@@ -556,6 +559,7 @@ function draw() {
   drawPage(last);
   drawCharts();
   drawTimeline();
+  drawLogs(sh, { t, num, esc });
   drawPending();
   drawPilot();
   drawEnd();
@@ -648,7 +652,7 @@ function chartDefs() {
     // Shown third (app.css), beside the latency: the errors the burn rates
     // come from. Its place in this list keeps the others' ids.
     { key: "ui.chart.errors", unit: "share", lines: ["error_rate"] },
-  ];
+  ].concat(S.shift && usesDependency(S.shift.rows) ? depCharts() : []);
 }
 
 // eventLine is the server's line for the i-th event of a row.
@@ -803,16 +807,25 @@ function shownText(c, v) {
   return u === "%" ? pct(v, 0) : u === "s" ? t("ui.unit.s", { n: num(v, 0) }) : num(v, 0);
 }
 
+// ACTIONS are the actions' buttons: their words and their keys.
+const ACTIONS = {
+  rollback: { text: "ui.controls.rollback", key: "R" },
+  warmup: { text: "ui.controls.warmup" },
+  pause_rollout: { text: "ui.controls.pause_rollout", key: "P" },
+  resume_rollout: { text: "ui.controls.resume_rollout", key: "U" },
+};
+
 function controlHTML(c, dis) {
   const id = "ctl-" + c.name, lab = `<label for="${id}">${esc(ctlLabel(c.name))}</label>`;
   const help = `<p class="help" id="help-${c.name}">${esc(t("control." + c.name + ".help"))}</p><p class="pending" id="pend-${c.name}" aria-live="polite"></p>`;
   const desc = `aria-describedby="help-${c.name} pend-${c.name}"`;
   if (c.kind === "action") {
-    const rb = c.name === "rollback";
-    return `<div class="ctl" id="ctlrow-${c.name}"><span class="name">${esc(ctlLabel(c.name))}</span><button type="button" id="${id}" class="${rb ? "danger" : ""}" data-ctl="${c.name}" ${desc}${rb ? ' aria-keyshortcuts="R"' : ""}${dis}>${esc(t(rb ? "ui.controls.rollback" : "ui.controls.warmup"))}</button>${help}</div>`;
+    const rb = c.name === "rollback", a = ACTIONS[c.name] || ACTIONS.warmup;
+    return `<div class="ctl" id="ctlrow-${c.name}"><span class="name">${esc(ctlLabel(c.name))}</span><button type="button" id="${id}" class="${rb ? "danger" : ""}" data-ctl="${c.name}" ${desc}${a.key ? ` aria-keyshortcuts="${a.key}"` : ""}${dis}>${esc(t(a.text))}</button>${help}</div>`;
   }
   if (c.kind === "bool") {
-    return `<div class="ctl" id="ctlrow-${c.name}">${lab}<input type="checkbox" role="switch" class="switch" id="${id}" data-ctl="${c.name}" ${desc}${dis}>${help}</div>`;
+    const key = c.name === "breaker" ? ' aria-keyshortcuts="B"' : "";
+    return `<div class="ctl" id="ctlrow-${c.name}">${lab}<input type="checkbox" role="switch" class="switch" id="${id}" data-ctl="${c.name}" ${desc}${key}${dis}>${help}</div>`;
   }
   const pctCtl = ctlUnit(c) === "%";
   const lo = toShown(c, c.min), hi = toShown(c, c.max);
@@ -837,6 +850,9 @@ function syncControls(all) {
   const sh = S.shift;
   if (!sh) return;
   const last = sh.rows[sh.rows.length - 1];
+  // The rollout's buttons work while a rollout serves part of the traffic.
+  const live = rolloutLive(sh.rows), locked = sh.autopilot && sh.autopilot.until < 0;
+  for (const n of ["pause_rollout", "resume_rollout"]) { const b = $("ctl-" + n); if (b) b.disabled = !!locked || sh.done || !live; }
   for (const c of S.meta.controls) {
     if (c.kind === "action") continue;
     const el = $("ctl-" + c.name);
@@ -1073,6 +1089,17 @@ function askRollback() {
   $("rb-yes").focus();
 }
 
+// keyControl presses a control from the keyboard: B opens or closes the
+// circuit breaker, P and U pause and resume the rollout. Each is undone by
+// another press, so none asks first; each is announced.
+function keyControl(name) {
+  const el = $("ctl-" + name);
+  if (!el || el.disabled || S.shift.done) { announce(t("ui.keys.unavailable_control", { control: ctlLabel(name) })); return; }
+  let v = 0;
+  if (el.type === "checkbox") { el.checked = !el.checked; v = el.checked ? 1 : 0; }
+  decideCtl(name, v).then(() => announce(ctlLabel(name) + " " + $("pend-" + name).textContent));
+}
+
 // Space plays or pauses, → steps one minute, r rolls back (after asking), ?
 // lists the keys. Where a key means something already — typing in a
 // field, Space on a button, the arrows on a chart — it keeps that meaning.
@@ -1084,6 +1111,9 @@ function onKey(e) {
   switch (e.key) {
     case "?": e.preventDefault(); $("keys").showModal(); return;
     case "r": case "R": e.preventDefault(); askRollback(); return;
+    case "b": case "B": e.preventDefault(); keyControl("breaker"); return;
+    case "p": case "P": e.preventDefault(); keyControl("pause_rollout"); return;
+    case "u": case "U": e.preventDefault(); keyControl("resume_rollout"); return;
     case " ":
       if (native) return;
       e.preventDefault();
@@ -1142,6 +1172,7 @@ function wire() {
   });
   document.addEventListener("keydown", onKey);
   addEventListener("popstate", onHistory);
+  $("loglevel").addEventListener("change", () => { if (S.shift) drawLogs(S.shift, { t, num, esc }); });
   $("spans").addEventListener("click", e => { const b = e.target.closest("button[data-span]"); if (b) { S.span = +b.dataset.span; drawCharts(); } });
   const charts = $("charts");
   charts.addEventListener("pointermove", e => { const c = chartOf(e.target); if (c) cursorAll(minuteAt(c.plot.querySelector("svg"), e.clientX), +c.fig.dataset.i); });
