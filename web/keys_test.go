@@ -99,7 +99,7 @@ var pageView = []string{"/", "/static/app.js", "/static/chart.js", "/static/what
 // TestPageSize: one page view, its heaviest, is at most 150 KB on the wire
 // as a browser fetches it (gzip accepted), and at most 200 KB as written,
 // the second a ceiling so that compression does not hide a page that grows
-// without bound (about 160 KB written and 57 KB sent in December 2026, the
+// without bound (about 171 KB written and 60 KB sent in December 2026, the
 // font, compressed already, being 10 KB of both).
 func TestPageSize(t *testing.T) {
 	ts := newTestServer(t, Options{})
