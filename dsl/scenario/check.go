@@ -150,7 +150,7 @@ func (p *Program) dryRunSeed(m *budget.Meter, seed uint32, decide bool, log *che
 			for _, d := range asList(p.file, p.src, err, "", 0) {
 				log.add(d, seed, "")
 			}
-			return m.Err() != nil || r.m.err != nil || r.broken != nil
+			return m.Err() != nil || r.m.Err() != nil || r.broken != nil
 		}
 		if c, ok := probes[minute]; ok && !sim.Done() {
 			_ = sim.Decide(probe(c, sim.Controls(), sim.Constants()))
@@ -325,7 +325,7 @@ func seedsText(seeds []uint32) string {
 // error.
 func (r *run) failed(err error, context string, minute int) error {
 	e := r.runtimeError(err, context)
-	if r.check == nil || r.m.err != nil || r.broken != nil {
+	if r.check == nil || r.m.Err() != nil || r.broken != nil {
 		return e
 	}
 	when := "at " + engine.ClockString(r.decl.setup.Start+minute)

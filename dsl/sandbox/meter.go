@@ -1,4 +1,4 @@
-package scenario
+package sandbox
 
 import (
 	"context"
@@ -13,9 +13,9 @@ import (
 	"github.com/oncall-sim/oncall/internal/luapattern"
 )
 
-// meter holds a run's Lua state to its budgets. gopher-lua calls Done on
+// Meter holds a run's Lua state to its budgets. gopher-lua calls Done on
 // its context before every instruction, which is the only hook it has, so
-// meter is that context: Done counts the instruction as a step of the
+// Meter is that context: Done counts the instruction as a step of the
 // run's budget.Meter, charged every budget.CheckEvery steps (which is when
 // the budget reads the clock and the context); in a program that
 // concatenates, it watches the strings in the running function's registers
@@ -25,24 +25,23 @@ import (
 // few instructions it reads the process's allocations, and measures the
 // state's reachable memory when they grew enough to matter. The library
 // functions charge the steps of their own work (see strlib.go, tablelib.go).
-type meter struct {
+type Meter struct {
 	context.Context // never done itself: meter is the cancellation
 
-	L             *lua.LState
-	run           *run          // the run metered: the library's shared functions find it here
-	bud           *budget.Meter // the run's, shared with its policy
-	maxStr        int           // longest string, and sum of strings in one frame's registers
-	scan          bool          // the program concatenates: watch the registers
-	roots         func(visit func(lua.LValue))
-	stop          chan struct{}
-	err           error
-	sample        [1]metrics.Sample // in the meter: one allocation less a run
-	lastWalkAlloc uint64
-	walkEvery     uint64 // allocations between two measures
+	L         *lua.LState
+	host      Host          // the run metered: the library's shared functions find it here
+	bud       *budget.Meter // the run's, shared with its policy
+	maxStr    int           // longest string, and sum of strings in one frame's registers
+	scan      bool          // the program concatenates: watch the registers
+	roots     func(visit func(lua.LValue))
+	stop      chan struct{}
+	err       error
+	sample    [1]metrics.Sample // in the meter: one allocation less a run
+	count     memCount          // the allocation counter at the last read and at the last measure
+	walkEvery uint64            // allocations between two measures
 
 	memLeft  int                 // instructions before the next read of the allocation counter
 	memEvery int                 // the current interval
-	lastRead uint64              // the counter at the last read
 	pending  int                 // steps not charged yet
 	lap      int                 // instructions between two ticks
 	left     int                 // instructions left of the lap
@@ -79,21 +78,29 @@ const (
 // several instructions.
 const callSteps = 8
 
+// memCount is what a meter read of the process's allocation counter: at
+// its last read, and at its last measure of the state. A run on a state
+// given back starts from its last run's readings instead of reading again
+// (a read costs about 0.3 µs); what the process allocated between the two
+// runs then counts towards the next measure of the state, which can only
+// come sooner.
+type memCount struct{ read, walk uint64 }
+
 // newMeter returns the meter of a run on L. It starts from the readings of
 // the allocation counter that box kept from the state's last run, or, on a
 // state that has had none, reads the counter.
-func newMeter(L *lua.LState, bud *budget.Meter, box *sandbox) *meter {
+func newMeter(L *lua.LState, bud *budget.Meter, box *State) *Meter {
 	mem := bud.Limits().Memory
-	m := &meter{
+	m := &Meter{
 		Context: context.Background(), L: L, bud: bud,
 		maxStr: int(mem / 64), stop: make(chan struct{}),
 		sample: [1]metrics.Sample{{Name: "/gc/heap/allocs:bytes"}},
 	}
-	if box != nil && box.lastRead != 0 {
-		m.lastRead, m.lastWalkAlloc = box.lastRead, box.lastWalkAlloc
+	if box != nil && box.last.read != 0 {
+		m.count = box.last
 	} else {
-		m.lastWalkAlloc = m.allocated()
-		m.lastRead = m.lastWalkAlloc
+		m.count.walk = m.allocated()
+		m.count.read = m.count.walk
 	}
 	m.walkEvery = uint64(mem / 16)
 	m.memEvery, m.memLeft = memCheckMax, memCheckMax
@@ -103,15 +110,15 @@ func newMeter(L *lua.LState, bud *budget.Meter, box *sandbox) *meter {
 	return m
 }
 
-// enter starts a call into Lua.
-func (m *meter) enter() { m.bud.Enter() }
+// Enter starts a call into Lua.
+func (m *Meter) Enter() { m.bud.Enter() }
 
-// leave charges the call's last steps and ends its time; after loading, it
+// Leave charges the call's last steps and ends its time; after loading, it
 // also measures memory, for a few instructions can fill large tables. The
 // call has ended: should its last steps spend the budget, the next charge
 // says so, where the run is then; should its time have spent the run's,
 // leave returns that error, and the run stops.
-func (m *meter) leave(load bool) error {
+func (m *Meter) Leave(load bool) error {
 	if m.err == nil {
 		ran := m.lap - m.left // the instructions of the lap so far
 		m.pending += ran
@@ -124,7 +131,7 @@ func (m *meter) leave(load bool) error {
 		m.checkMemory()
 	}
 	if err := m.bud.Leave(); err != nil && m.err == nil {
-		m.fail(err)
+		m.Fail(err)
 		return err
 	}
 	return nil
@@ -134,7 +141,7 @@ func (m *meter) leave(load bool) error {
 // It does as little as it can: it counts down the instructions of a lap,
 // and at its end (tick) charges them and checks memory when its turn has
 // come.
-func (m *meter) Done() <-chan struct{} {
+func (m *Meter) Done() <-chan struct{} {
 	if m.quiet {
 		return m.stop
 	}
@@ -150,7 +157,7 @@ func (m *meter) Done() <-chan struct{} {
 // tick ends a lap: its instructions become steps to charge, charged every
 // budget.CheckEvery, and bring the next read of the allocation counter
 // closer, which happens when it is due.
-func (m *meter) tick() {
+func (m *Meter) tick() {
 	m.pending += m.lap
 	m.memLeft -= m.lap
 	if m.memLeft <= 0 {
@@ -163,15 +170,15 @@ func (m *meter) tick() {
 }
 
 // newLap starts a lap that ends at the next charge or memory read due.
-func (m *meter) newLap() {
+func (m *Meter) newLap() {
 	m.lap = max(1, min(m.memLeft, budget.CheckEvery-m.pending))
 	m.left = m.lap
 }
 
 // Err implements context.Context: the message gopher-lua raises once Done is closed.
-func (m *meter) Err() error { return m.err }
+func (m *Meter) Err() error { return m.err }
 
-func (m *meter) fail(err error) {
+func (m *Meter) Fail(err error) {
 	if m.err == nil {
 		m.err = err
 		m.quiet = true
@@ -179,28 +186,31 @@ func (m *meter) fail(err error) {
 	}
 }
 
+// Budget returns the budget.Meter the run charges.
+func (m *Meter) Budget() *budget.Meter { return m.bud }
+
 // flush charges the steps counted since the last charge.
-func (m *meter) flush() {
+func (m *Meter) flush() {
 	n := m.pending
 	m.pending = 0
 	if err := m.bud.Charge(budget.Scenario, int64(n)); err != nil {
-		m.fail(err)
+		m.Fail(err)
 	}
 }
 
 // charge charges n steps of a library function's work at once; once the
 // budget is spent the function stops with the budget's message, at the
 // line that called it.
-func (m *meter) charge(L *lua.LState, n int64) {
+func (m *Meter) charge(L *lua.LState, n int64) {
 	if err := m.bud.Charge(budget.Scenario, n); err != nil {
-		m.fail(err)
+		m.Fail(err)
 		L.RaiseError("%v", err)
 	}
 }
 
 // chargeBytes charges the steps of reading or writing n bytes, and brings
 // the next read of the allocation counter closer by them.
-func (m *meter) chargeBytes(L *lua.LState, n int) {
+func (m *Meter) chargeBytes(L *lua.LState, n int) {
 	m.memLeft -= n / memBytesPerInstruction
 	if n >= 16*memBytesPerInstruction {
 		m.left = 1 // a large string: read the counter soon, if due
@@ -212,7 +222,7 @@ func (m *meter) chargeBytes(L *lua.LState, n int) {
 // length, so that no concatenation of them can exceed the limit of one
 // string; past bigRegisters they cost steps, as any of them could be
 // copied by the instruction.
-func (m *meter) checkRegisters() {
+func (m *Meter) checkRegisters() {
 	total := 0
 	for i, top := 1, m.L.GetTop(); i <= top; i++ {
 		if s, ok := m.L.Get(i).(lua.LString); ok {
@@ -228,7 +238,7 @@ func (m *meter) checkRegisters() {
 		return
 	}
 	if distinct := m.distinctRegisters(); distinct > m.maxStr {
-		m.fail(fmt.Errorf("the strings of this function reach %s, over the limit of %s for one string (1/64 of the memory budget): is a string growing in a loop?", bytesText(int64(distinct)), bytesText(int64(m.maxStr))))
+		m.Fail(fmt.Errorf("the strings of this function reach %s, over the limit of %s for one string (1/64 of the memory budget): is a string growing in a loop?", bytesText(int64(distinct)), bytesText(int64(m.maxStr))))
 	}
 }
 
@@ -236,7 +246,7 @@ func (m *meter) checkRegisters() {
 // function: a method call or a concatenation copies a string into more
 // registers, which holds no more memory. (Two registers that hold one
 // string compare equal at once, by their pointer.)
-func (m *meter) distinctRegisters() int {
+func (m *Meter) distinctRegisters() int {
 	var big []lua.LString
 	total := 0
 	for i, top := 1, m.L.GetTop(); i <= top; i++ {
@@ -281,7 +291,7 @@ func fieldOf(t reflect.Type, name string) []int {
 	return f.Index
 }
 
-func (m *meter) allocated() uint64 {
+func (m *Meter) allocated() uint64 {
 	metrics.Read(m.sample[:])
 	if m.sample[0].Value.Kind() != metrics.KindUint64 {
 		return 0
@@ -292,15 +302,15 @@ func (m *meter) allocated() uint64 {
 // checkMemory measures the state when the process has allocated a sixteenth
 // of the budget since the last measure; garbage is not counted, only what
 // the state can still reach.
-func (m *meter) checkMemory() {
+func (m *Meter) checkMemory() {
 	a := m.allocated()
-	if a-m.lastRead < m.walkEvery/64 {
+	if a-m.count.read < m.walkEvery/64 {
 		m.memEvery = min(2*m.memEvery, memCheckMax)
 	} else {
 		m.memEvery = memCheckMin
 	}
-	m.memLeft, m.lastRead = m.memEvery, a
-	if a-m.lastWalkAlloc < m.walkEvery {
+	m.memLeft, m.count.read = m.memEvery, a
+	if a-m.count.walk < m.walkEvery {
 		return
 	}
 	used := m.walk()
@@ -310,10 +320,10 @@ func (m *meter) checkMemory() {
 	m.walkEvery = uint64(max(m.bud.Limits().Memory/16, used/2))
 }
 
-// measureNow measures the state at once, as checkMemory does when its
+// MeasureNow measures the state at once, as checkMemory does when its
 // turn comes, for a value the run hands the script that is large from the
 // start (the rows of outcome{}); it returns the error of a spent budget.
-func (m *meter) measureNow() error {
+func (m *Meter) MeasureNow() error {
 	if m.off || m.err != nil {
 		return m.err
 	}
@@ -324,18 +334,18 @@ func (m *meter) measureNow() error {
 // walk measures what the state can reach and holds it to the memory
 // budget, and counts the process's allocations afresh from there; it
 // returns what it measured.
-func (m *meter) walk() int64 {
+func (m *Meter) walk() int64 {
 	used := m.measure()
-	m.lastWalkAlloc = m.allocated() // what the measure itself allocated does not count
-	m.lastRead = m.lastWalkAlloc
+	m.count.walk = m.allocated() // what the measure itself allocated does not count
+	m.count.read = m.count.walk
 	if err := m.bud.Memory(used); err != nil {
-		m.fail(err)
+		m.Fail(err)
 	}
 	return used
 }
 
 // guardString checks a string a library function is about to build.
-func (m *meter) guardString(fn string, n int64) {
+func (m *Meter) guardString(fn string, n int64) {
 	if n > int64(m.maxStr) {
 		m.L.RaiseError("%s: the result would be %s, over the limit of %s for one string (1/64 of the memory budget)", fn, bytesText(n), bytesText(int64(m.maxStr)))
 	}
@@ -345,7 +355,7 @@ func (m *meter) guardString(fn string, n int64) {
 // the budget: the globals, the locals of every frame and the script's
 // callbacks kept on the Go side. (The events the run keeps are the
 // budget's to count.)
-func (m *meter) measure() int64 {
+func (m *Meter) measure() int64 {
 	w := walker{seen: map[any]bool{}, limit: m.bud.Limits().Memory}
 	w.value(m.L.G.Global)
 	w.value(m.L.G.Registry)
@@ -430,16 +440,17 @@ func (w *walker) one(v lua.LValue) {
 
 func bytesText(n int64) string { return budget.BytesText(n) }
 
-// concatenates reports whether a compiled chunk, or any function in it,
-// has a concatenation instruction.
-func concatenates(p *lua.FunctionProto) bool {
+// Concatenates reports whether a compiled chunk, or any function in it,
+// has a concatenation instruction: the meter of a run of it then watches
+// the strings of the running function's registers (State.Start).
+func Concatenates(p *lua.FunctionProto) bool {
 	for _, inst := range p.Code {
 		if int(inst>>26) == lua.OP_CONCAT {
 			return true
 		}
 	}
 	for _, f := range p.FunctionPrototypes {
-		if concatenates(f) {
+		if Concatenates(f) {
 			return true
 		}
 	}
