@@ -21,6 +21,11 @@
 // table.sort, a step a comparison; #, next and the table functions, for
 // the slots they scan); the strings they build are bounded as they grow,
 // and the memory the state can reach is measured against the memory
-// budget. Walk and RewriteLength rewrite a chunk's syntax tree before it
+// budget when what the run itself made (its instructions, and the strings
+// it built, as the meter counts them) grew enough to matter: never by what
+// the rest of the process allocates, so that oncall check alone and a
+// batch beside other runs stop a run at the same instruction. gopher-lua's
+// MaxArrayIndex, a variable of the whole process, is lowered once by
+// Open, not at init (library.go). Walk and RewriteLength rewrite a chunk's syntax tree before it
 // compiles, so that # is a metered call.
 package sandbox

@@ -21,10 +21,11 @@ import (
 // concatenates, it watches the strings in the running function's registers
 // (concatenation, whose operands sit there, is the one instruction that
 // can copy much: each instruction of a function that holds more than
-// bigRegisters bytes of text costs a step per bytesPerStep of it); every
-// few instructions it reads the process's allocations, and measures the
-// state's reachable memory when they grew enough to matter. The library
-// functions charge the steps of their own work (see strlib.go, tablelib.go).
+// bigRegisters bytes of text costs a step per bytesPerStep of it). It
+// counts what the run makes (see "What a run makes", below) and measures
+// the memory the state can reach when that count grew enough to matter.
+// The library functions charge the steps of their own work (see strlib.go,
+// tablelib.go).
 type Meter struct {
 	context.Context // never done itself: meter is the cancellation
 
@@ -37,8 +38,10 @@ type Meter struct {
 	stop      chan struct{}
 	err       error
 	sample    [1]metrics.Sample // in the meter: one allocation less a run
-	count     memCount          // the allocation counter at the last read and at the last measure
-	walkEvery uint64            // allocations between two measures
+	made      int64             // what the run made since the last measure, as the meter counts it
+	walkEvery int64             // what the run makes between two measures
+	count     memCount          // the process's allocation counter at the last read and at the last measure
+	lib       *lua.LTable       // the metatable of the run's globals: the library's, not the run's to hold
 
 	memLeft  int                 // instructions before the next read of the allocation counter
 	memEvery int                 // the current interval
@@ -50,17 +53,39 @@ type Meter struct {
 	off      bool                // the run is unmetered (budget.Unmetered): Done counts nothing
 }
 
-// Between two reads of the process's allocation counter (a read costs
-// about 0.3 µs and takes a lock) pass memCheckMin instructions, doubling
-// up to memCheckMax while the script allocates little, and back to the
-// minimum as soon as it allocates more. Strings count too: an instruction
-// of a function holding large strings, and a library function building
-// one, bring the next read closer by a step per memBytesPerInstruction of
-// them, for a concatenation or a string.rep allocates them at once.
+// What a run makes. The memory budget is the run's: whether a run stays
+// within it must not depend on what the rest of the process does, so that
+// oncall check, alone, and a batch, beside other runs, stop the same run
+// at the same instruction with the same message. The meter therefore
+// counts what the run itself makes: madePerInstruction bytes an
+// instruction (a table with a few slots, a closure: what the most
+// allocating instructions make, gopher-lua giving an array 32 slots at
+// its first item), and the bytes of the strings its library functions
+// build and its concatenations copy, which it sees. When the count since
+// the last measure reaches walkEvery (a sixteenth of the budget, or what
+// the last measure found, so that measuring stays linear in what the
+// script makes), it measures what the state can reach and holds it
+// to the budget; and once a load has run, for a few instructions can fill
+// large tables. The count is a function of the script's instructions and
+// calls alone: TestMemoryStopsAtTheSameInstruction runs a run beside
+// goroutines that allocate without end and finds it stopped where it
+// stops alone.
+//
+// One allocation escapes the count: t[n] = v past the end of a table's
+// array fills the gap, up to maxArrayIndex slots (4 MiB) in one
+// instruction, which gopher-lua gives no hook to see. Against a loop of
+// those the meter reads the process's allocation counter as a backstop,
+// every memCheckMin instructions while the process allocates and up to
+// memCheckMax while it does not (a read costs about 0.3 µs and takes a
+// lock), and measures the state once the process allocated the budget
+// since the last measure; that measure stops the run only past twice the
+// budget, which the count cannot have let the state reach unseen but by
+// filling gaps, so that what the count decides the backstop never
+// decides otherwise.
 const (
-	memCheckMin            = 64
-	memCheckMax            = 4096
-	memBytesPerInstruction = 4096
+	madePerInstruction = 64
+	memCheckMin        = 64
+	memCheckMax        = 4096
 )
 
 // What a step is worth in bytes: a library function that reads or writes
@@ -102,8 +127,9 @@ func newMeter(L *lua.LState, bud *budget.Meter, box *State) *Meter {
 		m.count.walk = m.allocated()
 		m.count.read = m.count.walk
 	}
-	m.walkEvery = uint64(mem / 16)
+	m.walkEvery = mem / 16
 	m.memEvery, m.memLeft = memCheckMax, memCheckMax
+	m.lib, _ = L.G.Global.Metatable.(*lua.LTable)
 	m.off = bud.Off()
 	m.quiet = m.off
 	m.newLap()
@@ -123,12 +149,13 @@ func (m *Meter) Leave(load bool) error {
 		ran := m.lap - m.left // the instructions of the lap so far
 		m.pending += ran
 		m.memLeft -= ran
+		m.made += int64(ran) * madePerInstruction
 		m.bud.Charge(budget.Scenario, int64(m.pending))
 		m.pending = 0
 		m.newLap()
 	}
 	if load && m.err == nil && !m.off {
-		m.checkMemory()
+		m.walk()
 	}
 	if err := m.bud.Leave(); err != nil && m.err == nil {
 		m.Fail(err)
@@ -155,13 +182,18 @@ func (m *Meter) Done() <-chan struct{} {
 }
 
 // tick ends a lap: its instructions become steps to charge, charged every
-// budget.CheckEvery, and bring the next read of the allocation counter
-// closer, which happens when it is due.
+// budget.CheckEvery, and count towards the next measure of the state,
+// which happens when it is due, and the next read of the process's
+// allocation counter.
 func (m *Meter) tick() {
 	m.pending += m.lap
 	m.memLeft -= m.lap
-	if m.memLeft <= 0 {
-		m.checkMemory()
+	m.made += int64(m.lap) * madePerInstruction
+	switch {
+	case m.made >= m.walkEvery:
+		m.measureMade()
+	case m.memLeft <= 0:
+		m.backstop()
 	}
 	if m.pending >= budget.CheckEvery && m.err == nil {
 		m.flush()
@@ -169,10 +201,20 @@ func (m *Meter) tick() {
 	m.newLap()
 }
 
-// newLap starts a lap that ends at the next charge or memory read due.
+// newLap starts a lap that ends at the next charge, measure or read due:
+// at the very instruction where the count reaches the next measure.
 func (m *Meter) newLap() {
-	m.lap = max(1, min(m.memLeft, budget.CheckEvery-m.pending))
+	toMeasure := int((m.walkEvery - m.made + madePerInstruction - 1) / madePerInstruction)
+	m.lap = max(1, min(m.memLeft, budget.CheckEvery-m.pending, toMeasure))
 	m.left = m.lap
+}
+
+// soon ends the lap after the instruction under way, counting the
+// instructions it had: a string built, or large strings in the registers,
+// may have brought the next measure due.
+func (m *Meter) soon() {
+	m.lap -= m.left - 1
+	m.left = 1
 }
 
 // Err implements context.Context: the message gopher-lua raises once Done is closed.
@@ -208,12 +250,13 @@ func (m *Meter) charge(L *lua.LState, n int64) {
 	}
 }
 
-// chargeBytes charges the steps of reading or writing n bytes, and brings
-// the next read of the allocation counter closer by them.
+// chargeBytes charges the steps of reading or writing n bytes, which
+// count as made by the run (a string built, or a table's slots read, which
+// errs high).
 func (m *Meter) chargeBytes(L *lua.LState, n int) {
-	m.memLeft -= n / memBytesPerInstruction
-	if n >= 16*memBytesPerInstruction {
-		m.left = 1 // a large string: read the counter soon, if due
+	m.made += int64(n)
+	if m.made >= m.walkEvery {
+		m.soon() // the next measure is due
 	}
 	m.charge(L, int64(n/bytesPerStep))
 }
@@ -231,8 +274,8 @@ func (m *Meter) checkRegisters() {
 	}
 	if total > bigRegisters {
 		m.pending += total / bytesPerStep
-		m.memLeft -= total / memBytesPerInstruction
-		m.left = 1 // charge them, and read the counter if due, after this instruction
+		m.made += int64(total)
+		m.soon() // charge them, and measure if due, after this instruction
 	}
 	if total <= m.maxStr {
 		return
@@ -299,28 +342,44 @@ func (m *Meter) allocated() uint64 {
 	return m.sample[0].Value.Uint64()
 }
 
-// checkMemory measures the state when the process has allocated a sixteenth
-// of the budget since the last measure; garbage is not counted, only what
-// the state can still reach.
-func (m *Meter) checkMemory() {
+// measureMade measures the state when what the run made since the last
+// measure reached walkEvery.
+func (m *Meter) measureMade() {
+	used := m.walk()
+	// A measure costs time in proportion to what it walks: wait for the
+	// run to have made as much as the state holds before the next, so that
+	// measuring stays linear in what the script makes.
+	m.walkEvery = max(m.bud.Limits().Memory/16, used)
+}
+
+// backstop reads the process's allocation counter, and measures the state
+// when the process allocated the budget since the last measure: the
+// measure stops the run past twice its budget, and changes nothing else
+// (neither the count nor what the budget holds), so that it decides only
+// what the count could not see.
+func (m *Meter) backstop() {
 	a := m.allocated()
-	if a-m.count.read < m.walkEvery/64 {
+	if a-m.count.read < uint64(m.walkEvery/64) {
 		m.memEvery = min(2*m.memEvery, memCheckMax)
 	} else {
 		m.memEvery = memCheckMin
 	}
 	m.memLeft, m.count.read = m.memEvery, a
-	if a-m.count.walk < m.walkEvery {
+	limit := m.bud.Limits().Memory
+	if a-m.count.walk < uint64(max(limit, m.walkEvery)) {
 		return
 	}
-	used := m.walk()
-	// A measure costs time in proportion to what it walks: wait for the
-	// state to have had the chance to grow by half before the next, so that
-	// measuring stays linear in what the script allocates.
-	m.walkEvery = uint64(max(m.bud.Limits().Memory/16, used/2))
+	used := m.measure()
+	m.count.walk = m.allocated()
+	m.count.read = m.count.walk
+	if used > 2*limit {
+		if err := m.bud.Memory(used); err != nil {
+			m.Fail(err)
+		}
+	}
 }
 
-// MeasureNow measures the state at once, as checkMemory does when its
+// MeasureNow measures the state at once, as measureMade does when its
 // turn comes, for a value the run hands the script that is large from the
 // start (the rows of outcome{}); it returns the error of a spent budget.
 func (m *Meter) MeasureNow() error {
@@ -332,10 +391,11 @@ func (m *Meter) MeasureNow() error {
 }
 
 // walk measures what the state can reach and holds it to the memory
-// budget, and counts the process's allocations afresh from there; it
-// returns what it measured.
+// budget, and counts what the run makes afresh from there; it returns what
+// it measured.
 func (m *Meter) walk() int64 {
 	used := m.measure()
+	m.made = 0
 	m.count.walk = m.allocated() // what the measure itself allocated does not count
 	m.count.read = m.count.walk
 	if err := m.bud.Memory(used); err != nil {
@@ -357,6 +417,9 @@ func (m *Meter) guardString(fn string, n int64) {
 // budget's to count.)
 func (m *Meter) measure() int64 {
 	w := walker{seen: map[any]bool{}, limit: m.bud.Limits().Memory}
+	if m.lib != nil {
+		w.seen[m.lib] = true // the library's globals are the program's, shared by every run
+	}
 	w.value(m.L.G.Global)
 	w.value(m.L.G.Registry)
 	for level := 0; ; level++ {
