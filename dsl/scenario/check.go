@@ -1,6 +1,7 @@
 package scenario
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"regexp"
@@ -10,6 +11,7 @@ import (
 	"github.com/oncall-sim/oncall/dsl"
 	"github.com/oncall-sim/oncall/engine"
 	"github.com/oncall-sim/oncall/internal/budget"
+	"github.com/oncall-sim/oncall/shift"
 )
 
 // DefaultCheckSeeds is how many seeds Check runs a scenario on, from 0:
@@ -135,7 +137,8 @@ func (p *Program) dryRunSeed(m *budget.Meter, seed uint32, decide bool, log *che
 	r.check, r.checkSeed = log, seed
 	setup := r.decl.setup
 	setup.Page = p.pageFor(m)
-	sim, err := engine.New(engine.Options{Setup: setup, Scenario: r, Seed: seed, Noise: true})
+	loaded := shift.SourceFunc(func(*budget.Meter, uint32) (engine.Scenario, engine.Setup, error) { return r, setup, nil })
+	sim, err := shift.Shift{Scenario: loaded, Seed: seed, Noise: true, Meter: m}.Start(context.Background())
 	if err != nil {
 		log.add(p.diagAt(r.decl.pos, "scenario{}", err.Error()), seed, "")
 		return false
