@@ -9,8 +9,9 @@ import (
 )
 
 // A chunk file holds scripts for tests, as starlark-go keeps its test
-// files: chunks separated by a line "---", each a whole file of its own,
-// whose lines count from its first. A line that the script must fail on
+// files: chunks separated by a line "---", or "--- name" to name the chunk
+// that follows (chunkSrc finds it by that name), each a whole file of its
+// own, whose lines count from its first. A line that the script must fail on
 // ends with a Lua comment giving the error, as a Go string of a regexp:
 //
 //	deploy { build = "4.4.0", hold_at = 0 } -- ### "hold_at = 0 is out of range"
@@ -20,6 +21,7 @@ import (
 
 // chunk is one script of a chunk file.
 type chunk struct {
+	name string         // its name, from its separator; "" for none
 	file string         // the name the script is compiled under: the chunk file's
 	at   int            // the line of the chunk file where it starts
 	src  string         // the script
@@ -46,9 +48,9 @@ func readChunks(t *testing.T, name string) []chunk {
 		}
 	}
 	for i, line := range strings.SplitAfter(string(data), "\n") {
-		if strings.TrimRight(line, "\n") == "---" {
+		if sep := strings.TrimRight(line, "\n"); sep == "---" || strings.HasPrefix(sep, "--- ") {
 			end()
-			cur, n = chunk{file: name, at: i + 2}, 0
+			cur, n = chunk{name: strings.TrimSpace(sep[3:]), file: name, at: i + 2}, 0
 			continue
 		}
 		n++
@@ -80,4 +82,16 @@ func (c chunk) check(t *testing.T, err error) {
 	case !strings.Contains(err.Error(), c.file+":"+strconv.Itoa(c.line)+":") || !c.want.MatchString(err.Error()):
 		t.Errorf("%s:%d: %v, want an error at %s:%d matching %q", c.file, c.at+c.line-1, err, c.file, c.line, c.want)
 	}
+}
+
+// chunkSrc returns the script of the chunk named name in a chunk file.
+func chunkSrc(t *testing.T, file, name string) string {
+	t.Helper()
+	for _, c := range readChunks(t, file) {
+		if c.name == name {
+			return c.src
+		}
+	}
+	t.Fatalf("testdata/%s has no chunk %q", file, name)
+	return ""
 }
