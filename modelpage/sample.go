@@ -1,11 +1,13 @@
 package modelpage
 
 import (
+	"context"
 	"fmt"
 	"slices"
 
 	"github.com/oncall-sim/oncall/engine"
 	"github.com/oncall-sim/oncall/internal/budget"
+	"github.com/oncall-sim/oncall/shift"
 )
 
 // Source is a scenario the page can show: the programs of dsl/scenario and
@@ -113,15 +115,17 @@ func (s *surgeRecorder) Surge(m int) (float64, error) {
 // alone, and records its surge and what the view shows of the constants
 // and controls it sets; its code spends within limits.
 func runOnce(src Source, seed uint32, limits budget.Limits, v engine.View) (run, error) {
-	sc, setup, err := src.Instance(budget.New(limits), seed)
-	if err != nil {
-		return run{}, fmt.Errorf("scenario %s, seed %d: %w", src.ID(), seed, err)
-	}
-	rec := &surgeRecorder{Scenario: sc}
-	sim, err := engine.New(engine.Options{Setup: setup, Scenario: rec, Seed: seed, Noise: true})
-	if err == nil {
-		err = sim.Run(0)
-	}
+	var rec *surgeRecorder
+	var setup engine.Setup
+	record := shift.SourceFunc(func(m *budget.Meter, seed uint32) (engine.Scenario, engine.Setup, error) {
+		sc, s, err := src.Instance(m, seed)
+		if err != nil {
+			return nil, s, err
+		}
+		rec, setup = &surgeRecorder{Scenario: sc}, s
+		return rec, s, nil
+	})
+	sim, err := shift.Shift{Scenario: record, Seed: seed, Noise: true, Limits: limits}.Run(context.Background())
 	if err != nil {
 		return run{}, fmt.Errorf("scenario %s, seed %d: %w", src.ID(), seed, err)
 	}

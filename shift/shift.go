@@ -131,6 +131,11 @@ func (sh Shift) setup(m *budget.Meter) (engine.Scenario, engine.Setup, error) {
 	return inst, setup, nil
 }
 
+// Start builds the run for ctx and computes nothing: one that steps the
+// run itself (oncall check's dry run, the model page's sample) builds it
+// here, as Run and Replay do, so that every run is built the same way.
+func (sh Shift) Start(ctx context.Context) (*Sim, error) { return sh.start(ctx) }
+
 // start builds the run for ctx; nothing is computed yet.
 func (sh Shift) start(ctx context.Context) (*Sim, error) {
 	m := sh.Meter

@@ -109,8 +109,8 @@ func (r *run) emit(ev engine.Event) {
 	for _, s := range ev.Text {
 		size += int64(len(s))
 	}
-	if err := r.m.bud.Keep(size); err != nil {
-		r.m.fail(err)
+	if err := r.m.Budget().Keep(size); err != nil {
+		r.m.Fail(err)
 		r.L.RaiseError("%v", err)
 	}
 	r.pending = append(r.pending, ev)
@@ -439,8 +439,8 @@ func (r *run) at(L *lua.LState) int {
 		L.RaiseError("the scenario has scheduled %s callbacks with at() in this run, the most a run keeps: is at() called in a loop?", budget.Number(maxEvents))
 	}
 	r.schedule[m] = append(r.schedule[m], fn)
-	if err := r.m.bud.Keep(16); err != nil { // the callback's place in the schedule
-		r.m.fail(err)
+	if err := r.m.Budget().Keep(16); err != nil { // the callback's place in the schedule
+		r.m.Fail(err)
 		L.RaiseError("%v", err)
 	}
 	return 0

@@ -112,7 +112,7 @@ end
 }
 
 func TestPageRuleFromTheScenario(t *testing.T) {
-	rows := runSource(t, `scenario { id = "p", title = "P", briefing = "B", duration = 30, page = "utilization > 0.1 && minute >= 20 && feature" }`, 1)
+	rows := runSource(t, chunkSrc(t, "api.lua", "TestPageRuleFromTheScenario"), 1)
 	for _, r := range rows {
 		if r.Paging != (r.Minute >= 20) {
 			t.Fatalf("minute %d: paging %v", r.Minute, r.Paging)
@@ -165,23 +165,14 @@ function on_minute(row) rng.uniform(0, 1) end
 }
 
 func TestClockCountsFromTheStart(t *testing.T) {
-	rows := runSource(t, `scenario { id = "c", title = "C", briefing = "B", start = "23:00", duration = "3h" }
-at(1, function() say(clock("23:30") .. " " .. clock("00:15") .. " " .. clock("23:00")) end)
-`, 1)
+	rows := runSource(t, chunkSrc(t, "api.lua", "TestClockCountsFromTheStart"), 1)
 	if got := rows[1].Events[0].Text["en"]; got != "30 75 0" {
 		t.Errorf("clock = %q, want 30 75 0 (minutes from the start, across midnight)", got)
 	}
 }
 
 func TestDeclarationReadsEveryField(t *testing.T) {
-	p, err := Compile("d.lua", []byte(`scenario {
-  id = "d", title = { en = "D", fr = "Dé" }, briefing = "Brief",
-  start = "10:30", duration = "1h30m", budget_left = 0.5, warm = 0.25, instances = 12,
-  constants = { db_capacity = 3000, boot_delay = 5 },
-  controls = { min_instances = 8, autoscaling = false, ttl_s = 120, shed = 0.2, feature = false, target_utilization = 0.5 },
-}
-grade { { metric = "cost", at_most = 100 }, { metric = "availability", at_least = "reference - 0.001", weight = 3 } }
-`), Options{})
+	p, err := Compile("d.lua", []byte(chunkSrc(t, "api.lua", "TestDeclarationReadsEveryField")), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,20 +12,7 @@ import (
 // scenario: the dependency's constants and name, the breaker, a canary
 // held and resumed, a build's own log line, and lines of the scenario's.
 func TestDependencyCanaryAndLogs(t *testing.T) {
-	rows := runSource(t, `scenario { id = "t", title = "T", briefing = "B", start = "09:00", duration = "1h",
-  constants = { dep_share = 0.2, dep_ms = 40, dep_name = "auth", retries = 2 } }
-at("09:05", function()
-  deploy { build = "4.4.0", error_rate = 0.5, rollout = 10, hold_at = 0.1, error = "NullPointerException in checkout" }
-end)
-at("09:10", function() resume_rollout() end)
-at("09:12", function() pause_rollout() end)
-at("09:19", function() say(get("dep_name")) end)
-at("09:20", function()
-  set { dep_ms = 3000, dep_name = "auth-v2" }
-  log { level = "WARN", source = "cert", message = "certificate expires in 10 minutes", count = 3 }
-end)
-at("09:30", function() set { breaker = true } end)
-`, 1)
+	rows := runSource(t, chunkSrc(t, "beyond.lua", "TestDependencyCanaryAndLogs"), 1)
 	if ev := rows[19].Events; len(ev) != 1 || ev[0].Text["en"] != "auth" {
 		t.Errorf("09:19: events %v, want get(\"dep_name\") said: auth", ev)
 	}
@@ -66,26 +53,12 @@ at("09:30", function() set { breaker = true } end)
 
 // Misuse of the new fields is caught with its place.
 func TestBeyondMisuse(t *testing.T) {
-	for _, tc := range []struct{ body, want string }{
-		{`deploy { build = "4.4.0", hold_at = 0 }`, `test.lua:3:`},
-		{`deploy { build = "4.4.0", hold_at = 0 }`, `hold_at = 0 is out of range`},
-		{`deploy { build = "4.4.0", error = 3 }`, `error = 3: it takes the message`},
-		{`log { level = "DEBUG", message = "x" }`, `level = "DEBUG": it takes`},
-		{`log { message = "" }`, `message = "": the message is 1 to 200 characters`},
-		{`log { level = "INFO" }`, `message is missing`},
-		{`log { message = "x", count = 1.5 }`, `count = 1.5: it takes the requests`},
-		{`set { dep_name = "" }`, `dep_name = "": the dependency's name is 1 to 40 characters`},
-		{`set { dep_share = 2 }`, `constant dep_share = 2 is out of range: it takes 0 to 1 share`},
-		{`set { breaker = 1 }`, `breaker = 1: it takes true or false`},
-	} {
-		src := "scenario { id = \"t\", title = \"T\", briefing = \"B\", start = \"09:00\", duration = \"1h\" }\nat(\"09:05\", function()\n  " + tc.body + "\nend)\n"
-		p, err := Compile("test.lua", []byte(src), Options{})
+	for _, c := range readChunks(t, "misuse.lua") {
+		p, err := Compile(c.file, []byte(c.src), Options{})
 		if err == nil {
 			_, err = runErr(p)
 		}
-		if err == nil || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("%s: %v, want %q", tc.body, err, tc.want)
-		}
+		c.check(t, err)
 	}
 }
 

@@ -1,6 +1,7 @@
 package scenario
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"regexp"
@@ -10,6 +11,7 @@ import (
 	"github.com/oncall-sim/oncall/dsl"
 	"github.com/oncall-sim/oncall/engine"
 	"github.com/oncall-sim/oncall/internal/budget"
+	"github.com/oncall-sim/oncall/shift"
 )
 
 // DefaultCheckSeeds is how many seeds Check runs a scenario on, from 0:
@@ -135,7 +137,8 @@ func (p *Program) dryRunSeed(m *budget.Meter, seed uint32, decide bool, log *che
 	r.check, r.checkSeed = log, seed
 	setup := r.decl.setup
 	setup.Page = p.pageFor(m)
-	sim, err := engine.New(engine.Options{Setup: setup, Scenario: r, Seed: seed, Noise: true})
+	loaded := shift.SourceFunc(func(*budget.Meter, uint32) (engine.Scenario, engine.Setup, error) { return r, setup, nil })
+	sim, err := shift.Shift{Scenario: loaded, Seed: seed, Noise: true, Meter: m}.Start(context.Background())
 	if err != nil {
 		log.add(p.diagAt(r.decl.pos, "scenario{}", err.Error()), seed, "")
 		return false
@@ -150,7 +153,7 @@ func (p *Program) dryRunSeed(m *budget.Meter, seed uint32, decide bool, log *che
 			for _, d := range asList(p.file, p.src, err, "", 0) {
 				log.add(d, seed, "")
 			}
-			return m.Err() != nil || r.m.err != nil || r.broken != nil
+			return m.Err() != nil || r.m.Err() != nil || r.broken != nil
 		}
 		if c, ok := probes[minute]; ok && !sim.Done() {
 			_ = sim.Decide(probe(c, sim.Controls(), sim.Constants()))
@@ -325,7 +328,7 @@ func seedsText(seeds []uint32) string {
 // error.
 func (r *run) failed(err error, context string, minute int) error {
 	e := r.runtimeError(err, context)
-	if r.check == nil || r.m.err != nil || r.broken != nil {
+	if r.check == nil || r.m.Err() != nil || r.broken != nil {
 		return e
 	}
 	when := "at " + engine.ClockString(r.decl.setup.Start+minute)

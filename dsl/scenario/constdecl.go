@@ -6,6 +6,7 @@ import (
 	lua "github.com/yuin/gopher-lua"
 	"github.com/yuin/gopher-lua/ast"
 
+	"github.com/oncall-sim/oncall/dsl/sandbox"
 	"github.com/oncall-sim/oncall/internal/budget"
 )
 
@@ -82,7 +83,7 @@ func constProto(file string, chunk []ast.Stmt) (*lua.FunctionProto, []*constTabl
 		}
 	}()
 	broken := false
-	treeWalk{leave: func(e ast.Expr) ast.Expr {
+	sandbox.Walk{Leave: func(e ast.Expr) ast.Expr {
 		call, t := constDeclaration(e)
 		if t == nil {
 			return e
@@ -103,7 +104,7 @@ func constProto(file string, chunk []ast.Stmt) (*lua.FunctionProto, []*constTabl
 		restore = append(restore, func() { call.Func, call.Args = was, args })
 		call.Func, call.Args = fn, []ast.Expr{call.Func, k}
 		return call
-	}}.block(chunk)
+	}}.Block(chunk)
 	if broken || len(tables) == 0 {
 		return nil, nil
 	}

@@ -23,19 +23,15 @@
 // of Lua, which knows only its line, gets its column from the tokens of
 // that line (locate.go, tokens.go).
 //
-// Scenario files are untrusted. The state opens only the base library (less
-// load, dofile and their kin), table, string and math; math.random draws from
-// the scenario stream. A program builds these libraries once and its runs
-// share them read-only: assigning string.rep, math.floor or rng.uniform is an
-// error, a run's own globals are its own.
-//
-// Each run charges the budget.Meter of its run, shared with its policy: a
-// step per instruction, and the work inside the library functions, which
-// are written here where gopher-lua's could run long inside one call
-// (patterns by luapattern, which counts its steps; string.format, which
-// reads Lua's options only; table.sort, a step a comparison); the strings
-// they build are bounded as they grow; the memory the state holds and the
-// events the run keeps count against the memory budget. Values the script
+// Scenario files are untrusted. They run in the Lua state of dsl/sandbox,
+// which opens only the base library (less load, dofile and their kin),
+// table, string and math, meters every instruction and every library
+// call against the run's budget.Meter (shared with its policy), and
+// measures the memory the state holds; a program opens the sandbox's
+// library once, adds the scenario API to its globals (sandbox.go), and its
+// runs share it read-only: assigning string.rep, math.floor or
+// rng.uniform is an error, a run's own globals are its own. The events the
+// run keeps count against the memory budget too. Values the script
 // hands the engine (surge, constants, controls, events) are checked where
 // they cross, and any error names the file and the line.
 package scenario

@@ -195,7 +195,7 @@ func (r *run) Outcomes(rows []engine.Row) ([]engine.Figure, error) {
 // about 7.4 MiB and a week about 52 MiB.
 func (r *run) rowList(rows []engine.Row) (*lua.LTable, error) {
 	values := int64(len(rows)) * int64(len(r.p.lib.rowNames)+1)
-	if err := r.m.bud.Charge(budget.Scenario, values); err != nil {
+	if err := r.m.Budget().Charge(budget.Scenario, values); err != nil {
 		return nil, r.rowsSpent(rows, false, err)
 	}
 	list := r.L.CreateTable(len(rows), 0)
@@ -207,7 +207,7 @@ func (r *run) rowList(rows []engine.Row) (*lua.LTable, error) {
 		list.RawSetInt(i+1, t)
 	}
 	r.L.Push(list)
-	err := r.m.measureNow()
+	err := r.m.MeasureNow()
 	r.L.Pop(1)
 	if err != nil {
 		return nil, r.rowsSpent(rows, true, err)
@@ -223,7 +223,7 @@ func (r *run) rowsSpent(rows []engine.Row, memory bool, err error) error {
 	msg := fmt.Sprintf("the %s rows that value(rows) reads cost a step a value: %v", n, err)
 	if memory {
 		msg = fmt.Sprintf("the %s rows that value(rows) reads take what the scenario holds past its memory budget of %s (the budget counts about 5.4 KiB a row): give a larger --memory-budget, or run fewer minutes",
-			n, budget.BytesText(r.m.bud.Limits().Memory))
+			n, budget.BytesText(r.m.Budget().Limits().Memory))
 	}
 	d := r.p.diagAt(r.outcomeAt[0], "outcome "+name, msg)
 	d.Cause = err

@@ -8,45 +8,14 @@ import (
 	"github.com/oncall-sim/oncall/engine"
 )
 
-// tamper tries every way a script has to change the libraries, then says
-// at minute 1 what it saw before trying and at minute 2 how each try ended.
-const tamper = `scenario { id = "tamper", title = "T", briefing = "B", start = "09:00", duration = "1h" }
-local seen = ("ab"):rep(2) .. string.upper("x") .. math.floor(2.5) .. table.concat({ 1, 2 }, ",")
-  .. rng.uniform(3, 3) .. type(deploy) .. tostring(getmetatable(string)) .. tostring(getmetatable(""))
-local tries = {
-  function() string.rep = function() return "hacked" end end,
-  function() math.floor = function() return -1 end end,
-  function() table.concat = function() return "hacked" end end,
-  function() rng.uniform = function() return -1 end end,
-  function() string[1] = "x" end,
-  function() rawset(string, "upper", function() return "hacked" end) end,
-  function() rawset(math, "floor", function() return -1 end) end,
-  function() table.insert(table, "x") end,
-  function() table.remove(rng) end,
-  function() table.sort(math) end,
-  function() setmetatable(string, nil) end,
-  function() setmetatable("", nil) end,
-  function() setmetatable(_G, nil) end,
-  function() getmetatable("").__index.rep = nil end,
-  function() getmetatable(_G).__index.deploy = nil end,
-}
-local ended = {}
-for i, try in ipairs(tries) do
-  local ok, err = pcall(try)
-  ended[i] = ok and "done" or err
-end
--- What a run may change is its own: its globals.
-deploy, say2 = nil, say
-at(1, function() say2(seen) end)
-at(2, function() say2(table.concat(ended, "\n")) end)
-`
-
 // TestRunsCannotChangeTheLibrary runs a script that tampers with the
-// libraries every way it can, on one program: each run must see them as
+// libraries every way it can (the chunk tamper of testdata/library.lua:
+// it says at minute 1 what it saw before trying and at minute 2 how each
+// try ended), on one program: each run must see them as
 // the first did, sequentially and in parallel (run this under -race), and
 // every try is refused with a message that says why.
 func TestRunsCannotChangeTheLibrary(t *testing.T) {
-	p, err := Compile("tamper.lua", []byte(tamper), Options{})
+	p, err := Compile("tamper.lua", []byte(chunkSrc(t, "library.lua", "tamper")), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

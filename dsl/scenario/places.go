@@ -8,6 +8,7 @@ import (
 	"github.com/yuin/gopher-lua/parse"
 
 	"github.com/oncall-sim/oncall/dsl"
+	"github.com/oncall-sim/oncall/dsl/sandbox"
 )
 
 // A table carries no position at run time: when the scenario API finds a
@@ -66,7 +67,7 @@ func (ps *places) argOf(line int, name string) *tableAt {
 // the line of its call.
 func findPlaces(file, src string, chunk []ast.Stmt) *places {
 	w := &treeFinds{}
-	treeWalk{enter: w.enter}.block(chunk)
+	sandbox.Walk{Enter: w.enter}.Block(chunk)
 	var toks []ast.Token
 	scanTokens(src, func(tok ast.Token) bool {
 		toks = append(toks, tok)

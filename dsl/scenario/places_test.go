@@ -12,6 +12,7 @@ import (
 	"github.com/yuin/gopher-lua/parse"
 
 	"github.com/oncall-sim/oncall/dsl"
+	"github.com/oncall-sim/oncall/dsl/sandbox"
 )
 
 // String shows a table's fields and their places (line:column of the name,
@@ -122,7 +123,7 @@ func FuzzPlaces(f *testing.F) {
 			return
 		}
 		w := &treeFinds{}
-		treeWalk{enter: w.enter}.block(chunk)
+		sandbox.Walk{Enter: w.enter}.Block(chunk)
 		ps := findPlaces("f.lua", src, chunk)
 		for _, c := range w.calls {
 			at := ps.argOf(c.line, c.name)

@@ -12,6 +12,7 @@ import (
 	"github.com/yuin/gopher-lua/parse"
 
 	"github.com/oncall-sim/oncall/dsl"
+	"github.com/oncall-sim/oncall/dsl/sandbox"
 	"github.com/oncall-sim/oncall/engine"
 	"github.com/oncall-sim/oncall/internal/budget"
 )
@@ -46,7 +47,7 @@ type Program struct {
 	placesOnce sync.Once
 	placesOf   *places
 
-	states   sync.Pool // *sandbox: states clean runs gave back (reuse.go)
+	states   sync.Pool // *sandbox.State: states clean runs gave back (reuse.go)
 	declared *declared // seed 0's scenario{}, for the runs that pass the same (declared.go)
 
 	// known is what loading a program that Check dry-runs despite its
@@ -100,12 +101,12 @@ func compile(filename string, src []byte, opts Options) (p, past *Program, diags
 	if err != nil {
 		return nil, nil, dsl.List{syntaxDiagnostic(filename, text, err)}
 	}
-	rewriteLength(chunk)
+	sandbox.RewriteLength(chunk)
 	proto, err := compileChunk(chunk, filename)
 	if err != nil {
 		return nil, nil, dsl.List{syntaxDiagnostic(filename, text, err)}
 	}
-	p.proto, p.cat, p.chunk = proto, concatenates(proto), chunk
+	p.proto, p.cat, p.chunk = proto, sandbox.Concatenates(proto), chunk
 	r, diags, top := p.loadChunk(budget.New(opts.Limits), 0, proto)
 	if r == nil {
 		var loaded *run
@@ -113,7 +114,7 @@ func compile(filename string, src []byte, opts Options) (p, past *Program, diags
 		diags, loaded, stripped = p.loadPast(diags, top)
 		if loaded != nil && loaded.decl != nil {
 			past = &Program{file: filename, src: text, opts: opts, lib: p.lib, chunk: chunk,
-				proto: stripped, cat: concatenates(stripped)}
+				proto: stripped, cat: sandbox.Concatenates(stripped)}
 			diags = past.tolerate(loaded, diags)
 		}
 		return nil, past, diags
@@ -255,13 +256,13 @@ func (p *Program) loadChunk(m *budget.Meter, seed uint32, proto *lua.FunctionPro
 	r.loading = true
 	err := r.call(0, 0)
 	r.loading = false
-	if err == nil && r.m.err != nil {
+	if err == nil && r.m.Err() != nil {
 		// The memory measure after loading found the budget spent.
-		return nil, dsl.List{{Pos: dsl.Pos{File: p.file}, Message: "once loaded, " + r.m.err.Error(), Cause: r.m.err}}, 0
+		return nil, dsl.List{{Pos: dsl.Pos{File: p.file}, Message: "once loaded, " + r.m.Err().Error(), Cause: r.m.Err()}}, 0
 	}
 	if err != nil {
 		r.diags = append(r.diags, r.caused(p.placed(asList(p.file, p.src, err, "", r.errLine)))...)
-		if r.m.err != nil || r.broken != nil {
+		if r.m.Err() != nil || r.broken != nil {
 			return nil, r.diags, 0 // a budget spent: loading again would spend it again
 		}
 		return nil, r.diags, r.topLine

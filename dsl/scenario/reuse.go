@@ -2,9 +2,8 @@ package scenario
 
 import (
 	"errors"
-	"reflect"
 
-	lua "github.com/yuin/gopher-lua"
+	"github.com/oncall-sim/oncall/dsl/sandbox"
 )
 
 // Reusing Lua states. A fresh gopher-lua state is a quarter of what
@@ -41,50 +40,21 @@ import (
 var errReleased = errors.New("internal error: the scenario's run was used after its state was released")
 
 // Release gives the run's Lua state back to its program for another run,
-// when the run left it clean; the run answers nothing after (errReleased).
-// Only the one that owns the run may call it, once its run is over:
-// shift.Sim.Release does, for a batch.
+// when the run left it clean (sandbox.State.Reset); the run answers nothing
+// after (errReleased). Only the one that owns the run may call it, once its
+// run is over: shift.Sim.Release does, for a batch.
 func (r *run) Release() {
-	L := r.L
-	if L == nil {
+	if r.L == nil {
 		return
 	}
 	r.L = nil
-	if r.dirty || r.broken != nil || r.m.err != nil || r.check != nil {
+	if r.dirty || r.broken != nil || r.check != nil {
 		return
 	}
-	L.RemoveContext()
-	if !clean(L) {
-		return
+	if r.box.Reset(r.m) {
+		r.p.states.Put(r.box)
 	}
-	g := L.CreateTable(0, 4)
-	g.RawSetString("_G", g)
-	g.Metatable = r.p.lib.globals
-	L.G.Global, L.Env = g, g
-	r.box.lastRead, r.box.lastWalkAlloc = r.m.lastRead, r.m.lastWalkAlloc
-	r.p.states.Put(r.box)
 }
-
-// clean reports whether nothing of a run is left in the state but its
-// globals: no value on the stack, no call under way, no open upvalue,
-// nothing in the registry.
-func clean(L *lua.LState) bool {
-	if L.GetTop() != 0 || L.Dead {
-		return false
-	}
-	if _, ok := L.GetStack(0); ok {
-		return false
-	}
-	if k, _ := L.G.Registry.Next(lua.LNil); k != lua.LNil {
-		return false
-	}
-	return reflect.ValueOf(L).Elem().FieldByIndex(uvcacheField).IsNil()
-}
-
-// uvcacheField is gopher-lua's list of a state's open upvalues: closures of
-// frames still under way share them. fieldOf panics at load should a new
-// gopher-lua rename it, which every test would show at once.
-var uvcacheField = fieldOf(reflect.TypeOf(lua.LState{}), "uvcache")
 
 // released reports whether the run's state was given back, as the
 // engine's calls check before they touch it.
@@ -92,7 +62,7 @@ func (r *run) released() bool { return r.L == nil }
 
 // reusedSandbox returns a state a clean run gave back, ready for another
 // run of the same program, or nil.
-func (p *Program) reusedSandbox() *sandbox {
-	box, _ := p.states.Get().(*sandbox)
+func (p *Program) reusedSandbox() *sandbox.State {
+	box, _ := p.states.Get().(*sandbox.State)
 	return box
 }

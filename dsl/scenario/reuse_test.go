@@ -7,6 +7,7 @@ import (
 
 	lua "github.com/yuin/gopher-lua"
 
+	"github.com/oncall-sim/oncall/dsl/sandbox"
 	"github.com/oncall-sim/oncall/engine"
 )
 
@@ -126,7 +127,7 @@ func TestReleaseKeepsOnlyCleanStates(t *testing.T) {
 	r := sc.(*run)
 	L := r.L
 	L.Push(lua.LNumber(1))
-	if clean(L) {
+	if sandbox.Clean(L) {
 		t.Fatal("a state with a value on its stack is clean")
 	}
 	r.Release()

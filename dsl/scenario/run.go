@@ -9,6 +9,7 @@ import (
 	lua "github.com/yuin/gopher-lua"
 
 	"github.com/oncall-sim/oncall/dsl"
+	"github.com/oncall-sim/oncall/dsl/sandbox"
 	"github.com/oncall-sim/oncall/engine"
 	"github.com/oncall-sim/oncall/internal/budget"
 )
@@ -30,8 +31,8 @@ const (
 type run struct {
 	p     *Program
 	L     *lua.LState
-	box   *sandbox // L, with what goes back with it (Release)
-	m     *meter
+	box   *sandbox.State // L, with what goes back with it (Release)
+	m     *sandbox.Meter
 	rng   *engine.Rand
 	phase phase
 	diags dsl.List // problems found while loading
@@ -65,9 +66,8 @@ type run struct {
 
 func newRun(p *Program, m *budget.Meter, seed uint32) *run {
 	r := &run{p: p, rng: engine.NewRand(engine.ScenarioSeed(seed)), schedule: map[int][]*lua.LFunction{}}
-	r.box, r.m = p.newSandbox(m)
+	r.box, r.m = p.newSandbox(m, r)
 	r.L = r.box.L
-	r.m.roots, r.m.scan, r.m.run = r.roots, p.cat, r
 	return r
 }
 
@@ -108,7 +108,7 @@ func (r *run) call(nargs, nret int) (err error) {
 		return r.broken
 	}
 	fn, _ := r.L.Get(-nargs - 1).(*lua.LFunction)
-	r.m.enter()
+	r.m.Enter()
 	defer func() {
 		// gopher-lua can panic past PCall when its stack is full even for
 		// the error handler; the state is then unusable, the process fine.
@@ -121,7 +121,7 @@ func (r *run) call(nargs, nret int) (err error) {
 		}
 		// A call that ended past the time budget stops the run where the
 		// function called ends, its last work having run out of sight.
-		if lerr := r.m.leave(r.loading); lerr != nil && err == nil {
+		if lerr := r.m.Leave(r.loading); lerr != nil && err == nil {
 			r.dirty = true
 			err = &lua.ApiError{Type: lua.ApiErrorRun, Object: lua.LString(fmt.Sprintf("%s:%d: %v", r.p.file, r.endLine(fn), lerr))}
 		}
@@ -357,9 +357,9 @@ func (r *run) runtimeError(err error, context string) error {
 // caused marks the diagnostics of an error the meter stopped the script
 // for (a spent budget, a string too long) with that cause.
 func (r *run) caused(l dsl.List) dsl.List {
-	if r.m.err != nil {
+	if r.m.Err() != nil {
 		for i := range l {
-			l[i].Cause = r.m.err
+			l[i].Cause = r.m.Err()
 		}
 	}
 	return l
@@ -448,17 +448,4 @@ func splitWhere(file, msg string) (int, string) {
 		}
 		msg = strings.TrimSpace(rest[i+1:])
 	}
-}
-
-// luaText shows a Lua value in a message.
-func luaText(v lua.LValue) string {
-	switch v := v.(type) {
-	case lua.LString:
-		return strconv.Quote(string(v))
-	case *lua.LNilType:
-		return "nil"
-	case lua.LNumber, lua.LBool:
-		return v.String()
-	}
-	return "a " + v.Type().String()
 }

@@ -47,37 +47,52 @@ func (ps *places) callArg(line int, fn string, i int) (dsl.Pos, bool) {
 		lib, name = "", fn
 	}
 	for k := from; k < to; k++ {
-		if ts.typ(k) != parse.TIdent || ts.toks[k].Str != name {
+		if !ts.names(k, lib, name) {
 			continue
 		}
-		if lib != "" && (ts.typ(k-1) != '.' || ts.typ(k-2) != parse.TIdent || ts.toks[k-2].Str != lib) {
-			continue
+		if pos, ok, call := ts.arg(k, i); call {
+			return pos, ok
 		}
-		if lib == "" && (ts.typ(k-1) == '.' || ts.typ(k-1) == ':') {
-			continue // a field of some table that has the API's name
-		}
-		switch ts.typ(k + 1) {
-		case parse.TString, '{':
-			if i == 1 {
-				return ts.pos(k + 1), true
-			}
-			return dsl.Pos{}, false
-		case '(':
-		default:
-			continue
-		}
-		j := k + 2
-		for n := 1; n < i; n++ {
-			if j = ts.fieldEnd(j); ts.typ(j-1) != ',' {
-				return dsl.Pos{}, false // the call has fewer arguments
-			}
-		}
-		if ts.typ(j) == ')' {
-			return dsl.Pos{}, false
-		}
-		return ts.pos(j), true
 	}
 	return dsl.Pos{}, false
+}
+
+// names reports whether token k is the name name of the library lib (""
+// for a global), as a call of it would be written: lib.name, or a name
+// that is no field of some table.
+func (ts *tokens) names(k int, lib, name string) bool {
+	if ts.typ(k) != parse.TIdent || ts.toks[k].Str != name {
+		return false
+	}
+	if lib != "" {
+		return ts.typ(k-1) == '.' && ts.typ(k-2) == parse.TIdent && ts.toks[k-2].Str == lib
+	}
+	return ts.typ(k-1) != '.' && ts.typ(k-1) != ':' // not a field of some table that has the API's name
+}
+
+// arg returns where argument i (from 1) of the call whose name is token k
+// stands; call is false when the name is not called there.
+func (ts *tokens) arg(k, i int) (pos dsl.Pos, ok, call bool) {
+	switch ts.typ(k + 1) {
+	case parse.TString, '{':
+		if i == 1 {
+			return ts.pos(k + 1), true, true
+		}
+		return dsl.Pos{}, false, true
+	case '(':
+	default:
+		return dsl.Pos{}, false, false
+	}
+	j := k + 2
+	for n := 1; n < i; n++ {
+		if j = ts.fieldEnd(j); ts.typ(j-1) != ',' {
+			return dsl.Pos{}, false, true // the call has fewer arguments
+		}
+	}
+	if ts.typ(j) == ')' {
+		return dsl.Pos{}, false, true
+	}
+	return ts.pos(j), true, true
 }
 
 // name returns where the identifier name first stands on line, as a name

@@ -11,17 +11,7 @@ import (
 // force during the run; scale and ramp change constants relative to them,
 // and a later event ends them.
 func TestGetScaleAndRamp(t *testing.T) {
-	rows := runSource(t, `scenario { id = "t", title = "T", briefing = "B", start = "10:00", duration = "1h",
-  constants = { db_capacity = 1200 }, controls = { ttl_s = 90 } }
-local declared = get("db_capacity")
-local seen = {}
-at("10:05", function() scale { db_capacity = 0.5 } end)
-at("10:06", function() seen[#seen + 1] = get("db_capacity") .. "/" .. tostring(get("feature")) .. "/" .. get("ttl_s") end)
-at("10:10", function() ramp { app_ms = 80, over = "3m" } end)
-at("10:12", function() seen[#seen + 1] = get("app_ms") end)
-at("10:20", function() scale { db_capacity = 1 } end)
-at("10:21", function() say(declared .. " " .. table.concat(seen, " ") .. " " .. get("db_capacity") .. " " .. get("app_ms")) end)
-`, 1)
+	rows := runSource(t, chunkSrc(t, "world.lua", "TestGetScaleAndRamp"), 1)
 	if got := rows[21].Events[0].Text["en"]; got != "1200 600/true/90 70 1200 80" {
 		t.Errorf("said %q", got)
 	}
@@ -45,12 +35,7 @@ at("10:21", function() say(declared .. " " .. table.concat(seen, " ") .. " " .. 
 // A deploy ships a build with its properties; "bad" alone is the model's
 // bad build, from the constants in force.
 func TestDeployABuild(t *testing.T) {
-	rows := runSource(t, `scenario { id = "t", title = "T", briefing = "B", start = "10:00", duration = "30m",
-  constants = { bad_error_rate = 0.2 }, controls = { autoscaling = false } }
-at("10:02", function() deploy { build = "4.2.1", error_rate = 0.1, cpu = 1.5, leak = { app_ms_per_min = 2 }, rollout = 2 } end)
-at("10:10", function() deploy { build = "bad" } end)
-at("10:15", function() deploy { build = "4.2.2" } end)
-`, 1)
+	rows := runSource(t, chunkSrc(t, "world.lua", "TestDeployABuild"), 1)
 	if got := engine.Instructor.EventsText(rows[2].Events); got != "deploy 4.2.1 (error_rate 0.1, cpu 1.5, leak 2 ms/min), rollout 2 min" {
 		t.Errorf("10:02: %q", got)
 	}
@@ -71,14 +56,7 @@ at("10:15", function() deploy { build = "4.2.2" } end)
 // on_decision sees each decision at the start of the minute it takes
 // effect, and what it says comes before the decision in that minute.
 func TestOnDecision(t *testing.T) {
-	p, err := Compile("t.lua", []byte(`scenario { id = "t", title = "T", briefing = "B", start = "10:00", duration = "30m" }
-function on_decision(action, row)
-  say(action.name .. "=" .. tostring(action.value) .. " by " .. action.by .. " after " .. row.time)
-  if action.name == "feature" and action.value == false then
-    at(now() + 5, function() set { feature = true } end)
-  end
-end
-`), Options{})
+	p, err := Compile("t.lua", []byte(chunkSrc(t, "world.lua", "TestOnDecision")), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,15 +92,7 @@ end
 // outcome{} computes a figure from the rows once the run is over; grade{}
 // may name it, declared before or after.
 func TestOutcome(t *testing.T) {
-	p, err := Compile("t.lua", []byte(`scenario { id = "t", title = "T", briefing = "B", start = "10:00", duration = "30m" }
-grade { { metric = "slow_rows", at_most = "reference + 1" } }
-outcome { name = "slow_rows", unit = "min", value = function(rows)
-  local n = 0
-  for _, r in ipairs(rows) do if r.p99_ms > 341 then n = n + 1 end end
-  return n
-end }
-outcome { name = "rows", value = function(rows) return #rows end }
-`), Options{})
+	p, err := Compile("t.lua", []byte(chunkSrc(t, "world.lua", "TestOutcome")), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package scenario
+package sandbox
 
 import (
 	"errors"
@@ -93,7 +93,7 @@ func strRep(L *lua.LState) int {
 // the run. One serves every call: each match starts afresh, and its
 // captures are read before the script runs again (a gsub's replacement
 // function, a gmatch loop's body), which may match in its turn.
-func (m *meter) matcher() *luapattern.Matcher {
+func (m *Meter) matcher() *luapattern.Matcher {
 	if m.patterns == nil {
 		m.patterns = &luapattern.Matcher{Step: func(n int64) error { return m.bud.Charge(budget.Scenario, n) }}
 	}
@@ -102,7 +102,7 @@ func (m *meter) matcher() *luapattern.Matcher {
 
 // patternError stops the script on a pattern's error: a malformed pattern
 // with Lua's message, a spent budget with the budget's.
-func (m *meter) patternError(L *lua.LState, fn string, err error) {
+func (m *Meter) patternError(L *lua.LState, fn string, err error) {
 	if err == nil {
 		return
 	}
@@ -110,7 +110,7 @@ func (m *meter) patternError(L *lua.LState, fn string, err error) {
 	if errors.As(err, &pe) {
 		L.RaiseError("%s: %s", fn, pe.Msg)
 	}
-	m.fail(err)
+	m.Fail(err)
 	L.RaiseError("%v", err)
 }
 

@@ -1,4 +1,4 @@
-package scenario
+package sandbox
 
 import (
 	"context"
@@ -13,36 +13,38 @@ import (
 	"github.com/oncall-sim/oncall/internal/luapattern"
 )
 
-// meter holds a run's Lua state to its budgets. gopher-lua calls Done on
+// Meter holds a run's Lua state to its budgets. gopher-lua calls Done on
 // its context before every instruction, which is the only hook it has, so
-// meter is that context: Done counts the instruction as a step of the
+// Meter is that context: Done counts the instruction as a step of the
 // run's budget.Meter, charged every budget.CheckEvery steps (which is when
 // the budget reads the clock and the context); in a program that
 // concatenates, it watches the strings in the running function's registers
 // (concatenation, whose operands sit there, is the one instruction that
 // can copy much: each instruction of a function that holds more than
-// bigRegisters bytes of text costs a step per bytesPerStep of it); every
-// few instructions it reads the process's allocations, and measures the
-// state's reachable memory when they grew enough to matter. The library
-// functions charge the steps of their own work (see strlib.go, tablelib.go).
-type meter struct {
+// bigRegisters bytes of text costs a step per bytesPerStep of it). It
+// counts what the run makes (see "What a run makes", below) and measures
+// the memory the state can reach when that count grew enough to matter.
+// The library functions charge the steps of their own work (see strlib.go,
+// tablelib.go).
+type Meter struct {
 	context.Context // never done itself: meter is the cancellation
 
-	L             *lua.LState
-	run           *run          // the run metered: the library's shared functions find it here
-	bud           *budget.Meter // the run's, shared with its policy
-	maxStr        int           // longest string, and sum of strings in one frame's registers
-	scan          bool          // the program concatenates: watch the registers
-	roots         func(visit func(lua.LValue))
-	stop          chan struct{}
-	err           error
-	sample        [1]metrics.Sample // in the meter: one allocation less a run
-	lastWalkAlloc uint64
-	walkEvery     uint64 // allocations between two measures
+	L         *lua.LState
+	host      Host          // the run metered: the library's shared functions find it here
+	bud       *budget.Meter // the run's, shared with its policy
+	maxStr    int           // longest string, and sum of strings in one frame's registers
+	scan      bool          // the program concatenates: watch the registers
+	roots     func(visit func(lua.LValue))
+	stop      chan struct{}
+	err       error
+	sample    [1]metrics.Sample // in the meter: one allocation less a run
+	made      int64             // what the run made since the last measure, as the meter counts it
+	walkEvery int64             // what the run makes between two measures
+	count     memCount          // the process's allocation counter at the last read and at the last measure
+	lib       *lua.LTable       // the metatable of the run's globals: the library's, not the run's to hold
 
 	memLeft  int                 // instructions before the next read of the allocation counter
 	memEvery int                 // the current interval
-	lastRead uint64              // the counter at the last read
 	pending  int                 // steps not charged yet
 	lap      int                 // instructions between two ticks
 	left     int                 // instructions left of the lap
@@ -51,17 +53,39 @@ type meter struct {
 	off      bool                // the run is unmetered (budget.Unmetered): Done counts nothing
 }
 
-// Between two reads of the process's allocation counter (a read costs
-// about 0.3 µs and takes a lock) pass memCheckMin instructions, doubling
-// up to memCheckMax while the script allocates little, and back to the
-// minimum as soon as it allocates more. Strings count too: an instruction
-// of a function holding large strings, and a library function building
-// one, bring the next read closer by a step per memBytesPerInstruction of
-// them, for a concatenation or a string.rep allocates them at once.
+// What a run makes. The memory budget is the run's: whether a run stays
+// within it must not depend on what the rest of the process does, so that
+// oncall check, alone, and a batch, beside other runs, stop the same run
+// at the same instruction with the same message. The meter therefore
+// counts what the run itself makes: madePerInstruction bytes an
+// instruction (a table with a few slots, a closure: what the most
+// allocating instructions make, gopher-lua giving an array 32 slots at
+// its first item), and the bytes of the strings its library functions
+// build and its concatenations copy, which it sees. When the count since
+// the last measure reaches walkEvery (a sixteenth of the budget, or what
+// the last measure found, so that measuring stays linear in what the
+// script makes), it measures what the state can reach and holds it
+// to the budget; and once a load has run, for a few instructions can fill
+// large tables. The count is a function of the script's instructions and
+// calls alone: TestMemoryStopsAtTheSameInstruction runs a run beside
+// goroutines that allocate without end and finds it stopped where it
+// stops alone.
+//
+// One allocation escapes the count: t[n] = v past the end of a table's
+// array fills the gap, up to maxArrayIndex slots (4 MiB) in one
+// instruction, which gopher-lua gives no hook to see. Against a loop of
+// those the meter reads the process's allocation counter as a backstop,
+// every memCheckMin instructions while the process allocates and up to
+// memCheckMax while it does not (a read costs about 0.3 µs and takes a
+// lock), and measures the state once the process allocated the budget
+// since the last measure; that measure stops the run only past twice the
+// budget, which the count cannot have let the state reach unseen but by
+// filling gaps, so that what the count decides the backstop never
+// decides otherwise.
 const (
-	memCheckMin            = 64
-	memCheckMax            = 4096
-	memBytesPerInstruction = 4096
+	madePerInstruction = 64
+	memCheckMin        = 64
+	memCheckMax        = 4096
 )
 
 // What a step is worth in bytes: a library function that reads or writes
@@ -79,52 +103,62 @@ const (
 // several instructions.
 const callSteps = 8
 
+// memCount is what a meter read of the process's allocation counter: at
+// its last read, and at its last measure of the state. A run on a state
+// given back starts from its last run's readings instead of reading again
+// (a read costs about 0.3 µs); what the process allocated between the two
+// runs then counts towards the next measure of the state, which can only
+// come sooner.
+type memCount struct{ read, walk uint64 }
+
 // newMeter returns the meter of a run on L. It starts from the readings of
 // the allocation counter that box kept from the state's last run, or, on a
 // state that has had none, reads the counter.
-func newMeter(L *lua.LState, bud *budget.Meter, box *sandbox) *meter {
+func newMeter(L *lua.LState, bud *budget.Meter, box *State) *Meter {
 	mem := bud.Limits().Memory
-	m := &meter{
+	m := &Meter{
 		Context: context.Background(), L: L, bud: bud,
 		maxStr: int(mem / 64), stop: make(chan struct{}),
 		sample: [1]metrics.Sample{{Name: "/gc/heap/allocs:bytes"}},
 	}
-	if box != nil && box.lastRead != 0 {
-		m.lastRead, m.lastWalkAlloc = box.lastRead, box.lastWalkAlloc
+	if box != nil && box.last.read != 0 {
+		m.count = box.last
 	} else {
-		m.lastWalkAlloc = m.allocated()
-		m.lastRead = m.lastWalkAlloc
+		m.count.walk = m.allocated()
+		m.count.read = m.count.walk
 	}
-	m.walkEvery = uint64(mem / 16)
+	m.walkEvery = mem / 16
 	m.memEvery, m.memLeft = memCheckMax, memCheckMax
+	m.lib, _ = L.G.Global.Metatable.(*lua.LTable)
 	m.off = bud.Off()
 	m.quiet = m.off
 	m.newLap()
 	return m
 }
 
-// enter starts a call into Lua.
-func (m *meter) enter() { m.bud.Enter() }
+// Enter starts a call into Lua.
+func (m *Meter) Enter() { m.bud.Enter() }
 
-// leave charges the call's last steps and ends its time; after loading, it
+// Leave charges the call's last steps and ends its time; after loading, it
 // also measures memory, for a few instructions can fill large tables. The
 // call has ended: should its last steps spend the budget, the next charge
 // says so, where the run is then; should its time have spent the run's,
 // leave returns that error, and the run stops.
-func (m *meter) leave(load bool) error {
+func (m *Meter) Leave(load bool) error {
 	if m.err == nil {
 		ran := m.lap - m.left // the instructions of the lap so far
 		m.pending += ran
 		m.memLeft -= ran
+		m.made += int64(ran) * madePerInstruction
 		m.bud.Charge(budget.Scenario, int64(m.pending))
 		m.pending = 0
 		m.newLap()
 	}
 	if load && m.err == nil && !m.off {
-		m.checkMemory()
+		m.walk()
 	}
 	if err := m.bud.Leave(); err != nil && m.err == nil {
-		m.fail(err)
+		m.Fail(err)
 		return err
 	}
 	return nil
@@ -134,7 +168,7 @@ func (m *meter) leave(load bool) error {
 // It does as little as it can: it counts down the instructions of a lap,
 // and at its end (tick) charges them and checks memory when its turn has
 // come.
-func (m *meter) Done() <-chan struct{} {
+func (m *Meter) Done() <-chan struct{} {
 	if m.quiet {
 		return m.stop
 	}
@@ -148,13 +182,18 @@ func (m *meter) Done() <-chan struct{} {
 }
 
 // tick ends a lap: its instructions become steps to charge, charged every
-// budget.CheckEvery, and bring the next read of the allocation counter
-// closer, which happens when it is due.
-func (m *meter) tick() {
+// budget.CheckEvery, and count towards the next measure of the state,
+// which happens when it is due, and the next read of the process's
+// allocation counter.
+func (m *Meter) tick() {
 	m.pending += m.lap
 	m.memLeft -= m.lap
-	if m.memLeft <= 0 {
-		m.checkMemory()
+	m.made += int64(m.lap) * madePerInstruction
+	switch {
+	case m.made >= m.walkEvery:
+		m.measureMade()
+	case m.memLeft <= 0:
+		m.backstop()
 	}
 	if m.pending >= budget.CheckEvery && m.err == nil {
 		m.flush()
@@ -162,16 +201,26 @@ func (m *meter) tick() {
 	m.newLap()
 }
 
-// newLap starts a lap that ends at the next charge or memory read due.
-func (m *meter) newLap() {
-	m.lap = max(1, min(m.memLeft, budget.CheckEvery-m.pending))
+// newLap starts a lap that ends at the next charge, measure or read due:
+// at the very instruction where the count reaches the next measure.
+func (m *Meter) newLap() {
+	toMeasure := int((m.walkEvery - m.made + madePerInstruction - 1) / madePerInstruction)
+	m.lap = max(1, min(m.memLeft, budget.CheckEvery-m.pending, toMeasure))
 	m.left = m.lap
 }
 
-// Err implements context.Context: the message gopher-lua raises once Done is closed.
-func (m *meter) Err() error { return m.err }
+// soon ends the lap after the instruction under way, counting the
+// instructions it had: a string built, or large strings in the registers,
+// may have brought the next measure due.
+func (m *Meter) soon() {
+	m.lap -= m.left - 1
+	m.left = 1
+}
 
-func (m *meter) fail(err error) {
+// Err implements context.Context: the message gopher-lua raises once Done is closed.
+func (m *Meter) Err() error { return m.err }
+
+func (m *Meter) Fail(err error) {
 	if m.err == nil {
 		m.err = err
 		m.quiet = true
@@ -179,31 +228,35 @@ func (m *meter) fail(err error) {
 	}
 }
 
+// Budget returns the budget.Meter the run charges.
+func (m *Meter) Budget() *budget.Meter { return m.bud }
+
 // flush charges the steps counted since the last charge.
-func (m *meter) flush() {
+func (m *Meter) flush() {
 	n := m.pending
 	m.pending = 0
 	if err := m.bud.Charge(budget.Scenario, int64(n)); err != nil {
-		m.fail(err)
+		m.Fail(err)
 	}
 }
 
 // charge charges n steps of a library function's work at once; once the
 // budget is spent the function stops with the budget's message, at the
 // line that called it.
-func (m *meter) charge(L *lua.LState, n int64) {
+func (m *Meter) charge(L *lua.LState, n int64) {
 	if err := m.bud.Charge(budget.Scenario, n); err != nil {
-		m.fail(err)
+		m.Fail(err)
 		L.RaiseError("%v", err)
 	}
 }
 
-// chargeBytes charges the steps of reading or writing n bytes, and brings
-// the next read of the allocation counter closer by them.
-func (m *meter) chargeBytes(L *lua.LState, n int) {
-	m.memLeft -= n / memBytesPerInstruction
-	if n >= 16*memBytesPerInstruction {
-		m.left = 1 // a large string: read the counter soon, if due
+// chargeBytes charges the steps of reading or writing n bytes, which
+// count as made by the run (a string built, or a table's slots read, which
+// errs high).
+func (m *Meter) chargeBytes(L *lua.LState, n int) {
+	m.made += int64(n)
+	if m.made >= m.walkEvery {
+		m.soon() // the next measure is due
 	}
 	m.charge(L, int64(n/bytesPerStep))
 }
@@ -212,7 +265,7 @@ func (m *meter) chargeBytes(L *lua.LState, n int) {
 // length, so that no concatenation of them can exceed the limit of one
 // string; past bigRegisters they cost steps, as any of them could be
 // copied by the instruction.
-func (m *meter) checkRegisters() {
+func (m *Meter) checkRegisters() {
 	total := 0
 	for i, top := 1, m.L.GetTop(); i <= top; i++ {
 		if s, ok := m.L.Get(i).(lua.LString); ok {
@@ -221,14 +274,14 @@ func (m *meter) checkRegisters() {
 	}
 	if total > bigRegisters {
 		m.pending += total / bytesPerStep
-		m.memLeft -= total / memBytesPerInstruction
-		m.left = 1 // charge them, and read the counter if due, after this instruction
+		m.made += int64(total)
+		m.soon() // charge them, and measure if due, after this instruction
 	}
 	if total <= m.maxStr {
 		return
 	}
 	if distinct := m.distinctRegisters(); distinct > m.maxStr {
-		m.fail(fmt.Errorf("the strings of this function reach %s, over the limit of %s for one string (1/64 of the memory budget): is a string growing in a loop?", bytesText(int64(distinct)), bytesText(int64(m.maxStr))))
+		m.Fail(fmt.Errorf("the strings of this function reach %s, over the limit of %s for one string (1/64 of the memory budget): is a string growing in a loop?", bytesText(int64(distinct)), bytesText(int64(m.maxStr))))
 	}
 }
 
@@ -236,7 +289,7 @@ func (m *meter) checkRegisters() {
 // function: a method call or a concatenation copies a string into more
 // registers, which holds no more memory. (Two registers that hold one
 // string compare equal at once, by their pointer.)
-func (m *meter) distinctRegisters() int {
+func (m *Meter) distinctRegisters() int {
 	var big []lua.LString
 	total := 0
 	for i, top := 1, m.L.GetTop(); i <= top; i++ {
@@ -281,7 +334,7 @@ func fieldOf(t reflect.Type, name string) []int {
 	return f.Index
 }
 
-func (m *meter) allocated() uint64 {
+func (m *Meter) allocated() uint64 {
 	metrics.Read(m.sample[:])
 	if m.sample[0].Value.Kind() != metrics.KindUint64 {
 		return 0
@@ -289,31 +342,47 @@ func (m *meter) allocated() uint64 {
 	return m.sample[0].Value.Uint64()
 }
 
-// checkMemory measures the state when the process has allocated a sixteenth
-// of the budget since the last measure; garbage is not counted, only what
-// the state can still reach.
-func (m *meter) checkMemory() {
+// measureMade measures the state when what the run made since the last
+// measure reached walkEvery.
+func (m *Meter) measureMade() {
+	used := m.walk()
+	// A measure costs time in proportion to what it walks: wait for the
+	// run to have made as much as the state holds before the next, so that
+	// measuring stays linear in what the script makes.
+	m.walkEvery = max(m.bud.Limits().Memory/16, used)
+}
+
+// backstop reads the process's allocation counter, and measures the state
+// when the process allocated the budget since the last measure: the
+// measure stops the run past twice its budget, and changes nothing else
+// (neither the count nor what the budget holds), so that it decides only
+// what the count could not see.
+func (m *Meter) backstop() {
 	a := m.allocated()
-	if a-m.lastRead < m.walkEvery/64 {
+	if a-m.count.read < uint64(m.walkEvery/64) {
 		m.memEvery = min(2*m.memEvery, memCheckMax)
 	} else {
 		m.memEvery = memCheckMin
 	}
-	m.memLeft, m.lastRead = m.memEvery, a
-	if a-m.lastWalkAlloc < m.walkEvery {
+	m.memLeft, m.count.read = m.memEvery, a
+	limit := m.bud.Limits().Memory
+	if a-m.count.walk < uint64(max(limit, m.walkEvery)) {
 		return
 	}
-	used := m.walk()
-	// A measure costs time in proportion to what it walks: wait for the
-	// state to have had the chance to grow by half before the next, so that
-	// measuring stays linear in what the script allocates.
-	m.walkEvery = uint64(max(m.bud.Limits().Memory/16, used/2))
+	used := m.measure()
+	m.count.walk = m.allocated()
+	m.count.read = m.count.walk
+	if used > 2*limit {
+		if err := m.bud.Memory(used); err != nil {
+			m.Fail(err)
+		}
+	}
 }
 
-// measureNow measures the state at once, as checkMemory does when its
+// MeasureNow measures the state at once, as measureMade does when its
 // turn comes, for a value the run hands the script that is large from the
 // start (the rows of outcome{}); it returns the error of a spent budget.
-func (m *meter) measureNow() error {
+func (m *Meter) MeasureNow() error {
 	if m.off || m.err != nil {
 		return m.err
 	}
@@ -322,20 +391,21 @@ func (m *meter) measureNow() error {
 }
 
 // walk measures what the state can reach and holds it to the memory
-// budget, and counts the process's allocations afresh from there; it
-// returns what it measured.
-func (m *meter) walk() int64 {
+// budget, and counts what the run makes afresh from there; it returns what
+// it measured.
+func (m *Meter) walk() int64 {
 	used := m.measure()
-	m.lastWalkAlloc = m.allocated() // what the measure itself allocated does not count
-	m.lastRead = m.lastWalkAlloc
+	m.made = 0
+	m.count.walk = m.allocated() // what the measure itself allocated does not count
+	m.count.read = m.count.walk
 	if err := m.bud.Memory(used); err != nil {
-		m.fail(err)
+		m.Fail(err)
 	}
 	return used
 }
 
 // guardString checks a string a library function is about to build.
-func (m *meter) guardString(fn string, n int64) {
+func (m *Meter) guardString(fn string, n int64) {
 	if n > int64(m.maxStr) {
 		m.L.RaiseError("%s: the result would be %s, over the limit of %s for one string (1/64 of the memory budget)", fn, bytesText(n), bytesText(int64(m.maxStr)))
 	}
@@ -345,8 +415,11 @@ func (m *meter) guardString(fn string, n int64) {
 // the budget: the globals, the locals of every frame and the script's
 // callbacks kept on the Go side. (The events the run keeps are the
 // budget's to count.)
-func (m *meter) measure() int64 {
+func (m *Meter) measure() int64 {
 	w := walker{seen: map[any]bool{}, limit: m.bud.Limits().Memory}
+	if m.lib != nil {
+		w.seen[m.lib] = true // the library's globals are the program's, shared by every run
+	}
 	w.value(m.L.G.Global)
 	w.value(m.L.G.Registry)
 	for level := 0; ; level++ {
@@ -430,16 +503,17 @@ func (w *walker) one(v lua.LValue) {
 
 func bytesText(n int64) string { return budget.BytesText(n) }
 
-// concatenates reports whether a compiled chunk, or any function in it,
-// has a concatenation instruction.
-func concatenates(p *lua.FunctionProto) bool {
+// Concatenates reports whether a compiled chunk, or any function in it,
+// has a concatenation instruction: the meter of a run of it then watches
+// the strings of the running function's registers (State.Start).
+func Concatenates(p *lua.FunctionProto) bool {
 	for _, inst := range p.Code {
 		if int(inst>>26) == lua.OP_CONCAT {
 			return true
 		}
 	}
 	for _, f := range p.FunctionPrototypes {
-		if concatenates(f) {
+		if Concatenates(f) {
 			return true
 		}
 	}

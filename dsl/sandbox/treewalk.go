@@ -1,24 +1,27 @@
-package scenario
+package sandbox
 
 import "github.com/yuin/gopher-lua/ast"
 
-// treeWalk walks a chunk's syntax tree in source order, statement by
-// statement and each expression before its parts: enter sees every
-// expression before its parts are walked, and leave, after them, returns
-// what stands in its place. findPlaces reads the tree through enter;
-// rewriteLength and constProto rewrite it through leave. Either may be nil.
-type treeWalk struct {
-	enter func(ast.Expr)
-	leave func(ast.Expr) ast.Expr
+// Walk walks a chunk's syntax tree in source order, statement by
+// statement and each expression before its parts: Enter sees every
+// expression before its parts are walked, and Leave, after them, returns
+// what stands in its place. A reader of positions reads the tree through
+// Enter; RewriteLength rewrites it through Leave. Either may be nil.
+type Walk struct {
+	Enter func(ast.Expr)
+	Leave func(ast.Expr) ast.Expr
 }
 
-func (w treeWalk) block(stmts []ast.Stmt) {
+// Block walks the statements of a block.
+func (w Walk) Block(stmts []ast.Stmt) { w.block(stmts) }
+
+func (w Walk) block(stmts []ast.Stmt) {
 	for _, s := range stmts {
 		w.stmt(s)
 	}
 }
 
-func (w treeWalk) stmt(s ast.Stmt) {
+func (w Walk) stmt(s ast.Stmt) {
 	switch s := s.(type) {
 	case *ast.AssignStmt:
 		w.exprs(s.Lhs)
@@ -52,19 +55,21 @@ func (w treeWalk) stmt(s ast.Stmt) {
 	}
 }
 
-func (w treeWalk) exprs(es []ast.Expr) {
+func (w Walk) exprs(es []ast.Expr) {
 	for i := range es {
 		es[i] = w.expr(es[i])
 	}
 }
 
-// expr walks e and its parts, and returns what stands in its place.
-func (w treeWalk) expr(e ast.Expr) ast.Expr {
+// expr walks e and its parts, and returns what stands in its place. Its
+// complexity is a case for each kind of expression of gopher-lua's syntax
+// tree, which has them all: one switch keeps the walk's order in one place.
+func (w Walk) expr(e ast.Expr) ast.Expr {
 	if e == nil {
 		return nil
 	}
-	if w.enter != nil {
-		w.enter(e)
+	if w.Enter != nil {
+		w.Enter(e)
 	}
 	switch x := e.(type) {
 	case *ast.TableExpr:
@@ -93,8 +98,8 @@ func (w treeWalk) expr(e ast.Expr) ast.Expr {
 	case *ast.FunctionExpr:
 		w.block(x.Stmts)
 	}
-	if w.leave != nil {
-		return w.leave(e)
+	if w.Leave != nil {
+		return w.Leave(e)
 	}
 	return e
 }

@@ -1,4 +1,4 @@
-package scenario
+package sandbox
 
 import (
 	"reflect"
@@ -7,18 +7,18 @@ import (
 	"github.com/yuin/gopher-lua/ast"
 )
 
-// lengthName is the global the length operator calls once rewritten: a
+// LengthName is the global the length operator calls once rewritten: a
 // name no script can write as an identifier.
-const lengthName = "#len"
+const LengthName = "#len"
 
-// rewriteLength makes each # of a chunk a call of the library's length
+// RewriteLength makes each # of a chunk a call of the library's length
 // function. gopher-lua's # scans a table's array part back from its end
 // past every nil, within one instruction: a table whose last of 262,143
 // slots was set and cleared makes each # take a third of a millisecond,
 // a thousand of them between two reads of the clock, at one step each.
 // As a call, # is charged for the slots it may scan.
-func rewriteLength(chunk []ast.Stmt) {
-	treeWalk{leave: lengthCall}.block(chunk)
+func RewriteLength(chunk []ast.Stmt) {
+	Walk{Leave: lengthCall}.block(chunk)
 }
 
 // lengthCall is e as a call of the length function when e is a #, its
@@ -28,7 +28,7 @@ func lengthCall(e ast.Expr) ast.Expr {
 	if !ok {
 		return e
 	}
-	call := &ast.FuncCallExpr{Func: &ast.IdentExpr{Value: lengthName}, Args: []ast.Expr{x.Expr}}
+	call := &ast.FuncCallExpr{Func: &ast.IdentExpr{Value: LengthName}, Args: []ast.Expr{x.Expr}}
 	call.SetLine(x.Line())
 	call.SetLastLine(x.LastLine())
 	call.Func.SetLine(x.Line())
@@ -65,6 +65,6 @@ func length(L *lua.LState) int {
 // chargeArray charges reading a table's array part, each slot 16 bytes:
 // what #, table.insert at the end and the table functions that find the
 // length may scan.
-func (m *meter) chargeArray(L *lua.LState, t *lua.LTable) {
+func (m *Meter) chargeArray(L *lua.LState, t *lua.LTable) {
 	m.chargeBytes(L, 16*reflect.ValueOf(t).Elem().FieldByIndex(arrayField).Len())
 }
