@@ -38,7 +38,7 @@ const (
 	KeySwitchOn            = "switch.on"                  // a switch control that is on
 	KeySwitchOff           = "switch.off"                 // a switch control that is off
 	KeyUnitQueries         = "unit.queries_per_s"         // database queries a second after a number: "{n} queries/s"
-	KeyUnitDays            = "unit.days"                  // days after a number: "{n} days"
+	KeyUnitDays            = "unit.days"                  // days after a number, a plural message (N): "{n} days"
 )
 
 // NamedKeys lists the named keys above.
@@ -259,7 +259,7 @@ func ConstantValue(lang string, c engine.ConstantSpec, v float64) string {
 	case "queries/s":
 		return T(lang, KeyUnitQueries, "n", Number(lang, v, d))
 	case "days":
-		return T(lang, KeyUnitDays, "n", Number(lang, v, d))
+		return nOf(lang, KeyUnitDays, v, d)
 	case "ms", "s", "req/s":
 		return Number(lang, v, d) + " " + c.Unit
 	}
