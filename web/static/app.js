@@ -63,7 +63,8 @@ const text = tx => (tx ? tx[S.lang] || tx.en || "" : "");
 // ---- the server ------------------------------------------------------------
 
 async function api(method, path, body) {
-  const opts = { method, headers: {} };
+  // The server writes its errors in the language named here.
+  const opts = { method, headers: { "Accept-Language": S.lang } };
   if (body !== undefined) { opts.body = JSON.stringify(body); opts.headers["Content-Type"] = "application/json"; }
   let res;
   try { res = await fetch(path, opts); } catch (e) { throw { status: 0, message: t("ui.error.network") }; }
