@@ -263,7 +263,7 @@ func forThePage(key string) bool {
 	if strings.HasPrefix(key, "ui.api.") { // the server's errors, written by the server in the request's language
 		return false
 	}
-	for _, p := range []string{"relation.", "source.", "approximation.", "model."} {
+	for _, p := range []string{"formula.", "relation.", "source.", "approximation.", "model."} {
 		if strings.HasPrefix(key, p) {
 			return key == "model.disclaimer"
 		}

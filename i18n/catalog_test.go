@@ -113,6 +113,9 @@ func TestKeysFollowTheEngine(t *testing.T) {
 // holds identical to it, so that `oncall model` reads the same from either.
 func TestEnglishMatchesTheEngine(t *testing.T) {
 	for _, r := range engine.Relations() {
+		if got := T("en", FormulaKey(r.ID)); got != r.Formula {
+			t.Errorf("%s: catalogue %q, engine %q", FormulaKey(r.ID), got, r.Formula)
+		}
 		if got := T("en", RelationKey(r.ID)); got != r.Text {
 			t.Errorf("%s: catalogue %q, engine %q", RelationKey(r.ID), got, r.Text)
 		}

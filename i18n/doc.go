@@ -20,6 +20,7 @@
 //	metric.<name>.label (.unit if a word)       engine.MetricSpecs
 //	outcome.<name>.label (.unit if a word)      engine.OutcomeSpecs
 //	constant.<name>.label                       engine.ConstantSpecs (a scenario may change them)
+//	formula.<id>                                engine.Relations (English: Relation.Formula)
 //	relation.<id>                               engine.Relations (English: Relation.Text)
 //	source.<n>                                  engine.Sources that are prose (the assumptions)
 //	approximation.<i>                           engine.Approximations, numbered from 1

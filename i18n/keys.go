@@ -77,6 +77,10 @@ func OutcomeUnitKey(name string) string { return "outcome." + name + ".unit" }
 // which a scenario may change during a shift.
 func ConstantLabelKey(name string) string { return "constant." + name + ".label" }
 
+// FormulaKey is the key of a relation's formula (engine.Relation.Formula),
+// its words in the language and its numbers' placeholders as the engine's.
+func FormulaKey(id string) string { return "formula." + id }
+
 // RelationKey is the key of a relation's explanation (engine.Relation.Text).
 func RelationKey(id string) string { return "relation." + id }
 
@@ -298,7 +302,7 @@ func DerivedKeys() []string {
 		keys = append(keys, ConstantLabelKey(s.Name))
 	}
 	for _, r := range engine.Relations() {
-		keys = append(keys, RelationKey(r.ID))
+		keys = append(keys, FormulaKey(r.ID), RelationKey(r.ID))
 	}
 	for _, s := range engine.Sources() {
 		if TranslatedSource(s) {
