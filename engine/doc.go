@@ -42,6 +42,15 @@
 //     within 3 for one repeated rate), divided by W. The windows summed
 //     afresh before were within 360 rounding errors, so means differ from
 //     theirs in the last bits, never in the goldens' 3 printed decimals.
+//   - The console projects when the error budget runs out "at this burn"
+//     from the rows alone (web/static/projection.js): budget_left falls by
+//     burn/budget_minutes a minute, so its mean fall over the last 5 minutes
+//     is the 5-minute burn in budget per minute, and the budget is gone
+//     ⌈budget_left/fall⌉ minutes after the last row. A fall of 0 (no burn)
+//     never exhausts it; a projection past the shift's end says the budget
+//     holds this shift. The 5-minute window is the page rule's shortest: the
+//     burn that moves first when errors start or stop. No trace column holds
+//     it: it is a view of the rows.
 //   - The autoscaler's scale-in removes serving instances, as docs/model.md says; in
 //     the rare case where fewer instances serve than are to be removed (a long
 //     boot and a lowered floor), the rest are taken from the booting ones,

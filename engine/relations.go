@@ -7,8 +7,9 @@ import (
 )
 
 // Relation is one relation the model uses, with the sources it rests on.
-// Formula is language-neutral; Text is its English explanation, which the
-// catalogue translates under the key "relation.<ID>". Both may hold
+// Formula is its formula and Text its English explanation, which the
+// catalogue translates under the keys "formula.<ID>" (the formula's words,
+// and its numbers in the language's digits) and "relation.<ID>". Both may hold
 // placeholders, a quantity's name in braces ("{bad_error_rate}"), so that
 // the model page prints the values in force rather than the defaults: a
 // scenario that sets bad_error_rate = 0.15 reads "0.15·bad", not "0.05·bad".

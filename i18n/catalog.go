@@ -256,9 +256,14 @@ func Payload(lang string) []byte {
 
 // forThePage says whether the web page's script needs key: not the
 // relations, sources, approximations and model page texts, which the
-// server writes into the model page, bar the disclaimer of the footer.
+// server writes into the model page, bar the disclaimer of the footer, nor
+// the API's errors (ui.api.*), which the server writes in the language the
+// page asks for.
 func forThePage(key string) bool {
-	for _, p := range []string{"relation.", "source.", "approximation.", "model."} {
+	if strings.HasPrefix(key, "ui.api.") { // the server's errors, written by the server in the request's language
+		return false
+	}
+	for _, p := range []string{"formula.", "relation.", "source.", "approximation.", "model."} {
 		if strings.HasPrefix(key, p) {
 			return key == "model.disclaimer"
 		}

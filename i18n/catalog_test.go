@@ -47,6 +47,9 @@ func TestEveryLanguageHasEveryKey(t *testing.T) {
 			name := strings.Replace(file, "%s", code, 1)
 			m := fileKeys(t, name)
 			for k, enText := range en {
+				if _, form := PluralBase(k); form != "" {
+					continue // the forms differ by language: checked below
+				}
 				text, ok := m[k]
 				switch {
 				case !ok:
@@ -58,10 +61,14 @@ func TestEveryLanguageHasEveryKey(t *testing.T) {
 				}
 			}
 			for k := range m {
+				if _, form := PluralBase(k); form != "" {
+					continue
+				}
 				if _, ok := en[k]; !ok {
 					t.Errorf("catalog/%s: key %q is not in the English file: remove it or add it there", name, k)
 				}
 			}
+			checkPluralForms(t, name, code, en, m)
 		}
 	}
 }
@@ -77,6 +84,14 @@ func TestKeysFollowTheEngine(t *testing.T) {
 		t.Fatalf("keys derived twice: %v", dup)
 	}
 	got := sortedKeys(fileKeys(t, "en.json"))
+	got = slices.Compact(slices.Sorted(func(yield func(string) bool) { // a plural message is one key
+		for _, k := range got {
+			base, _ := PluralBase(k)
+			if !yield(base) {
+				return
+			}
+		}
+	}))
 	for _, k := range want {
 		if _, ok := slices.BinarySearch(got, k); !ok {
 			t.Errorf("catalog/en.json lacks %q, which the engine's tables call for", k)
@@ -98,6 +113,9 @@ func TestKeysFollowTheEngine(t *testing.T) {
 // holds identical to it, so that `oncall model` reads the same from either.
 func TestEnglishMatchesTheEngine(t *testing.T) {
 	for _, r := range engine.Relations() {
+		if got := T("en", FormulaKey(r.ID)); got != r.Formula {
+			t.Errorf("%s: catalogue %q, engine %q", FormulaKey(r.ID), got, r.Formula)
+		}
 		if got := T("en", RelationKey(r.ID)); got != r.Text {
 			t.Errorf("%s: catalogue %q, engine %q", RelationKey(r.ID), got, r.Text)
 		}

@@ -20,6 +20,7 @@
 //	metric.<name>.label (.unit if a word)       engine.MetricSpecs
 //	outcome.<name>.label (.unit if a word)      engine.OutcomeSpecs
 //	constant.<name>.label                       engine.ConstantSpecs (a scenario may change them)
+//	formula.<id>                                engine.Relations (English: Relation.Formula)
 //	relation.<id>                               engine.Relations (English: Relation.Text)
 //	source.<n>                                  engine.Sources that are prose (the assumptions)
 //	approximation.<i>                           engine.Approximations, numbered from 1
@@ -43,6 +44,19 @@
 // are literal braces. Every translation of a message has the same
 // placeholders as the English one (a test checks it). The web page fills
 // them the same way (format.js, fill).
+//
+// # Plurals
+//
+// A message that counts something has one text per plural form of the
+// language, under the keys "<key>#<form>", the forms being CLDR's cardinal
+// categories: "unit.days#one" and "unit.days#other" in English, "#one",
+// "#few" and "#other" in Bosnian (1 and 21 dan, 2 dana, 5 dana), "#other"
+// alone in Indonesian. N picks the form by CLDR's rules through
+// golang.org/x/text/feature/plural, reading the digits as Number writes
+// them (French "1,5 jour"); the page picks it with the browser's
+// Intl.PluralRules, which carries the same rules (format.js, pluralKey; a
+// test compares both from 0 to 1000 in every language). A test holds each
+// language's file to exactly the forms its rules reach (PluralForms).
 //
 // # Numbers
 //

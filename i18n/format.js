@@ -60,3 +60,20 @@ export function fill(msg, values) {
     return Object.prototype.hasOwnProperty.call(values, name) ? String(values[name]) : m;
   });
 }
+
+// pluralForm returns the CLDR plural category of the whole number n in
+// lang, as the Go side's PluralForm (golang.org/x/text) does: the browser's
+// Intl.PluralRules carries the same CLDR rules (a test compares them).
+const pluralRules = {};
+export function pluralForm(lang, n) {
+  pluralRules[lang] ??= new Intl.PluralRules(lang);
+  return pluralRules[lang].select(Math.abs(n));
+}
+
+// pluralKey returns the key of the form of a plural message key for the
+// count n among the messages msgs ("unit.days#few"), falling back to the
+// "other" form as N does.
+export function pluralKey(msgs, lang, key, n) {
+  const k = key + "#" + pluralForm(lang, n);
+  return Object.prototype.hasOwnProperty.call(msgs, k) ? k : key + "#other";
+}

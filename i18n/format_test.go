@@ -146,6 +146,9 @@ func TestFormatJSMatchesGo(t *testing.T) {
 			)
 		}
 		cases = append(cases, tcase{Lang: lang, Fn: "minutes", V: 12, Want: Minutes(lang, 12)})
+		for n := 0; n <= 1000; n++ { // Intl.PluralRules against golang.org/x/text
+			cases = append(cases, tcase{Lang: lang, Fn: "pluralForm", V: float64(n), Want: PluralForm(lang, n)})
+		}
 	}
 	for _, msg := range []string{"{n} instances", "{{n}} {n}", "{x{n}}", "{a b} {n", "}} {{ {n}{n}", "{unknown} {n}"} {
 		cases = append(cases, tcase{Fn: "fill", Msg: msg, Want: Fill(msg, map[string]string{"n": "7"})})
@@ -176,6 +179,7 @@ const out = cases.map(c => {
     case "burn": return f.burn(fmt, c.v);
     case "minutes": return f.minutes(fmt, c.v);
     case "fill": return f.fill(c.msg, { n: "7" });
+    case "pluralForm": return f.pluralForm(c.lang, c.v);
   }
 });
 process.stdout.write(JSON.stringify(out));

@@ -38,7 +38,7 @@ const (
 	KeySwitchOn            = "switch.on"                  // a switch control that is on
 	KeySwitchOff           = "switch.off"                 // a switch control that is off
 	KeyUnitQueries         = "unit.queries_per_s"         // database queries a second after a number: "{n} queries/s"
-	KeyUnitDays            = "unit.days"                  // days after a number: "{n} days"
+	KeyUnitDays            = "unit.days"                  // days after a number, a plural message (N): "{n} days"
 )
 
 // NamedKeys lists the named keys above.
@@ -76,6 +76,10 @@ func OutcomeUnitKey(name string) string { return "outcome." + name + ".unit" }
 // ConstantLabelKey is the key of a constant's name (engine.ConstantSpecs),
 // which a scenario may change during a shift.
 func ConstantLabelKey(name string) string { return "constant." + name + ".label" }
+
+// FormulaKey is the key of a relation's formula (engine.Relation.Formula),
+// its words in the language and its numbers' placeholders as the engine's.
+func FormulaKey(id string) string { return "formula." + id }
 
 // RelationKey is the key of a relation's explanation (engine.Relation.Text).
 func RelationKey(id string) string { return "relation." + id }
@@ -259,7 +263,7 @@ func ConstantValue(lang string, c engine.ConstantSpec, v float64) string {
 	case "queries/s":
 		return T(lang, KeyUnitQueries, "n", Number(lang, v, d))
 	case "days":
-		return T(lang, KeyUnitDays, "n", Number(lang, v, d))
+		return nOf(lang, KeyUnitDays, v, d)
 	case "ms", "s", "req/s":
 		return Number(lang, v, d) + " " + c.Unit
 	}
@@ -298,7 +302,7 @@ func DerivedKeys() []string {
 		keys = append(keys, ConstantLabelKey(s.Name))
 	}
 	for _, r := range engine.Relations() {
-		keys = append(keys, RelationKey(r.ID))
+		keys = append(keys, FormulaKey(r.ID), RelationKey(r.ID))
 	}
 	for _, s := range engine.Sources() {
 		if TranslatedSource(s) {

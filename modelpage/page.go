@@ -83,7 +83,7 @@ func Build(lang string, d *Draws, seed *uint32) (Page, error) {
 	}
 	for _, r := range engine.Relations() {
 		rel := Relation{ID: r.ID, Sources: r.Sources,
-			Formula: engine.FillTemplate(r.Formula, func(n string) string { return b.formula[n] }),
+			Formula: t(i18n.FormulaKey(r.ID), b.formulaArgs...),
 			Text:    t(i18n.RelationKey(r.ID), b.textArgs...)}
 		for _, n := range append(engine.PlaceholderNames(r.Formula), engine.PlaceholderNames(r.Text)...) {
 			rel.Changed = rel.Changed || b.changed[n]
@@ -125,22 +125,22 @@ func defaults() *Draws {
 
 // builder gathers the values the page prints.
 type builder struct {
-	lang     string
-	d        *Draws
-	chosen   *run
-	formula  map[string]string // quantity → its value as a formula writes it
-	textArgs []any             // quantity, its value in the page's language, …
-	changed  map[string]bool   // quantities that differ from the default
-	pageRule string
-	varied   bool // some value of the scenario differs from seed to seed
+	lang        string
+	d           *Draws
+	chosen      *run
+	formulaArgs []any           // quantity, its value as a formula writes it, …
+	textArgs    []any           // quantity, its value in the page's language, …
+	changed     map[string]bool // quantities that differ from the default
+	pageRule    string
+	varied      bool // some value of the scenario differs from seed to seed
 }
 
 // fill renders every quantity, for the formulas and for the texts.
 func (b *builder) fill() {
-	b.formula, b.changed = map[string]string{}, map[string]bool{}
+	b.changed = map[string]bool{}
 	for _, q := range engine.Quantities() {
 		f := b.d.quantityFigure(q, b.chosen)
-		b.formula[q.Name] = f.render(formulaNumber(q.Unit), false)
+		b.formulaArgs = append(b.formulaArgs, q.Name, f.render(formulaNumber(b.lang, q.Unit), false))
 		b.textArgs = append(b.textArgs, q.Name, f.render(b.quantityValue(q), false))
 		b.changed[q.Name] = f.changed()
 	}
@@ -156,14 +156,16 @@ func (b *builder) quantityValue(q engine.Quantity) func(float64) string {
 	return func(v float64) string { return i18n.ConstantValue(b.lang, spec, v) }
 }
 
-// formulaNumber writes a number as the formulas do, in every language:
-// English digits, the fewest decimals that show it, dollars with cents.
-func formulaNumber(unit string) func(float64) string {
+// formulaNumber writes a number as the formulas do: bare, in the
+// language's digits ("0,05" in French, whose formulas separate a
+// function's arguments with a semicolon), the fewest decimals that show
+// it, dollars with cents.
+func formulaNumber(lang, unit string) func(float64) string {
 	return func(v float64) string {
 		if unit == "$/h" {
-			return i18n.Number("en", v, 2)
+			return i18n.Number(lang, v, 2)
 		}
-		return i18n.Number("en", v, decimals(v))
+		return i18n.Number(lang, v, decimals(v))
 	}
 }
 

@@ -139,7 +139,7 @@ func TestBuildInForceSeed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := relation(t, p, "errors").Formula; !strings.Contains(got, "the bad build's error_rate = 0.13*") {
+	if got := relation(t, p, "errors").Formula; !strings.Contains(got, "error_rate du build défectueux = 0,13*") {
 		t.Errorf("seed 3's formula: %q", got)
 	}
 	if got := p.InForce.Lines[0]; got != "Graine 3\u00a0: les valeurs ci-dessous sont celles que tire cette graine." {
@@ -193,6 +193,9 @@ func relation(t *testing.T, p Page, id string) Relation {
 
 // The formulas print the defaults as numbers, the texts as the language
 // writes them.
+//
+// The formulas are written in the page's language too: its words and its
+// digits, French "0,001" and "43 200".
 func TestBuildValues(t *testing.T) {
 	en, err := Build("en", nil, nil)
 	if err != nil {
@@ -209,7 +212,9 @@ func TestBuildValues(t *testing.T) {
 	}{
 		{en, "shedding", "admitted = requests × (1 − 0.3·shed)"},
 		{en, "burn", "burn = error_rate/0.001, budget_left −= burn/43,200"},
-		{fr, "burn", "burn = error_rate/0.001, budget_left −= burn/43,200"},
+		{fr, "burn", "burn = error_rate/0,001, budget_left −= burn/43\u202f200"},
+		{fr, "query_time", "query = 5 ms/(1 − ρ_db), plafonné à 250 ms, ρ_db = db_load/4000"},
+		{fr, "p99", "p99 = S·ln 100 + max(0 ; ln(C/0,01))/θ, plafonné à 2 s"},
 	} {
 		if got := relation(t, tc.p, tc.id).Formula; got != tc.want {
 			t.Errorf("%s: %q, want %q", tc.p.Lang, got, tc.want)
@@ -246,7 +251,7 @@ func TestPageJSON(t *testing.T) {
 }
 
 func TestFigureRender(t *testing.T) {
-	one := func(v float64) string { return formulaNumber("")(v) }
+	one := func(v float64) string { return formulaNumber("en", "")(v) }
 	for _, tc := range []struct {
 		name string
 		f    figure
@@ -309,5 +314,30 @@ func TestBuildInForceLeavesOutQuietEvents(t *testing.T) {
 	}
 	if !strings.Contains(lines, "Error rate of a bad build: 10 %–14 %*") {
 		t.Errorf("the learner's page lacks what the scenario sets up:\n%s", lines)
+	}
+}
+
+// TestFormulasHaveNoEnglishWords: no formula of another language keeps a
+// word of the English formula's prose; identifiers (error_rate, admitted,
+// pause_rollout()) stay as the trace names them.
+func TestFormulasHaveNoEnglishWords(t *testing.T) {
+	words := []string{"capped", "with the feature", "during", "minutes", " days", "else", "when", "after", "twice",
+		"the ", "for each", "until", "held by", "then", "serves", "quiet", "breaker", "open:", "busy", "capacity", "error budget"}
+	for _, lang := range i18n.Codes() {
+		if lang == i18n.Default {
+			continue
+		}
+		p, err := Build(lang, nil, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range p.Relations {
+			en := i18n.T(i18n.Default, i18n.FormulaKey(r.ID))
+			for _, w := range words {
+				if strings.Contains(en, w) && strings.Contains(r.Formula, w) {
+					t.Errorf("%s: the formula of %s keeps the English %q: %s", lang, r.ID, w, r.Formula)
+				}
+			}
+		}
 	}
 }

@@ -125,7 +125,7 @@ func (s *Server) debrief(ctx context.Context, sh Shift, sim *shift.Sim, sc Scena
 		// grading gives it on this seed.
 		res, err := score.Seed(scenario.Rules(cs), &out, ref, &none)
 		if err != nil {
-			return nil, &httpError{http.StatusUnprocessableEntity, err.Error()}
+			return nil, &httpError{status: http.StatusUnprocessableEntity, msg: err.Error()}
 		}
 		for i, c := range cs {
 			v := res.Checks[i]

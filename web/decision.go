@@ -65,7 +65,7 @@ func (d Decision) action(by string) (engine.Action, error) {
 		v = 0
 	}
 	if err := spec.Check(v); err != nil {
-		return engine.Action{}, err
+		return engine.Action{}, rangeError(spec, v)
 	}
 	return engine.Action{Control: c, Value: v, By: by}, nil
 }

@@ -38,7 +38,11 @@
 // held within Options.MaxMemory, the least recently used let go past it
 // and replayed when next asked for; a shift's state is written a row at a
 // time rather than built whole (weight.go). Every bad request gets a 4xx answer whose body is
-// {"error": "..."}, a sentence the page shows as it is; a panic in a
+// {"error": "..."}, a sentence the page shows as it is, written in the
+// language the request's Accept-Language asks for (the page names its own;
+// a client that names none reads English), with the catalogue's key and
+// its values beside it for the errors of the console's own (apierror.go,
+// keys ui.api.*); a panic in a
 // handler is caught and turned into a 500 so that the server keeps serving,
 // and the tests (and FuzzAPI) show that no bad request reaches it.
 //

@@ -107,7 +107,7 @@ func (s *Server) addResult(w http.ResponseWriter, r *http.Request) {
 	}
 	name := gameday.CleanName(req.Name)
 	if err := gameday.CheckName(name); err != nil {
-		fail(w, badRequest("%v", err))
+		fail(w, apiError(http.StatusBadRequest, "ui.api.name", "name", quoted(name, gameday.MaxName+5), "max", gameday.MaxName))
 		return
 	}
 	if req.Once {
@@ -168,10 +168,12 @@ func freeName(g GameDay, name string) string {
 func (s *Server) storeError(r *http.Request, err error) error {
 	switch {
 	case errors.Is(err, gameday.ErrNotFound):
-		return &httpError{http.StatusNotFound, err.Error()}
+		return apiError(http.StatusNotFound, "ui.api.gameday_missing", "id", clip(r.PathValue("id"), 40))
+	case errors.Is(err, gameday.ErrFull) && r.PathValue("id") == "":
+		return apiError(http.StatusTooManyRequests, "ui.api.gamedays_full", "n", gameday.MaxGameDays)
 	case errors.Is(err, gameday.ErrFull):
-		return &httpError{http.StatusTooManyRequests, err.Error()}
+		return apiError(http.StatusTooManyRequests, "ui.api.results_full", "id", clip(r.PathValue("id"), 40), "n", gameday.MaxResults)
 	}
 	s.logf("web: %s %s: %v", r.Method, r.URL.Path, err)
-	return &httpError{http.StatusInternalServerError, "the game days could not be read or saved: the console's log says why; try again in a moment"}
+	return apiError(http.StatusInternalServerError, "ui.api.store")
 }

@@ -33,7 +33,7 @@ func (s *Server) harden(next http.Handler) http.Handler {
 			h[k] = v
 		}
 		if strings.Contains(r.URL.Path, "..") {
-			writeJSON(w, http.StatusBadRequest, errorBody{fmt.Sprintf("%s: a path with .. points outside the console", clip(r.URL.Path, 60))})
+			writeJSON(w, http.StatusBadRequest, errorBody{Error: fmt.Sprintf("%s: a path with .. points outside the console", clip(r.URL.Path, 60))})
 			return
 		}
 		defer func() {
@@ -42,7 +42,7 @@ func (s *Server) harden(next http.Handler) http.Handler {
 					panic(v)
 				}
 				s.logf("web: panic serving %s %s: %v\n%s", r.Method, r.URL.Path, v, debug.Stack())
-				writeJSON(w, http.StatusInternalServerError, errorBody{"internal error: the server hit a bug; the page can rebuild the shift from its link"})
+				writeJSON(w, http.StatusInternalServerError, errorBody{Error: "internal error: the server hit a bug; the page can rebuild the shift from its link"})
 			}
 		}()
 		next.ServeHTTP(w, r)
@@ -74,7 +74,7 @@ const (
 
 // tooLarge is the answer to a body above maxBody.
 func tooLarge() error {
-	return &httpError{http.StatusRequestEntityTooLarge, fmt.Sprintf("the request body is larger than %d KB: a shift's decisions or a pasted policy fit in less", maxBody>>10)}
+	return apiError(http.StatusRequestEntityTooLarge, "ui.api.too_large", "kb", maxBody>>10)
 }
 
 // limitBody bounds every request body to maxBody bytes: a larger declared
@@ -149,7 +149,7 @@ func (s *Server) checkHost(next http.Handler) http.Handler {
 				msg += ", and " + strings.Join(s.allowHosts, ", ")
 			}
 			msg += "); to reach it by a name, start it with oncall play --allow-host NAME"
-			writeJSON(w, http.StatusMisdirectedRequest, errorBody{msg})
+			writeJSON(w, http.StatusMisdirectedRequest, errorBody{Error: msg})
 			return
 		}
 		next.ServeHTTP(w, r)
@@ -207,7 +207,7 @@ func (s *Server) checkOrigin(next http.Handler) http.Handler {
 			if r.Header.Get("Sec-Fetch-Site") == "" {
 				what = "Origin " + r.Header.Get("Origin") + " is not " + r.Host
 			}
-			writeJSON(w, http.StatusForbidden, errorBody{fmt.Sprintf("%s %s: refused, a request from another site (%s); the console takes changes only from its own page", r.Method, clip(r.URL.Path, 60), clip(what, 120))})
+			writeJSON(w, http.StatusForbidden, errorBody{Error: fmt.Sprintf("%s %s: refused, a request from another site (%s); the console takes changes only from its own page", r.Method, clip(r.URL.Path, 60), clip(what, 120))})
 			return
 		}
 		next.ServeHTTP(w, r)

@@ -82,7 +82,7 @@ func (s *Server) messages(w http.ResponseWriter, r *http.Request) {
 	lang := r.PathValue("lang")
 	if _, ok := i18n.Lookup(lang); !ok || lang != strings.ToLower(lang) {
 		hint := spell.Hint(i18n.Nearest(lang))
-		writeJSON(w, http.StatusNotFound, errorBody{fmt.Sprintf("unknown language %q%s (the console speaks %s)", clip(lang, 20), hint, strings.Join(i18n.Codes(), ", "))})
+		writeJSON(w, http.StatusNotFound, errorBody{Error: fmt.Sprintf("unknown language %q%s (the console speaks %s)", clip(lang, 20), hint, strings.Join(i18n.Codes(), ", "))})
 		return
 	}
 	serveBytes(w, r, "application/json; charset=utf-8", i18n.Payload(lang))

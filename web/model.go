@@ -26,7 +26,7 @@ func (s *Server) model(w http.ResponseWriter, r *http.Request) {
 	l, ok := i18n.Lookup(lang)
 	if !ok {
 		hint := spell.Hint(i18n.Nearest(lang))
-		writeJSON(w, http.StatusBadRequest, errorBody{fmt.Sprintf("lang=%q is not a language of the console%s (it speaks %s)", clip(lang, 20), hint, strings.Join(i18n.Codes(), ", "))})
+		writeJSON(w, http.StatusBadRequest, errorBody{Error: fmt.Sprintf("lang=%q is not a language of the console%s (it speaks %s)", clip(lang, 20), hint, strings.Join(i18n.Codes(), ", "))})
 		return
 	}
 	var draws *modelpage.Draws
@@ -34,22 +34,22 @@ func (s *Server) model(w http.ResponseWriter, r *http.Request) {
 	if id := q.Get("scenario"); id != "" {
 		sc, err := s.scenario(id)
 		if err != nil {
-			writeJSON(w, http.StatusBadRequest, errorBody{err.Error()})
+			writeJSON(w, http.StatusBadRequest, errorBody{Error: err.Error()})
 			return
 		}
 		if draws, err = s.models.draws(sc, s.opts.Limits); err != nil {
-			writeJSON(w, http.StatusInternalServerError, errorBody{err.Error()})
+			writeJSON(w, http.StatusInternalServerError, errorBody{Error: err.Error()})
 			return
 		}
 	}
 	if text := q.Get("seed"); q.Has("seed") {
 		if draws == nil {
-			writeJSON(w, http.StatusBadRequest, errorBody{fmt.Sprintf("seed=%s: a seed picks a shift of a scenario; give scenario= too", clip(text, 20))})
+			writeJSON(w, http.StatusBadRequest, errorBody{Error: fmt.Sprintf("seed=%s: a seed picks a shift of a scenario; give scenario= too", clip(text, 20))})
 			return
 		}
 		v, err := strconv.ParseUint(text, 10, 32)
 		if err != nil {
-			writeJSON(w, http.StatusBadRequest, errorBody{fmt.Sprintf("seed=%q: it takes a whole number from 0 to 4294967295", clip(text, 20))})
+			writeJSON(w, http.StatusBadRequest, errorBody{Error: fmt.Sprintf("seed=%q: it takes a whole number from 0 to 4294967295", clip(text, 20))})
 			return
 		}
 		n := uint32(v)
@@ -57,7 +57,7 @@ func (s *Server) model(w http.ResponseWriter, r *http.Request) {
 	}
 	page, err := modelpage.Build(l.Code, draws, seed)
 	if err != nil {
-		writeJSON(w, http.StatusInternalServerError, errorBody{err.Error()})
+		writeJSON(w, http.StatusInternalServerError, errorBody{Error: err.Error()})
 		return
 	}
 	writeJSON(w, http.StatusOK, page)

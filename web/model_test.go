@@ -97,7 +97,8 @@ func TestBrowserModelOfTheShift(t *testing.T) {
 	// The defaults, from the start page: no scenario part.
 	run(t, ctx, click("nav-play"), wait(`!document.getElementById("start").hidden`), click("nav-model"),
 		wait(`document.getElementById("inforce").hidden && document.querySelectorAll("#relations tbody tr").length > 0`))
-	if rel := text(t, ctx, "relations"); !strings.Contains(rel, "the bad build's error_rate = 0.05") {
+	// Still in French: the formulas' words and digits too.
+	if rel := text(t, ctx, "relations"); !strings.Contains(rel, "error_rate du build défectueux = 0,05") || !strings.Contains(rel, "plafonné à 250 ms") || strings.Contains(rel, "capped at") {
 		t.Errorf("the defaults' formulas:\n%.3000s", rel)
 	}
 	noMessage(t, ctx)

@@ -13,20 +13,28 @@ import (
 	"strings"
 )
 
-// httpError is an error with the status the client gets.
+// httpError is an error with the status the client gets: its English text
+// and, for one the page shows in its reader's language (apiError), the
+// catalogue's key and the values of its placeholders.
 type httpError struct {
 	status int
 	msg    string
+	key    string
+	args   map[string]any
+	at     string // where in the request, written before the text in every language: "decisions[3]: "
 }
 
 func (e *httpError) Error() string { return e.msg }
 
 func badRequest(format string, args ...any) error {
-	return &httpError{http.StatusBadRequest, fmt.Sprintf(format, args...)}
+	return &httpError{status: http.StatusBadRequest, msg: fmt.Sprintf(format, args...)}
 }
 
 type errorBody struct {
-	Error string `json:"error"`
+	Error string         `json:"error"`
+	Key   string         `json:"key,omitempty"`
+	Args  map[string]any `json:"args,omitempty"`
+	At    string         `json:"at,omitempty"`
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {
@@ -40,14 +48,15 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	w.Write(b)
 }
 
-// fail answers with the error's status (400 unless it says otherwise).
+// fail answers with the error's status (400 unless it says otherwise), in
+// the language the request asked for (speaks, inLang).
 func fail(w http.ResponseWriter, err error) {
 	var he *httpError
 	if errors.As(err, &he) {
-		writeJSON(w, he.status, errorBody{he.msg})
+		writeJSON(w, he.status, errorBody{inLang(langOf(w), he), he.key, he.args, he.at})
 		return
 	}
-	writeJSON(w, http.StatusBadRequest, errorBody{err.Error()})
+	writeJSON(w, http.StatusBadRequest, errorBody{Error: err.Error()})
 }
 
 // readJSON decodes a request body of JSON into v, refusing another media
@@ -84,7 +93,7 @@ func readBody(r *http.Request, buf []byte) ([]byte, error) {
 			if errors.As(err, &tooBig) {
 				return nil, tooLarge()
 			}
-			return nil, badRequest("reading the request body: %v", err)
+			return nil, apiError(http.StatusBadRequest, "ui.api.body_read", "detail", err.Error())
 		}
 	}
 }
@@ -94,18 +103,18 @@ func readBody(r *http.Request, buf []byte) ([]byte, error) {
 func decodeJSON(body []byte, v any) error {
 	trimmed := bytes.TrimSpace(body)
 	if len(trimmed) == 0 {
-		return badRequest("the request body is empty: send a JSON object")
+		return apiError(http.StatusBadRequest, "ui.api.body_empty")
 	}
 	if bytes.Equal(trimmed, []byte("null")) { // which the decoder would take for an empty object
-		return badRequest("malformed JSON: expected a JSON object, not null")
+		return apiError(http.StatusBadRequest, "ui.api.body_null")
 	}
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
-		return badRequest("malformed JSON: %s", jsonMessage(err))
+		return apiError(http.StatusBadRequest, "ui.api.body_malformed", "detail", jsonMessage(err))
 	}
 	if dec.More() {
-		return badRequest("malformed JSON: more than one value in the body: send one JSON object")
+		return apiError(http.StatusBadRequest, "ui.api.body_many")
 	}
 	return nil
 }
@@ -117,11 +126,11 @@ func jsonType(header string) error {
 		return nil
 	}
 	if header == "" {
-		return &httpError{http.StatusUnsupportedMediaType, "the request has no Content-Type: send the body as JSON, with Content-Type: application/json"}
+		return apiError(http.StatusUnsupportedMediaType, "ui.api.no_type")
 	}
 	mt, _, err := mime.ParseMediaType(header)
 	if err != nil || mt != "application/json" {
-		return &httpError{http.StatusUnsupportedMediaType, fmt.Sprintf("Content-Type %q: the console reads JSON only; send Content-Type: application/json", clip(header, 60))}
+		return apiError(http.StatusUnsupportedMediaType, "ui.api.bad_type", "type", quoted(header, 60))
 	}
 	return nil
 }

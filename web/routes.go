@@ -44,7 +44,7 @@ func (s *Server) Handler() http.Handler {
 	methods := map[string][]string{} // path → its methods, in the table's order
 	var paths, api []string
 	for _, rt := range s.routes() {
-		mux.HandleFunc(rt.method+" "+rt.path, rt.handler)
+		mux.HandleFunc(rt.method+" "+rt.path, speaks(rt.handler))
 		if methods[rt.path] == nil {
 			paths = append(paths, rt.path)
 			if p, ok := strings.CutPrefix(rt.path, "/api/"); ok {
@@ -58,10 +58,10 @@ func (s *Server) Handler() http.Handler {
 	}
 	list := strings.Join(api, ", ")
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
-		writeJSON(w, http.StatusNotFound, errorBody{fmt.Sprintf("%s: no such endpoint (the API has %s)", clip(r.URL.Path, 60), list)})
+		writeJSON(w, http.StatusNotFound, errorBody{Error: fmt.Sprintf("%s: no such endpoint (the API has %s)", clip(r.URL.Path, 60), list)})
 	})
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
-		writeJSON(w, http.StatusNotFound, errorBody{fmt.Sprintf("%s: no such page; the console is at /", clip(r.URL.Path, 60))})
+		writeJSON(w, http.StatusNotFound, errorBody{Error: fmt.Sprintf("%s: no such page; the console is at /", clip(r.URL.Path, 60))})
 	})
 	return s.harden(s.gzip.compress(mux))
 }
@@ -75,6 +75,6 @@ func notAllowed(methods []string) http.HandlerFunc {
 	}
 	return func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Allow", allow)
-		writeJSON(w, http.StatusMethodNotAllowed, errorBody{fmt.Sprintf("%s %s: this address takes %s", r.Method, clip(r.URL.Path, 60), strings.Join(methods, " or "))})
+		writeJSON(w, http.StatusMethodNotAllowed, errorBody{Error: fmt.Sprintf("%s %s: this address takes %s", r.Method, clip(r.URL.Path, 60), strings.Join(methods, " or "))})
 	}
 }

@@ -177,7 +177,7 @@ func (s *Server) file(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if !fs.ValidPath(name) || name == "." || name == "index.html" {
-		writeJSON(w, http.StatusNotFound, errorBody{fmt.Sprintf("%s: no such file", clip(r.URL.Path, 60))})
+		writeJSON(w, http.StatusNotFound, errorBody{Error: fmt.Sprintf("%s: no such file", clip(r.URL.Path, 60))})
 		return
 	}
 	s.serveFile(w, r, name)
@@ -194,7 +194,7 @@ var contentTypes = map[string]string{
 func (s *Server) serveFile(w http.ResponseWriter, r *http.Request, name string) {
 	b, err := fs.ReadFile(s.static, name)
 	if err != nil {
-		writeJSON(w, http.StatusNotFound, errorBody{fmt.Sprintf("/static/%s: no such file", clip(name, 60))})
+		writeJSON(w, http.StatusNotFound, errorBody{Error: fmt.Sprintf("/static/%s: no such file", clip(name, 60))})
 		return
 	}
 	ct, ok := contentTypes[name[strings.LastIndexByte(name, '.'):]]
@@ -218,11 +218,11 @@ func (s *Server) scenario(id string) (Scenario, error) {
 	if sc, ok := s.scenarios[id]; ok {
 		return sc, nil
 	}
-	hint := spell.Suggest(id, s.order)
 	if id == "" {
-		return nil, badRequest("scenario is missing: give one of %s", strings.Join(s.order, ", "))
+		return nil, apiError(http.StatusBadRequest, "ui.api.scenario_missing", "list", strings.Join(s.order, ", "))
 	}
-	return nil, badRequest("unknown scenario %q%s (the console has %s)", clip(id, 60), hint, strings.Join(s.order, ", "))
+	near := spell.Nearest(id, s.order)
+	return nil, apiError(http.StatusBadRequest, hinted(near, "ui.api.scenario_unknown", "ui.api.scenario_unknown_hint"), "name", quoted(id, 60), "hint", near, "list", strings.Join(s.order, ", "))
 }
 
 // policyNames lists the policies offered, sorted.
@@ -239,15 +239,15 @@ func (s *Server) policyNames() []string {
 // pasted source. A broken policy is a 422 whose message is the diagnostics.
 func (s *Server) policy(a *Autopilot) (shift.Policy, error) {
 	if s.opts.Compile == nil {
-		return nil, badRequest("this console has no autopilot (it was started without a policy compiler)")
+		return nil, apiError(http.StatusBadRequest, "ui.api.no_compiler")
 	}
 	switch {
 	case a.Policy != "" && a.Source != "":
-		return nil, badRequest("autopilot: give policy (a name) or source (a policy's text), not both")
+		return nil, apiError(http.StatusBadRequest, "ui.api.autopilot_both")
 	case a.Source != "":
 		p, err := s.opts.Compile("pasted.rules", a.Source)
 		if err != nil {
-			return nil, &httpError{http.StatusUnprocessableEntity, rendered(err)}
+			return nil, &httpError{status: http.StatusUnprocessableEntity, msg: rendered(err)}
 		}
 		return p, nil
 	case a.Policy != "":
@@ -255,15 +255,15 @@ func (s *Server) policy(a *Autopilot) (shift.Policy, error) {
 			if p.Name == a.Policy {
 				pol, err := s.opts.Compile(p.Name+".rules", p.Source)
 				if err != nil {
-					return nil, &httpError{http.StatusUnprocessableEntity, rendered(err)}
+					return nil, &httpError{status: http.StatusUnprocessableEntity, msg: rendered(err)}
 				}
 				return pol, nil
 			}
 		}
-		hint := spell.Suggest(a.Policy, s.policyNames())
-		return nil, badRequest("unknown policy %q%s (the console has %s)", clip(a.Policy, 60), hint, strings.Join(s.policyNames(), ", "))
+		near := spell.Nearest(a.Policy, s.policyNames())
+		return nil, apiError(http.StatusBadRequest, hinted(near, "ui.api.policy_unknown", "ui.api.policy_unknown_hint"), "name", quoted(a.Policy, 60), "hint", near, "list", strings.Join(s.policyNames(), ", "))
 	}
-	return nil, badRequest("autopilot: give policy (a name) or source (a policy's text)")
+	return nil, apiError(http.StatusBadRequest, "ui.api.autopilot_none")
 }
 
 // rendered writes a policy's diagnostics as `oncall check` prints them:

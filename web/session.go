@@ -5,8 +5,8 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
-	"fmt"
 	"net/http"
+	"strconv"
 	"sync"
 	"time"
 
@@ -98,7 +98,7 @@ func (s *Server) build(ctx context.Context, sh Shift, played int) (*shift.Sim, S
 		return nil, nil, nil, err
 	}
 	if len(sh.Decisions) > maxDecisions {
-		return nil, nil, nil, badRequest("%d decisions: a shift carries at most %d", len(sh.Decisions), maxDecisions)
+		return nil, nil, nil, apiError(http.StatusBadRequest, "ui.api.decisions_many", "n", len(sh.Decisions), "max", maxDecisions)
 	}
 	// The trace grows as the shift is played: a shift of a week started
 	// and left costs its few rows, not a week's. A shift replayed to a
@@ -110,7 +110,7 @@ func (s *Server) build(ctx context.Context, sh Shift, played int) (*shift.Sim, S
 	for i, d := range sh.Decisions {
 		a, err := d.action("player")
 		if err != nil {
-			return nil, nil, nil, badRequest("decisions[%d]: %v", i, err)
+			return nil, nil, nil, at("decisions["+strconv.Itoa(i)+"]: ", err)
 		}
 		run.Decisions[i] = shift.Decision{Minute: d.Minute, Action: a}
 	}
@@ -138,7 +138,7 @@ func (s *Server) autopilot(a *Autopilot, played int) (*pilot, error) {
 		return nil, err
 	}
 	if a.Until < -1 || a.Until > played {
-		return nil, badRequest("autopilot.until = %d is out of range: it takes −1 (still on) or a minute from 0 to %d", a.Until, played)
+		return nil, apiError(http.StatusBadRequest, "ui.api.until", "until", a.Until, "played", played)
 	}
 	return &pilot{source: pol, until: a.Until}, nil
 }
@@ -172,15 +172,19 @@ func shiftError(sh Shift, err error) error {
 	case shift.RunStopped:
 		return runError(sh, e.Err)
 	}
-	return &httpError{http.StatusUnprocessableEntity, fmt.Sprintf("scenario %s, seed %d: %v", sh.Scenario, sh.Seed, e.Err)}
+	return apiError(http.StatusUnprocessableEntity, "ui.api.scenario_failed", "scenario", sh.Scenario, "seed", strconv.FormatUint(uint64(sh.Seed), 10), "reason", e.Err.Error())
 }
 
 // decisionError gives a refused decision its status: 409 once the shift is
 // over, 400 for what the engine refuses (a value out of range, a floor
 // above the ceiling).
 func decisionError(err error) error {
+	var he *httpError
+	if errors.As(err, &he) { // a value out of range, with its key
+		return he
+	}
 	if errors.Is(err, shift.ErrOver) {
-		return &httpError{http.StatusConflict, err.Error() + " (start a new shift, or open the share link to replay this one)"}
+		return apiError(http.StatusConflict, "ui.api.over_decision")
 	}
 	return badRequest("%v", err)
 }
@@ -189,13 +193,13 @@ func decisionError(err error) error {
 func prefix(where string, err error) error {
 	var he *httpError
 	if errors.As(err, &he) {
-		return &httpError{he.status, where + he.msg}
+		return &httpError{status: he.status, msg: where + he.msg}
 	}
 	return badRequest("%s%v", where, err)
 }
 
 func runError(sh Shift, err error) error {
-	return &httpError{http.StatusUnprocessableEntity, fmt.Sprintf("scenario %s, seed %d: the run stopped: %v", sh.Scenario, sh.Seed, err)}
+	return apiError(http.StatusUnprocessableEntity, "ui.api.run_stopped", "scenario", sh.Scenario, "seed", strconv.FormatUint(uint64(sh.Seed), 10), "reason", err.Error())
 }
 
 // add stores a new session, first dropping the idle ones; when the server
@@ -211,7 +215,7 @@ func (s *Server) add(sess *session) error {
 		}
 	}
 	if len(s.sessions) >= s.maxSessions {
-		return &httpError{http.StatusTooManyRequests, fmt.Sprintf("the console is full (%d shifts in play): try again in a few minutes", s.maxSessions)}
+		return apiError(http.StatusTooManyRequests, "ui.api.full", "n", s.maxSessions)
 	}
 	sess.lastUsed = now
 	s.sessions[sess.id] = sess
@@ -231,7 +235,7 @@ func (s *Server) get(id string) (*session, error) {
 		ok = false
 	}
 	if !ok {
-		return nil, &httpError{http.StatusNotFound, "session " + clip(id, 40) + " is gone (the server restarted or the shift sat idle): the page rebuilds it from its decisions"}
+		return nil, apiError(http.StatusNotFound, "ui.api.gone", "id", clip(id, 40))
 	}
 	sess.lastUsed = now
 	return sess, nil

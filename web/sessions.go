@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"net/http"
 	"strings"
 
@@ -31,7 +30,7 @@ func parseSeed(text string) (uint32, error) {
 	seed, err := shift.ParseSeed(text)
 	switch {
 	case errors.Is(err, shift.ErrNoSeed):
-		return 0, badRequest("%v", err)
+		return 0, apiError(http.StatusBadRequest, "ui.api.seed_missing")
 	case err != nil:
 		return 0, badRequest("seed = %s: %v", clip(text, 30), err)
 	}
@@ -82,7 +81,7 @@ func shiftOf(req createRequest) (createRequest, Shift, error) {
 	}
 	if req.D != "" {
 		if len(req.Decisions) > 0 {
-			return req, Shift{}, badRequest("give decisions (a list) or d (a share link's decisions), not both")
+			return req, Shift{}, apiError(http.StatusBadRequest, "ui.api.decisions_both")
 		}
 		if req.Decisions, err = ParseDecisions(req.D); err != nil {
 			return req, Shift{}, badRequest("d: %v", err)
@@ -160,7 +159,7 @@ func (s *Server) getSession(w http.ResponseWriter, r *http.Request) {
 func (s *Server) endSession(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
 	if !s.drop(id) {
-		writeJSON(w, http.StatusNotFound, errorBody{"session " + clip(id, 40) + " is gone already"})
+		writeJSON(w, http.StatusNotFound, errorBody{Error: "session " + clip(id, 40) + " is gone already"})
 		return
 	}
 	writeJSON(w, http.StatusOK, map[string]bool{"ended": true})
@@ -197,7 +196,7 @@ func (s *Server) decide(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if req.Control == "" {
-		fail(w, badRequest("control is missing: give one of %s", strings.Join(engine.ControlNames(), ", ")))
+		fail(w, apiError(http.StatusBadRequest, "ui.api.control_missing", "list", strings.Join(engine.ControlNames(), ", ")))
 		return
 	}
 	sess := s.lockSession(w, r)
@@ -242,12 +241,12 @@ func (s *Server) step(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if minutes < 1 || minutes > maxStep {
-		fail(w, badRequest("minutes = %d is out of range: a step advances 1 to %d minutes", minutes, maxStep))
+		fail(w, apiError(http.StatusBadRequest, "ui.api.minutes", "n", minutes, "max", maxStep))
 		return
 	}
 	pause := r.URL.Query().Get("pause")
 	if pause != "" && pause != "page" {
-		fail(w, badRequest("pause = %s: a step pauses only at the page (pause=page), or runs its minutes", clip(pause, 30)))
+		fail(w, apiError(http.StatusBadRequest, "ui.api.pause", "pause", clip(pause, 30)))
 		return
 	}
 	sess := s.lockSession(w, r)
@@ -261,7 +260,7 @@ func (s *Server) step(w http.ResponseWriter, r *http.Request) {
 			fail(w, runError(sess.shift, sim.Err()))
 			return
 		}
-		fail(w, &httpError{http.StatusConflict, "the shift is over: start a new one"})
+		fail(w, apiError(http.StatusConflict, "ui.api.over_step"))
 		return
 	}
 	from := sim.Minute()
@@ -321,15 +320,15 @@ func (s *Server) takeover(w http.ResponseWriter, r *http.Request) {
 	}
 	defer sess.mu.Unlock()
 	if sess.pilot == nil {
-		fail(w, &httpError{http.StatusConflict, "this shift has no autopilot: you are playing it already"})
+		fail(w, apiError(http.StatusConflict, "ui.api.no_pilot"))
 		return
 	}
 	if sess.pilot.until >= 0 {
-		fail(w, &httpError{http.StatusConflict, fmt.Sprintf("you took over already, at minute %d", sess.pilot.until)})
+		fail(w, apiError(http.StatusConflict, "ui.api.took_over", "minute", sess.pilot.until))
 		return
 	}
 	if sess.sim.Done() {
-		fail(w, &httpError{http.StatusConflict, "the shift is over: there is nothing to take over"})
+		fail(w, apiError(http.StatusConflict, "ui.api.over_takeover"))
 		return
 	}
 	m := sess.sim.Minute()

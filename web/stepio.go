@@ -157,7 +157,7 @@ var (
 func writeStep(w http.ResponseWriter, ans stepAnswer, buf *answerBuffer) {
 	b, err := appendStep(buf.b[:0], ans)
 	if err != nil {
-		fail(w, &httpError{http.StatusInternalServerError, "writing the step: " + err.Error()})
+		fail(w, &httpError{status: http.StatusInternalServerError, msg: "writing the step: " + err.Error()})
 		return
 	}
 	buf.b = b[:0]
@@ -179,7 +179,7 @@ func writeState(w http.ResponseWriter, status int, st shiftState) {
 	st.Rows, st.Texts, st.Done, st.Outcome = nil, nil, false, nil
 	head, err := json.Marshal(st)
 	if err != nil {
-		fail(w, &httpError{http.StatusInternalServerError, "writing the shift: " + err.Error()})
+		fail(w, &httpError{status: http.StatusInternalServerError, msg: "writing the shift: " + err.Error()})
 		return
 	}
 	h := w.Header()

@@ -33,7 +33,7 @@ func (s *Server) trace(w http.ResponseWriter, r *http.Request) {
 	minute := end
 	if m := q.Get("minute"); m != "" {
 		if minute, err = strconv.Atoi(m); err != nil {
-			fail(w, badRequest("minute = %q: it takes a whole number from 0 to %d", clip(m, 20), end))
+			fail(w, apiError(http.StatusBadRequest, "ui.api.minute", "minute", quoted(m, 20), "end", end))
 			return
 		}
 	}
@@ -57,7 +57,7 @@ func (s *Server) trace(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	}
 	if err != nil {
-		fail(w, &httpError{http.StatusInternalServerError, "writing the trace: " + err.Error()})
+		fail(w, &httpError{status: http.StatusInternalServerError, msg: "writing the trace: " + err.Error()})
 		return
 	}
 	w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="oncall-%s-%d.%s"`, safeName(sh.Scenario), sh.Seed, format))
@@ -69,7 +69,7 @@ func (s *Server) trace(w http.ResponseWriter, r *http.Request) {
 func readTrace(q url.Values) (Shift, string, error) {
 	for k := range q {
 		if !slices.Contains(traceParams, k) {
-			return Shift{}, "", badRequest("unknown parameter %q: the trace takes %s", clip(k, 30), strings.Join(traceParams, ", "))
+			return Shift{}, "", apiError(http.StatusBadRequest, "ui.api.trace_param", "name", quoted(k, 30), "list", strings.Join(traceParams, ", "))
 		}
 	}
 	seed, err := parseSeed(q.Get("seed"))
@@ -85,14 +85,14 @@ func readTrace(q url.Values) (Shift, string, error) {
 		until := -1
 		if u := q.Get("until"); u != "" {
 			if until, err = strconv.Atoi(u); err != nil {
-				return Shift{}, "", badRequest("until = %q: it takes a minute, or -1 while the autopilot is on", clip(u, 20))
+				return Shift{}, "", apiError(http.StatusBadRequest, "ui.api.trace_until", "until", quoted(u, 20))
 			}
 		}
 		sh.Autopilot = &Autopilot{Policy: name, Source: src, Until: until}
 	}
 	format := q.Get("format")
 	if format != "csv" && format != "json" {
-		return Shift{}, "", badRequest("format = %q: it takes csv or json", clip(format, 20))
+		return Shift{}, "", apiError(http.StatusBadRequest, "ui.api.trace_format", "format", quoted(format, 20))
 	}
 	return sh, format, nil
 }

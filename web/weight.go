@@ -2,7 +2,6 @@ package web
 
 import (
 	"context"
-	"fmt"
 	"net/http"
 	"unsafe"
 
@@ -97,7 +96,7 @@ func weigh(rows []engine.Row) (held, answered int64) {
 
 // sessionTooHeavy is the refusal of a session over its budget.
 func sessionTooHeavy(limit, weight int64) error {
-	return &httpError{http.StatusUnprocessableEntity, fmt.Sprintf("the shift would hold and answer %s, more than a session's memory budget of %s: its rules fire too often, with names or values too long (a rule that fires every minute wants a cooldown, or a condition that stops it once it has acted)", budget.BytesText(weight), budget.BytesText(limit))}
+	return apiError(http.StatusUnprocessableEntity, "ui.api.heavy", "weight", budget.BytesText(weight), "limit", budget.BytesText(limit))
 }
 
 // weighRun brings a session's weight up to date with its run's rows,

@@ -104,7 +104,8 @@ func TestModelFrench(t *testing.T) {
 	out := e.out.String()
 	for _, want := range []string{
 		"Le modèle de garde\u00a0: chaque relation, avec sa source\n",
-		"λ(t) = base × (1 + 0.25·sin(2π(h − 6)/24)) × surge(t), base = 1,000 req/s\n    La demande suit l’heure de la journée",
+		"λ(t) = base × (1 + 0,25·sin(2π(h − 6)/24)) × surge(t), base = 1000 req/s\n    La demande suit l’heure de la journée", // French digits in the formulas too
+		"plafonné à 250 ms",
 		"\nApproximations\n  - Additionner les quantiles",
 		"\nSources\n",
 		"  [6] Hypothèse\u00a0: le nombre de workers",

@@ -5,6 +5,7 @@ import { lineChart, esc, span, minuteAt, showCursor } from "./chart.js";
 import * as F from "./format.js";
 import { initWhatIf, drawWhatIf, branchSeries, branchLegend } from "./whatif.js";
 import { drawLogs, usesDependency, depCharts, rolloutLive, DEP_TILES } from "./logs.js";
+import { exhaustion } from "./projection.js";
 
 const $ = id => document.getElementById(id);
 const S = { meta: null, lang: "en", msgs: {}, en: {}, fmt: {}, shift: null, running: false, timer: 0, loopId: 0, drawn: 0, model: null, span: null, cursor: null, charts: [], sent: {} };
@@ -23,6 +24,10 @@ function t(key, vars) {
   }
   return F.fill(s, vars);
 }
+
+// tn writes a plural message (catalogue keys "key#one", "key#few", ...)
+// for the count n, written in the language's digits as {n}.
+const tn = (key, n, vars = {}) => t(F.pluralKey(S.msgs, S.lang, key, n), { ...vars, n: num(n, 0) });
 
 // Numbers are written by format.js, the twin of the catalogue's Go formats.
 const num = (v, d) => (v == null || Number.isNaN(v) ? "–" : F.number(S.fmt, v, d));
@@ -65,7 +70,8 @@ const text = tx => (tx ? tx[S.lang] || tx.en || "" : "");
 // ---- the server ------------------------------------------------------------
 
 async function api(method, path, body) {
-  const opts = { method, headers: {} };
+  // The server writes its errors in the language named here.
+  const opts = { method, headers: { "Accept-Language": S.lang } };
   if (body !== undefined) { opts.body = JSON.stringify(body); opts.headers["Content-Type"] = "application/json"; }
   let res;
   try { res = await fetch(path, opts); } catch (e) { throw { status: 0, message: t("ui.error.network") }; }
@@ -558,11 +564,31 @@ function draw() {
   }
   drawPage(last);
   drawCharts();
+  drawProjection();
   drawTimeline();
   drawLogs(sh, { t, num, esc });
   drawPending();
   drawPilot();
   drawEnd();
+}
+
+// drawProjection writes when the error budget runs out at the current
+// burn (projection.js) under the budget tile and under the budget chart.
+function drawProjection() {
+  const sh = S.shift, p = sh.rows.length ? exhaustion(sh.rows) : null;
+  let msg = "";
+  if (p && p.spent) msg = t("ui.budget.spent");
+  else if (p && p.minute !== null && p.minute <= sh.duration) msg = tn("ui.budget.runs_out", p.in, { time: clockAt(p.minute) });
+  else if (p) msg = t("ui.budget.holds");
+  const chart = $("chart-" + chartDefs().findIndex(d => d.key === "ui.chart.budget"));
+  for (const [box, id] of [[$("tile-budget_left"), "budget-proj"], [chart, "chart-budget-proj"]]) {
+    if (!box) continue;
+    let el = $(id);
+    // In the tile a dd after the value (a tile is a dt and its dds), under the chart a paragraph.
+    if (!el) { el = document.createElement(box.classList.contains("tile") ? "dd" : "p"); el.id = id; el.className = "proj"; box.append(el); }
+    el.innerHTML = isoRuns(msg);
+    el.hidden = !msg;
+  }
 }
 
 // iso isolates a value inside a line: in right-to-left text its Latin runs
