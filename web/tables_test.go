@@ -9,7 +9,7 @@ import (
 	"github.com/oncall-sim/oncall/engine"
 )
 
-var quoted = regexp.MustCompile(`"([a-z0-9_]+)"`)
+var quotedName = regexp.MustCompile(`"([a-z0-9_]+)"`)
 
 // TestConsoleListsNameMetrics holds the console's hand-picked lists (the
 // dashboard's tiles, the charts' lines in static/app.js, the debrief's
@@ -47,7 +47,7 @@ func TestConsoleListsNameMetrics(t *testing.T) {
 	lists["debrief.go seriesNames"] = `"` + strings.Join(seriesNames, `", "`) + `"`
 	count := 0
 	for where, list := range lists {
-		for _, m := range quoted.FindAllStringSubmatch(list, -1) {
+		for _, m := range quotedName.FindAllStringSubmatch(list, -1) {
 			count++
 			if !shown[m[1]] {
 				t.Errorf("%s names %q, which is not a metric production shows (engine.Learner.Metrics())", where, m[1])
