@@ -11,6 +11,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/oncall-sim/oncall/engine"
+	"github.com/oncall-sim/oncall/score"
 	"github.com/oncall-sim/oncall/shift"
 )
 
@@ -27,6 +28,44 @@ type Report struct {
 	// Graded, when set, adds the scenario's grading criteria to the
 	// summary: how each policy fares against each bound.
 	Graded *Graded
+	// Custom are the figures the scenario computes itself (outcome{}), in
+	// the order it declares them (ScenarioFigures): every output shows them
+	// after the model's.
+	Custom []engine.OutcomeSpec
+}
+
+// ScenarioFigures returns the specs of the figures a scenario computes
+// itself, given their names and units in the order it declares them, and
+// its criteria: a figure read with at_least is better higher, any other
+// better lower (the direction its p90 and worst count in).
+func ScenarioFigures(names, units []string, criteria []score.Rule) []engine.OutcomeSpec {
+	specs := make([]engine.OutcomeSpec, len(names))
+	for i, name := range names {
+		s := engine.FigureSpec(name)
+		if i < len(units) {
+			s.Unit = units[i]
+		}
+		s.LowerBetter = true
+		for _, r := range criteria {
+			if r.Metric == name && r.AtLeast {
+				s.LowerBetter = false
+			}
+		}
+		specs[i] = s
+	}
+	return specs
+}
+
+// specs are every figure of an outcome the runs' outputs carry: the
+// model's in canonical order, then the scenario's own.
+func (r *Report) specs() []engine.OutcomeSpec {
+	return append(append([]engine.OutcomeSpec(nil), engine.OutcomeSpecs()...), r.Custom...)
+}
+
+// Figures returns the specs of the figures a summary shows: the main
+// figures in canonical order, then the scenario's own.
+func (r *Report) Figures() []engine.OutcomeSpec {
+	return append(Figures(), r.Custom...)
 }
 
 // Figures returns the specs of the main figures, in canonical order.
@@ -43,8 +82,12 @@ func Figures() []engine.OutcomeSpec {
 
 // Distributions returns the distribution of each main figure over runs.
 func Distributions(runs []Result) []Distribution {
+	return distributions(runs, Figures())
+}
+
+func distributions(runs []Result, specs []engine.OutcomeSpec) []Distribution {
 	var ds []Distribution
-	for _, s := range Figures() {
+	for _, s := range specs {
 		ds = append(ds, Distribute(runs, s))
 	}
 	return ds
@@ -56,7 +99,7 @@ func (r *Report) Differences() []Difference {
 		return nil
 	}
 	var ds []Difference
-	for _, s := range Figures() {
+	for _, s := range r.Figures() {
 		ds = append(ds, Differ(r.A, r.B, s))
 	}
 	return ds
@@ -79,11 +122,11 @@ func (r *Report) Failed() int {
 // figures for each policy and, with a comparison, the differences.
 func (r *Report) WriteSummary(w io.Writer) error {
 	fmt.Fprintf(w, "%s · %d seeds (%s) · noise %s\n", r.Scenario, len(r.Seeds), shift.FormatSeeds(r.Seeds), onOff(r.Noise))
-	if err := writeDistributions(w, "policy "+r.Policy, r.A); err != nil {
+	if err := writeDistributions(w, "policy "+r.Policy, distributions(r.A, r.Figures())); err != nil {
 		return err
 	}
 	if r.B != nil {
-		if err := writeDistributions(w, "vs "+r.Vs, r.B); err != nil {
+		if err := writeDistributions(w, "vs "+r.Vs, distributions(r.B, r.Figures())); err != nil {
 			return err
 		}
 		fmt.Fprintf(w, "\ndifference a − b per seed (a = %s, b = %s): mean and 95 %% confidence interval (paired t interval)\n", r.Policy, r.Vs)
@@ -113,11 +156,11 @@ func (r *Report) WriteSummary(w io.Writer) error {
 	return nil
 }
 
-func writeDistributions(w io.Writer, title string, runs []Result) error {
+func writeDistributions(w io.Writer, title string, ds []Distribution) error {
 	fmt.Fprintf(w, "\n%s: p50 and p90 count from the best run (90 %% of runs did at least as well as p90)\n", title)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "  figure\tunit\truns\tmean\tp50\tp90\tworst\t(seed)")
-	for _, d := range Distributions(runs) {
+	for _, d := range ds {
 		seed := "n/a"
 		if d.N > 0 {
 			seed = strconv.FormatUint(uint64(d.WorstSeed), 10)
@@ -179,12 +222,14 @@ func onOff(b bool) string {
 // a, b and a-b (the difference).
 func (r *Report) WriteCSV(w io.Writer) error {
 	cw := csv.NewWriter(w)
-	specs := engine.OutcomeSpecs()
+	specs := r.specs()
 	head := []string{"seed"}
 	if r.B != nil {
 		head = append(head, "policy")
 	}
-	head = append(head, engine.OutcomeNames()...)
+	for _, s := range specs {
+		head = append(head, s.Name)
+	}
 	cw.Write(append(head, "error"))
 	line := func(seed uint32, label string, values func(engine.OutcomeSpec) string, err error) {
 		rec := []string{strconv.FormatUint(uint64(seed), 10)}
@@ -238,13 +283,13 @@ func firstErr(a, b error) error {
 // OutcomeJSON writes an outcome as one JSON object keyed by the figures'
 // names in canonical order, each at its fixed precision.
 func OutcomeJSON(o *engine.Outcome) json.RawMessage {
-	return figuresJSON(func(s engine.OutcomeSpec) float64 { return s.Get(o) })
+	return figuresJSON(engine.OutcomeSpecs(), func(s engine.OutcomeSpec) float64 { return s.Get(o) })
 }
 
-func figuresJSON(get func(engine.OutcomeSpec) float64) json.RawMessage {
+func figuresJSON(specs []engine.OutcomeSpec, get func(engine.OutcomeSpec) float64) json.RawMessage {
 	var b strings.Builder
 	b.WriteByte('{')
-	for i, s := range engine.OutcomeSpecs() {
+	for i, s := range specs {
 		if i > 0 {
 			b.WriteByte(',')
 		}
@@ -252,6 +297,11 @@ func figuresJSON(get func(engine.OutcomeSpec) float64) json.RawMessage {
 	}
 	b.WriteByte('}')
 	return json.RawMessage(b.String())
+}
+
+// outcomeJSON is OutcomeJSON with the scenario's own figures after the model's.
+func (r *Report) outcomeJSON(o *engine.Outcome) json.RawMessage {
+	return figuresJSON(r.specs(), func(s engine.OutcomeSpec) float64 { return s.Get(o) })
 }
 
 type runJSON struct {
@@ -288,7 +338,7 @@ func (r *Report) WriteJSON(w io.Writer) error {
 		Differences    []Difference   `json:"differences,omitempty"`
 		Graded         *gradedJSON    `json:"graded,omitempty"`
 	}{Scenario: r.Scenario, Policy: r.Policy, Vs: r.Vs, Seeds: shift.FormatSeeds(r.Seeds), Noise: r.Noise,
-		Distribution: Distributions(r.A)}
+		Distribution: distributions(r.A, r.Figures())}
 	if r.Graded != nil {
 		g := &gradedJSON{Reference: r.Graded.Reference}
 		var err error
@@ -311,13 +361,13 @@ func (r *Report) WriteJSON(w io.Writer) error {
 			if a.Err != nil {
 				runs[i].Error = errText(a.Seed, a.Err)
 			} else {
-				runs[i].Outcome = OutcomeJSON(&a.Outcome)
+				runs[i].Outcome = r.outcomeJSON(&a.Outcome)
 			}
 		}
 		doc.Runs = runs
 	} else {
 		doc.Interval = "paired t interval of the mean of a − b over seeds, 95 %"
-		doc.VsDistribution = Distributions(r.B)
+		doc.VsDistribution = distributions(r.B, r.Figures())
 		doc.Differences = r.Differences()
 		runs := make([]pairJSON, len(r.A))
 		for i, a := range r.A {
@@ -326,15 +376,15 @@ func (r *Report) WriteJSON(w io.Writer) error {
 			if a.Err != nil {
 				runs[i].ErrorA = errText(a.Seed, a.Err)
 			} else {
-				runs[i].A = OutcomeJSON(&a.Outcome)
+				runs[i].A = r.outcomeJSON(&a.Outcome)
 			}
 			if b.Err != nil {
 				runs[i].ErrorB = errText(b.Seed, b.Err)
 			} else {
-				runs[i].B = OutcomeJSON(&b.Outcome)
+				runs[i].B = r.outcomeJSON(&b.Outcome)
 			}
 			if a.Err == nil && b.Err == nil {
-				runs[i].Diff = figuresJSON(func(s engine.OutcomeSpec) float64 { return s.Get(&a.Outcome) - s.Get(&b.Outcome) })
+				runs[i].Diff = figuresJSON(r.specs(), func(s engine.OutcomeSpec) float64 { return s.Get(&a.Outcome) - s.Get(&b.Outcome) })
 			}
 		}
 		doc.Runs = runs

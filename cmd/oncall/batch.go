@@ -100,6 +100,7 @@ func (c *BatchCmd) Run(env *Env) error {
 		return err
 	}
 	rep.Scenario = setup.ID
+	rep.Custom = customFigures(sc)
 	ref, err := c.referencePolicy(env, sc)
 	if err != nil {
 		return err
@@ -129,6 +130,16 @@ func (c *BatchCmd) Run(env *Env) error {
 		}
 	}
 	return c.write(env, &rep)
+}
+
+// customFigures are the figures the scenario computes itself, for every
+// output of a batch.
+func customFigures(sc *scenario.Program) []engine.OutcomeSpec {
+	var names, units []string
+	for _, o := range sc.Outcomes() {
+		names, units = append(names, o.Name), append(units, o.Unit)
+	}
+	return batch.ScenarioFigures(names, units, scenario.Rules(sc.Grading()))
 }
 
 // pass is one batch of runs: a policy (nil: none) and where its results go.

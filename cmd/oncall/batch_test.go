@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -194,7 +195,7 @@ func TestBatchVsShowsTheGradedCriteria(t *testing.T) {
 		"graded criteria: bounds from the reference policy scripts/bad-deploy.rules on each seed",
 		"  budget_used at most reference + 0.035       100.0 %              0.0 %                1.000          0.000          6.00            0.00\n",
 		"  mean points: a 13.00, b 0.00 (worse than no policy, which earns 0.00: held at it; worse on 10 seeds), of 13.00\n",
-		"  slow_minutes         min    10    ",
+		"  slow_minutes         min       10    ",
 	} {
 		if !strings.Contains(summary, want) {
 			t.Errorf("summary lacks %q:\n%s", want, summary)
@@ -283,5 +284,77 @@ func TestOutputNeverOverwritesAnInput(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(refs); !strings.Contains(string(b), `"format": "oncall-reference/2"`) {
 		t.Errorf("%s was overwritten: %.80q", refs, b)
+	}
+}
+
+// outcomeScenario computes two figures of its own and grades one of them.
+const outcomeScenario = `scenario { id = "own-figures", title = "T", briefing = "B", start = "10:00", duration = "30m" }
+grade { { metric = "slow_rows", at_most = "reference + 1" }, { metric = "rows", at_least = "reference" } }
+outcome { name = "slow_rows", unit = "min", value = function(rows)
+  local n = 0
+  for _, r in ipairs(rows) do if r.p99_ms > 100 then n = n + 1 end end
+  return n
+end }
+outcome { name = "rows", value = function(rows) return #rows end }
+`
+
+// error_requests and the scenario's own figures are in every output of a
+// batch: the summary's table, every CSV line and every JSON run.
+func TestBatchScenarioFiguresInEveryOutput(t *testing.T) {
+	e := newTestEnv(t)
+	sc := tempFile(t, "own.lua", outcomeScenario)
+	pol := tempFile(t, "floor.rules", floorPolicy)
+	if code := e.run("batch", sc, "-p", pol, "--reference-policy", pol, "--seeds", "1-3"); code != 0 {
+		t.Fatalf("exit %d: %s", code, e.err.String())
+	}
+	recs, err := csv.NewReader(strings.NewReader(e.out.String())).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	head := strings.Join(recs[0], ",")
+	if !strings.Contains(head, ",error_requests,") || !strings.HasSuffix(head, ",slow_rows,rows,error") {
+		t.Errorf("CSV head %s", head)
+	}
+	if got := recs[1][len(recs[1])-2]; got != "30" {
+		t.Errorf("rows on seed 1: %q, want 30", got)
+	}
+	for _, want := range []string{`(?m)^  error_requests +requests +3 `, `(?m)^  slow_rows +min +3 +30\.0+ `, `(?m)^  rows +3 +30\.0+ `, `(?m)^  rows at least reference +100\.0 %`} {
+		if !regexp.MustCompile(want).MatchString(e.err.String()) {
+			t.Errorf("summary lacks %s:\n%s", want, e.err.String())
+		}
+	}
+	if code := e.run("batch", sc, "-p", pol, "--vs", pol, "--seeds", "1-3", "-f", "json"); code != 0 {
+		t.Fatalf("exit %d: %s", code, e.err.String())
+	}
+	var doc struct {
+		Runs []struct {
+			A    map[string]float64 `json:"a"`
+			Diff map[string]float64 `json:"a_minus_b"`
+		} `json:"runs"`
+		Distribution []struct {
+			Figure string `json:"figure"`
+		} `json:"distribution"`
+		Differences []struct {
+			Figure string `json:"figure"`
+		} `json:"differences"`
+	}
+	if err := json.Unmarshal(e.out.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if a, ok := doc.Runs[0].A["error_requests"]; !ok || a != 0 || doc.Runs[0].A["rows"] != 30 {
+		t.Errorf("run a of seed 1: %v", doc.Runs[0].A)
+	}
+	if d, ok := doc.Runs[0].Diff["slow_rows"]; !ok || d != 0 {
+		t.Errorf("a − b of seed 1: %v", doc.Runs[0].Diff)
+	}
+	var figs []string
+	for _, d := range doc.Distribution {
+		figs = append(figs, d.Figure)
+	}
+	if got := strings.Join(figs, " "); !strings.Contains(got, "error_requests") || !strings.HasSuffix(got, "slow_rows rows") {
+		t.Errorf("distribution of %s", got)
+	}
+	if n := len(doc.Differences); n != len(doc.Distribution) {
+		t.Errorf("%d differences for %d figures", n, len(doc.Distribution))
 	}
 }
