@@ -230,8 +230,23 @@ func (r *Report) WriteCSV(w io.Writer) error {
 	for _, s := range specs {
 		head = append(head, s.Name)
 	}
+	// With grading criteria, each run's points on its seed (a stopped run
+	// earns 0, as in grading), and a − b of them.
+	var pa, pb []float64
+	if r.Graded != nil {
+		head = append(head, "points")
+		var err error
+		if pa, err = r.Graded.SeedPoints(r.A); err != nil {
+			return err
+		}
+		if r.B != nil {
+			if pb, err = r.Graded.SeedPoints(r.B); err != nil {
+				return err
+			}
+		}
+	}
 	cw.Write(append(head, "error"))
-	line := func(seed uint32, label string, values func(engine.OutcomeSpec) string, err error) {
+	line := func(seed uint32, label string, values func(engine.OutcomeSpec) string, points float64, err error) {
 		rec := []string{strconv.FormatUint(uint64(seed), 10)}
 		if r.B != nil {
 			rec = append(rec, label)
@@ -243,18 +258,31 @@ func (r *Report) WriteCSV(w io.Writer) error {
 				rec = append(rec, values(s))
 			}
 		}
+		if pa != nil {
+			if math.IsNaN(points) {
+				rec = append(rec, "")
+			} else {
+				rec = append(rec, engine.FormatFixed(points, 6))
+			}
+		}
 		cw.Write(append(rec, errText(seed, err)))
 	}
+	at := func(ps []float64, i int) float64 {
+		if ps == nil {
+			return math.NaN()
+		}
+		return ps[i]
+	}
 	for i, a := range r.A {
-		line(a.Seed, "a", figure(&a.Outcome), a.Err)
+		line(a.Seed, "a", figure(&a.Outcome), at(pa, i), a.Err)
 		if r.B == nil {
 			continue
 		}
 		b := r.B[i]
-		line(b.Seed, "b", figure(&b.Outcome), b.Err)
+		line(b.Seed, "b", figure(&b.Outcome), at(pb, i), b.Err)
 		line(a.Seed, "a-b", func(s engine.OutcomeSpec) string {
 			return engine.FormatFixed(s.Get(&a.Outcome)-s.Get(&b.Outcome), s.Decimals)
-		}, firstErr(a.Err, b.Err))
+		}, at(pa, i)-at(pb, i), firstErr(a.Err, b.Err))
 	}
 	cw.Flush()
 	return cw.Error()
@@ -351,6 +379,11 @@ func (r *Report) WriteJSON(w io.Writer) error {
 				return err
 			}
 			g.B = &b
+			d, err := r.Graded.PointsDifference(r.A, r.B)
+			if err != nil {
+				return err
+			}
+			g.PointsDifference = &d
 		}
 		doc.Graded = g
 	}

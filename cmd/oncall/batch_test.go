@@ -3,9 +3,11 @@ package main
 import (
 	"encoding/csv"
 	"encoding/json"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -312,10 +314,10 @@ func TestBatchScenarioFiguresInEveryOutput(t *testing.T) {
 		t.Fatal(err)
 	}
 	head := strings.Join(recs[0], ",")
-	if !strings.Contains(head, ",error_requests,") || !strings.HasSuffix(head, ",slow_rows,rows,error") {
+	if !strings.Contains(head, ",error_requests,") || !strings.HasSuffix(head, ",slow_rows,rows,points,error") {
 		t.Errorf("CSV head %s", head)
 	}
-	if got := recs[1][len(recs[1])-2]; got != "30" {
+	if got := recs[1][len(recs[1])-3]; got != "30" {
 		t.Errorf("rows on seed 1: %q, want 30", got)
 	}
 	for _, want := range []string{`(?m)^  error_requests +requests +3 `, `(?m)^  slow_rows +min +3 +30\.0+ `, `(?m)^  rows +3 +30\.0+ `, `(?m)^  rows at least reference +100\.0 %`} {
@@ -356,5 +358,69 @@ func TestBatchScenarioFiguresInEveryOutput(t *testing.T) {
 	}
 	if n := len(doc.Differences); n != len(doc.Distribution) {
 		t.Errorf("%d differences for %d figures", n, len(doc.Distribution))
+	}
+}
+
+// --vs gives the paired interval of the points difference: in the summary,
+// in the JSON and, seed by seed, in the CSV's points column, whose a − b
+// lines average to the JSON's mean.
+func TestBatchVsPointsDifference(t *testing.T) {
+	e := newTestEnv(t)
+	args := []string{"batch", "bad-deploy", "-p", "../../scripts/examples/rollback-on-page.rules", "--vs", "../../scripts/ladder/bad-deploy/late.rules", "--seeds", "1-10"}
+	if code := e.run(args...); code != 0 {
+		t.Fatalf("exit %d: %s", code, e.err.String())
+	}
+	if !regexp.MustCompile(`points a − b per seed: mean 4\.\d\d, 95 % CI \[4\.\d\d, 4\.\d\d\] \(paired t interval over 10 seeds\): a better`).MatchString(e.err.String()) {
+		t.Errorf("summary:\n%s", e.err.String())
+	}
+	recs, err := csv.NewReader(strings.NewReader(e.out.String())).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	col := len(recs[0]) - 2
+	if recs[0][col] != "points" {
+		t.Fatalf("CSV head %v", recs[0])
+	}
+	var sum float64
+	var diffs []float64
+	for _, rec := range recs[1:] {
+		if rec[1] == "a-b" {
+			v, err := strconv.ParseFloat(rec[col], 64)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sum += v
+			diffs = append(diffs, v)
+		}
+	}
+	if code := e.run(append(args, "-f", "json")...); code != 0 {
+		t.Fatalf("exit %d: %s", code, e.err.String())
+	}
+	var doc struct {
+		Graded struct {
+			D struct {
+				N       int     `json:"pairs"`
+				Mean    float64 `json:"mean"`
+				Verdict string  `json:"verdict"`
+			} `json:"points_difference"`
+		} `json:"graded"`
+	}
+	if err := json.Unmarshal(e.out.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	d := doc.Graded.D
+	if d.N != 10 || len(diffs) != 10 || math.Abs(d.Mean-sum/10) > 1e-5 || d.Verdict != "a better" {
+		t.Errorf("points difference %+v; CSV a − b %v", d, diffs)
+	}
+	var raw struct {
+		Graded struct {
+			D map[string]any `json:"points_difference"`
+		} `json:"graded"`
+	}
+	json.Unmarshal(e.out.Bytes(), &raw)
+	lo, _ := raw.Graded.D["ci95_low"].(float64)
+	hi, _ := raw.Graded.D["ci95_high"].(float64)
+	if !(lo < d.Mean && d.Mean < hi) || hi-lo > 2 {
+		t.Errorf("interval [%v, %v] around %v", lo, hi, d.Mean)
 	}
 }
