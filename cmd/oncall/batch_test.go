@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/csv"
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -423,4 +424,40 @@ func TestBatchVsPointsDifference(t *testing.T) {
 	if !(lo < d.Mean && d.Mean < hi) || hi-lo > 2 {
 		t.Errorf("interval [%v, %v] around %v", lo, hi, d.Mean)
 	}
+}
+
+// A --policy whose bytes are the reference policy's runs once, serving as
+// both; no policy runs once too: 2 runs a seed, not 3. The runs are counted
+// by the progress bar's total.
+func TestBatchPolicyEqualToReferenceRunsOnce(t *testing.T) {
+	e := newTestEnv(t)
+	e.IsTerminal = func(any) bool { return true }
+	copied := tempFile(t, "mine.rules", string(must(os.ReadFile("../../scripts/bad-deploy.rules"))))
+	for _, c := range []struct {
+		args []string
+		runs int
+	}{
+		{[]string{"-p", copied}, 8},
+		{[]string{"-p", "../../scripts/ladder/bad-deploy/late.rules"}, 12},
+		{[]string{"-p", "../../scripts/ladder/bad-deploy/late.rules", "--vs", copied}, 12},
+		{nil, 8},
+	} {
+		if code := e.run(append([]string{"batch", "bad-deploy", "--seeds", "1-4"}, c.args...)...); code != 0 {
+			t.Fatalf("%v: exit %d: %s", c.args, code, e.err.String())
+		}
+		if want := fmt.Sprintf(" %d/%d runs", c.runs, c.runs); !strings.Contains(e.err.String(), want) {
+			t.Errorf("%v: progress lacks %q:\n%q", c.args, want, e.err.String())
+		}
+	}
+	e.run("batch", "bad-deploy", "--seeds", "1-4", "-p", copied)
+	if !strings.Contains(e.err.String(), "  mean points: 13.00 of 13.00\n") {
+		t.Errorf("the reference policy against itself:\n%s", e.err.String())
+	}
+}
+
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
 }
