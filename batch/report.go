@@ -10,6 +10,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/oncall-sim/oncall/coverage"
 	"github.com/oncall-sim/oncall/engine"
 	"github.com/oncall-sim/oncall/score"
 	"github.com/oncall-sim/oncall/shift"
@@ -32,6 +33,9 @@ type Report struct {
 	// the order it declares them (ScenarioFigures): every output shows them
 	// after the model's.
 	Custom []engine.OutcomeSpec
+	// CoverA and CoverB, when set, are what each policy's rules did over
+	// the seeds (Coverage): each output shows them.
+	CoverA, CoverB *coverage.Report
 }
 
 // ScenarioFigures returns the specs of the figures a scenario computes
@@ -146,6 +150,16 @@ func (r *Report) WriteSummary(w io.Writer) error {
 			return err
 		}
 	}
+	for _, c := range []struct {
+		label string
+		rep   *coverage.Report
+	}{{"policy " + r.Policy, r.CoverA}, {"vs " + r.Vs, r.CoverB}} {
+		if c.rep != nil {
+			if err := c.rep.Write(w, c.label); err != nil {
+				return err
+			}
+		}
+	}
 	if n := r.Failed(); n > 0 {
 		first := FirstError(r.A)
 		if first == nil {
@@ -245,7 +259,12 @@ func (r *Report) WriteCSV(w io.Writer) error {
 			}
 		}
 	}
+	covered := r.CoverA != nil || r.CoverB != nil
+	if covered {
+		head = append(head, "rules_fired")
+	}
 	cw.Write(append(head, "error"))
+	fired := ""
 	line := func(seed uint32, label string, values func(engine.OutcomeSpec) string, points float64, err error) {
 		rec := []string{strconv.FormatUint(uint64(seed), 10)}
 		if r.B != nil {
@@ -265,6 +284,9 @@ func (r *Report) WriteCSV(w io.Writer) error {
 				rec = append(rec, engine.FormatFixed(points, 6))
 			}
 		}
+		if covered {
+			rec = append(rec, fired)
+		}
 		cw.Write(append(rec, errText(seed, err)))
 	}
 	at := func(ps []float64, i int) float64 {
@@ -274,18 +296,34 @@ func (r *Report) WriteCSV(w io.Writer) error {
 		return ps[i]
 	}
 	for i, a := range r.A {
+		fired = firedText(a.Coverage)
 		line(a.Seed, "a", figure(&a.Outcome), at(pa, i), a.Err)
 		if r.B == nil {
 			continue
 		}
 		b := r.B[i]
+		fired = firedText(b.Coverage)
 		line(b.Seed, "b", figure(&b.Outcome), at(pb, i), b.Err)
+		fired = ""
 		line(a.Seed, "a-b", func(s engine.OutcomeSpec) string {
 			return engine.FormatFixed(s.Get(&a.Outcome)-s.Get(&b.Outcome), s.Decimals)
 		}, at(pa, i)-at(pb, i), firstErr(a.Err, b.Err))
 	}
 	cw.Flush()
 	return cw.Error()
+}
+
+// firedText is what a run's rules did for a CSV cell: each rule that
+// fired and how often, "rule name×3; other×1".
+func firedText(c *coverage.Seed) string {
+	if c == nil {
+		return ""
+	}
+	parts := make([]string, len(c.Rules))
+	for i, r := range c.Rules {
+		parts[i] = fmt.Sprintf("%s×%d", r.Rule, r.Firings)
+	}
+	return strings.Join(parts, "; ")
 }
 
 func figure(o *engine.Outcome) func(engine.OutcomeSpec) string {
@@ -354,18 +392,20 @@ type pairJSON struct {
 // in seed order, the distributions and the differences.
 func (r *Report) WriteJSON(w io.Writer) error {
 	doc := struct {
-		Scenario       string         `json:"scenario"`
-		Policy         string         `json:"policy"`
-		Vs             string         `json:"vs,omitempty"`
-		Seeds          string         `json:"seeds"`
-		Noise          bool           `json:"noise"`
-		Interval       string         `json:"interval,omitempty"`
-		Runs           any            `json:"runs"`
-		Distribution   []Distribution `json:"distribution"`
-		VsDistribution []Distribution `json:"vs_distribution,omitempty"`
-		Differences    []Difference   `json:"differences,omitempty"`
-		Graded         *gradedJSON    `json:"graded,omitempty"`
-	}{Scenario: r.Scenario, Policy: r.Policy, Vs: r.Vs, Seeds: shift.FormatSeeds(r.Seeds), Noise: r.Noise,
+		Scenario       string           `json:"scenario"`
+		Policy         string           `json:"policy"`
+		Vs             string           `json:"vs,omitempty"`
+		Seeds          string           `json:"seeds"`
+		Noise          bool             `json:"noise"`
+		Interval       string           `json:"interval,omitempty"`
+		Runs           any              `json:"runs"`
+		Distribution   []Distribution   `json:"distribution"`
+		VsDistribution []Distribution   `json:"vs_distribution,omitempty"`
+		Differences    []Difference     `json:"differences,omitempty"`
+		Graded         *gradedJSON      `json:"graded,omitempty"`
+		Coverage       *coverage.Report `json:"coverage,omitempty"`
+		VsCoverage     *coverage.Report `json:"vs_coverage,omitempty"`
+	}{Coverage: r.CoverA, VsCoverage: r.CoverB, Scenario: r.Scenario, Policy: r.Policy, Vs: r.Vs, Seeds: shift.FormatSeeds(r.Seeds), Noise: r.Noise,
 		Distribution: distributions(r.A, r.Figures())}
 	if r.Graded != nil {
 		g := &gradedJSON{Reference: r.Graded.Reference}

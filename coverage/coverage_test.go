@@ -83,10 +83,10 @@ func TestLadderFlags(t *testing.T) {
 		t.Errorf("controls never used: %s", got)
 	}
 	var b strings.Builder
-	if err := clock.Write(&b); err != nil {
+	if err := clock.Write(&b, "clock.rules"); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"coverage over 12 runs", "  roll back at 09:11  12", "controls never used: set_min_instances,", "  - rule \"roll back at 09:11\" takes"} {
+	for _, want := range []string{"coverage of clock.rules over 12 runs", "  roll back at 09:11  12", "controls never used: set_min_instances,", "  - rule \"roll back at 09:11\" takes"} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("text lacks %q:\n%s", want, b.String())
 		}

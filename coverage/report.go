@@ -137,9 +137,9 @@ func beforeSignal(name string, seeds []Seed, runs int) Flag {
 }
 
 // Write writes the report for a teacher: a table of the rules, the
-// controls never used and the flags.
-func (r Report) Write(w io.Writer) error {
-	fmt.Fprintf(w, "\ncoverage over %d runs: how often each rule fired and on which seeds\n", r.Runs)
+// controls never used and the flags; who names the policy.
+func (r Report) Write(w io.Writer, who string) error {
+	fmt.Fprintf(w, "\ncoverage of %s over %d runs: how often each rule fired and on which seeds\n", who, r.Runs)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "  rule\tfirings\tseeds\twhich")
 	for _, ru := range r.Rules {

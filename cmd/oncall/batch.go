@@ -7,6 +7,7 @@ import (
 	"io"
 	"io/fs"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 
@@ -114,7 +115,8 @@ func (c *BatchCmd) Run(env *Env) error {
 	for i, p := range passes {
 		run := sh
 		run.Policy = p.policy
-		if *p.out, err = batch.Many(ctx, run, seeds, batch.Options{Jobs: c.Jobs, Progress: bar.pass(i * len(seeds))}); err != nil {
+		cover := p.policy != nil && (p.out == &rep.A || p.out == &rep.B || slices.Contains(p.also, &rep.A) || slices.Contains(p.also, &rep.B))
+		if *p.out, err = batch.Many(ctx, run, seeds, batch.Options{Jobs: c.Jobs, Progress: bar.pass(i * len(seeds)), Coverage: cover}); err != nil {
 			break
 		}
 	}
@@ -126,6 +128,12 @@ func (c *BatchCmd) Run(env *Env) error {
 		for _, to := range p.also {
 			*to = *p.out
 		}
+	}
+	if p, ok := sh.Policy.(*policy.Program); ok {
+		rep.CoverA = batch.Coverage(p.Rules(), rep.A)
+	}
+	if p, ok := other.(*policy.Program); ok {
+		rep.CoverB = batch.Coverage(p.Rules(), rep.B)
 	}
 	if g := rep.Graded; g != nil {
 		if err := batch.FirstError(g.Ref); err != nil {

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -315,10 +316,10 @@ func TestBatchScenarioFiguresInEveryOutput(t *testing.T) {
 		t.Fatal(err)
 	}
 	head := strings.Join(recs[0], ",")
-	if !strings.Contains(head, ",error_requests,") || !strings.HasSuffix(head, ",slow_rows,rows,points,error") {
+	if !strings.Contains(head, ",error_requests,") || !strings.HasSuffix(head, ",slow_rows,rows,points,rules_fired,error") {
 		t.Errorf("CSV head %s", head)
 	}
-	if got := recs[1][len(recs[1])-3]; got != "30" {
+	if got := recs[1][len(recs[1])-4]; got != "30" {
 		t.Errorf("rows on seed 1: %q, want 30", got)
 	}
 	for _, want := range []string{`(?m)^  error_requests +requests +3 `, `(?m)^  slow_rows +min +3 +30\.0+ `, `(?m)^  rows +3 +30\.0+ `, `(?m)^  rows at least reference +100\.0 %`} {
@@ -378,8 +379,8 @@ func TestBatchVsPointsDifference(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	col := len(recs[0]) - 2
-	if recs[0][col] != "points" {
+	col := slices.Index(recs[0], "points")
+	if col < 0 {
 		t.Fatalf("CSV head %v", recs[0])
 	}
 	var sum float64
@@ -460,4 +461,59 @@ func must[T any](v T, err error) T {
 		panic(err)
 	}
 	return v
+}
+
+// The coverage of each policy is in every output of a batch: the summary
+// names the rules, the controls never used and the flags; the JSON has them
+// under coverage and vs_coverage; each CSV line the rules that fired.
+func TestBatchCoverage(t *testing.T) {
+	e := newTestEnv(t)
+	args := []string{"batch", "bad-deploy", "-p", "../../scripts/ladder/bad-deploy/clock.rules", "--vs", "../../scripts/bad-deploy.rules", "--seeds", "1-6"}
+	if code := e.run(args...); code != 0 {
+		t.Fatalf("exit %d: %s", code, e.err.String())
+	}
+	for _, want := range []string{
+		"coverage of policy ../../scripts/ladder/bad-deploy/clock.rules over 6 runs",
+		`  - rule "roll back at 09:11" takes the same action (rollback()) at the same clock time (09:11) on every seed (6 of 6)`,
+		"coverage of vs ../../scripts/bad-deploy.rules over 6 runs",
+		"  controls never used: set_min_instances, set_autoscaling,",
+	} {
+		if !strings.Contains(e.err.String(), want) {
+			t.Errorf("summary lacks %q:\n%s", want, e.err.String())
+		}
+	}
+	if n := strings.Count(e.err.String(), "flags: none"); n != 1 {
+		t.Errorf("%d policies without flags, want 1 (the reference):\n%s", n, e.err.String())
+	}
+	recs, err := csv.NewReader(strings.NewReader(e.out.String())).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	col := len(recs[0]) - 2
+	if recs[0][col] != "rules_fired" || recs[1][col] != "roll back at 09:11×1" || !strings.HasPrefix(recs[2][col], "roll back a build that raises errors×") || recs[3][col] != "" {
+		t.Errorf("CSV rules_fired: %q %q %q %q", recs[0][col], recs[1][col], recs[2][col], recs[3][col])
+	}
+	if code := e.run(append(args, "-f", "json")...); code != 0 {
+		t.Fatalf("exit %d: %s", code, e.err.String())
+	}
+	var doc struct {
+		A, B struct {
+			Rules []struct {
+				Rule  string `json:"rule"`
+				Seeds string `json:"seeds"`
+			} `json:"rules"`
+			Flags []struct {
+				Kind string `json:"kind"`
+			} `json:"flags"`
+		}
+	}
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal(e.out.Bytes(), &raw); err != nil {
+		t.Fatal(err)
+	}
+	json.Unmarshal(raw["coverage"], &doc.A)
+	json.Unmarshal(raw["vs_coverage"], &doc.B)
+	if len(doc.A.Flags) != 1 || doc.A.Flags[0].Kind != "clock-keyed" || len(doc.B.Flags) != 0 || doc.A.Rules[0].Seeds != "1-6" || len(doc.B.Rules) != 2 {
+		t.Errorf("JSON coverage %+v", doc)
+	}
 }
