@@ -58,17 +58,17 @@ func (r *Report) WriteText(w io.Writer) error {
 		if s.Story != nil {
 			fmt.Fprint(w, indent(wrap(s.Story.Text(), 76)+"\n", "  "))
 		}
-		if s.Coverage != nil {
-			if err := s.Coverage.Write(w, "the policy on "+s.Scenario); err != nil {
-				return err
-			}
-		}
 		for i, e := range s.Errors {
 			if i == maxListed {
 				fmt.Fprintf(w, "  and %s stopped\n", moreSeeds(len(s.Errors)-maxListed))
 				break
 			}
 			fmt.Fprintf(w, "  seed %d stopped: %s\n", e.Seed, e.Error)
+		}
+		if s.Coverage != nil {
+			if err := s.Coverage.Write(w, "the policy on "+s.Scenario); err != nil {
+				return err
+			}
 		}
 	}
 	verdict := "PASSED"
