@@ -3,6 +3,7 @@ package batch
 import (
 	"fmt"
 	"io"
+	"math"
 	"text/tabwriter"
 
 	"github.com/oncall-sim/oncall/engine"
@@ -113,6 +114,62 @@ type gradedJSON struct {
 	Reference string    `json:"reference"`
 	A         Standing  `json:"a"`
 	B         *Standing `json:"b,omitempty"`
+	// PointsDifference is a − b of the points on each seed, with its
+	// interval, for a --vs batch.
+	PointsDifference *Difference `json:"points_difference,omitempty"`
+}
+
+// SeedPoints returns the points of each run, as score.Seed counts them on
+// its seed, in the order of runs; NaN where the seed is left out (its
+// reference run or no policy's stopped). A run that stopped earns 0.
+func (g *Graded) SeedPoints(runs []Result) ([]float64, error) {
+	pts := make([]float64, len(runs))
+	for j := range runs {
+		pts[j] = math.NaN()
+		if j >= len(g.Ref) || j >= len(g.None) || g.Ref[j].Err != nil || g.None[j].Err != nil {
+			continue
+		}
+		var run *Result
+		if runs[j].Err == nil {
+			run = &runs[j]
+		}
+		res, err := score.Seed(g.Rules, outcomeOf(run), &g.Ref[j].Outcome, &g.None[j].Outcome)
+		if err != nil {
+			return nil, fmt.Errorf("seed %d: %w", runs[j].Seed, err)
+		}
+		pts[j] = res.Points
+	}
+	return pts, nil
+}
+
+// PointsDifference is the paired difference of the points a and b earn on
+// the same seeds: per seed a's points − b's (score.Seed), their mean and
+// the 95 % paired t interval of that mean, as Differ gives for a figure. A
+// run that stopped earns 0 on its seed, as in grading, so its pair counts;
+// a seed left out of grading (its reference or no policy's run stopped) is
+// left out. The per-seed points are before score.Sum holds a policy worse
+// than no policy at no policy's points: the interval is of what the seeds
+// earned.
+func (g *Graded) PointsDifference(a, b []Result) (Difference, error) {
+	d := Difference{Figure: "points", Unit: "points", decimals: 2}
+	pa, err := g.SeedPoints(a)
+	if err != nil {
+		return d, err
+	}
+	pb, err := g.SeedPoints(b)
+	if err != nil {
+		return d, err
+	}
+	var diffs []float64
+	for i := range min(len(pa), len(pb)) {
+		if math.IsNaN(pa[i]) || math.IsNaN(pb[i]) || a[i].Seed != b[i].Seed {
+			continue
+		}
+		diffs = append(diffs, pa[i]-pb[i])
+	}
+	d.N = len(diffs)
+	d.Mean, d.Low, d.High = PairedInterval(diffs, 0.95)
+	return d, nil
 }
 
 // writeGraded writes the graded criteria: for each policy, the share of
@@ -153,9 +210,16 @@ func (r *Report) writeGraded(w io.Writer) error {
 	}
 	if b == nil {
 		_, err = fmt.Fprintf(w, "  mean points: %s of %s%s\n", fixedDigits(a.Points, 2), fixedDigits(a.Max, 2), worseNote(a))
-	} else {
-		_, err = fmt.Fprintf(w, "  mean points: a %s%s, b %s%s, of %s\n", fixedDigits(a.Points, 2), worseNote(a), fixedDigits(b.Points, 2), worseNote(*b), fixedDigits(a.Max, 2))
+		return err
 	}
+	fmt.Fprintf(w, "  mean points: a %s%s, b %s%s, of %s\n", fixedDigits(a.Points, 2), worseNote(a), fixedDigits(b.Points, 2), worseNote(*b), fixedDigits(a.Max, 2))
+	d, err := g.PointsDifference(r.A, r.B)
+	if err != nil {
+		return err
+	}
+	dec := signDigits(d.decimals, d.Low, d.High)
+	_, err = fmt.Fprintf(w, "  points a − b per seed: mean %s, 95 %% CI [%s, %s] (paired t interval over %d seeds): %s\n",
+		fixedDigits(d.Mean, dec), fixedDigits(d.Low, dec), fixedDigits(d.High, dec), d.N, d.Verdict())
 	return err
 }
 

@@ -10,7 +10,9 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/oncall-sim/oncall/coverage"
 	"github.com/oncall-sim/oncall/engine"
+	"github.com/oncall-sim/oncall/score"
 	"github.com/oncall-sim/oncall/shift"
 )
 
@@ -27,6 +29,47 @@ type Report struct {
 	// Graded, when set, adds the scenario's grading criteria to the
 	// summary: how each policy fares against each bound.
 	Graded *Graded
+	// Custom are the figures the scenario computes itself (outcome{}), in
+	// the order it declares them (ScenarioFigures): every output shows them
+	// after the model's.
+	Custom []engine.OutcomeSpec
+	// CoverA and CoverB, when set, are what each policy's rules did over
+	// the seeds (Coverage): each output shows them.
+	CoverA, CoverB *coverage.Report
+}
+
+// ScenarioFigures returns the specs of the figures a scenario computes
+// itself, given their names and units in the order it declares them, and
+// its criteria: a figure read with at_least is better higher, any other
+// better lower (the direction its p90 and worst count in).
+func ScenarioFigures(names, units []string, criteria []score.Rule) []engine.OutcomeSpec {
+	specs := make([]engine.OutcomeSpec, len(names))
+	for i, name := range names {
+		s := engine.FigureSpec(name)
+		if i < len(units) {
+			s.Unit = units[i]
+		}
+		s.LowerBetter = true
+		for _, r := range criteria {
+			if r.Metric == name && r.AtLeast {
+				s.LowerBetter = false
+			}
+		}
+		specs[i] = s
+	}
+	return specs
+}
+
+// specs are every figure of an outcome the runs' outputs carry: the
+// model's in canonical order, then the scenario's own.
+func (r *Report) specs() []engine.OutcomeSpec {
+	return append(append([]engine.OutcomeSpec(nil), engine.OutcomeSpecs()...), r.Custom...)
+}
+
+// Figures returns the specs of the figures a summary shows: the main
+// figures in canonical order, then the scenario's own.
+func (r *Report) Figures() []engine.OutcomeSpec {
+	return append(Figures(), r.Custom...)
 }
 
 // Figures returns the specs of the main figures, in canonical order.
@@ -43,8 +86,12 @@ func Figures() []engine.OutcomeSpec {
 
 // Distributions returns the distribution of each main figure over runs.
 func Distributions(runs []Result) []Distribution {
+	return distributions(runs, Figures())
+}
+
+func distributions(runs []Result, specs []engine.OutcomeSpec) []Distribution {
 	var ds []Distribution
-	for _, s := range Figures() {
+	for _, s := range specs {
 		ds = append(ds, Distribute(runs, s))
 	}
 	return ds
@@ -56,7 +103,7 @@ func (r *Report) Differences() []Difference {
 		return nil
 	}
 	var ds []Difference
-	for _, s := range Figures() {
+	for _, s := range r.Figures() {
 		ds = append(ds, Differ(r.A, r.B, s))
 	}
 	return ds
@@ -79,11 +126,11 @@ func (r *Report) Failed() int {
 // figures for each policy and, with a comparison, the differences.
 func (r *Report) WriteSummary(w io.Writer) error {
 	fmt.Fprintf(w, "%s · %d seeds (%s) · noise %s\n", r.Scenario, len(r.Seeds), shift.FormatSeeds(r.Seeds), onOff(r.Noise))
-	if err := writeDistributions(w, "policy "+r.Policy, r.A); err != nil {
+	if err := writeDistributions(w, "policy "+r.Policy, distributions(r.A, r.Figures())); err != nil {
 		return err
 	}
 	if r.B != nil {
-		if err := writeDistributions(w, "vs "+r.Vs, r.B); err != nil {
+		if err := writeDistributions(w, "vs "+r.Vs, distributions(r.B, r.Figures())); err != nil {
 			return err
 		}
 		fmt.Fprintf(w, "\ndifference a − b per seed (a = %s, b = %s): mean and 95 %% confidence interval (paired t interval)\n", r.Policy, r.Vs)
@@ -103,6 +150,16 @@ func (r *Report) WriteSummary(w io.Writer) error {
 			return err
 		}
 	}
+	for _, c := range []struct {
+		label string
+		rep   *coverage.Report
+	}{{"policy " + r.Policy, r.CoverA}, {"vs " + r.Vs, r.CoverB}} {
+		if c.rep != nil {
+			if err := c.rep.Write(w, c.label); err != nil {
+				return err
+			}
+		}
+	}
 	if n := r.Failed(); n > 0 {
 		first := FirstError(r.A)
 		if first == nil {
@@ -113,11 +170,11 @@ func (r *Report) WriteSummary(w io.Writer) error {
 	return nil
 }
 
-func writeDistributions(w io.Writer, title string, runs []Result) error {
+func writeDistributions(w io.Writer, title string, ds []Distribution) error {
 	fmt.Fprintf(w, "\n%s: p50 and p90 count from the best run (90 %% of runs did at least as well as p90)\n", title)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "  figure\tunit\truns\tmean\tp50\tp90\tworst\t(seed)")
-	for _, d := range Distributions(runs) {
+	for _, d := range ds {
 		seed := "n/a"
 		if d.N > 0 {
 			seed = strconv.FormatUint(uint64(d.WorstSeed), 10)
@@ -179,14 +236,36 @@ func onOff(b bool) string {
 // a, b and a-b (the difference).
 func (r *Report) WriteCSV(w io.Writer) error {
 	cw := csv.NewWriter(w)
-	specs := engine.OutcomeSpecs()
+	specs := r.specs()
 	head := []string{"seed"}
 	if r.B != nil {
 		head = append(head, "policy")
 	}
-	head = append(head, engine.OutcomeNames()...)
+	for _, s := range specs {
+		head = append(head, s.Name)
+	}
+	// With grading criteria, each run's points on its seed (a stopped run
+	// earns 0, as in grading), and a − b of them.
+	var pa, pb []float64
+	if r.Graded != nil {
+		head = append(head, "points")
+		var err error
+		if pa, err = r.Graded.SeedPoints(r.A); err != nil {
+			return err
+		}
+		if r.B != nil {
+			if pb, err = r.Graded.SeedPoints(r.B); err != nil {
+				return err
+			}
+		}
+	}
+	covered := r.CoverA != nil || r.CoverB != nil
+	if covered {
+		head = append(head, "rules_fired")
+	}
 	cw.Write(append(head, "error"))
-	line := func(seed uint32, label string, values func(engine.OutcomeSpec) string, err error) {
+	fired := ""
+	line := func(seed uint32, label string, values func(engine.OutcomeSpec) string, points float64, err error) {
 		rec := []string{strconv.FormatUint(uint64(seed), 10)}
 		if r.B != nil {
 			rec = append(rec, label)
@@ -198,21 +277,53 @@ func (r *Report) WriteCSV(w io.Writer) error {
 				rec = append(rec, values(s))
 			}
 		}
+		if pa != nil {
+			if math.IsNaN(points) {
+				rec = append(rec, "")
+			} else {
+				rec = append(rec, engine.FormatFixed(points, 6))
+			}
+		}
+		if covered {
+			rec = append(rec, fired)
+		}
 		cw.Write(append(rec, errText(seed, err)))
 	}
+	at := func(ps []float64, i int) float64 {
+		if ps == nil {
+			return math.NaN()
+		}
+		return ps[i]
+	}
 	for i, a := range r.A {
-		line(a.Seed, "a", figure(&a.Outcome), a.Err)
+		fired = firedText(a.Coverage)
+		line(a.Seed, "a", figure(&a.Outcome), at(pa, i), a.Err)
 		if r.B == nil {
 			continue
 		}
 		b := r.B[i]
-		line(b.Seed, "b", figure(&b.Outcome), b.Err)
+		fired = firedText(b.Coverage)
+		line(b.Seed, "b", figure(&b.Outcome), at(pb, i), b.Err)
+		fired = ""
 		line(a.Seed, "a-b", func(s engine.OutcomeSpec) string {
 			return engine.FormatFixed(s.Get(&a.Outcome)-s.Get(&b.Outcome), s.Decimals)
-		}, firstErr(a.Err, b.Err))
+		}, at(pa, i)-at(pb, i), firstErr(a.Err, b.Err))
 	}
 	cw.Flush()
 	return cw.Error()
+}
+
+// firedText is what a run's rules did for a CSV cell: each rule that
+// fired and how often, "rule name×3; other×1".
+func firedText(c *coverage.Seed) string {
+	if c == nil {
+		return ""
+	}
+	parts := make([]string, len(c.Rules))
+	for i, r := range c.Rules {
+		parts[i] = fmt.Sprintf("%s×%d", r.Rule, r.Firings)
+	}
+	return strings.Join(parts, "; ")
 }
 
 func figure(o *engine.Outcome) func(engine.OutcomeSpec) string {
@@ -238,13 +349,13 @@ func firstErr(a, b error) error {
 // OutcomeJSON writes an outcome as one JSON object keyed by the figures'
 // names in canonical order, each at its fixed precision.
 func OutcomeJSON(o *engine.Outcome) json.RawMessage {
-	return figuresJSON(func(s engine.OutcomeSpec) float64 { return s.Get(o) })
+	return figuresJSON(engine.OutcomeSpecs(), func(s engine.OutcomeSpec) float64 { return s.Get(o) })
 }
 
-func figuresJSON(get func(engine.OutcomeSpec) float64) json.RawMessage {
+func figuresJSON(specs []engine.OutcomeSpec, get func(engine.OutcomeSpec) float64) json.RawMessage {
 	var b strings.Builder
 	b.WriteByte('{')
-	for i, s := range engine.OutcomeSpecs() {
+	for i, s := range specs {
 		if i > 0 {
 			b.WriteByte(',')
 		}
@@ -252,6 +363,11 @@ func figuresJSON(get func(engine.OutcomeSpec) float64) json.RawMessage {
 	}
 	b.WriteByte('}')
 	return json.RawMessage(b.String())
+}
+
+// outcomeJSON is OutcomeJSON with the scenario's own figures after the model's.
+func (r *Report) outcomeJSON(o *engine.Outcome) json.RawMessage {
+	return figuresJSON(r.specs(), func(s engine.OutcomeSpec) float64 { return s.Get(o) })
 }
 
 type runJSON struct {
@@ -276,19 +392,21 @@ type pairJSON struct {
 // in seed order, the distributions and the differences.
 func (r *Report) WriteJSON(w io.Writer) error {
 	doc := struct {
-		Scenario       string         `json:"scenario"`
-		Policy         string         `json:"policy"`
-		Vs             string         `json:"vs,omitempty"`
-		Seeds          string         `json:"seeds"`
-		Noise          bool           `json:"noise"`
-		Interval       string         `json:"interval,omitempty"`
-		Runs           any            `json:"runs"`
-		Distribution   []Distribution `json:"distribution"`
-		VsDistribution []Distribution `json:"vs_distribution,omitempty"`
-		Differences    []Difference   `json:"differences,omitempty"`
-		Graded         *gradedJSON    `json:"graded,omitempty"`
-	}{Scenario: r.Scenario, Policy: r.Policy, Vs: r.Vs, Seeds: shift.FormatSeeds(r.Seeds), Noise: r.Noise,
-		Distribution: Distributions(r.A)}
+		Scenario       string           `json:"scenario"`
+		Policy         string           `json:"policy"`
+		Vs             string           `json:"vs,omitempty"`
+		Seeds          string           `json:"seeds"`
+		Noise          bool             `json:"noise"`
+		Interval       string           `json:"interval,omitempty"`
+		Runs           any              `json:"runs"`
+		Distribution   []Distribution   `json:"distribution"`
+		VsDistribution []Distribution   `json:"vs_distribution,omitempty"`
+		Differences    []Difference     `json:"differences,omitempty"`
+		Graded         *gradedJSON      `json:"graded,omitempty"`
+		Coverage       *coverage.Report `json:"coverage,omitempty"`
+		VsCoverage     *coverage.Report `json:"vs_coverage,omitempty"`
+	}{Coverage: r.CoverA, VsCoverage: r.CoverB, Scenario: r.Scenario, Policy: r.Policy, Vs: r.Vs, Seeds: shift.FormatSeeds(r.Seeds), Noise: r.Noise,
+		Distribution: distributions(r.A, r.Figures())}
 	if r.Graded != nil {
 		g := &gradedJSON{Reference: r.Graded.Reference}
 		var err error
@@ -301,6 +419,11 @@ func (r *Report) WriteJSON(w io.Writer) error {
 				return err
 			}
 			g.B = &b
+			d, err := r.Graded.PointsDifference(r.A, r.B)
+			if err != nil {
+				return err
+			}
+			g.PointsDifference = &d
 		}
 		doc.Graded = g
 	}
@@ -311,13 +434,13 @@ func (r *Report) WriteJSON(w io.Writer) error {
 			if a.Err != nil {
 				runs[i].Error = errText(a.Seed, a.Err)
 			} else {
-				runs[i].Outcome = OutcomeJSON(&a.Outcome)
+				runs[i].Outcome = r.outcomeJSON(&a.Outcome)
 			}
 		}
 		doc.Runs = runs
 	} else {
 		doc.Interval = "paired t interval of the mean of a − b over seeds, 95 %"
-		doc.VsDistribution = Distributions(r.B)
+		doc.VsDistribution = distributions(r.B, r.Figures())
 		doc.Differences = r.Differences()
 		runs := make([]pairJSON, len(r.A))
 		for i, a := range r.A {
@@ -326,15 +449,15 @@ func (r *Report) WriteJSON(w io.Writer) error {
 			if a.Err != nil {
 				runs[i].ErrorA = errText(a.Seed, a.Err)
 			} else {
-				runs[i].A = OutcomeJSON(&a.Outcome)
+				runs[i].A = r.outcomeJSON(&a.Outcome)
 			}
 			if b.Err != nil {
 				runs[i].ErrorB = errText(b.Seed, b.Err)
 			} else {
-				runs[i].B = OutcomeJSON(&b.Outcome)
+				runs[i].B = r.outcomeJSON(&b.Outcome)
 			}
 			if a.Err == nil && b.Err == nil {
-				runs[i].Diff = figuresJSON(func(s engine.OutcomeSpec) float64 { return s.Get(&a.Outcome) - s.Get(&b.Outcome) })
+				runs[i].Diff = figuresJSON(r.specs(), func(s engine.OutcomeSpec) float64 { return s.Get(&a.Outcome) - s.Get(&b.Outcome) })
 			}
 		}
 		doc.Runs = runs

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/oncall-sim/oncall/coverage"
 	"github.com/oncall-sim/oncall/engine"
 	"github.com/oncall-sim/oncall/internal/budget"
 	"github.com/oncall-sim/oncall/shift"
@@ -18,6 +19,9 @@ type Result struct {
 	Seed    uint32
 	Outcome engine.Outcome
 	Err     error
+	// Coverage is what the policy's rules did in the run, with
+	// Options.Coverage; nil otherwise.
+	Coverage *coverage.Seed
 }
 
 // Options say which seeds to run and how.
@@ -26,6 +30,9 @@ type Options struct {
 	// Progress, when set, is called after each finished run with the count of
 	// runs done so far. It is called from one goroutine at a time, in order.
 	Progress func(done, total int)
+	// Coverage keeps, for each run, what the policy's rules did in it
+	// (Result.Coverage), for coverage.Build.
+	Coverage bool
 }
 
 // Many runs the shift sh once a seed, each run's seed taking the place of
@@ -61,7 +68,7 @@ func Many(ctx context.Context, sh shift.Shift, seeds []uint32, o Options) ([]Res
 				if i >= len(seeds) {
 					return
 				}
-				results[i], last = result(inner, sh, seeds[i], last)
+				results[i], last = result(inner, sh, seeds[i], last, o.Coverage)
 				ran[i] = true
 				var spent *budget.Exceeded
 				if errors.As(results[i].Err, &spent) {
@@ -95,7 +102,7 @@ func Many(ctx context.Context, sh shift.Shift, seeds []uint32, o Options) ([]Res
 // back to the scenario for the next as well. A panic in a scenario or
 // policy is an error of that seed, not of the whole batch, and the next
 // run of the worker starts afresh.
-func result(ctx context.Context, sh shift.Shift, seed uint32, last *shift.Sim) (res Result, _ *shift.Sim) {
+func result(ctx context.Context, sh shift.Shift, seed uint32, last *shift.Sim, cover bool) (res Result, _ *shift.Sim) {
 	res.Seed = seed
 	defer func() {
 		if p := recover(); p != nil {
@@ -106,6 +113,10 @@ func result(ctx context.Context, sh shift.Shift, seed uint32, last *shift.Sim) (
 	sim, err := sh.Run(ctx)
 	if sim != nil {
 		res.Outcome = sim.Outcome()
+		if cover {
+			c := coverage.Of(seed, sim.Rows())
+			res.Coverage = &c
+		}
 		sim.Release()
 	}
 	if err != nil {
@@ -122,4 +133,18 @@ func FirstError(results []Result) error {
 		}
 	}
 	return nil
+}
+
+// Coverage sums up what a policy whose rules are named rules did over
+// runs made with Options.Coverage: the runs that stopped count with the
+// minutes they ran.
+func Coverage(rules []string, runs []Result) *coverage.Report {
+	var seeds []coverage.Seed
+	for _, r := range runs {
+		if r.Coverage != nil {
+			seeds = append(seeds, *r.Coverage)
+		}
+	}
+	rep := coverage.Build(rules, seeds)
+	return &rep
 }

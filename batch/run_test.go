@@ -307,7 +307,7 @@ func TestDistributionOfNoRunHasNoWorstSeed(t *testing.T) {
 	if err := rep.WriteSummary(&out); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(out.String(), "  budget_used          share  0     n/a   n/a  n/a  n/a    n/a\n") {
+	if !strings.Contains(out.String(), "  budget_used          share     0     n/a   n/a  n/a  n/a    n/a\n") {
 		t.Errorf("summary:\n%s", out.String())
 	}
 }

@@ -9,7 +9,7 @@ import (
 
 // MainFigures are the outcome figures a batch summary shows by default.
 var mainFigures = []string{
-	"budget_used", "availability", "cost", "shed_share",
+	"budget_used", "availability", "error_requests", "cost", "shed_share",
 	"mean_p99_ms", "slow_minutes", "paging_minutes", "minutes_to_mitigate",
 }
 

@@ -65,6 +65,11 @@ func (r *Report) WriteText(w io.Writer) error {
 			}
 			fmt.Fprintf(w, "  seed %d stopped: %s\n", e.Seed, e.Error)
 		}
+		if s.Coverage != nil {
+			if err := s.Coverage.Write(w, "the policy on "+s.Scenario); err != nil {
+				return err
+			}
+		}
 	}
 	verdict := "PASSED"
 	if !r.Passed {

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/oncall-sim/oncall/batch"
+	"github.com/oncall-sim/oncall/coverage"
+	"github.com/oncall-sim/oncall/dsl/policy"
 	"github.com/oncall-sim/oncall/dsl/scenario"
 	"github.com/oncall-sim/oncall/engine"
 	"github.com/oncall-sim/oncall/internal/budget"
@@ -134,6 +136,9 @@ func gradeOne(ctx context.Context, o GradeOptions, sc Scenario, rep *Report) (Sc
 	if err != nil {
 		return sr, err
 	}
+	if p, ok := o.Policy.(*policy.Program); ok && o.PolicyError == "" {
+		sr.Coverage = batch.Coverage(p.Rules(), results)
+	}
 	if o.PolicyError == "" && sr.Score < sr.MaxScore-Tolerance {
 		sr.Story = tell(sc, &sr, o.Policy, ref.Noise, o.Limits)
 	}
@@ -153,7 +158,7 @@ func runPolicy(ctx context.Context, o GradeOptions, sc Scenario, ref *Reference)
 		}
 		return results, nil
 	}
-	opts := batch.Options{Jobs: o.Jobs}
+	opts := batch.Options{Jobs: o.Jobs, Coverage: true}
 	if o.Progress != nil {
 		opts.Progress = func(done, total int) { o.Progress(sc.ID, done, total) }
 	}
@@ -295,6 +300,9 @@ type ScenarioResult struct {
 	// Story tells the seed where the policy earned least, from the first
 	// signal on; nil at full points or when that run did not finish.
 	Story *Story `json:"story,omitempty"`
+	// Coverage is what the policy's rules did over the seeds, with the
+	// flags of what looks like gaming (package coverage).
+	Coverage *coverage.Report `json:"coverage,omitempty"`
 	// NoneScore is what no policy earns on the scenario. Worse says the
 	// policy did worse than no policy on the mean of the seeds: its score
 	// is then held at NoneScore, and WorseText says on which figures.

@@ -7,6 +7,7 @@ import (
 	"io"
 	"io/fs"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 
@@ -76,15 +77,16 @@ func (c *BatchCmd) Run(env *Env) error {
 	}
 	sh := shift.Shift{Scenario: sc, Noise: c.Noise, Adjust: settingsHook(c.Set), Limits: limits}
 	rep := batch.Report{Seeds: seeds, Noise: c.Noise, Policy: "none"}
+	var hashA, hashB string // of the source bytes: the same file runs once
 	if c.Policy != "" {
-		if sh.Policy, err = readPolicyFile(env, "--policy", c.Policy); err != nil {
+		if sh.Policy, hashA, err = readPolicySource(env, "--policy", c.Policy); err != nil {
 			return err
 		}
 		rep.Policy = c.Policy
 	}
 	var other shift.Policy
 	if c.Vs != "" {
-		if other, err = readPolicyFile(env, "--vs", c.Vs); err != nil {
+		if other, hashB, err = readPolicySource(env, "--vs", c.Vs); err != nil {
 			return err
 		}
 		rep.Vs = c.Vs
@@ -100,6 +102,7 @@ func (c *BatchCmd) Run(env *Env) error {
 		return err
 	}
 	rep.Scenario = setup.ID
+	rep.Custom = customFigures(sc)
 	ref, err := c.referencePolicy(env, sc)
 	if err != nil {
 		return err
@@ -107,12 +110,13 @@ func (c *BatchCmd) Run(env *Env) error {
 
 	ctx, stop := interruptible(env)
 	defer stop()
-	passes := c.passes(&rep, sh, other, sc, ref)
+	passes := c.passes(&rep, sh, other, sc, ref, hashA, hashB)
 	bar := newProgress(env, len(seeds)*len(passes))
 	for i, p := range passes {
 		run := sh
 		run.Policy = p.policy
-		if *p.out, err = batch.Many(ctx, run, seeds, batch.Options{Jobs: c.Jobs, Progress: bar.pass(i * len(seeds))}); err != nil {
+		cover := p.policy != nil && (p.out == &rep.A || p.out == &rep.B || slices.Contains(p.also, &rep.A) || slices.Contains(p.also, &rep.B))
+		if *p.out, err = batch.Many(ctx, run, seeds, batch.Options{Jobs: c.Jobs, Progress: bar.pass(i * len(seeds)), Coverage: cover}); err != nil {
 			break
 		}
 	}
@@ -120,10 +124,18 @@ func (c *BatchCmd) Run(env *Env) error {
 	if err != nil {
 		return failure("interrupted before the last run: nothing written")
 	}
-	if g := rep.Graded; g != nil {
-		if g.None == nil {
-			g.None = rep.A
+	for _, p := range passes {
+		for _, to := range p.also {
+			*to = *p.out
 		}
+	}
+	if p, ok := sh.Policy.(*policy.Program); ok {
+		rep.CoverA = batch.Coverage(p.Rules(), rep.A)
+	}
+	if p, ok := other.(*policy.Program); ok {
+		rep.CoverB = batch.Coverage(p.Rules(), rep.B)
+	}
+	if g := rep.Graded; g != nil {
 		if err := batch.FirstError(g.Ref); err != nil {
 			return failure("the reference policy %s stopped, so the graded criteria have no bounds: %v", ref.Name, err)
 		}
@@ -131,28 +143,52 @@ func (c *BatchCmd) Run(env *Env) error {
 	return c.write(env, &rep)
 }
 
-// pass is one batch of runs: a policy (nil: none) and where its results go.
+// customFigures are the figures the scenario computes itself, for every
+// output of a batch.
+func customFigures(sc *scenario.Program) []engine.OutcomeSpec {
+	var names, units []string
+	for _, o := range sc.Outcomes() {
+		names, units = append(names, o.Name), append(units, o.Unit)
+	}
+	return batch.ScenarioFigures(names, units, scenario.Rules(sc.Grading()))
+}
+
+// pass is one batch of runs: a policy (nil: none) with the SHA-256 of its
+// source, where its results go, and where else they serve.
 type pass struct {
 	policy shift.Policy
+	hash   string
 	out    *[]batch.Result
+	also   []*[]batch.Result
 }
 
 // passes lists the batches to run: policy a, then b, then, for a scenario
 // with grading criteria and a reference policy, the reference policy and
-// no policy (unless a is none: its runs serve).
-func (c *BatchCmd) passes(rep *batch.Report, sh shift.Shift, other shift.Policy, sc *scenario.Program, ref golden.Policy) []pass {
-	passes := []pass{{sh.Policy, &rep.A}}
+// no policy. A policy whose source bytes are another's, or no policy
+// twice, runs once, its results serving both: `batch bad-deploy -p
+// scripts/bad-deploy.rules` runs the reference once and no policy once.
+func (c *BatchCmd) passes(rep *batch.Report, sh shift.Shift, other shift.Policy, sc *scenario.Program, ref golden.Policy, hashA, hashB string) []pass {
+	var passes []pass
+	add := func(pol shift.Policy, hash string, out *[]batch.Result) {
+		for i := range passes {
+			p := &passes[i]
+			if (p.policy == nil && pol == nil) || (p.policy != nil && pol != nil && hash != "" && p.hash == hash) {
+				p.also = append(p.also, out)
+				return
+			}
+		}
+		passes = append(passes, pass{policy: pol, hash: hash, out: out})
+	}
+	add(sh.Policy, hashA, &rep.A)
 	if other != nil {
-		passes = append(passes, pass{other, &rep.B})
+		add(other, hashB, &rep.B)
 	}
 	if ref.Program == nil {
 		return passes
 	}
 	rep.Graded = &batch.Graded{Reference: ref.Name, Rules: scenario.Rules(sc.Grading())}
-	passes = append(passes, pass{ref.Program, &rep.Graded.Ref})
-	if sh.Policy != nil {
-		passes = append(passes, pass{nil, &rep.Graded.None})
-	}
+	add(ref.Program, ref.SHA256, &rep.Graded.Ref)
+	add(nil, "", &rep.Graded.None)
 	return passes
 }
 
@@ -161,8 +197,8 @@ func (c *BatchCmd) passes(rep *batch.Report, sh shift.Shift, other shift.Policy,
 // or for a scenario of a file that has no built-in one.
 func (c *BatchCmd) referencePolicy(env *Env, sc *scenario.Program) (golden.Policy, error) {
 	if c.RefPol != "" {
-		p, err := readPolicyFile(env, "--reference-policy", c.RefPol)
-		return golden.Policy{Program: p, Name: c.RefPol}, err
+		p, hash, err := readPolicySource(env, "--reference-policy", c.RefPol)
+		return golden.Policy{Program: p, Name: c.RefPol, SHA256: hash}, err
 	}
 	if len(sc.Grading()) == 0 {
 		return golden.Policy{}, nil
@@ -254,10 +290,22 @@ func settingsHook(settings []string) func(*engine.Setup) error {
 // readPolicyFile compiles the policy file named by a flag; every problem in
 // it is shown with its place and a caret.
 func readPolicyFile(env *Env, flag, name string) (*policy.Program, error) {
+	p, _, err := readPolicySource(env, flag, name)
+	return p, err
+}
+
+// readPolicySource is readPolicyFile that also returns the SHA-256 of the
+// file's bytes.
+func readPolicySource(env *Env, flag, name string) (*policy.Program, string, error) {
 	src, err := env.ReadFile(name)
 	if err != nil {
-		return nil, usageError("%s %s: %v", flag, name, err)
+		return nil, "", usageError("%s %s: %v", flag, name, err)
 	}
+	p, err := compileFlagPolicy(flag, name, src)
+	return p, golden.SHA256(src), err
+}
+
+func compileFlagPolicy(flag, name string, src []byte) (*policy.Program, error) {
 	p, err := policy.Compile(name, src)
 	if err != nil {
 		if l, ok := err.(dsl.List); ok {

@@ -3,8 +3,13 @@ package main
 import (
 	"encoding/csv"
 	"encoding/json"
+	"fmt"
+	"math"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -194,7 +199,7 @@ func TestBatchVsShowsTheGradedCriteria(t *testing.T) {
 		"graded criteria: bounds from the reference policy scripts/bad-deploy.rules on each seed",
 		"  budget_used at most reference + 0.035       100.0 %              0.0 %                1.000          0.000          6.00            0.00\n",
 		"  mean points: a 13.00, b 0.00 (worse than no policy, which earns 0.00: held at it; worse on 10 seeds), of 13.00\n",
-		"  slow_minutes         min    10    ",
+		"  slow_minutes         min       10    ",
 	} {
 		if !strings.Contains(summary, want) {
 			t.Errorf("summary lacks %q:\n%s", want, summary)
@@ -283,5 +288,232 @@ func TestOutputNeverOverwritesAnInput(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(refs); !strings.Contains(string(b), `"format": "oncall-reference/2"`) {
 		t.Errorf("%s was overwritten: %.80q", refs, b)
+	}
+}
+
+// outcomeScenario computes two figures of its own and grades one of them.
+const outcomeScenario = `scenario { id = "own-figures", title = "T", briefing = "B", start = "10:00", duration = "30m" }
+grade { { metric = "slow_rows", at_most = "reference + 1" }, { metric = "rows", at_least = "reference" } }
+outcome { name = "slow_rows", unit = "min", value = function(rows)
+  local n = 0
+  for _, r in ipairs(rows) do if r.p99_ms > 100 then n = n + 1 end end
+  return n
+end }
+outcome { name = "rows", value = function(rows) return #rows end }
+`
+
+// error_requests and the scenario's own figures are in every output of a
+// batch: the summary's table, every CSV line and every JSON run.
+func TestBatchScenarioFiguresInEveryOutput(t *testing.T) {
+	e := newTestEnv(t)
+	sc := tempFile(t, "own.lua", outcomeScenario)
+	pol := tempFile(t, "floor.rules", floorPolicy)
+	if code := e.run("batch", sc, "-p", pol, "--reference-policy", pol, "--seeds", "1-3"); code != 0 {
+		t.Fatalf("exit %d: %s", code, e.err.String())
+	}
+	recs, err := csv.NewReader(strings.NewReader(e.out.String())).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	head := strings.Join(recs[0], ",")
+	if !strings.Contains(head, ",error_requests,") || !strings.HasSuffix(head, ",slow_rows,rows,points,rules_fired,error") {
+		t.Errorf("CSV head %s", head)
+	}
+	if got := recs[1][len(recs[1])-4]; got != "30" {
+		t.Errorf("rows on seed 1: %q, want 30", got)
+	}
+	for _, want := range []string{`(?m)^  error_requests +requests +3 `, `(?m)^  slow_rows +min +3 +30\.0+ `, `(?m)^  rows +3 +30\.0+ `, `(?m)^  rows at least reference +100\.0 %`} {
+		if !regexp.MustCompile(want).MatchString(e.err.String()) {
+			t.Errorf("summary lacks %s:\n%s", want, e.err.String())
+		}
+	}
+	if code := e.run("batch", sc, "-p", pol, "--vs", pol, "--seeds", "1-3", "-f", "json"); code != 0 {
+		t.Fatalf("exit %d: %s", code, e.err.String())
+	}
+	var doc struct {
+		Runs []struct {
+			A    map[string]float64 `json:"a"`
+			Diff map[string]float64 `json:"a_minus_b"`
+		} `json:"runs"`
+		Distribution []struct {
+			Figure string `json:"figure"`
+		} `json:"distribution"`
+		Differences []struct {
+			Figure string `json:"figure"`
+		} `json:"differences"`
+	}
+	if err := json.Unmarshal(e.out.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if a, ok := doc.Runs[0].A["error_requests"]; !ok || a != 0 || doc.Runs[0].A["rows"] != 30 {
+		t.Errorf("run a of seed 1: %v", doc.Runs[0].A)
+	}
+	if d, ok := doc.Runs[0].Diff["slow_rows"]; !ok || d != 0 {
+		t.Errorf("a − b of seed 1: %v", doc.Runs[0].Diff)
+	}
+	var figs []string
+	for _, d := range doc.Distribution {
+		figs = append(figs, d.Figure)
+	}
+	if got := strings.Join(figs, " "); !strings.Contains(got, "error_requests") || !strings.HasSuffix(got, "slow_rows rows") {
+		t.Errorf("distribution of %s", got)
+	}
+	if n := len(doc.Differences); n != len(doc.Distribution) {
+		t.Errorf("%d differences for %d figures", n, len(doc.Distribution))
+	}
+}
+
+// --vs gives the paired interval of the points difference: in the summary,
+// in the JSON and, seed by seed, in the CSV's points column, whose a − b
+// lines average to the JSON's mean.
+func TestBatchVsPointsDifference(t *testing.T) {
+	e := newTestEnv(t)
+	args := []string{"batch", "bad-deploy", "-p", "../../scripts/examples/rollback-on-page.rules", "--vs", "../../scripts/ladder/bad-deploy/late.rules", "--seeds", "1-10"}
+	if code := e.run(args...); code != 0 {
+		t.Fatalf("exit %d: %s", code, e.err.String())
+	}
+	if !regexp.MustCompile(`points a − b per seed: mean 4\.\d\d, 95 % CI \[4\.\d\d, 4\.\d\d\] \(paired t interval over 10 seeds\): a better`).MatchString(e.err.String()) {
+		t.Errorf("summary:\n%s", e.err.String())
+	}
+	recs, err := csv.NewReader(strings.NewReader(e.out.String())).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	col := slices.Index(recs[0], "points")
+	if col < 0 {
+		t.Fatalf("CSV head %v", recs[0])
+	}
+	var sum float64
+	var diffs []float64
+	for _, rec := range recs[1:] {
+		if rec[1] == "a-b" {
+			v, err := strconv.ParseFloat(rec[col], 64)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sum += v
+			diffs = append(diffs, v)
+		}
+	}
+	if code := e.run(append(args, "-f", "json")...); code != 0 {
+		t.Fatalf("exit %d: %s", code, e.err.String())
+	}
+	var doc struct {
+		Graded struct {
+			D struct {
+				N       int     `json:"pairs"`
+				Mean    float64 `json:"mean"`
+				Verdict string  `json:"verdict"`
+			} `json:"points_difference"`
+		} `json:"graded"`
+	}
+	if err := json.Unmarshal(e.out.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	d := doc.Graded.D
+	if d.N != 10 || len(diffs) != 10 || math.Abs(d.Mean-sum/10) > 1e-5 || d.Verdict != "a better" {
+		t.Errorf("points difference %+v; CSV a − b %v", d, diffs)
+	}
+	var raw struct {
+		Graded struct {
+			D map[string]any `json:"points_difference"`
+		} `json:"graded"`
+	}
+	json.Unmarshal(e.out.Bytes(), &raw)
+	lo, _ := raw.Graded.D["ci95_low"].(float64)
+	hi, _ := raw.Graded.D["ci95_high"].(float64)
+	if !(lo < d.Mean && d.Mean < hi) || hi-lo > 2 {
+		t.Errorf("interval [%v, %v] around %v", lo, hi, d.Mean)
+	}
+}
+
+// A --policy whose bytes are the reference policy's runs once, serving as
+// both; no policy runs once too: 2 runs a seed, not 3. The runs are counted
+// by the progress bar's total.
+func TestBatchPolicyEqualToReferenceRunsOnce(t *testing.T) {
+	e := newTestEnv(t)
+	e.IsTerminal = func(any) bool { return true }
+	copied := tempFile(t, "mine.rules", string(must(os.ReadFile("../../scripts/bad-deploy.rules"))))
+	for _, c := range []struct {
+		args []string
+		runs int
+	}{
+		{[]string{"-p", copied}, 8},
+		{[]string{"-p", "../../scripts/ladder/bad-deploy/late.rules"}, 12},
+		{[]string{"-p", "../../scripts/ladder/bad-deploy/late.rules", "--vs", copied}, 12},
+		{nil, 8},
+	} {
+		if code := e.run(append([]string{"batch", "bad-deploy", "--seeds", "1-4"}, c.args...)...); code != 0 {
+			t.Fatalf("%v: exit %d: %s", c.args, code, e.err.String())
+		}
+		if want := fmt.Sprintf(" %d/%d runs", c.runs, c.runs); !strings.Contains(e.err.String(), want) {
+			t.Errorf("%v: progress lacks %q:\n%q", c.args, want, e.err.String())
+		}
+	}
+	e.run("batch", "bad-deploy", "--seeds", "1-4", "-p", copied)
+	if !strings.Contains(e.err.String(), "  mean points: 13.00 of 13.00\n") {
+		t.Errorf("the reference policy against itself:\n%s", e.err.String())
+	}
+}
+
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
+}
+
+// The coverage of each policy is in every output of a batch: the summary
+// names the rules, the controls never used and the flags; the JSON has them
+// under coverage and vs_coverage; each CSV line the rules that fired.
+func TestBatchCoverage(t *testing.T) {
+	e := newTestEnv(t)
+	args := []string{"batch", "bad-deploy", "-p", "../../scripts/ladder/bad-deploy/clock.rules", "--vs", "../../scripts/bad-deploy.rules", "--seeds", "1-6"}
+	if code := e.run(args...); code != 0 {
+		t.Fatalf("exit %d: %s", code, e.err.String())
+	}
+	for _, want := range []string{
+		"coverage of policy ../../scripts/ladder/bad-deploy/clock.rules over 6 runs",
+		`  - rule "roll back at 09:11" takes the same action (rollback()) at the same clock time (09:11) on every seed (6 of 6)`,
+		"coverage of vs ../../scripts/bad-deploy.rules over 6 runs",
+		"  controls never used: set_min_instances, set_autoscaling,",
+	} {
+		if !strings.Contains(e.err.String(), want) {
+			t.Errorf("summary lacks %q:\n%s", want, e.err.String())
+		}
+	}
+	if n := strings.Count(e.err.String(), "flags: none"); n != 1 {
+		t.Errorf("%d policies without flags, want 1 (the reference):\n%s", n, e.err.String())
+	}
+	recs, err := csv.NewReader(strings.NewReader(e.out.String())).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	col := len(recs[0]) - 2
+	if recs[0][col] != "rules_fired" || recs[1][col] != "roll back at 09:11×1" || !strings.HasPrefix(recs[2][col], "roll back a build that raises errors×") || recs[3][col] != "" {
+		t.Errorf("CSV rules_fired: %q %q %q %q", recs[0][col], recs[1][col], recs[2][col], recs[3][col])
+	}
+	if code := e.run(append(args, "-f", "json")...); code != 0 {
+		t.Fatalf("exit %d: %s", code, e.err.String())
+	}
+	var doc struct {
+		A, B struct {
+			Rules []struct {
+				Rule  string `json:"rule"`
+				Seeds string `json:"seeds"`
+			} `json:"rules"`
+			Flags []struct {
+				Kind string `json:"kind"`
+			} `json:"flags"`
+		}
+	}
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal(e.out.Bytes(), &raw); err != nil {
+		t.Fatal(err)
+	}
+	json.Unmarshal(raw["coverage"], &doc.A)
+	json.Unmarshal(raw["vs_coverage"], &doc.B)
+	if len(doc.A.Flags) != 1 || doc.A.Flags[0].Kind != "clock-keyed" || len(doc.B.Flags) != 0 || doc.A.Rules[0].Seeds != "1-6" || len(doc.B.Rules) != 2 {
+		t.Errorf("JSON coverage %+v", doc)
 	}
 }

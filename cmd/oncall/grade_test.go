@@ -264,7 +264,10 @@ grade { { metric = "cost", at_most = "reference * 1.2" } }
 			t.Errorf("report lacks %q:\n%s", want, out)
 		}
 	}
-	if n := strings.Count(out, "seed 1"); n != 2 {
+	// The coverage's flag names a seed as its example: not a second report
+	// of the stop.
+	grading, _, _ := strings.Cut(out, "\ncoverage of ")
+	if n := strings.Count(grading, "seed 1"); n != 2 {
 		t.Errorf("seed 1 is named %d times, want twice (its criterion, its error):\n%s", n, out)
 	}
 }
@@ -320,5 +323,44 @@ func TestGradeScenarioFlagAsGoldenRecord(t *testing.T) {
 	out := e.out.String()
 	if !strings.Contains(out, "bad-deploy — Bad deploy") || !strings.Contains(out, "cache-flush — ") || strings.Contains(out, "surge — ") {
 		t.Errorf("grade -s bad-deploy -s cache-flush reports:\n%s", out)
+	}
+}
+
+// grade's text and JSON carry the coverage of the policy on each scenario,
+// with its flags: the ladder's clock policy is clock-keyed, the reference
+// is not flagged.
+func TestGradeCoverage(t *testing.T) {
+	e := newTestEnv(t)
+	if code := e.run("grade", "--policy", "../../scripts/ladder/bad-deploy/clock.rules", "--scenario", "bad-deploy"); code == 2 {
+		t.Fatalf("exit %d: %s", code, e.err.String())
+	}
+	for _, want := range []string{"coverage of the policy on bad-deploy over 20 runs", `  - rule "roll back at 09:11" takes the same action (rollback()) at the same clock time (09:11) on every seed (20 of 20)`} {
+		if !strings.Contains(e.out.String(), want) {
+			t.Errorf("text lacks %q:\n%s", want, e.out.String())
+		}
+	}
+	for file, kinds := range map[string]string{"../../scripts/ladder/bad-deploy/clock.rules": "clock-keyed", "../../scripts/bad-deploy.rules": ""} {
+		e.run("grade", "--policy", file, "--scenario", "bad-deploy", "-f", "json")
+		var doc struct {
+			Scenarios []struct {
+				Coverage struct {
+					Runs  int `json:"runs"`
+					Flags []struct {
+						Kind string `json:"kind"`
+					} `json:"flags"`
+				} `json:"coverage"`
+			} `json:"scenarios"`
+		}
+		if err := json.Unmarshal(e.out.Bytes(), &doc); err != nil || len(doc.Scenarios) != 1 {
+			t.Fatalf("%s: %v\n%s", file, err, e.out.String())
+		}
+		c := doc.Scenarios[0].Coverage
+		var got []string
+		for _, f := range c.Flags {
+			got = append(got, f.Kind)
+		}
+		if c.Runs != 20 || strings.Join(got, " ") != kinds {
+			t.Errorf("%s: coverage of %d runs, flags %v, want %q", file, c.Runs, got, kinds)
+		}
 	}
 }
