@@ -14,8 +14,8 @@ import (
 	"github.com/oncall-sim/oncall/dsl"
 	"github.com/oncall-sim/oncall/dsl/policy"
 	"github.com/oncall-sim/oncall/dsl/scenario"
-	"github.com/oncall-sim/oncall/golden"
 	"github.com/oncall-sim/oncall/golden/goldentest"
+	"github.com/oncall-sim/oncall/grade"
 	"github.com/oncall-sim/oncall/shift"
 )
 
@@ -138,7 +138,7 @@ func scenarioOf(t *testing.T, r rung) *scenario.Program {
 }
 
 // policyFile compiles a rule file, with the hash a reference records.
-func policyFile(t *testing.T, path string) golden.Policy {
+func policyFile(t *testing.T, path string) grade.Policy {
 	t.Helper()
 	src, err := os.ReadFile(path)
 	if err != nil {
@@ -148,34 +148,34 @@ func policyFile(t *testing.T, path string) golden.Policy {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return golden.Policy{Program: p, Name: path, SHA256: golden.SHA256(src)}
+	return grade.Policy{Program: p, Name: path, SHA256: grade.SHA256(src)}
 }
 
 // ladderRun grades every archetype of one rung against references
 // recorded on the ladder's seeds, and returns each one's report.
-func ladderRun(t *testing.T, r rung) map[string]*golden.Report {
+func ladderRun(t *testing.T, r rung) map[string]*grade.Report {
 	t.Helper()
 	seeds, err := shift.ParseSeeds(ladderSeeds)
 	if err != nil {
 		t.Fatal(err)
 	}
 	p := scenarioOf(t, r)
-	sc := golden.Graded(p)
-	var ref golden.Policy
+	sc := grade.Graded(p)
+	var ref grade.Policy
 	if f, ok := r.files["reference"]; ok {
 		ref = policyFile(t, f)
-	} else if ref, err = golden.ReferencePolicy(p.ID()); err != nil {
+	} else if ref, err = grade.ReferencePolicy(p.ID()); err != nil {
 		t.Fatal(err)
 	}
-	rec, err := golden.RecordReference(context.Background(), golden.RecordOptions{Scenario: sc, Policy: ref.Program,
+	rec, err := grade.RecordReference(context.Background(), grade.RecordOptions{Scenario: sc, Policy: ref.Program,
 		PolicyName: ref.Name, PolicySHA256: ref.SHA256, Noise: true}, seeds, batch.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	refs := &golden.ReferenceFile{Format: golden.ReferenceFormat, References: []golden.Reference{rec}}
-	reports := make(map[string]*golden.Report)
+	refs := &grade.ReferenceFile{Format: grade.ReferenceFormat, References: []grade.Reference{rec}}
+	reports := make(map[string]*grade.Report)
 	for _, a := range archetypes {
-		o := golden.GradeOptions{Scenarios: []golden.Scenario{sc}, PolicyName: a, References: refs, ReferenceName: "ladder seeds " + ladderSeeds}
+		o := grade.GradeOptions{Scenarios: []grade.Scenario{sc}, PolicyName: a, References: refs, ReferenceName: "ladder seeds " + ladderSeeds}
 		switch a {
 		case "none":
 		case "reference":
@@ -194,7 +194,7 @@ func ladderRun(t *testing.T, r rung) map[string]*golden.Report {
 			}
 			o.Policy = policyFile(t, f).Program
 		}
-		rep, err := golden.Grade(context.Background(), o)
+		rep, err := grade.Grade(context.Background(), o)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -203,11 +203,11 @@ func ladderRun(t *testing.T, r rung) map[string]*golden.Report {
 	return reports
 }
 
-func pct(r *golden.Report) float64 { return 100 * r.Score / r.MaxScore }
+func pct(r *grade.Report) float64 { return 100 * r.Score / r.MaxScore }
 
 // worse reports whether a report says its policy did worse than no
 // policy, on the mean or on some seed.
-func worse(r *golden.Report) bool {
+func worse(r *grade.Report) bool {
 	for _, s := range r.Scenarios {
 		if s.Worse || len(s.WorseSeeds) > 0 {
 			return true
@@ -277,11 +277,11 @@ func TestGradingLadder(t *testing.T) {
 
 // checkDiagnostic shows that a policy that does not load carries its
 // diagnostic, file:line:col, in every format.
-func checkDiagnostic(t *testing.T, name string, rep *golden.Report) {
+func checkDiagnostic(t *testing.T, name string, rep *grade.Report) {
 	t.Helper()
 	const diag = "syntax.rules:2:"
 	var text, js, junit, gs bytes.Buffer
-	for _, w := range []error{rep.WriteText(&text), rep.WriteJSON(&js), rep.WriteJUnit(&junit), rep.WriteGradescope(&gs, golden.GradescopeOptions{})} {
+	for _, w := range []error{rep.WriteText(&text), rep.WriteJSON(&js), rep.WriteJUnit(&junit), rep.WriteGradescope(&gs, grade.GradescopeOptions{})} {
 		if w != nil {
 			t.Fatal(w)
 		}

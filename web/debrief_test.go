@@ -10,7 +10,7 @@ import (
 	"github.com/oncall-sim/oncall/batch"
 	"github.com/oncall-sim/oncall/dsl/policy"
 	"github.com/oncall-sim/oncall/dsl/scenario"
-	"github.com/oncall-sim/oncall/golden"
+	"github.com/oncall-sim/oncall/grade"
 	"github.com/oncall-sim/oncall/i18n"
 	"github.com/oncall-sim/oncall/scripts"
 	"github.com/oncall-sim/oncall/shift"
@@ -67,18 +67,18 @@ func TestDebriefScoresAsGrade(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ref, err := golden.ReferencePolicy("bad-deploy")
+	ref, err := grade.ReferencePolicy("bad-deploy")
 	if err != nil {
 		t.Fatal(err)
 	}
-	sc := golden.Graded(p)
+	sc := grade.Graded(p)
 	for _, seed := range []uint32{401, 402, 403} {
-		r, err := golden.RecordReference(context.Background(), golden.RecordOptions{Scenario: sc, Policy: ref.Program, PolicyName: ref.Name, PolicySHA256: ref.SHA256, Noise: true}, []uint32{seed}, batch.Options{Jobs: 1})
+		r, err := grade.RecordReference(context.Background(), grade.RecordOptions{Scenario: sc, Policy: ref.Program, PolicyName: ref.Name, PolicySHA256: ref.SHA256, Noise: true}, []uint32{seed}, batch.Options{Jobs: 1})
 		if err != nil {
 			t.Fatal(err)
 		}
-		rep, err := golden.Grade(context.Background(), golden.GradeOptions{Scenarios: []golden.Scenario{sc}, Policy: pol,
-			References: &golden.ReferenceFile{Format: golden.ReferenceFormat, References: []golden.Reference{r}}, Jobs: 1})
+		rep, err := grade.Grade(context.Background(), grade.GradeOptions{Scenarios: []grade.Scenario{sc}, Policy: pol,
+			References: &grade.ReferenceFile{Format: grade.ReferenceFormat, References: []grade.Reference{r}}, Jobs: 1})
 		if err != nil {
 			t.Fatal(err)
 		}

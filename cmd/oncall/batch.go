@@ -15,7 +15,7 @@ import (
 	"github.com/oncall-sim/oncall/dsl/policy"
 	"github.com/oncall-sim/oncall/dsl/scenario"
 	"github.com/oncall-sim/oncall/engine"
-	"github.com/oncall-sim/oncall/golden"
+	"github.com/oncall-sim/oncall/grade"
 	"github.com/oncall-sim/oncall/shift"
 )
 
@@ -140,7 +140,7 @@ type pass struct {
 // passes lists the batches to run: policy a, then b, then, for a scenario
 // with grading criteria and a reference policy, the reference policy and
 // no policy (unless a is none: its runs serve).
-func (c *BatchCmd) passes(rep *batch.Report, sh shift.Shift, other shift.Policy, sc *scenario.Program, ref golden.Policy) []pass {
+func (c *BatchCmd) passes(rep *batch.Report, sh shift.Shift, other shift.Policy, sc *scenario.Program, ref grade.Policy) []pass {
 	passes := []pass{{sh.Policy, &rep.A}}
 	if other != nil {
 		passes = append(passes, pass{other, &rep.B})
@@ -159,18 +159,18 @@ func (c *BatchCmd) passes(rep *batch.Report, sh shift.Shift, other shift.Policy,
 // referencePolicy loads --reference-policy, or the scenario's built-in
 // reference policy when it has criteria to grade; none without criteria,
 // or for a scenario of a file that has no built-in one.
-func (c *BatchCmd) referencePolicy(env *Env, sc *scenario.Program) (golden.Policy, error) {
+func (c *BatchCmd) referencePolicy(env *Env, sc *scenario.Program) (grade.Policy, error) {
 	if c.RefPol != "" {
 		p, err := readPolicyFile(env, "--reference-policy", c.RefPol)
-		return golden.Policy{Program: p, Name: c.RefPol}, err
+		return grade.Policy{Program: p, Name: c.RefPol}, err
 	}
 	if len(sc.Grading()) == 0 {
-		return golden.Policy{}, nil
+		return grade.Policy{}, nil
 	}
-	p, err := golden.ReferencePolicy(sc.ID())
+	p, err := grade.ReferencePolicy(sc.ID())
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "oncall: %v: the summary leaves the scenario's grading criteria out (give a reference policy with --reference-policy FILE)\n", err)
-		return golden.Policy{}, nil
+		return grade.Policy{}, nil
 	}
 	return p, nil
 }

@@ -6,6 +6,7 @@ import (
 	"github.com/oncall-sim/oncall/batch"
 	"github.com/oncall-sim/oncall/dsl/scenario"
 	"github.com/oncall-sim/oncall/golden"
+	"github.com/oncall-sim/oncall/grade"
 	"github.com/oncall-sim/oncall/internal/budget"
 	"github.com/oncall-sim/oncall/shift"
 )
@@ -72,7 +73,7 @@ func (c *GoldenRecordCmd) Run(env *Env) error {
 	if err := checkOutput(env, "-o", c.Output, inputs...); err != nil {
 		return err
 	}
-	file := &golden.ReferenceFile{Format: golden.ReferenceFormat}
+	file := &grade.ReferenceFile{Format: grade.ReferenceFormat}
 	ctx, stop := interruptible(env)
 	defer stop()
 	criteria := make(map[string][]scenario.Criterion)
@@ -83,8 +84,8 @@ func (c *GoldenRecordCmd) Run(env *Env) error {
 			return err
 		}
 		bar := newProgress(env, 2*len(seeds))
-		ref, err := golden.RecordReference(ctx, golden.RecordOptions{
-			Scenario: golden.Graded(p), Policy: pol.Program, PolicyName: pol.Name, PolicySHA256: pol.SHA256, Noise: c.Noise,
+		ref, err := grade.RecordReference(ctx, grade.RecordOptions{
+			Scenario: grade.Graded(p), Policy: pol.Program, PolicyName: pol.Name, PolicySHA256: pol.SHA256, Noise: c.Noise,
 		}, seeds, batch.Options{Jobs: c.Jobs, Progress: bar.pass(0)})
 		bar.done()
 		if err != nil {
@@ -152,19 +153,19 @@ func (c *GoldenRecordCmd) scenarios(env *Env) ([]*scenario.Program, error) {
 }
 
 // policy loads --policy, or the built-in reference policy of the scenario.
-func (c *GoldenRecordCmd) policy(env *Env, id string) (golden.Policy, error) {
+func (c *GoldenRecordCmd) policy(env *Env, id string) (grade.Policy, error) {
 	if c.Policy != "" {
 		p, err := readPolicyFile(env, "--policy", c.Policy)
 		if err != nil {
-			return golden.Policy{}, err
+			return grade.Policy{}, err
 		}
 		src, err := env.ReadFile(c.Policy)
 		if err != nil {
-			return golden.Policy{}, usageError("--policy %s: %v", c.Policy, err)
+			return grade.Policy{}, usageError("--policy %s: %v", c.Policy, err)
 		}
-		return golden.Policy{Program: p, Name: c.Policy, SHA256: golden.SHA256(src)}, nil
+		return grade.Policy{Program: p, Name: c.Policy, SHA256: grade.SHA256(src)}, nil
 	}
-	p, err := golden.ReferencePolicy(id)
+	p, err := grade.ReferencePolicy(id)
 	if err != nil {
 		return p, usageError("%v: give one with --policy FILE", err)
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/oncall-sim/oncall/golden"
+	"github.com/oncall-sim/oncall/grade"
 	"github.com/oncall-sim/oncall/internal/budget"
 )
 
@@ -95,7 +96,7 @@ func (c *GradeCmd) grade(env *Env) error {
 		total += len(r.Runs)
 	}
 	bar := newProgress(env, total)
-	opts := golden.GradeOptions{
+	opts := grade.GradeOptions{
 		Scenarios: scenarios, PolicyName: c.Policy,
 		References: refs, ReferenceName: refName,
 		PassMark: c.PassMark / 100, Jobs: c.Jobs, Clock: env.Now, AllowStale: c.AllowStale, Limits: limits,
@@ -110,9 +111,9 @@ func (c *GradeCmd) grade(env *Env) error {
 	} else {
 		opts.Policy = pol
 	}
-	rep, err := golden.Grade(ctx, opts)
+	rep, err := grade.Grade(ctx, opts)
 	bar.done()
-	var stale *golden.StaleError
+	var stale *grade.StaleError
 	switch {
 	case err != nil && ctx.Err() != nil:
 		return failure("interrupted: no grade")
@@ -137,7 +138,7 @@ func (c *GradeCmd) grade(env *Env) error {
 
 // rerecord is the command that records stale references again: golden's
 // tests for the built-in ones, oncall golden record for a file.
-func (c *GradeCmd) rerecord(e *golden.StaleError) string {
+func (c *GradeCmd) rerecord(e *grade.StaleError) string {
 	if c.Reference == "" {
 		return "the built-in references are recorded by GOLDIE_UPDATE=1 go test ./golden/, then oncall is built again"
 	}
@@ -158,7 +159,7 @@ func (c *GradeCmd) rerecord(e *golden.StaleError) string {
 func trimFloat(v float64) string { return strings.TrimSuffix(fmt.Sprintf("%.2f", v), ".00") }
 
 // references reads --reference, or the public references built in.
-func (c *GradeCmd) references(env *Env) (*golden.ReferenceFile, string, error) {
+func (c *GradeCmd) references(env *Env) (*grade.ReferenceFile, string, error) {
 	if c.Reference == "" {
 		refs, err := golden.PublicReferences()
 		if err != nil {
@@ -170,7 +171,7 @@ func (c *GradeCmd) references(env *Env) (*golden.ReferenceFile, string, error) {
 	if err != nil {
 		return nil, "", usageError("--reference %s: %v", c.Reference, err)
 	}
-	refs, err := golden.ReadReferences(c.Reference, data)
+	refs, err := grade.ReadReferences(c.Reference, data)
 	if err != nil {
 		return nil, "", usageError("--reference %v", err)
 	}
@@ -179,12 +180,12 @@ func (c *GradeCmd) references(env *Env) (*golden.ReferenceFile, string, error) {
 
 // scenarios picks the scenarios to grade: --scenario, or every scenario the
 // references hold, each resolved by its id among the built-in ones.
-func (c *GradeCmd) scenarios(env *Env, refs *golden.ReferenceFile, refName string, limits budget.Limits) ([]golden.Scenario, error) {
+func (c *GradeCmd) scenarios(env *Env, refs *grade.ReferenceFile, refName string, limits budget.Limits) ([]grade.Scenario, error) {
 	names := refs.Scenarios()
 	if len(c.Scenario) > 0 {
 		names = c.Scenario
 	}
-	var out []golden.Scenario
+	var out []grade.Scenario
 	for _, name := range names {
 		p, err := resolveScenario(env, name, limits)
 		if err != nil {
@@ -199,13 +200,13 @@ func (c *GradeCmd) scenarios(env *Env, refs *golden.ReferenceFile, refName strin
 		if _, err := refs.Lookup(p.ID()); err != nil {
 			return nil, usageError("--scenario %s: %s: %v; record one with oncall golden record --scenario %s", name, refName, err, name)
 		}
-		out = append(out, golden.Graded(p))
+		out = append(out, grade.Graded(p))
 	}
 	return out, nil
 }
 
 // write sends the report in the chosen format to -o or stdout.
-func (c *GradeCmd) write(env *Env, rep *golden.Report) error {
+func (c *GradeCmd) write(env *Env, rep *grade.Report) error {
 	out, closeOut, err := env.output(c.Output)
 	if err != nil {
 		return err
@@ -216,7 +217,7 @@ func (c *GradeCmd) write(env *Env, rep *golden.Report) error {
 	case "junit":
 		err = rep.WriteJUnit(out)
 	case "gradescope":
-		err = rep.WriteGradescope(out, golden.GradescopeOptions{Visibility: c.Visibility, StdoutVisibility: c.StdoutVisibility})
+		err = rep.WriteGradescope(out, grade.GradescopeOptions{Visibility: c.Visibility, StdoutVisibility: c.StdoutVisibility})
 	default:
 		err = rep.WriteText(out)
 	}

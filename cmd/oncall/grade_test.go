@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/oncall-sim/oncall/golden"
+	"github.com/oncall-sim/oncall/grade"
 )
 
 const (
@@ -192,7 +192,7 @@ grade { { metric = "cost", at_most = "reference * 1.2" } }
 	if err := os.WriteFile(sc, []byte(edited), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	was, now := golden.SHA256([]byte(src))[:12], golden.SHA256([]byte(edited))[:12]
+	was, now := grade.SHA256([]byte(src))[:12], grade.SHA256([]byte(edited))[:12]
 	code := e.run("grade", "-p", refBadDeploy, "--reference", refs, "--scenario", sc)
 	for _, want := range []string{
 		"the references of scenario drill are stale: scenario drill changed: the SHA-256 of its source was " + was + " when recorded (" + sc + "), it is " + now + " now (" + sc + ")",
