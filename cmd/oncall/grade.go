@@ -12,10 +12,12 @@ import (
 
 // GradeCmd grades a policy against reference outcomes.
 type GradeCmd struct {
-	Policy           string     `short:"p" required:"" help:"The policy file to grade." placeholder:"FILE"`
+	Policy           string     `short:"p" xor:"who" required:"" help:"The policy file to grade." placeholder:"FILE"`
+	Class            string     `xor:"who" required:"" help:"Grade every *.rules file in DIR, one student a file (see Help)." placeholder:"DIR"`
+	Out              string     `help:"With --class and -f junit or gradescope: write one report a student into DIR, <student>.xml or <student>/results.json." placeholder:"DIR"`
 	Scenario         []string   `short:"s" help:"Grade this scenario only, a built-in name or a .lua file; repeatable, as in golden record (default: every scenario the references hold)." placeholder:"NAME"`
 	Reference        string     `help:"Reference outcomes recorded by 'oncall golden record' (default: the public references built into oncall)." placeholder:"FILE"`
-	Format           string     `short:"f" enum:"text,json,junit,gradescope" default:"text" help:"Report format: text, json, junit (JUnit XML) or gradescope (results.json)."`
+	Format           string     `short:"f" enum:"text,json,csv,junit,gradescope" default:"text" help:"Report format: text, json, junit (JUnit XML) or gradescope (results.json); with --class also csv (a row a student)."`
 	Output           string     `short:"o" help:"Write the report to FILE instead of standard output." placeholder:"FILE"`
 	PassMark         float64    `default:"100" help:"Percent of the maximum score needed to pass (default 100: every criterion on every seed)." placeholder:"PCT"`
 	Visibility       string     `enum:"visible,hidden,after_due_date,after_published" default:"visible" help:"Visibility of the tests in Gradescope's results.json (the test that the policy loads and runs is always visible)."`
@@ -43,7 +45,19 @@ Examples:
   oncall grade -p bot.rules --scenario bad-deploy        one scenario
   oncall grade -p bot.rules -s bad-deploy -s surge       two (-s as in golden record)
   oncall grade -p student.rules --reference hidden.json -f gradescope -o /autograder/results/results.json
-  oncall grade -p student.rules -f junit -o report.xml --pass-mark 70`
+  oncall grade -p student.rules -f junit -o report.xml --pass-mark 70
+  oncall grade --class submissions/ -f csv -o class.csv     a row a student
+  oncall grade --class submissions/                         the class summary
+  oncall grade --class submissions/ -f gradescope --out results/
+
+With --class DIR, every *.rules file in DIR is one student, named by the file
+without .rules. A file that does not load scores 0, with its diagnostic
+(file:line:col), and the class goes on. The text format is the class summary
+(the distribution of totals, each criterion's share of students earning its
+full points, the students flagged); csv and json give a row a student. JUnit
+and Gradescope reports are a student's own: they need --out DIR, which gets
+DIR/<student>.xml or DIR/<student>/results.json. The exit code is 0 once the
+class is graded, whoever passed.`
 }
 
 // Run implements the subcommand.
@@ -53,6 +67,15 @@ func (c *GradeCmd) Run(env *Env) error {
 	}
 	if c.Jobs < 0 {
 		return usageError("--jobs %d: it takes the number of runs at once, 1 or more (0 or absent: one per core)", c.Jobs)
+	}
+	if c.Class != "" {
+		return c.gradeClass(env)
+	}
+	switch {
+	case c.Format == "csv":
+		return usageError("-f csv is a row a student: it takes --class DIR (for one policy, use -f json)")
+	case c.Out != "":
+		return usageError("--out DIR writes a report a student: it takes --class DIR (for one policy, use -o FILE)")
 	}
 	return c.grade(env)
 }
