@@ -6,6 +6,7 @@ import (
 	"html"
 	"io"
 	"math"
+	"sort"
 	"strings"
 )
 
@@ -73,11 +74,20 @@ func (r *Report) WriteGradescope(w io.Writer, o GradescopeOptions) error {
 		Visibility: o.Visibility, StdoutVisibility: o.StdoutVisibility,
 		Tests: []gradescopeTest{r.runsTest()},
 	}
+	var scores, maxes []float64
+	for i := range r.Scenarios {
+		for _, c := range r.Scenarios[i].Criteria {
+			scores, maxes = append(scores, c.Score), append(maxes, c.Weight)
+		}
+	}
+	scores, maxes = roundToTotal(scores, doc.Score), roundToTotal(maxes, doc.MaxScore)
+	k := 0
 	for i := range r.Scenarios {
 		s := &r.Scenarios[i]
 		for j := range s.Criteria {
 			c := &s.Criteria[j]
-			score, max := round2(c.Score), round2(c.Weight)
+			score, max := scores[k], maxes[k]
+			k++
 			t := gradescopeTest{
 				Name: s.Scenario + ": " + c.Text, Number: fmt.Sprintf("%d.%d", i+1, j+1),
 				Score: &score, MaxScore: &max, Status: "passed", OutputFormat: "text", Visibility: o.Visibility,
@@ -127,3 +137,36 @@ func (r *Report) executionTime() int {
 }
 
 func round2(v float64) float64 { return math.Round(v*100) / 100 }
+
+// roundToTotal rounds each value to hundredths so that they add up to
+// total (itself in hundredths) exactly: each is rounded down, and the
+// hundredths still missing go one each to the values with the largest
+// remainders, the first of equal ones first (the largest remainder
+// method). Gradescope adds up the tests' scores; rounding each apart would
+// make them add up to 1.76 where the total is 1.75.
+func roundToTotal(vs []float64, total float64) []float64 {
+	cents := make([]int64, len(vs))
+	rest := make([]float64, len(vs))
+	var sum int64
+	for i, v := range vs {
+		x := v * 100
+		cents[i] = int64(math.Floor(x + 1e-9))
+		rest[i] = x - float64(cents[i])
+		sum += cents[i]
+	}
+	order := make([]int, len(vs))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return rest[order[a]] > rest[order[b]] })
+	missing := int64(math.Round(total*100)) - sum
+	for i := 0; missing > 0 && len(order) > 0; i = (i + 1) % len(order) {
+		cents[order[i]]++
+		missing--
+	}
+	out := make([]float64, len(vs))
+	for i, c := range cents {
+		out[i] = float64(c) / 100
+	}
+	return out
+}
