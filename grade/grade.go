@@ -85,7 +85,7 @@ func Grade(ctx context.Context, o GradeOptions) (*Report, error) {
 	if !(mark > 0 && mark <= 1) {
 		return nil, fmt.Errorf("pass mark %v is out of range: it takes more than 0 up to 1 (100 %%)", mark)
 	}
-	rep := &Report{Policy: o.PolicyName, Reference: o.ReferenceName, PassMark: mark, PolicyError: o.PolicyError, Scoring: score.Formula}
+	rep := &Report{Policy: o.PolicyName, Reference: o.ReferenceName, PassMark: mark, PassMarkPercent: 100 * mark, PolicyError: o.PolicyError, Scoring: score.Formula}
 	if o.Clock != nil {
 		rep.Started = o.Clock()
 	}
@@ -270,7 +270,11 @@ type Report struct {
 	Scenarios []ScenarioResult `json:"scenarios"`
 	Score     float64          `json:"score"`
 	MaxScore  float64          `json:"max_score"`
-	PassMark  float64          `json:"pass_mark"`
+	// PassMark is the share of MaxScore needed to pass, 0..1; the JSON
+	// gives it in percent, as the flag and the text do, under a name that
+	// says so.
+	PassMark        float64 `json:"-"`
+	PassMarkPercent float64 `json:"pass_mark_percent"`
 	Passed    bool             `json:"passed"`
 	// PolicyError is why the policy did not load, when it did not.
 	PolicyError string `json:"policy_error,omitempty"`

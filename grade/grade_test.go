@@ -142,6 +142,16 @@ func TestGradePassMark(t *testing.T) {
 		if rep.Passed != c.pass {
 			t.Errorf("pass mark %v: score %v / %v, passed %v", c.mark, rep.Score, rep.MaxScore, rep.Passed)
 		}
+		// The JSON gives the pass mark in percent, as the flag and the
+		// text do, under a name that says so.
+		var b strings.Builder
+		if err := rep.WriteJSON(&b); err != nil {
+			t.Fatal(err)
+		}
+		want := map[float64]string{0.2: `"pass_mark_percent": 20,`, 0.99: `"pass_mark_percent": 99,`, 0: `"pass_mark_percent": 100,`}[c.mark]
+		if !strings.Contains(b.String(), want) || strings.Contains(b.String(), `"pass_mark":`) {
+			t.Errorf("pass mark %v: the JSON lacks %s", c.mark, want)
+		}
 	}
 }
 
