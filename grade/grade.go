@@ -179,6 +179,10 @@ func gradeScenario(sc Scenario, ref *Reference, results []batch.Result) (Scenari
 	}
 	var seeds []score.Result
 	sums := make([]float64, len(rules))
+	// The means compare like with like: the reference's and no policy's
+	// over the seeds the policy finished, as the policy's own; with none
+	// finished, over every seed.
+	refAll, noneAll := make([]float64, len(rules)), make([]float64, len(rules))
 	finished := 0
 	for j, r := range results {
 		var run *engine.Outcome
@@ -211,9 +215,13 @@ func gradeScenario(sc Scenario, ref *Reference, results []batch.Result) (Scenari
 				cr.ByBound++
 			}
 			cr.Score += c.Points
-			cr.ReferenceMean += c.Reference
-			cr.NoneMean += c.None
 			cr.Seeds = append(cr.Seeds, chk)
+			refAll[i] += c.Reference
+			noneAll[i] += c.None
+			if run != nil {
+				cr.ReferenceMean += c.Reference
+				cr.NoneMean += c.None
+			}
 		}
 	}
 	n := float64(len(results))
@@ -227,11 +235,14 @@ func gradeScenario(sc Scenario, ref *Reference, results []batch.Result) (Scenari
 	}
 	for i := range sr.Criteria {
 		cr := &sr.Criteria[i]
+		cr.MeanSeeds = finished
 		if finished > 0 {
 			cr.Mean = sums[i] / float64(finished)
+			cr.ReferenceMean /= float64(finished)
+			cr.NoneMean /= float64(finished)
+		} else {
+			cr.ReferenceMean, cr.NoneMean = refAll[i]/n, noneAll[i]/n
 		}
-		cr.ReferenceMean /= n
-		cr.NoneMean /= n
 		cr.Score /= n
 		if parts > sr.Score {
 			cr.Score *= sr.Score / parts
@@ -275,7 +286,7 @@ type Report struct {
 	// says so.
 	PassMark        float64 `json:"-"`
 	PassMarkPercent float64 `json:"pass_mark_percent"`
-	Passed    bool             `json:"passed"`
+	Passed          bool    `json:"passed"`
 	// PolicyError is why the policy did not load, when it did not.
 	PolicyError string `json:"policy_error,omitempty"`
 	// Stale says, a scenario a line, which references no longer fit their
@@ -343,8 +354,9 @@ type CriterionResult struct {
 	Passed        int         `json:"seeds_passed"`      // seeds where the figure met the bound: full score
 	ByBound       int         `json:"seeds_by_bound"`    // seeds where no policy already meets the bound: a guard there
 	Mean          float64     `json:"mean"`              // of the policy's values over the runs that finished
-	ReferenceMean float64     `json:"reference_mean"`    // of the reference values
-	NoneMean      float64     `json:"none_mean"`         // of no policy's values
+	MeanSeeds     int         `json:"mean_seeds"`        // how many finished: the seeds of the three means (every seed when none did)
+	ReferenceMean float64     `json:"reference_mean"`    // of the reference values, on the same seeds as Mean
+	NoneMean      float64     `json:"none_mean"`         // of no policy's values, on the same seeds as Mean
 	Score         float64     `json:"score"`
 	Seeds         []SeedCheck `json:"seeds"`
 	decimals      int

@@ -7,8 +7,10 @@ import (
 	"encoding/xml"
 	"errors"
 	"fmt"
+	"math"
 	"regexp"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -475,5 +477,40 @@ func TestGradeTellsTheWorstSeedFromTheSignal(t *testing.T) {
 	}
 	if st := gradeOf(t, refs, batchtest.FiveRules(), "reference").Scenarios[0].Story; st != nil {
 		t.Errorf("the reference at full points has a story: %+v", st)
+	}
+}
+
+// When some runs stop, the means compare like with like: the reference's
+// and no policy's over the seeds the policy finished, and the report says
+// over how many.
+func TestGradeMeansOverTheSeedsThatFinished(t *testing.T) {
+	seeds := []uint32{1, 2, 3}
+	refs := goReferences(t, seeds)
+	var made atomic.Int32
+	pol := shift.PolicyFunc(func(*budget.Meter) engine.Policy {
+		if made.Add(1) == 2 { // seed 2, with one run at a time
+			return failing{}
+		}
+		return batchtest.Rules{}
+	})
+	rep, err := grade.Grade(context.Background(), grade.GradeOptions{Scenarios: []grade.Scenario{goScenario(t)}, Policy: pol,
+		PolicyName: "flaky.rules", References: refs, Jobs: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref := &refs.References[0]
+	for _, c := range rep.Scenarios[0].Criteria {
+		spec := engine.FigureSpec(c.Metric)
+		want := (spec.Get(&ref.Runs[0].Outcome) + spec.Get(&ref.Runs[2].Outcome)) / 2
+		if c.MeanSeeds != 2 || math.Abs(c.ReferenceMean-want) > 1e-9*math.Max(1, math.Abs(want)) {
+			t.Errorf("%s: mean over %d seeds, reference mean %v, want 2 seeds and %v (seeds 1 and 3)", c.Metric, c.MeanSeeds, c.ReferenceMean, want)
+		}
+	}
+	var out bytes.Buffer
+	if err := rep.WriteText(&out); err != nil {
+		t.Fatal(err)
+	}
+	if want := "means over the 2 of 3 seeds whose runs finished, the reference's and no policy's on the same seeds"; !strings.Contains(out.String(), want) {
+		t.Errorf("the text lacks %q:\n%s", want, out.String())
 	}
 }

@@ -92,7 +92,7 @@ func (r *Report) WriteGradescope(w io.Writer, o GradescopeOptions) error {
 				Name: s.Scenario + ": " + c.Text, Number: fmt.Sprintf("%d.%d", i+1, j+1),
 				Score: &score, MaxScore: &max, Status: "passed", OutputFormat: "text", Visibility: o.Visibility,
 				Output: fmt.Sprintf("met on %d of %d seeds (%s): %s of %s points; mean %s, reference mean %s, no policy mean %s\n",
-					c.Passed, len(c.Seeds), s.Seeds, points(c.Score), points(c.Weight), c.format(c.Mean), c.format(c.ReferenceMean), c.format(c.NoneMean)),
+					c.Passed, len(c.Seeds), s.Seeds, points(c.Score), points(c.Weight), c.meanText(), c.format(c.ReferenceMean), c.format(c.NoneMean)),
 			}
 			if !c.Pass() {
 				t.Status = "failed"
