@@ -287,6 +287,9 @@ type Report struct {
 	PassMark        float64 `json:"-"`
 	PassMarkPercent float64 `json:"pass_mark_percent"`
 	Passed          bool    `json:"passed"`
+	// Refused is why the grading did not run at all (see Refused); only
+	// the Gradescope format writes such a report.
+	Refused string `json:"refused,omitempty"`
 	// PolicyError is why the policy did not load, when it did not.
 	PolicyError string `json:"policy_error,omitempty"`
 	// Stale says, a scenario a line, which references no longer fit their

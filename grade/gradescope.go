@@ -74,6 +74,14 @@ func (r *Report) WriteGradescope(w io.Writer, o GradescopeOptions) error {
 		Visibility: o.Visibility, StdoutVisibility: o.StdoutVisibility,
 		Tests: []gradescopeTest{r.runsTest()},
 	}
+	if r.Refused != "" {
+		doc.Output = "<pre>" + html.EscapeString(r.Refused+"\n") + "</pre>"
+		doc.Tests = []gradescopeTest{{Name: "the submission can be graded", Number: "0.1", Status: "failed", OutputFormat: "text", Visibility: "visible",
+			Output: "The grading did not run, so this submission scores 0 for now; the course staff have been told why:\n" + r.Refused + "\n"}}
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(doc)
+	}
 	var scores, maxes []float64
 	for i := range r.Scenarios {
 		for _, c := range r.Scenarios[i].Criteria {
@@ -104,6 +112,19 @@ func (r *Report) WriteGradescope(w io.Writer, o GradescopeOptions) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(doc)
+}
+
+// Refused is the report of a grading that could not run (references that
+// no longer fit their scenario): no points of the scenarios' maximum, and
+// why, so that an autograder shows the reason rather than a missing file.
+func Refused(policy, reference string, scenarios []Scenario, why string) *Report {
+	r := &Report{Policy: policy, Reference: reference, PassMark: 1, PassMarkPercent: 100, Refused: why, Scoring: Scoring}
+	for _, sc := range scenarios {
+		for _, c := range sc.Criteria {
+			r.MaxScore += c.Weight
+		}
+	}
+	return r
 }
 
 // runsTest is the informational test of whether the policy loads and runs

@@ -142,6 +142,13 @@ func (c *GradeCmd) grade(env *Env) error {
 		return failure("interrupted: no grade")
 	case errors.As(err, &stale):
 		stale.Rerecord = c.rerecord(stale)
+		if c.Format == "gradescope" && c.Output != "" {
+			// An autograder shows results.json, not standard error: it
+			// gets 0 points and the reason, and the exit code is still 2.
+			if werr := c.write(env, grade.Refused(c.Policy, refName, scenarios, stale.Error())); werr != nil {
+				return werr
+			}
+		}
 		return usageError("%v", stale)
 	case err != nil:
 		return usageError("%v", err)

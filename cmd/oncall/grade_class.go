@@ -92,6 +92,16 @@ func (c *GradeCmd) gradeClass(env *Env) error {
 		return failure("interrupted: no grade")
 	case errors.As(err, &stale):
 		stale.Rerecord = c.rerecord(stale)
+		if c.Format == "gradescope" {
+			// Each student's autograder gets 0 points and the reason.
+			refused := &grade.Class{}
+			for _, st := range students {
+				refused.Students = append(refused.Students, grade.ClassStudent{Name: st.Name, Report: grade.Refused(st.File, refName, scenarios, stale.Error())})
+			}
+			if werr := c.writeStudents(env, refused); werr != nil {
+				return werr
+			}
+		}
 		return usageError("%v", stale)
 	case err != nil:
 		return usageError("%v", err)

@@ -202,6 +202,28 @@ grade { { metric = "cost", at_most = "reference * 1.2" } }
 			t.Errorf("edited: exit %d, stderr %q\nwant 2 and %q", code, e.err.String(), want)
 		}
 	}
+	// An autograder still gets a results.json: 0 points and the reason.
+	results := filepath.Join(t.TempDir(), "results.json")
+	if code := e.run("grade", "-p", refBadDeploy, "--reference", refs, "--scenario", sc, "-f", "gradescope", "-o", results); code != 2 {
+		t.Errorf("edited, gradescope: exit %d, want 2: %s", code, e.err.String())
+	}
+	data, err := os.ReadFile(results)
+	if err != nil {
+		t.Fatalf("a stale reference writes no results.json: %v", err)
+	}
+	var res struct {
+		Score    *float64 `json:"score"`
+		MaxScore float64  `json:"max_score"`
+		Output   string   `json:"output"`
+		Tests    []struct{ Status, Output, Visibility string }
+	}
+	if err := json.Unmarshal(data, &res); err != nil {
+		t.Fatal(err)
+	}
+	if res.Score == nil || *res.Score != 0 || res.MaxScore != 1 || len(res.Tests) != 1 || res.Tests[0].Status != "failed" ||
+		res.Tests[0].Visibility != "visible" || !strings.Contains(res.Tests[0].Output, "the references of scenario drill are stale") {
+		t.Errorf("the results.json of a stale reference: %s", data)
+	}
 	if code := e.run("grade", "-p", refBadDeploy, "--reference", refs, "--scenario", sc, "--allow-stale"); code == 2 ||
 		!strings.Contains(e.out.String(), "warning: the references of scenario drill are stale, graded anyway (--allow-stale): scenario drill changed") {
 		t.Errorf("--allow-stale: exit %d, stdout %q, stderr %q", code, e.out.String(), e.err.String())
