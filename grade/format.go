@@ -118,8 +118,8 @@ func (s *ScenarioResult) meansText() string {
 	}
 	n, all := s.Criteria[0].MeanSeeds, len(s.Criteria[0].Seeds)
 	switch {
-	case n == all:
-		return ""
+	case n == all, all > 0 && s.Criteria[0].Seeds[0].Error == notLoaded.Error():
+		return "" // every run finished, or the report says the policy does not load
 	case n == 0:
 		return fmt.Sprintf("no run finished: no mean of the policy's; the reference's and no policy's means are over all %d seeds", all)
 	}

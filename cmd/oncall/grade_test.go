@@ -318,7 +318,7 @@ func TestGradeReportsAPolicyThatDoesNotLoad(t *testing.T) {
 		t.Fatal(err)
 	}
 	if doc.Score != 0 || doc.MaxScore != 13 || len(doc.Tests) != 7 || doc.Tests[1].Status != "failed" ||
-		doc.Tests[1].Output != "met on 0 of 20 seeds (1-20): 0 of 6 points; mean 0, reference mean 0.0136476, no policy mean 0.3510231\nno seed ran: the policy does not load\n" {
+		doc.Tests[1].Output != "met on 0 of 20 seeds (1-20): 0 of 6 points; mean —, reference mean 0.0136476, no policy mean 0.3510231\nno seed ran: the policy does not load\n" {
 		t.Errorf("results.json %s", data)
 	}
 	if doc.Tests[0].Status != "failed" || !strings.HasPrefix(doc.Tests[0].Output, "The policy does not load, so no seed ran:\n--policy "+bad+" does not load:\n"+bad+":2:8: ") {
