@@ -16,7 +16,8 @@ type GradeCmd struct {
 	Class            string     `xor:"who" required:"" help:"Grade every *.rules file in DIR, one student a file (see Help)." placeholder:"DIR"`
 	Out              string     `help:"With --class and -f junit or gradescope: write one report a student into DIR, <student>.xml or <student>/results.json." placeholder:"DIR"`
 	Scenario         []string   `short:"s" help:"Grade this scenario only, a built-in name or a .lua file; repeatable, as in golden record (default: every scenario the references hold)." placeholder:"NAME"`
-	Reference        string     `help:"Reference outcomes recorded by 'oncall golden record' (default: the public references built into oncall)." placeholder:"FILE"`
+	References       []string   `name:"reference" sep:"none" help:"Reference outcomes recorded by 'oncall golden record' (default: the public references built into oncall); one file, which may hold several scenarios." placeholder:"FILE"`
+	Reference        string     `kong:"-"` // the one --reference, once Run has checked there is at most one
 	Format           string     `short:"f" enum:"text,json,csv,junit,gradescope" default:"text" help:"Report format: text, json, junit (JUnit XML) or gradescope (results.json); with --class also csv (a row a student)."`
 	Output           string     `short:"o" help:"Write the report to FILE instead of standard output." placeholder:"FILE"`
 	PassMark         float64    `default:"100" help:"Percent of the maximum score needed to pass (default 100: every criterion on every seed)." placeholder:"PCT"`
@@ -67,6 +68,14 @@ func (c *GradeCmd) Run(env *Env) error {
 	}
 	if c.Jobs < 0 {
 		return usageError("--jobs %d: it takes the number of runs at once, 1 or more (0 or absent: one per core)", c.Jobs)
+	}
+	switch len(c.References) {
+	case 0:
+	case 1:
+		c.Reference = c.References[0]
+	default:
+		return usageError("--reference is given %d times (%s): a grading takes one reference file; record every scenario of the assignment into one with oncall golden record -s NAME[=POLICY] -s ... -o FILE",
+			len(c.References), strings.Join(c.References, ", "))
 	}
 	if c.Class != "" {
 		return c.gradeClass(env)
@@ -227,10 +236,21 @@ func (c *GradeCmd) scenarios(env *Env, refs *grade.ReferenceFile, refName string
 		if len(p.Grading()) == 0 {
 			return nil, usageError("scenario %s has no grading criteria (no grade { ... } block): it cannot be graded", p.ID())
 		}
-		if _, err := refs.Lookup(p.ID()); err != nil {
+		ref, err := refs.Lookup(p.ID())
+		if err != nil {
 			return nil, usageError("--scenario %s: %s: %v; record one with oncall golden record --scenario %s", name, refName, err, name)
 		}
-		out = append(out, grade.Graded(p))
+		sc := grade.Graded(p)
+		// A reference policy of the instructor's own is checked as the
+		// scenario is, where the reference recorded it: a file that
+		// changed since makes the references stale. One that is not there
+		// (an autograder given the references alone) cannot be checked.
+		if ref.Policy != sc.ReferencePolicy && ref.PolicySHA256 != "" {
+			if src, err := env.ReadFile(ref.Policy); err == nil {
+				sc.ReferencePolicy, sc.ReferencePolicySHA256 = ref.Policy, grade.SHA256(src)
+			}
+		}
+		out = append(out, sc)
 	}
 	return out, nil
 }

@@ -121,3 +121,48 @@ func TestGradeClassGradescopePerStudent(t *testing.T) {
 		t.Errorf("csv of one policy: exit %d: %s", code, e.err.String())
 	}
 }
+
+// An assignment is one reference file: several scenarios, each with its
+// reference policy; two --reference files are refused, naming both; and a
+// reference policy edited since it was recorded makes the references stale.
+func TestGoldenRecordAssignment(t *testing.T) {
+	dir := t.TempDir()
+	drill := filepath.Join(dir, "drill.lua")
+	if err := os.WriteFile(drill, []byte(`scenario { id = "drill", title = "Drill", briefing = "B", start = "09:00", duration = "1h" }
+grade { { metric = "cost", at_most = "reference * 1.2" } }
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	pol := filepath.Join(dir, "drill.rules")
+	src, err := os.ReadFile(refBadDeploy)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(pol, src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	refs := filepath.Join(dir, "week3.json")
+	e := newTestEnv(t)
+	if code := e.run("golden", "record", "-s", drill+"="+pol, "-s", "bad-deploy", "--seeds", "1-3", "-o", refs); code != 0 {
+		t.Fatalf("exit %d: %s", code, e.err.String())
+	}
+	for _, want := range []string{"drill: 3 seeds (1-3) with " + pol, "bad-deploy: 3 seeds (1-3) with scripts/bad-deploy.rules"} {
+		if !strings.Contains(e.err.String(), want) {
+			t.Errorf("stderr lacks %q: %s", want, e.err.String())
+		}
+	}
+	if code := e.run("grade", "-p", refBadDeploy, "--reference", refs, "-s", drill, "-s", "bad-deploy"); code != 0 {
+		t.Fatalf("grade: exit %d: %s\n%s", code, e.err.String(), e.out.String())
+	}
+	if code := e.run("grade", "-p", refBadDeploy, "--reference", refs, "--reference", refBadDeploy); code != 2 ||
+		!strings.Contains(e.err.String(), "--reference is given 2 times ("+refs+", "+refBadDeploy+")") {
+		t.Errorf("two references: exit %d: %s", code, e.err.String())
+	}
+	if err := os.WriteFile(pol, append(src, "\n# edited\n"...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code := e.run("grade", "-p", refBadDeploy, "--reference", refs, "-s", drill); code != 2 ||
+		!strings.Contains(e.err.String(), "the references of scenario drill are stale: its reference policy "+pol+" changed: the SHA-256 of its source was") {
+		t.Errorf("an edited reference policy: exit %d: %s", code, e.err.String())
+	}
+}
