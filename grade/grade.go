@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/oncall-sim/oncall/batch"
-	"github.com/oncall-sim/oncall/dsl/scenario"
 	"github.com/oncall-sim/oncall/engine"
 	"github.com/oncall-sim/oncall/internal/budget"
 	"github.com/oncall-sim/oncall/score"
@@ -24,7 +23,7 @@ type Scenario struct {
 	File     string
 	SHA256   string // "" for a scenario written in Go
 	Source   shift.Source
-	Criteria []scenario.Criterion // compiled: grade{...} of a scenario, or scenario.NewCriterion
+	Criteria []Criterion // compiled: grade{...} of a scenario, or dsl/scenario.NewCriterion
 	// ReferencePolicy names the scenario's built-in reference policy, and
 	// ReferencePolicySHA256 hashes its source; both "" when it has none. A
 	// reference recorded with it is stale once it changes.
@@ -35,7 +34,7 @@ type Scenario struct {
 // recorded figure, so that a reference recorded on another machine (whose
 // last bits of floating point may differ) still passes against itself: the
 // criteria's own.
-const Tolerance = scenario.Tolerance
+const Tolerance = score.Tolerance
 
 // GradeOptions say what to grade against what.
 type GradeOptions struct {
@@ -70,7 +69,7 @@ var notLoaded = errors.New("the policy does not load")
 
 // Grade runs the policy on every scenario and seed of the references and
 // checks each criterion, seed by seed, against the reference outcome and no
-// policy's outcome of the same seed (scenario.Criterion.Check). A criterion
+// policy's outcome of the same seed (Criterion.Check). A criterion
 // scores weight × the mean of its seeds' scores. An error in
 // a scenario's criteria (an unknown figure, a bound that does not compile)
 // stops the grading; a policy that fails on a seed fails that seed.
@@ -170,7 +169,7 @@ func gradeScenario(sc Scenario, ref *Reference, results []batch.Result) (Scenari
 			sr.Errors = append(sr.Errors, SeedError{Seed: r.Seed, Error: runError(r)})
 		}
 	}
-	rules := scenario.Rules(sc.Criteria)
+	rules := Rules(sc.Criteria)
 	for _, c := range sc.Criteria {
 		spec := engine.FigureSpec(c.Metric)
 		sr.Criteria = append(sr.Criteria, CriterionResult{Metric: c.Metric, Op: c.Op, Bound: c.Bound, Text: c.Text(), Weight: c.Weight,

@@ -99,7 +99,7 @@ func (c *GoldenRecordCmd) Run(env *Env) error {
 	file := &grade.ReferenceFile{Format: grade.ReferenceFormat}
 	ctx, stop := interruptible(env)
 	defer stop()
-	criteria := make(map[string][]scenario.Criterion)
+	criteria := make(map[string][]grade.Criterion)
 	for _, p := range progs {
 		criteria[p.ID()] = p.Grading()
 		pol, err := c.policy(env, p.ID())
