@@ -228,11 +228,9 @@ func (s *Server) debriefHandler(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, viewDebrief(d))
 }
 
-// finished replays a whole shift.
+// finished replays a whole shift, to its end: with its own run and the
+// reference's and no policy's, a debrief instantiates the scenario three
+// times, not a fourth to learn how long the shift lasts.
 func (s *Server) finished(ctx context.Context, sh Shift) (*shift.Sim, Scenario, *pilot, error) {
-	end, err := s.duration(sh)
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	return s.build(ctx, sh, end)
+	return s.build(ctx, sh, toTheEnd)
 }

@@ -5,13 +5,16 @@ import (
 	"io/fs"
 	"math"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/oncall-sim/oncall/batch"
 	"github.com/oncall-sim/oncall/dsl/policy"
 	"github.com/oncall-sim/oncall/dsl/scenario"
+	"github.com/oncall-sim/oncall/engine"
 	"github.com/oncall-sim/oncall/grade"
 	"github.com/oncall-sim/oncall/i18n"
+	"github.com/oncall-sim/oncall/internal/budget"
 	"github.com/oncall-sim/oncall/scripts"
 	"github.com/oncall-sim/oncall/shift"
 )
@@ -167,5 +170,31 @@ func TestDebriefTellsWhatWasQuiet(t *testing.T) {
 	}
 	if d.Quiet[0].Text["ur"] == "" || d.Quiet[0].Text["ur"] == d.Quiet[0].Text["en"] {
 		t.Errorf("the quiet events are not written in Urdu: %q", d.Quiet[0].Text["ur"])
+	}
+}
+
+// countedDeploy is the test scenario counting its instances.
+type countedDeploy struct {
+	badDeploy
+	n *atomic.Int32
+}
+
+func (c countedDeploy) Instance(m *budget.Meter, seed uint32) (engine.Scenario, engine.Setup, error) {
+	c.n.Add(1)
+	return c.badDeploy.Instance(m, seed)
+}
+
+// A debrief runs the shift, the reference and no policy: the scenario is
+// instantiated three times, not a fourth to learn the shift's length.
+func TestDebriefInstantiatesThreeRuns(t *testing.T) {
+	var n atomic.Int32
+	ts := newTestServer(t, Options{Scenarios: []Scenario{countedDeploy{n: &n}}})
+	var d Debrief
+	ts.doJSON(t, "POST", "/api/debrief", map[string]any{"scenario": "bad-deploy", "seed": 7, "decisions": []any{}}, &d)
+	if d.Reference != "bad-deploy" || d.Max == 0 {
+		t.Fatalf("debrief %+v", d)
+	}
+	if got := n.Load(); got != 3 {
+		t.Errorf("the scenario was instantiated %d times for the 3 runs of a debrief", got)
 	}
 }

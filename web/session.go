@@ -108,7 +108,11 @@ func (s *Server) build(ctx context.Context, sh Shift, played int) (*shift.Sim, S
 	}
 	var pl *pilot
 	if sh.Autopilot != nil {
-		if pl, err = s.autopilot(sh.Autopilot, max(played, 0)); err != nil {
+		upTo := max(played, 0)
+		if played == toTheEnd {
+			upTo = engine.MaxMinutes // held to the shift's own end once it has run
+		}
+		if pl, err = s.autopilot(sh.Autopilot, upTo); err != nil {
 			return nil, nil, nil, err
 		}
 		run.Policy = shift.PolicyFunc(func(m *budget.Meter) engine.Policy {
@@ -116,12 +120,24 @@ func (s *Server) build(ctx context.Context, sh Shift, played int) (*shift.Sim, S
 			return pl
 		})
 	}
-	sim, err := run.Replay(ctx, played)
+	var sim *shift.Sim
+	if played == toTheEnd {
+		sim, err = run.Run(ctx)
+		if a := sh.Autopilot; err == nil && a != nil && a.Until > sim.Setup().Minutes {
+			return nil, nil, nil, badRequest("autopilot.until = %d is out of range: it takes −1 (still on) or a minute from 0 to %d", a.Until, sim.Setup().Minutes)
+		}
+	} else {
+		sim, err = run.Replay(ctx, played)
+	}
 	if err != nil {
 		return nil, nil, nil, shiftError(sh, err)
 	}
 	return sim, sc, pl, nil
 }
+
+// toTheEnd, as build's minute, plays the shift to its end, however long
+// the scenario makes it.
+const toTheEnd = -1
 
 // autopilot loads the autopilot of a shift played to minute played.
 func (s *Server) autopilot(a *Autopilot, played int) (*pilot, error) {
