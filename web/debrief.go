@@ -232,5 +232,5 @@ func (s *Server) debriefHandler(w http.ResponseWriter, r *http.Request) {
 // reference's and no policy's, a debrief instantiates the scenario three
 // times, not a fourth to learn how long the shift lasts.
 func (s *Server) finished(ctx context.Context, sh Shift) (*shift.Sim, Scenario, *pilot, error) {
-	return s.build(ctx, sh, toTheEnd)
+	return s.buildTo(ctx, sh, 0, true)
 }

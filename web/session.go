@@ -85,6 +85,15 @@ const minRows = 10
 // stay queued. Errors in the request are 400s; an error of the scenario or
 // the policy while it runs is a 422.
 func (s *Server) build(ctx context.Context, sh Shift, played int) (*shift.Sim, Scenario, *pilot, error) {
+	return s.buildTo(ctx, sh, played, false)
+}
+
+// buildTo is build; with toTheEnd it plays the shift to its end, however
+// long the scenario makes it, and played is not used.
+func (s *Server) buildTo(ctx context.Context, sh Shift, played int, toTheEnd bool) (*shift.Sim, Scenario, *pilot, error) {
+	if toTheEnd {
+		played = 0
+	}
 	sc, err := s.scenario(sh.Scenario)
 	if err != nil {
 		return nil, nil, nil, err
@@ -109,7 +118,7 @@ func (s *Server) build(ctx context.Context, sh Shift, played int) (*shift.Sim, S
 	var pl *pilot
 	if sh.Autopilot != nil {
 		upTo := max(played, 0)
-		if played == toTheEnd {
+		if toTheEnd {
 			upTo = engine.MaxMinutes // held to the shift's own end once it has run
 		}
 		if pl, err = s.autopilot(sh.Autopilot, upTo); err != nil {
@@ -121,7 +130,7 @@ func (s *Server) build(ctx context.Context, sh Shift, played int) (*shift.Sim, S
 		})
 	}
 	var sim *shift.Sim
-	if played == toTheEnd {
+	if toTheEnd {
 		sim, err = run.Run(ctx)
 		if a := sh.Autopilot; err == nil && a != nil && a.Until > sim.Setup().Minutes {
 			return nil, nil, nil, badRequest("autopilot.until = %d is out of range: it takes −1 (still on) or a minute from 0 to %d", a.Until, sim.Setup().Minutes)
@@ -134,10 +143,6 @@ func (s *Server) build(ctx context.Context, sh Shift, played int) (*shift.Sim, S
 	}
 	return sim, sc, pl, nil
 }
-
-// toTheEnd, as build's minute, plays the shift to its end, however long
-// the scenario makes it.
-const toTheEnd = -1
 
 // autopilot loads the autopilot of a shift played to minute played.
 func (s *Server) autopilot(a *Autopilot, played int) (*pilot, error) {
