@@ -5,7 +5,7 @@ import (
 
 	"github.com/oncall-sim/oncall/batch"
 	"github.com/oncall-sim/oncall/dsl/scenario"
-	"github.com/oncall-sim/oncall/golden"
+	"github.com/oncall-sim/oncall/grade"
 	"github.com/oncall-sim/oncall/shift"
 )
 
@@ -19,19 +19,19 @@ type graded struct {
 // gradeAll records the scenario's reference on the seeds and grades each
 // policy against it, as oncall grade would against a reference file
 // recorded on those seeds. It is the package's one way into grading.
-func gradeAll(ctx context.Context, p *scenario.Program, ref golden.Policy, seeds []uint32, policies []graded, jobs int) (map[string]*golden.Report, error) {
-	sc := golden.Graded(p)
-	rec, err := golden.RecordReference(ctx, golden.RecordOptions{Scenario: sc, Policy: ref.Program,
+func gradeAll(ctx context.Context, p *scenario.Program, ref grade.Policy, seeds []uint32, policies []graded, jobs int) (map[string]*grade.Report, error) {
+	sc := grade.Graded(p)
+	rec, err := grade.RecordReference(ctx, grade.RecordOptions{Scenario: sc, Policy: ref.Program,
 		PolicyName: ref.Name, PolicySHA256: ref.SHA256, Noise: true}, seeds, batch.Options{Jobs: jobs})
 	if err != nil {
 		return nil, err
 	}
-	refs := &golden.ReferenceFile{Format: golden.ReferenceFormat, References: []golden.Reference{rec}}
-	reports := make(map[string]*golden.Report, len(policies))
+	refs := &grade.ReferenceFile{Format: grade.ReferenceFormat, References: []grade.Reference{rec}}
+	reports := make(map[string]*grade.Report, len(policies))
 	for _, g := range policies {
-		o := golden.GradeOptions{Scenarios: []golden.Scenario{sc}, PolicyName: g.name, References: refs,
+		o := grade.GradeOptions{Scenarios: []grade.Scenario{sc}, PolicyName: g.name, References: refs,
 			ReferenceName: "seeds " + shift.FormatSeeds(seeds), Policy: g.program, PolicyError: g.err, Jobs: jobs}
-		rep, err := golden.Grade(ctx, o)
+		rep, err := grade.Grade(ctx, o)
 		if err != nil {
 			return nil, err
 		}
@@ -41,7 +41,7 @@ func gradeAll(ctx context.Context, p *scenario.Program, ref golden.Policy, seeds
 }
 
 // percent is a report's score as a percent of its maximum.
-func percent(r *golden.Report) float64 {
+func percent(r *grade.Report) float64 {
 	if r.MaxScore == 0 {
 		return 0
 	}
@@ -50,7 +50,7 @@ func percent(r *golden.Report) float64 {
 
 // worse says grading found the policy worse than no policy, on the mean
 // of the seeds or on some seed.
-func worse(r *golden.Report) bool {
+func worse(r *grade.Report) bool {
 	for _, s := range r.Scenarios {
 		if s.Worse || len(s.WorseSeeds) > 0 {
 			return true

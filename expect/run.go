@@ -16,7 +16,7 @@ import (
 	"github.com/oncall-sim/oncall/dsl"
 	"github.com/oncall-sim/oncall/dsl/policy"
 	"github.com/oncall-sim/oncall/dsl/scenario"
-	"github.com/oncall-sim/oncall/golden"
+	"github.com/oncall-sim/oncall/grade"
 	"github.com/oncall-sim/oncall/shift"
 )
 
@@ -34,7 +34,7 @@ type Result struct {
 	// Grades are the reports of none, the reference and every named
 	// policy, by name, graded against the reference recorded on the
 	// file's seeds; nil when no claim is a grade.
-	Grades map[string]*golden.Report
+	Grades map[string]*grade.Report
 }
 
 // ClaimResult is whether a claim held, what was measured (one line) and,
@@ -146,20 +146,20 @@ func (f *File) scenario() (*scenario.Program, error) {
 
 // reference is the scenario's reference policy: a built-in's own, or the
 // file's policy reference.
-func (f *File) reference(p *scenario.Program) (golden.Policy, error) {
+func (f *File) reference(p *scenario.Program) (grade.Policy, error) {
 	if r := f.policy("reference"); r != nil {
 		g := f.compile(*r)
 		if g.err != "" {
-			return golden.Policy{}, errors.New(g.err)
+			return grade.Policy{}, errors.New(g.err)
 		}
-		return golden.Policy{Program: g.program.(*policy.Program), Name: r.File, SHA256: golden.SHA256([]byte(r.Source))}, nil
+		return grade.Policy{Program: g.program.(*policy.Program), Name: r.File, SHA256: grade.SHA256([]byte(r.Source))}, nil
 	}
 	if strings.HasSuffix(f.Scenario, ".lua") {
 		// The parser asked for a reference wherever one is read; a file
 		// that reads none runs without one.
-		return golden.Policy{}, nil
+		return grade.Policy{}, nil
 	}
-	return golden.ReferencePolicy(p.ID())
+	return grade.ReferencePolicy(p.ID())
 }
 
 // compile compiles a policy; inline rules are reported at their place in
@@ -340,7 +340,7 @@ func (c *Claim) figuresOf(env map[string]any) string {
 }
 
 // checkGrade checks a grade claim on the reports.
-func (f *File) checkGrade(c *Claim, reports map[string]*golden.Report) ClaimResult {
+func (f *File) checkGrade(c *Claim, reports map[string]*grade.Report) ClaimResult {
 	var cr ClaimResult
 	rep := reports[c.pol]
 	got := percent(rep)
@@ -387,9 +387,9 @@ func (f *File) checkGrade(c *Claim, reports map[string]*golden.Report) ClaimResu
 
 // worstSeeds writes the seeds of a criterion that scored least, with
 // their figures.
-func worstSeeds(seeds []golden.SeedCheck) []string {
+func worstSeeds(seeds []grade.SeedCheck) []string {
 	s := slices.Clone(seeds)
-	slices.SortStableFunc(s, func(a, b golden.SeedCheck) int { return cmpFloat(a.Score, b.Score) })
+	slices.SortStableFunc(s, func(a, b grade.SeedCheck) int { return cmpFloat(a.Score, b.Score) })
 	var lines []string
 	for _, c := range s[:min(3, len(s))] {
 		if c.Score >= 1 {

@@ -14,6 +14,7 @@ import (
 	"github.com/oncall-sim/oncall/engine"
 	"github.com/oncall-sim/oncall/golden"
 	"github.com/oncall-sim/oncall/golden/goldentest"
+	"github.com/oncall-sim/oncall/grade"
 	"github.com/oncall-sim/oncall/shift"
 )
 
@@ -31,7 +32,7 @@ func runFor(t testing.TB, p *scenario.Program, which string) shift.Shift {
 	t.Helper()
 	run := shift.Shift{Scenario: p, Noise: true}
 	if which == golden.PolicyReference {
-		pol, err := golden.ReferencePolicy(p.ID())
+		pol, err := grade.ReferencePolicy(p.ID())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -78,22 +79,22 @@ func TestPublicReferences(t *testing.T) {
 			continue
 		}
 		t.Run(p.ID(), func(t *testing.T) {
-			pol, err := golden.ReferencePolicy(p.ID())
+			pol, err := grade.ReferencePolicy(p.ID())
 			if err != nil {
 				t.Fatal(err)
 			}
-			ref, err := golden.RecordReference(context.Background(), golden.RecordOptions{
-				Scenario: golden.Graded(p), Policy: pol.Program, PolicyName: pol.Name, PolicySHA256: pol.SHA256, Noise: true,
+			ref, err := grade.RecordReference(context.Background(), grade.RecordOptions{
+				Scenario: grade.Graded(p), Policy: pol.Program, PolicyName: pol.Name, PolicySHA256: pol.SHA256, Noise: true,
 			}, seeds, batch.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
 			var out bytes.Buffer
-			f := golden.ReferenceFile{References: []golden.Reference{ref}}
+			f := grade.ReferenceFile{References: []grade.Reference{ref}}
 			if err := f.Write(&out); err != nil {
 				t.Fatal(err)
 			}
-			g.AssertEquivalent(t, p.ID()+" reference", "reference/"+p.ID(), out.Bytes(), golden.CompareReferences)
+			g.AssertEquivalent(t, p.ID()+" reference", "reference/"+p.ID(), out.Bytes(), grade.CompareReferences)
 		})
 	}
 }

@@ -10,8 +10,8 @@ import (
 	"testing"
 
 	"github.com/oncall-sim/oncall/expect"
-	"github.com/oncall-sim/oncall/golden"
 	"github.com/oncall-sim/oncall/golden/goldentest"
+	"github.com/oncall-sim/oncall/grade"
 	"github.com/oncall-sim/oncall/shift"
 )
 
@@ -95,10 +95,10 @@ func TestGradingLadder(t *testing.T) {
 
 // checkDiagnostic shows that a policy that does not load carries its
 // diagnostic, file:line:col, in every format.
-func checkDiagnostic(t *testing.T, name, diag string, rep *golden.Report) {
+func checkDiagnostic(t *testing.T, name, diag string, rep *grade.Report) {
 	t.Helper()
 	var text, js, junit, gs bytes.Buffer
-	for _, w := range []error{rep.WriteText(&text), rep.WriteJSON(&js), rep.WriteJUnit(&junit), rep.WriteGradescope(&gs, golden.GradescopeOptions{})} {
+	for _, w := range []error{rep.WriteText(&text), rep.WriteJSON(&js), rep.WriteJUnit(&junit), rep.WriteGradescope(&gs, grade.GradescopeOptions{})} {
 		if w != nil {
 			t.Fatal(w)
 		}

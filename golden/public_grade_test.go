@@ -8,16 +8,17 @@ import (
 	"github.com/oncall-sim/oncall/dsl/policy"
 	"github.com/oncall-sim/oncall/golden"
 	"github.com/oncall-sim/oncall/golden/goldentest"
+	"github.com/oncall-sim/oncall/grade"
 	"github.com/oncall-sim/oncall/shift"
 )
 
-func publicGrade(t *testing.T, scs []golden.Scenario, pol shift.Policy, name string) *golden.Report {
+func publicGrade(t *testing.T, scs []grade.Scenario, pol shift.Policy, name string) *grade.Report {
 	t.Helper()
 	refs, err := golden.PublicReferences()
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep, err := golden.Grade(context.Background(), golden.GradeOptions{Scenarios: scs, Policy: pol, PolicyName: name, References: refs, ReferenceName: "public"})
+	rep, err := grade.Grade(context.Background(), grade.GradeOptions{Scenarios: scs, Policy: pol, PolicyName: name, References: refs, ReferenceName: "public"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,18 +33,18 @@ func TestGradeBuiltins(t *testing.T) {
 	if goldentest.Updating() {
 		t.Skip("the references are being rewritten")
 	}
-	var all []golden.Scenario
+	var all []grade.Scenario
 	for _, p := range builtins(t) {
 		if len(p.Grading()) == 0 {
 			continue
 		}
-		sc := golden.Graded(p)
+		sc := grade.Graded(p)
 		all = append(all, sc)
-		pol, err := golden.ReferencePolicy(p.ID())
+		pol, err := grade.ReferencePolicy(p.ID())
 		if err != nil {
 			t.Fatal(err)
 		}
-		rep := publicGrade(t, []golden.Scenario{sc}, pol.Program, pol.Name)
+		rep := publicGrade(t, []grade.Scenario{sc}, pol.Program, pol.Name)
 		if rep.Score != rep.MaxScore || !rep.Passed {
 			t.Errorf("%s against its own reference: %v / %v", pol.Name, rep.Score, rep.MaxScore)
 		}

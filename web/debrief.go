@@ -5,16 +5,17 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/oncall-sim/oncall/dsl/scenario"
 	"github.com/oncall-sim/oncall/engine"
+	"github.com/oncall-sim/oncall/grade"
 	"github.com/oncall-sim/oncall/i18n"
 	"github.com/oncall-sim/oncall/score"
 	"github.com/oncall-sim/oncall/shift"
 )
 
-// graded is a scenario with grading criteria (dsl/scenario's programs).
+// graded is a scenario with grading criteria (dsl/scenario's programs, whose
+// criteria are grade's).
 type graded interface {
-	Grading() []scenario.Criterion
+	Grading() []grade.Criterion
 }
 
 // Debrief sets a finished shift beside the reference policy's run on the
@@ -123,7 +124,7 @@ func (s *Server) debrief(ctx context.Context, sh Shift, sim *shift.Sim, sc Scena
 		}
 		// The scoring of `oncall grade`, so that a shift scores here what
 		// grading gives it on this seed.
-		res, err := score.Seed(scenario.Rules(cs), &out, ref, &none)
+		res, err := score.Seed(grade.Rules(cs), &out, ref, &none)
 		if err != nil {
 			return nil, &httpError{status: http.StatusUnprocessableEntity, msg: err.Error()}
 		}
@@ -133,7 +134,7 @@ func (s *Server) debrief(ctx context.Context, sh Shift, sim *shift.Sim, sc Scena
 				Value: v.Value, Reference: v.Reference, None: v.None, Limit: v.Limit, Pass: v.Met, ByBound: v.Guard, Points: v.Points})
 		}
 		d.Max, d.Score = res.Max, res.Points
-		d.Worse = strings.TrimPrefix(res.WorseText(scenario.Rules(cs)), "worse than no policy: ")
+		d.Worse = strings.TrimPrefix(res.WorseText(grade.Rules(cs)), "worse than no policy: ")
 	}
 	var refRows []engine.Row
 	if ref != nil {
@@ -227,11 +228,9 @@ func (s *Server) debriefHandler(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, viewDebrief(d))
 }
 
-// finished replays a whole shift.
+// finished replays a whole shift, to its end: with its own run and the
+// reference's and no policy's, a debrief instantiates the scenario three
+// times, not a fourth to learn how long the shift lasts.
 func (s *Server) finished(ctx context.Context, sh Shift) (*shift.Sim, Scenario, *pilot, error) {
-	end, err := s.duration(sh)
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	return s.build(ctx, sh, end)
+	return s.buildTo(ctx, sh, 0, true)
 }

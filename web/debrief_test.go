@@ -5,13 +5,16 @@ import (
 	"io/fs"
 	"math"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/oncall-sim/oncall/batch"
 	"github.com/oncall-sim/oncall/dsl/policy"
 	"github.com/oncall-sim/oncall/dsl/scenario"
-	"github.com/oncall-sim/oncall/golden"
+	"github.com/oncall-sim/oncall/engine"
+	"github.com/oncall-sim/oncall/grade"
 	"github.com/oncall-sim/oncall/i18n"
+	"github.com/oncall-sim/oncall/internal/budget"
 	"github.com/oncall-sim/oncall/scripts"
 	"github.com/oncall-sim/oncall/shift"
 )
@@ -67,18 +70,18 @@ func TestDebriefScoresAsGrade(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ref, err := golden.ReferencePolicy("bad-deploy")
+	ref, err := grade.ReferencePolicy("bad-deploy")
 	if err != nil {
 		t.Fatal(err)
 	}
-	sc := golden.Graded(p)
+	sc := grade.Graded(p)
 	for _, seed := range []uint32{401, 402, 403} {
-		r, err := golden.RecordReference(context.Background(), golden.RecordOptions{Scenario: sc, Policy: ref.Program, PolicyName: ref.Name, PolicySHA256: ref.SHA256, Noise: true}, []uint32{seed}, batch.Options{Jobs: 1})
+		r, err := grade.RecordReference(context.Background(), grade.RecordOptions{Scenario: sc, Policy: ref.Program, PolicyName: ref.Name, PolicySHA256: ref.SHA256, Noise: true}, []uint32{seed}, batch.Options{Jobs: 1})
 		if err != nil {
 			t.Fatal(err)
 		}
-		rep, err := golden.Grade(context.Background(), golden.GradeOptions{Scenarios: []golden.Scenario{sc}, Policy: pol,
-			References: &golden.ReferenceFile{Format: golden.ReferenceFormat, References: []golden.Reference{r}}, Jobs: 1})
+		rep, err := grade.Grade(context.Background(), grade.GradeOptions{Scenarios: []grade.Scenario{sc}, Policy: pol,
+			References: &grade.ReferenceFile{Format: grade.ReferenceFormat, References: []grade.Reference{r}}, Jobs: 1})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -167,5 +170,31 @@ func TestDebriefTellsWhatWasQuiet(t *testing.T) {
 	}
 	if d.Quiet[0].Text["ur"] == "" || d.Quiet[0].Text["ur"] == d.Quiet[0].Text["en"] {
 		t.Errorf("the quiet events are not written in Urdu: %q", d.Quiet[0].Text["ur"])
+	}
+}
+
+// countedDeploy is the test scenario counting its instances.
+type countedDeploy struct {
+	badDeploy
+	n *atomic.Int32
+}
+
+func (c countedDeploy) Instance(m *budget.Meter, seed uint32) (engine.Scenario, engine.Setup, error) {
+	c.n.Add(1)
+	return c.badDeploy.Instance(m, seed)
+}
+
+// A debrief runs the shift, the reference and no policy: the scenario is
+// instantiated three times, not a fourth to learn the shift's length.
+func TestDebriefInstantiatesThreeRuns(t *testing.T) {
+	var n atomic.Int32
+	ts := newTestServer(t, Options{Scenarios: []Scenario{countedDeploy{n: &n}}})
+	var d Debrief
+	ts.doJSON(t, "POST", "/api/debrief", map[string]any{"scenario": "bad-deploy", "seed": 7, "decisions": []any{}}, &d)
+	if d.Reference != "bad-deploy" || d.Max == 0 {
+		t.Fatalf("debrief %+v", d)
+	}
+	if got := n.Load(); got != 3 {
+		t.Errorf("the scenario was instantiated %d times for the 3 runs of a debrief", got)
 	}
 }

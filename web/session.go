@@ -93,6 +93,15 @@ const minRows = 10
 // stay queued. Errors in the request are 400s; an error of the scenario or
 // the policy while it runs is a 422.
 func (s *Server) build(ctx context.Context, sh Shift, played int) (*shift.Sim, Scenario, *pilot, error) {
+	return s.buildTo(ctx, sh, played, false)
+}
+
+// buildTo is build; with toTheEnd it plays the shift to its end, however
+// long the scenario makes it, and played is not used.
+func (s *Server) buildTo(ctx context.Context, sh Shift, played int, toTheEnd bool) (*shift.Sim, Scenario, *pilot, error) {
+	if toTheEnd {
+		played = 0
+	}
 	sc, err := s.scenario(sh.Scenario)
 	if err != nil {
 		return nil, nil, nil, err
@@ -116,7 +125,11 @@ func (s *Server) build(ctx context.Context, sh Shift, played int) (*shift.Sim, S
 	}
 	var pl *pilot
 	if sh.Autopilot != nil {
-		if pl, err = s.autopilot(sh.Autopilot, max(played, 0)); err != nil {
+		upTo := max(played, 0)
+		if toTheEnd {
+			upTo = engine.MaxMinutes // held to the shift's own end once it has run
+		}
+		if pl, err = s.autopilot(sh.Autopilot, upTo); err != nil {
 			return nil, nil, nil, err
 		}
 		run.Policy = shift.PolicyFunc(func(m *budget.Meter) engine.Policy {
@@ -124,7 +137,15 @@ func (s *Server) build(ctx context.Context, sh Shift, played int) (*shift.Sim, S
 			return pl
 		})
 	}
-	sim, err := run.Replay(ctx, played)
+	var sim *shift.Sim
+	if toTheEnd {
+		sim, err = run.Run(ctx)
+		if a := sh.Autopilot; err == nil && a != nil && a.Until > sim.Setup().Minutes {
+			return nil, nil, nil, badRequest("autopilot.until = %d is out of range: it takes −1 (still on) or a minute from 0 to %d", a.Until, sim.Setup().Minutes)
+		}
+	} else {
+		sim, err = run.Replay(ctx, played)
+	}
 	if err != nil {
 		return nil, nil, nil, shiftError(sh, err)
 	}

@@ -16,7 +16,7 @@ import (
 	"github.com/oncall-sim/oncall/dsl/policy"
 	"github.com/oncall-sim/oncall/dsl/scenario"
 	"github.com/oncall-sim/oncall/engine"
-	"github.com/oncall-sim/oncall/golden"
+	"github.com/oncall-sim/oncall/grade"
 	"github.com/oncall-sim/oncall/shift"
 )
 
@@ -167,7 +167,7 @@ type pass struct {
 // no policy. A policy whose source bytes are another's, or no policy
 // twice, runs once, its results serving both: `batch bad-deploy -p
 // scripts/bad-deploy.rules` runs the reference once and no policy once.
-func (c *BatchCmd) passes(rep *batch.Report, sh shift.Shift, other shift.Policy, sc *scenario.Program, ref golden.Policy, hashA, hashB string) []pass {
+func (c *BatchCmd) passes(rep *batch.Report, sh shift.Shift, other shift.Policy, sc *scenario.Program, ref grade.Policy, hashA, hashB string) []pass {
 	var passes []pass
 	add := func(pol shift.Policy, hash string, out *[]batch.Result) {
 		for i := range passes {
@@ -195,18 +195,18 @@ func (c *BatchCmd) passes(rep *batch.Report, sh shift.Shift, other shift.Policy,
 // referencePolicy loads --reference-policy, or the scenario's built-in
 // reference policy when it has criteria to grade; none without criteria,
 // or for a scenario of a file that has no built-in one.
-func (c *BatchCmd) referencePolicy(env *Env, sc *scenario.Program) (golden.Policy, error) {
+func (c *BatchCmd) referencePolicy(env *Env, sc *scenario.Program) (grade.Policy, error) {
 	if c.RefPol != "" {
 		p, hash, err := readPolicySource(env, "--reference-policy", c.RefPol)
-		return golden.Policy{Program: p, Name: c.RefPol, SHA256: hash}, err
+		return grade.Policy{Program: p, Name: c.RefPol, SHA256: hash}, err
 	}
 	if len(sc.Grading()) == 0 {
-		return golden.Policy{}, nil
+		return grade.Policy{}, nil
 	}
-	p, err := golden.ReferencePolicy(sc.ID())
+	p, err := grade.ReferencePolicy(sc.ID())
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "oncall: %v: the summary leaves the scenario's grading criteria out (give a reference policy with --reference-policy FILE)\n", err)
-		return golden.Policy{}, nil
+		return grade.Policy{}, nil
 	}
 	return p, nil
 }
@@ -302,7 +302,7 @@ func readPolicySource(env *Env, flag, name string) (*policy.Program, string, err
 		return nil, "", usageError("%s %s: %v", flag, name, err)
 	}
 	p, err := compileFlagPolicy(flag, name, src)
-	return p, golden.SHA256(src), err
+	return p, grade.SHA256(src), err
 }
 
 func compileFlagPolicy(flag, name string, src []byte) (*policy.Program, error) {

@@ -2,10 +2,12 @@ package main
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/oncall-sim/oncall/batch"
 	"github.com/oncall-sim/oncall/dsl/scenario"
 	"github.com/oncall-sim/oncall/golden"
+	"github.com/oncall-sim/oncall/grade"
 	"github.com/oncall-sim/oncall/internal/budget"
 	"github.com/oncall-sim/oncall/shift"
 )
@@ -24,12 +26,23 @@ func (GoldenCmd) Help() string {
 
 // GoldenRecordCmd records reference outcomes.
 type GoldenRecordCmd struct {
-	Scenario []string `short:"s" help:"A scenario to record, built-in name or .lua file; repeatable (default: every built-in scenario with grading criteria)." placeholder:"NAME"`
+	Scenario []string `short:"s" help:"A scenario to record, built-in name or .lua file, with its reference policy after = (NAME=FILE.rules) if not its built-in one; repeatable: one file for an assignment (default: every built-in scenario with grading criteria)." placeholder:"NAME[=POLICY]"`
 	Policy   string   `short:"p" help:"The reference policy file (default: the scenario's built-in reference policy); only with one --scenario." placeholder:"FILE"`
 	Seeds    string   `required:"" help:"Seeds to record: 100-130, 1,5,9 or 1-10,20-30." placeholder:"SET"`
 	Output   string   `short:"o" required:"" help:"The reference file to write." placeholder:"FILE"`
 	Jobs     int      `short:"j" help:"Runs at once (default: one per core)." placeholder:"N"`
 	Noise    bool     `default:"true" negatable:"" help:"Traffic noise (grading runs with the setting recorded here)."`
+
+	policies map[string]string // scenario id → the reference policy its -s names
+}
+
+// splitAssignment splits "-s NAME=POLICY.rules" into the scenario and its
+// reference policy; a name with no "=" before a .rules file has no policy.
+func splitAssignment(arg string) (name, policy string) {
+	if i := strings.LastIndex(arg, "="); i > 0 && strings.HasSuffix(arg, ".rules") {
+		return arg[:i], arg[i+1:]
+	}
+	return arg, ""
 }
 
 // Help shows examples under the flags.
@@ -44,6 +57,12 @@ Examples:
   oncall golden record --seeds 100-130 -o hidden.json
   oncall golden record -s bad-deploy -s surge --seeds 500-599 -o week3.json
   oncall golden record -s my-incident.lua -p my-incident.rules --seeds 1-50 -o mine.json
+  oncall golden record -s a.lua=a.rules -s b.lua=b.rules -s surge --seeds 1-50 -o week3.json
+
+An assignment of several scenarios is one file: name each scenario with -s,
+and its reference policy after = when it is not the scenario's built-in one.
+The file pins each reference policy's SHA-256; oncall grade refuses the
+references once that policy's file, at the path recorded, has changed.
   oncall grade --policy student.rules --reference hidden.json`
 }
 
@@ -57,25 +76,30 @@ func (c *GoldenRecordCmd) Run(env *Env) error {
 		return usageError("--jobs %d: it takes the number of runs at once, 1 or more (0 or absent: one per core)", c.Jobs)
 	}
 	if c.Policy != "" && len(c.Scenario) != 1 {
-		return usageError("--policy %s: name the one scenario it answers with --scenario", c.Policy)
+		return usageError("--policy %s: name the one scenario it answers with --scenario (for several, give each its policy: -s NAME=FILE.rules)", c.Policy)
 	}
+	c.policies = make(map[string]string)
 	progs, err := c.scenarios(env)
 	if err != nil {
 		return err
 	}
 	inputs := []input{{"--policy", c.Policy}}
-	for _, name := range c.Scenario {
+	for _, arg := range c.Scenario {
+		name, pol := splitAssignment(arg)
 		if isScenarioPath(name) {
 			inputs = append(inputs, input{"--scenario", name})
+		}
+		if pol != "" {
+			inputs = append(inputs, input{"--scenario", pol})
 		}
 	}
 	if err := checkOutput(env, "-o", c.Output, inputs...); err != nil {
 		return err
 	}
-	file := &golden.ReferenceFile{Format: golden.ReferenceFormat}
+	file := &grade.ReferenceFile{Format: grade.ReferenceFormat}
 	ctx, stop := interruptible(env)
 	defer stop()
-	criteria := make(map[string][]scenario.Criterion)
+	criteria := make(map[string][]grade.Criterion)
 	for _, p := range progs {
 		criteria[p.ID()] = p.Grading()
 		pol, err := c.policy(env, p.ID())
@@ -83,8 +107,8 @@ func (c *GoldenRecordCmd) Run(env *Env) error {
 			return err
 		}
 		bar := newProgress(env, 2*len(seeds))
-		ref, err := golden.RecordReference(ctx, golden.RecordOptions{
-			Scenario: golden.Graded(p), Policy: pol.Program, PolicyName: pol.Name, PolicySHA256: pol.SHA256, Noise: c.Noise,
+		ref, err := grade.RecordReference(ctx, grade.RecordOptions{
+			Scenario: grade.Graded(p), Policy: pol.Program, PolicyName: pol.Name, PolicySHA256: pol.SHA256, Noise: c.Noise,
 		}, seeds, batch.Options{Jobs: c.Jobs, Progress: bar.pass(0)})
 		bar.done()
 		if err != nil {
@@ -134,7 +158,11 @@ func (c *GoldenRecordCmd) scenarios(env *Env) ([]*scenario.Program, error) {
 	}
 	var progs []*scenario.Program
 	seen := make(map[string]bool)
-	for _, name := range c.Scenario {
+	for _, arg := range c.Scenario {
+		name, pol := splitAssignment(arg)
+		if pol != "" && c.Policy != "" {
+			return nil, usageError("--scenario %s names its policy and --policy %s is given too: keep one", arg, c.Policy)
+		}
 		p, err := resolveScenario(env, name, budget.Limits{})
 		if err != nil {
 			return nil, err
@@ -146,25 +174,32 @@ func (c *GoldenRecordCmd) scenarios(env *Env) ([]*scenario.Program, error) {
 			return nil, usageError("--scenario %s: scenario %s is named twice", name, p.ID())
 		}
 		seen[p.ID()] = true
+		if pol != "" {
+			c.policies[p.ID()] = pol
+		}
 		progs = append(progs, p)
 	}
 	return progs, nil
 }
 
 // policy loads --policy, or the built-in reference policy of the scenario.
-func (c *GoldenRecordCmd) policy(env *Env, id string) (golden.Policy, error) {
-	if c.Policy != "" {
-		p, err := readPolicyFile(env, "--policy", c.Policy)
-		if err != nil {
-			return golden.Policy{}, err
-		}
-		src, err := env.ReadFile(c.Policy)
-		if err != nil {
-			return golden.Policy{}, usageError("--policy %s: %v", c.Policy, err)
-		}
-		return golden.Policy{Program: p, Name: c.Policy, SHA256: golden.SHA256(src)}, nil
+func (c *GoldenRecordCmd) policy(env *Env, id string) (grade.Policy, error) {
+	file, flag := c.Policy, "--policy"
+	if f, ok := c.policies[id]; ok {
+		file, flag = f, "--scenario "+id+"="
 	}
-	p, err := golden.ReferencePolicy(id)
+	if file != "" {
+		p, err := readPolicyFile(env, flag, file)
+		if err != nil {
+			return grade.Policy{}, err
+		}
+		src, err := env.ReadFile(file)
+		if err != nil {
+			return grade.Policy{}, usageError("%s %s: %v", flag, file, err)
+		}
+		return grade.Policy{Program: p, Name: file, SHA256: grade.SHA256(src)}, nil
+	}
+	p, err := grade.ReferencePolicy(id)
 	if err != nil {
 		return p, usageError("%v: give one with --policy FILE", err)
 	}

@@ -6,15 +6,19 @@ import (
 	"strings"
 
 	"github.com/oncall-sim/oncall/golden"
+	"github.com/oncall-sim/oncall/grade"
 	"github.com/oncall-sim/oncall/internal/budget"
 )
 
 // GradeCmd grades a policy against reference outcomes.
 type GradeCmd struct {
-	Policy           string     `short:"p" required:"" help:"The policy file to grade." placeholder:"FILE"`
+	Policy           string     `short:"p" xor:"who" required:"" help:"The policy file to grade." placeholder:"FILE"`
+	Class            string     `xor:"who" required:"" help:"Grade every *.rules file in DIR, one student a file (see Help)." placeholder:"DIR"`
+	Out              string     `help:"With --class and -f junit or gradescope: write one report a student into DIR, <student>.xml or <student>/results.json." placeholder:"DIR"`
 	Scenario         []string   `short:"s" help:"Grade this scenario only, a built-in name or a .lua file; repeatable, as in golden record (default: every scenario the references hold)." placeholder:"NAME"`
-	Reference        string     `help:"Reference outcomes recorded by 'oncall golden record' (default: the public references built into oncall)." placeholder:"FILE"`
-	Format           string     `short:"f" enum:"text,json,junit,gradescope" default:"text" help:"Report format: text, json, junit (JUnit XML) or gradescope (results.json)."`
+	References       []string   `name:"reference" sep:"none" help:"Reference outcomes recorded by 'oncall golden record' (default: the public references built into oncall); one file, which may hold several scenarios." placeholder:"FILE"`
+	Reference        string     `kong:"-"` // the one --reference, once Run has checked there is at most one
+	Format           string     `short:"f" enum:"text,json,csv,junit,gradescope" default:"text" help:"Report format: text, json, junit (JUnit XML) or gradescope (results.json); with --class also csv (a row a student)."`
 	Output           string     `short:"o" help:"Write the report to FILE instead of standard output." placeholder:"FILE"`
 	PassMark         float64    `default:"100" help:"Percent of the maximum score needed to pass (default 100: every criterion on every seed)." placeholder:"PCT"`
 	Visibility       string     `enum:"visible,hidden,after_due_date,after_published" default:"visible" help:"Visibility of the tests in Gradescope's results.json (the test that the policy loads and runs is always visible)."`
@@ -42,7 +46,19 @@ Examples:
   oncall grade -p bot.rules --scenario bad-deploy        one scenario
   oncall grade -p bot.rules -s bad-deploy -s surge       two (-s as in golden record)
   oncall grade -p student.rules --reference hidden.json -f gradescope -o /autograder/results/results.json
-  oncall grade -p student.rules -f junit -o report.xml --pass-mark 70`
+  oncall grade -p student.rules -f junit -o report.xml --pass-mark 70
+  oncall grade --class submissions/ -f csv -o class.csv     a row a student
+  oncall grade --class submissions/                         the class summary
+  oncall grade --class submissions/ -f gradescope --out results/
+
+With --class DIR, every *.rules file in DIR is one student, named by the file
+without .rules. A file that does not load scores 0, with its diagnostic
+(file:line:col), and the class goes on. The text format is the class summary
+(the distribution of totals, each criterion's share of students earning its
+full points, the students flagged); csv and json give a row a student. JUnit
+and Gradescope reports are a student's own: they need --out DIR, which gets
+DIR/<student>.xml or DIR/<student>/results.json. The exit code is 0 once the
+class is graded, whoever passed.`
 }
 
 // Run implements the subcommand.
@@ -52,6 +68,23 @@ func (c *GradeCmd) Run(env *Env) error {
 	}
 	if c.Jobs < 0 {
 		return usageError("--jobs %d: it takes the number of runs at once, 1 or more (0 or absent: one per core)", c.Jobs)
+	}
+	switch len(c.References) {
+	case 0:
+	case 1:
+		c.Reference = c.References[0]
+	default:
+		return usageError("--reference is given %d times (%s): a grading takes one reference file; record every scenario of the assignment into one with oncall golden record -s NAME[=POLICY] -s ... -o FILE",
+			len(c.References), strings.Join(c.References, ", "))
+	}
+	if c.Class != "" {
+		return c.gradeClass(env)
+	}
+	switch {
+	case c.Format == "csv":
+		return usageError("-f csv is a row a student: it takes --class DIR (for one policy, use -f json)")
+	case c.Out != "":
+		return usageError("--out DIR writes a report a student: it takes --class DIR (for one policy, use -o FILE)")
 	}
 	return c.grade(env)
 }
@@ -95,7 +128,7 @@ func (c *GradeCmd) grade(env *Env) error {
 		total += len(r.Runs)
 	}
 	bar := newProgress(env, total)
-	opts := golden.GradeOptions{
+	opts := grade.GradeOptions{
 		Scenarios: scenarios, PolicyName: c.Policy,
 		References: refs, ReferenceName: refName,
 		PassMark: c.PassMark / 100, Jobs: c.Jobs, Clock: env.Now, AllowStale: c.AllowStale, Limits: limits,
@@ -110,14 +143,21 @@ func (c *GradeCmd) grade(env *Env) error {
 	} else {
 		opts.Policy = pol
 	}
-	rep, err := golden.Grade(ctx, opts)
+	rep, err := grade.Grade(ctx, opts)
 	bar.done()
-	var stale *golden.StaleError
+	var stale *grade.StaleError
 	switch {
 	case err != nil && ctx.Err() != nil:
 		return failure("interrupted: no grade")
 	case errors.As(err, &stale):
 		stale.Rerecord = c.rerecord(stale)
+		if c.Format == "gradescope" && c.Output != "" {
+			// An autograder shows results.json, not standard error: it
+			// gets 0 points and the reason, and the exit code is still 2.
+			if werr := c.write(env, grade.Refused(c.Policy, refName, scenarios, stale.Error())); werr != nil {
+				return werr
+			}
+		}
 		return usageError("%v", stale)
 	case err != nil:
 		return usageError("%v", err)
@@ -137,7 +177,7 @@ func (c *GradeCmd) grade(env *Env) error {
 
 // rerecord is the command that records stale references again: golden's
 // tests for the built-in ones, oncall golden record for a file.
-func (c *GradeCmd) rerecord(e *golden.StaleError) string {
+func (c *GradeCmd) rerecord(e *grade.StaleError) string {
 	if c.Reference == "" {
 		return "the built-in references are recorded by GOLDIE_UPDATE=1 go test ./golden/, then oncall is built again"
 	}
@@ -158,7 +198,7 @@ func (c *GradeCmd) rerecord(e *golden.StaleError) string {
 func trimFloat(v float64) string { return strings.TrimSuffix(fmt.Sprintf("%.2f", v), ".00") }
 
 // references reads --reference, or the public references built in.
-func (c *GradeCmd) references(env *Env) (*golden.ReferenceFile, string, error) {
+func (c *GradeCmd) references(env *Env) (*grade.ReferenceFile, string, error) {
 	if c.Reference == "" {
 		refs, err := golden.PublicReferences()
 		if err != nil {
@@ -170,7 +210,7 @@ func (c *GradeCmd) references(env *Env) (*golden.ReferenceFile, string, error) {
 	if err != nil {
 		return nil, "", usageError("--reference %s: %v", c.Reference, err)
 	}
-	refs, err := golden.ReadReferences(c.Reference, data)
+	refs, err := grade.ReadReferences(c.Reference, data)
 	if err != nil {
 		return nil, "", usageError("--reference %v", err)
 	}
@@ -179,12 +219,12 @@ func (c *GradeCmd) references(env *Env) (*golden.ReferenceFile, string, error) {
 
 // scenarios picks the scenarios to grade: --scenario, or every scenario the
 // references hold, each resolved by its id among the built-in ones.
-func (c *GradeCmd) scenarios(env *Env, refs *golden.ReferenceFile, refName string, limits budget.Limits) ([]golden.Scenario, error) {
+func (c *GradeCmd) scenarios(env *Env, refs *grade.ReferenceFile, refName string, limits budget.Limits) ([]grade.Scenario, error) {
 	names := refs.Scenarios()
 	if len(c.Scenario) > 0 {
 		names = c.Scenario
 	}
-	var out []golden.Scenario
+	var out []grade.Scenario
 	for _, name := range names {
 		p, err := resolveScenario(env, name, limits)
 		if err != nil {
@@ -196,16 +236,27 @@ func (c *GradeCmd) scenarios(env *Env, refs *golden.ReferenceFile, refName strin
 		if len(p.Grading()) == 0 {
 			return nil, usageError("scenario %s has no grading criteria (no grade { ... } block): it cannot be graded", p.ID())
 		}
-		if _, err := refs.Lookup(p.ID()); err != nil {
+		ref, err := refs.Lookup(p.ID())
+		if err != nil {
 			return nil, usageError("--scenario %s: %s: %v; record one with oncall golden record --scenario %s", name, refName, err, name)
 		}
-		out = append(out, golden.Graded(p))
+		sc := grade.Graded(p)
+		// A reference policy of the instructor's own is checked as the
+		// scenario is, where the reference recorded it: a file that
+		// changed since makes the references stale. One that is not there
+		// (an autograder given the references alone) cannot be checked.
+		if ref.Policy != sc.ReferencePolicy && ref.PolicySHA256 != "" {
+			if src, err := env.ReadFile(ref.Policy); err == nil {
+				sc.ReferencePolicy, sc.ReferencePolicySHA256 = ref.Policy, grade.SHA256(src)
+			}
+		}
+		out = append(out, sc)
 	}
 	return out, nil
 }
 
 // write sends the report in the chosen format to -o or stdout.
-func (c *GradeCmd) write(env *Env, rep *golden.Report) error {
+func (c *GradeCmd) write(env *Env, rep *grade.Report) error {
 	out, closeOut, err := env.output(c.Output)
 	if err != nil {
 		return err
@@ -216,7 +267,7 @@ func (c *GradeCmd) write(env *Env, rep *golden.Report) error {
 	case "junit":
 		err = rep.WriteJUnit(out)
 	case "gradescope":
-		err = rep.WriteGradescope(out, golden.GradescopeOptions{Visibility: c.Visibility, StdoutVisibility: c.StdoutVisibility})
+		err = rep.WriteGradescope(out, grade.GradescopeOptions{Visibility: c.Visibility, StdoutVisibility: c.StdoutVisibility})
 	default:
 		err = rep.WriteText(out)
 	}

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/oncall-sim/oncall/golden"
+	"github.com/oncall-sim/oncall/grade"
 )
 
 const (
@@ -192,7 +192,7 @@ grade { { metric = "cost", at_most = "reference * 1.2" } }
 	if err := os.WriteFile(sc, []byte(edited), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	was, now := golden.SHA256([]byte(src))[:12], golden.SHA256([]byte(edited))[:12]
+	was, now := grade.SHA256([]byte(src))[:12], grade.SHA256([]byte(edited))[:12]
 	code := e.run("grade", "-p", refBadDeploy, "--reference", refs, "--scenario", sc)
 	for _, want := range []string{
 		"the references of scenario drill are stale: scenario drill changed: the SHA-256 of its source was " + was + " when recorded (" + sc + "), it is " + now + " now (" + sc + ")",
@@ -201,6 +201,28 @@ grade { { metric = "cost", at_most = "reference * 1.2" } }
 		if code != 2 || !strings.Contains(e.err.String(), want) {
 			t.Errorf("edited: exit %d, stderr %q\nwant 2 and %q", code, e.err.String(), want)
 		}
+	}
+	// An autograder still gets a results.json: 0 points and the reason.
+	results := filepath.Join(t.TempDir(), "results.json")
+	if code := e.run("grade", "-p", refBadDeploy, "--reference", refs, "--scenario", sc, "-f", "gradescope", "-o", results); code != 2 {
+		t.Errorf("edited, gradescope: exit %d, want 2: %s", code, e.err.String())
+	}
+	data, err := os.ReadFile(results)
+	if err != nil {
+		t.Fatalf("a stale reference writes no results.json: %v", err)
+	}
+	var res struct {
+		Score    *float64 `json:"score"`
+		MaxScore float64  `json:"max_score"`
+		Output   string   `json:"output"`
+		Tests    []struct{ Status, Output, Visibility string }
+	}
+	if err := json.Unmarshal(data, &res); err != nil {
+		t.Fatal(err)
+	}
+	if res.Score == nil || *res.Score != 0 || res.MaxScore != 1 || len(res.Tests) != 1 || res.Tests[0].Status != "failed" ||
+		res.Tests[0].Visibility != "visible" || !strings.Contains(res.Tests[0].Output, "the references of scenario drill are stale") {
+		t.Errorf("the results.json of a stale reference: %s", data)
 	}
 	if code := e.run("grade", "-p", refBadDeploy, "--reference", refs, "--scenario", sc, "--allow-stale"); code == 2 ||
 		!strings.Contains(e.out.String(), "warning: the references of scenario drill are stale, graded anyway (--allow-stale): scenario drill changed") {
@@ -299,7 +321,7 @@ func TestGradeReportsAPolicyThatDoesNotLoad(t *testing.T) {
 		t.Fatal(err)
 	}
 	if doc.Score != 0 || doc.MaxScore != 13 || len(doc.Tests) != 7 || doc.Tests[1].Status != "failed" ||
-		doc.Tests[1].Output != "met on 0 of 20 seeds (1-20): 0 of 6 points; mean 0, reference mean 0.0136476, no policy mean 0.3510231\nno seed ran: the policy does not load\n" {
+		doc.Tests[1].Output != "met on 0 of 20 seeds (1-20): 0 of 6 points; mean —, reference mean 0.0136476, no policy mean 0.3510231\nno seed ran: the policy does not load\n" {
 		t.Errorf("results.json %s", data)
 	}
 	if doc.Tests[0].Status != "failed" || !strings.HasPrefix(doc.Tests[0].Output, "The policy does not load, so no seed ran:\n--policy "+bad+" does not load:\n"+bad+":2:8: ") {

@@ -17,7 +17,7 @@ type declaration struct {
 	title    engine.Text
 	briefing engine.Text
 	pageSrc  string
-	grading  []Criterion
+	grading  []criterion
 	gradePos dsl.Pos
 	outcomes []Outcome       // declared by outcome{...}, in order
 	atPos    map[int]dsl.Pos // where the first at() of each minute past the end was called

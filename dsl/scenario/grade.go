@@ -4,38 +4,40 @@ import (
 	"fmt"
 	"math"
 	"reflect"
-	"strings"
 
 	"github.com/expr-lang/expr"
 	"github.com/expr-lang/expr/vm"
 
 	"github.com/oncall-sim/oncall/dsl"
 	"github.com/oncall-sim/oncall/engine"
+	"github.com/oncall-sim/oncall/grade"
 	"github.com/oncall-sim/oncall/internal/budget"
 	"github.com/oncall-sim/oncall/internal/spell"
 	"github.com/oncall-sim/oncall/score"
 )
 
-// Criterion is one line of grade{...}: an outcome metric held at most or at
-// least to a bound, absolute ("0.05") or relative to the reference outcome
-// on the same seed ("reference * 1.25"), with a weight. Its bound is
-// compiled once, when the scenario is (or by NewCriterion), and Check uses
-// it for every seed: both `oncall grade` and the web console's debrief
-// score a run with it.
-type Criterion struct {
-	Metric string  // an outcome name: engine.LookupOutcome (budget_used, cost, availability, ...)
-	Op     string  // "at_most" or "at_least"
-	Bound  string  // a number or an expression over reference
-	Weight float64 // > 0
-	// Scoring is how a seed that misses the bound scores: score.Partial
-	// ("" too) or score.Pass.
-	Scoring string
-	Pos     dsl.Pos
+// Criterion is grade's: the loader produces it from grade{...}, its bound
+// compiled once, when the scenario is (or by NewCriterion).
+type Criterion = grade.Criterion
 
-	bound    *vm.Program // nil: not compiled (a Criterion{...} literal)
+// criterion is a criterion as the loader reads it: grade's, with its
+// compiled bound and where grade{} wrote it.
+type criterion struct {
+	grade.Criterion
+
+	bound    *vm.Program // nil: not compiled
 	steps    int64       // the steps of an evaluation of bound, estimated from above
 	valuePos dsl.Pos     // where grade{} wrote the metric's name
 	faulty   bool        // grade{} wrote it with a problem: kept until its metric is checked
+}
+
+// graded is the criterion as grade checks it, its bound compiled.
+func (c *criterion) graded() Criterion {
+	if c.bound == nil {
+		return c.Criterion
+	}
+	cc := *c
+	return grade.Compiled(c.Criterion, cc.limit)
 }
 
 // Tolerance is the relative slack a value is given against its bound, so
@@ -47,7 +49,7 @@ const Tolerance = score.Tolerance
 // does for one written in a scenario. Its errors name the criterion and,
 // when pos is set, its place.
 func NewCriterion(metric, op, bound string, weight float64, pos dsl.Pos) (Criterion, error) {
-	c := Criterion{Metric: metric, Op: op, Bound: bound, Weight: weight, Pos: pos}
+	c := criterion{Criterion: Criterion{Metric: metric, Op: op, Bound: bound, Weight: weight, Pos: pos}}
 	var err error
 	if _, err = engine.LookupOutcome(metric); err == nil {
 		err = c.checkOp()
@@ -64,10 +66,10 @@ func NewCriterion(metric, op, bound string, weight float64, pos dsl.Pos) (Criter
 	if err != nil {
 		return Criterion{}, c.problem(err.Error())
 	}
-	return c, nil
+	return c.graded(), nil
 }
 
-func (c *Criterion) checkOp() error {
+func (c *criterion) checkOp() error {
 	if c.Op == "at_most" || c.Op == "at_least" {
 		return nil
 	}
@@ -75,7 +77,7 @@ func (c *Criterion) checkOp() error {
 }
 
 // problem is an error of the criterion, at its place when it has one.
-func (c *Criterion) problem(msg string) error {
+func (c *criterion) problem(msg string) error {
 	if c.Pos.File == "" {
 		return fmt.Errorf("grade %s: %s", c.Metric, msg)
 	}
@@ -89,7 +91,7 @@ type boundEnv struct {
 
 // compileBound compiles the bound, once for every check, and says what is
 // wrong with it.
-func (c *Criterion) compileBound() error {
+func (c *criterion) compileBound() error {
 	prog, steps, problem := compileBounded(c.Bound, boundEnv{}, []string{"reference"}, "a bound", reflect.Float64)
 	if problem != nil {
 		return fmt.Errorf("not a number nor an expression over reference (%s)", firstLine(problem.msg))
@@ -98,20 +100,12 @@ func (c *Criterion) compileBound() error {
 	return nil
 }
 
-// Text renders the criterion for people: "budget_used at most reference + 0.01".
-func (c Criterion) Text() string {
-	return c.Metric + " " + strings.ReplaceAll(c.Op, "_", " ") + " " + c.Bound
-}
-
-// Limit returns the bound's value for the reference outcome's figure on
+// limit returns the bound's value for the reference outcome's figure on
 // the same seed. A bound that is not a finite number there (reference / 0)
 // is an error of the scenario. The bound is evaluated as every expression
 // a user writes is, as a timed call of a budget (the default one) charged
 // its steps.
-func (c Criterion) Limit(reference float64) (float64, error) {
-	if c.bound == nil {
-		return 0, c.problem("the criterion is not compiled: make it with NewCriterion")
-	}
+func (c *criterion) limit(reference float64) (float64, error) {
 	var out any
 	m := budget.New(budget.Limits{})
 	err := m.Timed(func() error {
@@ -135,28 +129,8 @@ func (c Criterion) Limit(reference float64) (float64, error) {
 	return v, nil
 }
 
-// Rule is the criterion as package score scores it.
-func (c Criterion) Rule() score.Rule {
-	return score.Rule{Metric: c.Metric, Text: c.Text(), AtLeast: c.Op == "at_least", Weight: c.Weight, Mode: c.Scoring, Limit: c.Limit}
-}
-
 // Rules are the criteria as package score scores them.
-func Rules(cs []Criterion) []score.Rule {
-	out := make([]score.Rule, len(cs))
-	for i, c := range cs {
-		out[i] = c.Rule()
-	}
-	return out
-}
-
-// Check scores a run's figure against the criterion on one seed, given the
-// reference policy's figure (which sets the limit) and no policy's figure
-// on the same seed (both runs see the same traffic and the same incident),
-// by package score's rule (score.Rule.Check); a seed's criteria together
-// are scored by score.Seed.
-func (c Criterion) Check(value, reference, none float64) (score.Check, error) {
-	return c.Rule().Check(value, reference, none)
-}
+func Rules(cs []Criterion) []score.Rule { return grade.Rules(cs) }
 
 func firstLine(s string) string {
 	for i := 0; i < len(s); i++ {

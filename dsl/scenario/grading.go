@@ -14,9 +14,9 @@ import (
 
 // gradeTable declares grade{ criterion, ... }: a list, each item read by
 // criterionTable.
-var gradeTable = tableSpec[[]Criterion]{
+var gradeTable = tableSpec[[]criterion]{
 	item: readCriterion,
-	other: func(_ *[]Criterion, key string, _ lua.LValue, in *reading) {
+	other: func(_ *[]criterion, key string, _ lua.LValue, in *reading) {
 		in.add(in.place().key(key), "takes a list of criteria, e.g. %s; %s is not one", gradeExample, key)
 	},
 }
@@ -24,27 +24,27 @@ var gradeTable = tableSpec[[]Criterion]{
 const gradeExample = `grade{ { metric = "cost", at_most = "reference * 1.25" } }`
 
 // criterionTable declares one criterion: { metric = ..., at_most = ... }.
-var criterionTable = tableSpec[Criterion]{
-	fields: []field[Criterion]{
+var criterionTable = tableSpec[criterion]{
+	fields: []field[criterion]{
 		{name: "metric", read: readMetric},
 		boundField("at_most"),
 		boundField("at_least"),
-		to("weight", weightValue, func(c *Criterion, w float64) { c.Weight = w }),
-		to("scoring", scoringValue, func(c *Criterion, m string) { c.Scoring = m }),
+		to("weight", weightValue, func(c *criterion, w float64) { c.Weight = w }),
+		to("scoring", scoringValue, func(c *criterion, m string) { c.Scoring = m }),
 	},
 	of:      " in a criterion",
 	notList: "a criterion takes named fields (metric, at_most or at_least, weight, scoring), not a list: { metric = \"cost\", at_most = \"reference * 1.25\" }",
 }
 
 // readCriterion reads list item i of grade{}.
-func readCriterion(list *[]Criterion, i int, v lua.LValue, in *reading) {
+func readCriterion(list *[]criterion, i int, v lua.LValue, in *reading) {
 	t, ok := v.(*lua.LTable)
 	if !ok {
 		in.add(in.place().item(i), "takes a list of criteria, e.g. %s; #%d is not one", gradeExample, i)
 		return
 	}
 	item := in.inItem(i)
-	c := Criterion{Weight: 1}
+	c := criterion{Criterion: Criterion{Weight: 1}}
 	before := len(*in.diags)
 	criterionTable.read(&c, t, item)
 	pl := item.place()
@@ -71,7 +71,7 @@ func readCriterion(list *[]Criterion, i int, v lua.LValue, in *reading) {
 // readMetric reads a criterion's outcome; whether the model has it or the
 // file declares it with outcome{...}, anywhere in the file, is checked once
 // the file has loaded (checkCriteria).
-func readMetric(c *Criterion, v lua.LValue, _ *reading) error {
+func readMetric(c *criterion, v lua.LValue, _ *reading) error {
 	s, ok := v.(lua.LString)
 	if !ok {
 		return fmt.Errorf("= %s: it takes an outcome's name, e.g. \"budget_used\"", luaText(v))
@@ -82,8 +82,8 @@ func readMetric(c *Criterion, v lua.LValue, _ *reading) error {
 
 // boundField declares at_most or at_least: a number, or an expression over
 // the reference outcome on the same seed. A criterion takes one of them.
-func boundField(op string) field[Criterion] {
-	return field[Criterion]{name: op, read: func(c *Criterion, v lua.LValue, _ *reading) error {
+func boundField(op string) field[criterion] {
+	return field[criterion]{name: op, read: func(c *criterion, v lua.LValue, _ *reading) error {
 		if c.Op != "" {
 			return whole(errors.New("a criterion takes one of at_most and at_least, not both"))
 		}

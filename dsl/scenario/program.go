@@ -215,7 +215,11 @@ func (p *Program) Grading() []Criterion {
 	if len(p.decl.grading) == 0 {
 		return DefaultGrading()
 	}
-	return append([]Criterion(nil), p.decl.grading...)
+	out := make([]Criterion, len(p.decl.grading))
+	for i := range p.decl.grading {
+		out[i] = p.decl.grading[i].graded()
+	}
+	return out
 }
 
 // Instance prepares one run: a fresh Lua state whose scenario stream is

@@ -1,15 +1,12 @@
-package golden
+package grade
 
 import (
 	"bytes"
 	"context"
-	"embed"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
-	"path"
 	"strings"
 
 	"github.com/oncall-sim/oncall/batch"
@@ -24,9 +21,6 @@ import (
 // criteria) and no policy's outcome on every seed, which partial credit
 // measures from.
 const ReferenceFormat = "oncall-reference/2"
-
-// PublicSeeds is the public seed set of the references shipped with oncall.
-const PublicSeeds = "1-20"
 
 // ReferenceFile holds the reference outcomes of one or more scenarios.
 type ReferenceFile struct {
@@ -140,7 +134,7 @@ func ReadReferences(name string, data []byte) (*ReferenceFile, error) {
 	if err := dec.Decode(&f); err != nil {
 		return nil, fmt.Errorf("%s: %s", name, jsonError(data, err))
 	}
-	if err := f.check(); err != nil {
+	if err := f.Check(); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	return &f, nil
@@ -170,7 +164,9 @@ func jsonError(data []byte, err error) string {
 	return fmt.Sprintf("line %d, column %d: %v", line, col, err)
 }
 
-func (f *ReferenceFile) check() error {
+// Check checks what a reference file holds: its format, one reference a
+// scenario, its runs, pins and seed set.
+func (f *ReferenceFile) Check() error {
 	if f.Format == "oncall-reference/1" {
 		return fmt.Errorf("format %q was recorded by an older oncall, without what a reference pins (the scenario's and the policy's SHA-256, the model version, the criteria) nor no policy's outcomes, which partial credit needs: record the file again with `oncall golden record`", f.Format)
 	}
@@ -240,44 +236,4 @@ func (f *ReferenceFile) Scenarios() []string {
 		names[i] = r.Scenario
 	}
 	return names
-}
-
-//go:embed testdata/reference
-var publicFS embed.FS
-
-// PublicReferenceDir is where the public references live, under the
-// package's directory; one file a scenario, <scenario>.json.
-const PublicReferenceDir = "testdata/reference"
-
-// PublicReferences returns the public references shipped with oncall, one
-// file a scenario merged into one, in the order of the file names.
-func PublicReferences() (*ReferenceFile, error) {
-	return mergeReferences(publicFS, PublicReferenceDir)
-}
-
-func mergeReferences(fsys fs.FS, dir string) (*ReferenceFile, error) {
-	entries, err := fs.ReadDir(fsys, dir)
-	if err != nil {
-		return nil, err
-	}
-	all := &ReferenceFile{Format: ReferenceFormat}
-	for _, e := range entries {
-		if e.IsDir() || !strings.HasSuffix(e.Name(), ".json") {
-			continue
-		}
-		p := path.Join(dir, e.Name())
-		data, err := fs.ReadFile(fsys, p)
-		if err != nil {
-			return nil, err
-		}
-		f, err := ReadReferences("golden/"+p, data)
-		if err != nil {
-			return nil, err
-		}
-		all.References = append(all.References, f.References...)
-	}
-	if len(all.References) == 0 {
-		return nil, fmt.Errorf("golden/%s holds no reference: record them with GOLDIE_UPDATE=1 go test ./golden/", dir)
-	}
-	return all, all.check()
 }

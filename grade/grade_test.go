@@ -1,4 +1,4 @@
-package golden_test
+package grade_test
 
 import (
 	"bytes"
@@ -7,8 +7,10 @@ import (
 	"encoding/xml"
 	"errors"
 	"fmt"
+	"math"
 	"regexp"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -17,7 +19,7 @@ import (
 	"github.com/oncall-sim/oncall/dsl"
 	"github.com/oncall-sim/oncall/dsl/scenario"
 	"github.com/oncall-sim/oncall/engine"
-	"github.com/oncall-sim/oncall/golden"
+	"github.com/oncall-sim/oncall/grade"
 	"github.com/oncall-sim/oncall/internal/budget"
 	"github.com/oncall-sim/oncall/shift"
 )
@@ -34,8 +36,8 @@ func criterion(t testing.TB, metric, op, bound string, weight float64, pos dsl.P
 
 // goScenario is the Go bad deploy with criteria of the shape scenarios
 // declare.
-func goScenario(t testing.TB) golden.Scenario {
-	return golden.Scenario{
+func goScenario(t testing.TB) grade.Scenario {
+	return grade.Scenario{
 		ID: "go-bad-deploy", Title: "Bad deploy (Go)", Source: batchtest.BadDeploy(),
 		Criteria: []scenario.Criterion{
 			criterion(t, "budget_used", "at_most", "reference + 0.01", 50, dsl.Pos{File: "go.lua", Line: 3, Col: 3}),
@@ -45,21 +47,21 @@ func goScenario(t testing.TB) golden.Scenario {
 	}
 }
 
-func goReferences(t testing.TB, seeds []uint32) *golden.ReferenceFile {
+func goReferences(t testing.TB, seeds []uint32) *grade.ReferenceFile {
 	t.Helper()
-	ref, err := golden.RecordReference(context.Background(), golden.RecordOptions{
+	ref, err := grade.RecordReference(context.Background(), grade.RecordOptions{
 		Scenario: goScenario(t), Policy: batchtest.FiveRules(), PolicyName: "five rules (Go)", Noise: true,
 	}, seeds, batch.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &golden.ReferenceFile{Format: golden.ReferenceFormat, References: []golden.Reference{ref}}
+	return &grade.ReferenceFile{Format: grade.ReferenceFormat, References: []grade.Reference{ref}}
 }
 
-func grade(t testing.TB, refs *golden.ReferenceFile, pol shift.Policy, name string) *golden.Report {
+func gradeOf(t testing.TB, refs *grade.ReferenceFile, pol shift.Policy, name string) *grade.Report {
 	t.Helper()
-	rep, err := golden.Grade(context.Background(), golden.GradeOptions{
-		Scenarios: []golden.Scenario{goScenario(t)}, Policy: pol, PolicyName: name,
+	rep, err := grade.Grade(context.Background(), grade.GradeOptions{
+		Scenarios: []grade.Scenario{goScenario(t)}, Policy: pol, PolicyName: name,
 		References: refs, ReferenceName: "test references",
 	})
 	if err != nil {
@@ -73,9 +75,9 @@ func grade(t testing.TB, refs *golden.ReferenceFile, pol shift.Policy, name stri
 // rollback in between.
 func TestGradeOrdersPolicies(t *testing.T) {
 	refs := goReferences(t, []uint32{1, 2, 3, 4, 5, 6, 7, 8})
-	ref := grade(t, refs, batchtest.FiveRules(), "reference")
-	idle := grade(t, refs, batchtest.Idle(), "idle")
-	bad := grade(t, refs, batchtest.Harmful(), "harmful")
+	ref := gradeOf(t, refs, batchtest.FiveRules(), "reference")
+	idle := gradeOf(t, refs, batchtest.Idle(), "idle")
+	bad := gradeOf(t, refs, batchtest.Harmful(), "harmful")
 	if ref.Score != ref.MaxScore || !ref.Passed || ref.MaxScore != 100 {
 		t.Errorf("reference against itself: %v / %v, passed %v", ref.Score, ref.MaxScore, ref.Passed)
 	}
@@ -85,7 +87,7 @@ func TestGradeOrdersPolicies(t *testing.T) {
 	if !(bad.Score <= idle.Score) || bad.Passed {
 		t.Errorf("harmful policy: %v, idle %v; want the harmful one no higher", bad.Score, idle.Score)
 	}
-	late := grade(t, refs, lateRollback(), "late")
+	late := gradeOf(t, refs, lateRollback(), "late")
 	if !(late.Score > idle.Score && late.Score < ref.Score) {
 		t.Errorf("a late rollback: %v, idle %v, reference %v; want it between", late.Score, idle.Score, ref.Score)
 	}
@@ -98,18 +100,18 @@ func TestGradeCriterionErrors(t *testing.T) {
 	refs := goReferences(t, []uint32{1})
 	sc := goScenario(t)
 	sc.Criteria = []scenario.Criterion{criterion(t, "cost", "at_most", "reference / 0", 1, dsl.Pos{File: "s.lua", Line: 9, Col: 5})}
-	_, err := golden.Grade(context.Background(), golden.GradeOptions{Scenarios: []golden.Scenario{sc}, Policy: batchtest.Idle(), References: refs, AllowStale: true})
+	_, err := grade.Grade(context.Background(), grade.GradeOptions{Scenarios: []grade.Scenario{sc}, Policy: batchtest.Idle(), References: refs, AllowStale: true})
 	if want := `scenario go-bad-deploy, seed 1: s.lua:9:5: grade cost: bound "reference / 0" is +Inf for reference = `; err == nil || !strings.HasPrefix(err.Error(), want) || !strings.HasSuffix(err.Error(), "it must be a finite number") {
 		t.Errorf("reference / 0: error %v, want it to start %q", err, want)
 	}
 	sc.Criteria = nil
-	_, err = golden.Grade(context.Background(), golden.GradeOptions{Scenarios: []golden.Scenario{sc}, Policy: batchtest.Idle(), References: refs, AllowStale: true})
+	_, err = grade.Grade(context.Background(), grade.GradeOptions{Scenarios: []grade.Scenario{sc}, Policy: batchtest.Idle(), References: refs, AllowStale: true})
 	if err == nil || err.Error() != "scenario go-bad-deploy has no grading criteria: it cannot be graded (add a grade { ... } block to it)" {
 		t.Errorf("no criteria: %v", err)
 	}
 	sc = goScenario(t)
 	sc.ID = "go-bad-deplo"
-	_, err = golden.Grade(context.Background(), golden.GradeOptions{Scenarios: []golden.Scenario{sc}, Policy: batchtest.Idle(), References: refs, ReferenceName: "hidden.json"})
+	_, err = grade.Grade(context.Background(), grade.GradeOptions{Scenarios: []grade.Scenario{sc}, Policy: batchtest.Idle(), References: refs, ReferenceName: "hidden.json"})
 	if err == nil || !strings.Contains(err.Error(), `hidden.json: no reference for scenario "go-bad-deplo"; did you mean go-bad-deploy?`) {
 		t.Errorf("missing reference: %v", err)
 	}
@@ -135,12 +137,22 @@ func TestGradePassMark(t *testing.T) {
 		mark float64
 		pass bool
 	}{{0.2, true}, {0.99, false}, {0, false}} {
-		rep, err := golden.Grade(context.Background(), golden.GradeOptions{Scenarios: []golden.Scenario{goScenario(t)}, Policy: lateRollback(), References: refs, PassMark: c.mark})
+		rep, err := grade.Grade(context.Background(), grade.GradeOptions{Scenarios: []grade.Scenario{goScenario(t)}, Policy: lateRollback(), References: refs, PassMark: c.mark})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if rep.Passed != c.pass {
 			t.Errorf("pass mark %v: score %v / %v, passed %v", c.mark, rep.Score, rep.MaxScore, rep.Passed)
+		}
+		// The JSON gives the pass mark in percent, as the flag and the
+		// text do, under a name that says so.
+		var b strings.Builder
+		if err := rep.WriteJSON(&b); err != nil {
+			t.Fatal(err)
+		}
+		want := map[float64]string{0.2: `"pass_mark_percent": 20,`, 0.99: `"pass_mark_percent": 99,`, 0: `"pass_mark_percent": 100,`}[c.mark]
+		if !strings.Contains(b.String(), want) || strings.Contains(b.String(), `"pass_mark":`) {
+			t.Errorf("pass mark %v: the JSON lacks %s", c.mark, want)
 		}
 	}
 }
@@ -154,7 +166,7 @@ func fixedClock() func() time.Time {
 // (JUnit.xsd) requires.
 func TestGradeJUnit(t *testing.T) {
 	refs := goReferences(t, []uint32{1, 2, 3})
-	rep, err := golden.Grade(context.Background(), golden.GradeOptions{Scenarios: []golden.Scenario{goScenario(t)}, Policy: batchtest.Idle(),
+	rep, err := grade.Grade(context.Background(), grade.GradeOptions{Scenarios: []grade.Scenario{goScenario(t)}, Policy: batchtest.Idle(),
 		PolicyName: "idle.rules", References: refs, ReferenceName: "refs", Clock: fixedClock()})
 	if err != nil {
 		t.Fatal(err)
@@ -250,13 +262,13 @@ func attrMap(as []xml.Attr) map[string]string {
 // first test says that the policy loads and runs, always visible.
 func TestGradeGradescope(t *testing.T) {
 	refs := goReferences(t, []uint32{1, 2, 3})
-	rep, err := golden.Grade(context.Background(), golden.GradeOptions{Scenarios: []golden.Scenario{goScenario(t)}, Policy: batchtest.Idle(),
+	rep, err := grade.Grade(context.Background(), grade.GradeOptions{Scenarios: []grade.Scenario{goScenario(t)}, Policy: batchtest.Idle(),
 		PolicyName: "idle.rules", References: refs, ReferenceName: "test references", Clock: fixedClock()})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var out bytes.Buffer
-	if err := rep.WriteGradescope(&out, golden.GradescopeOptions{Visibility: "after_due_date", StdoutVisibility: "after_published"}); err != nil {
+	if err := rep.WriteGradescope(&out, grade.GradescopeOptions{Visibility: "after_due_date", StdoutVisibility: "after_published"}); err != nil {
 		t.Fatal(err)
 	}
 	var doc map[string]any
@@ -315,9 +327,9 @@ func TestGradeGradescope(t *testing.T) {
 // scenario, the seed and the error.
 func TestGradeGradescopeRunError(t *testing.T) {
 	refs := goReferences(t, []uint32{1, 2})
-	rep := grade(t, refs, shift.PolicyFunc(func(*budget.Meter) engine.Policy { return failing{} }), "failing.rules")
+	rep := gradeOf(t, refs, shift.PolicyFunc(func(*budget.Meter) engine.Policy { return failing{} }), "failing.rules")
 	var out bytes.Buffer
-	if err := rep.WriteGradescope(&out, golden.GradescopeOptions{}); err != nil {
+	if err := rep.WriteGradescope(&out, grade.GradescopeOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	var doc struct {
@@ -346,7 +358,7 @@ func (failing) Decide(rows []engine.Row) ([]engine.Firing, error) {
 
 func TestGradeTextAndJSON(t *testing.T) {
 	refs := goReferences(t, []uint32{1, 2, 3})
-	rep := grade(t, refs, batchtest.Idle(), "idle.rules")
+	rep := gradeOf(t, refs, batchtest.Idle(), "idle.rules")
 	var out bytes.Buffer
 	if err := rep.WriteText(&out); err != nil {
 		t.Fatal(err)
@@ -368,7 +380,7 @@ func TestGradeTextAndJSON(t *testing.T) {
 	if err := rep.WriteJSON(&out); err != nil {
 		t.Fatal(err)
 	}
-	var doc golden.Report
+	var doc grade.Report
 	if err := json.Unmarshal(out.Bytes(), &doc); err != nil {
 		t.Fatal(err)
 	}
@@ -381,8 +393,8 @@ func TestGradeTextAndJSON(t *testing.T) {
 // seed, and each format carries the reason.
 func TestGradePolicyThatDoesNotLoad(t *testing.T) {
 	refs := goReferences(t, []uint32{1, 2})
-	rep, err := golden.Grade(context.Background(), golden.GradeOptions{
-		Scenarios: []golden.Scenario{goScenario(t)}, PolicyName: "bad.rules",
+	rep, err := grade.Grade(context.Background(), grade.GradeOptions{
+		Scenarios: []grade.Scenario{goScenario(t)}, PolicyName: "bad.rules",
 		References: refs, ReferenceName: "test references",
 		PolicyError: "bad.rules:2:8: unknown name utilisation",
 	})
@@ -413,7 +425,7 @@ func TestGradePolicyThatDoesNotLoad(t *testing.T) {
 		t.Errorf("JUnit lacks the load error:\n%s", junit.String())
 	}
 	var gs, js bytes.Buffer
-	if err := rep.WriteGradescope(&gs, golden.GradescopeOptions{Visibility: "hidden"}); err != nil {
+	if err := rep.WriteGradescope(&gs, grade.GradescopeOptions{Visibility: "hidden"}); err != nil {
 		t.Fatal(err)
 	}
 	if err := rep.WriteJSON(&js); err != nil {
@@ -445,7 +457,7 @@ func TestGradeTellsTheWorstSeedFromTheSignal(t *testing.T) {
 		name string
 		pol  shift.Policy
 	}{{"idle", batchtest.Idle()}, {"harmful", batchtest.Harmful()}} {
-		rep := grade(t, refs, c.pol, c.name)
+		rep := gradeOf(t, refs, c.pol, c.name)
 		st := rep.Scenarios[0].Story
 		if st == nil {
 			t.Fatalf("%s: no story", c.name)
@@ -463,7 +475,42 @@ func TestGradeTellsTheWorstSeedFromTheSignal(t *testing.T) {
 			t.Errorf("%s: the report lacks the story:\n%s", c.name, text.String())
 		}
 	}
-	if st := grade(t, refs, batchtest.FiveRules(), "reference").Scenarios[0].Story; st != nil {
+	if st := gradeOf(t, refs, batchtest.FiveRules(), "reference").Scenarios[0].Story; st != nil {
 		t.Errorf("the reference at full points has a story: %+v", st)
+	}
+}
+
+// When some runs stop, the means compare like with like: the reference's
+// and no policy's over the seeds the policy finished, and the report says
+// over how many.
+func TestGradeMeansOverTheSeedsThatFinished(t *testing.T) {
+	seeds := []uint32{1, 2, 3}
+	refs := goReferences(t, seeds)
+	var made atomic.Int32
+	pol := shift.PolicyFunc(func(*budget.Meter) engine.Policy {
+		if made.Add(1) == 2 { // seed 2, with one run at a time
+			return failing{}
+		}
+		return batchtest.Rules{}
+	})
+	rep, err := grade.Grade(context.Background(), grade.GradeOptions{Scenarios: []grade.Scenario{goScenario(t)}, Policy: pol,
+		PolicyName: "flaky.rules", References: refs, Jobs: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref := &refs.References[0]
+	for _, c := range rep.Scenarios[0].Criteria {
+		spec := engine.FigureSpec(c.Metric)
+		want := (spec.Get(&ref.Runs[0].Outcome) + spec.Get(&ref.Runs[2].Outcome)) / 2
+		if c.MeanSeeds != 2 || math.Abs(c.ReferenceMean-want) > 1e-9*math.Max(1, math.Abs(want)) {
+			t.Errorf("%s: mean over %d seeds, reference mean %v, want 2 seeds and %v (seeds 1 and 3)", c.Metric, c.MeanSeeds, c.ReferenceMean, want)
+		}
+	}
+	var out bytes.Buffer
+	if err := rep.WriteText(&out); err != nil {
+		t.Fatal(err)
+	}
+	if want := "means over the 2 of 3 seeds whose runs finished, the reference's and no policy's on the same seeds"; !strings.Contains(out.String(), want) {
+		t.Errorf("the text lacks %q:\n%s", want, out.String())
 	}
 }

@@ -1,4 +1,4 @@
-package golden
+package grade
 
 import (
 	"encoding/json"
@@ -38,10 +38,13 @@ func (r *Report) WriteText(w io.Writer) error {
 		for j := range s.Criteria {
 			c := &s.Criteria[j]
 			fmt.Fprintf(tw, "  %s\t%s\t%d/%d\t%s\t%s\t%s\t%s / %s\n", c.mark(), c.Text, c.Passed, len(c.Seeds),
-				c.format(c.Mean), c.format(c.ReferenceMean), c.format(c.NoneMean), points(c.Score), points(c.Weight))
+				c.meanText(), c.format(c.ReferenceMean), c.format(c.NoneMean), points(c.Score), points(c.Weight))
 		}
 		if err := tw.Flush(); err != nil {
 			return err
+		}
+		if t := s.meansText(); t != "" {
+			fmt.Fprintf(w, "  %s\n", t)
 		}
 		for j := range s.Criteria {
 			if c := &s.Criteria[j]; c.held() {
@@ -100,6 +103,32 @@ func wrap(s string, width int) string {
 		n += len(word)
 	}
 	return b.String()
+}
+
+// meanText is the policy's mean, or "—" when no run finished: there is no
+// figure to average, and 0 would read as one.
+func (c *CriterionResult) meanText() string {
+	if c.MeanSeeds == 0 && len(c.Seeds) > 0 {
+		return "—"
+	}
+	return c.format(c.Mean)
+}
+
+// meansText says over which seeds the means are when some runs stopped:
+// the reference's and no policy's are taken on the same seeds as the
+// policy's, so that the three compare; "" when every run finished.
+func (s *ScenarioResult) meansText() string {
+	if len(s.Criteria) == 0 {
+		return ""
+	}
+	n, all := s.Criteria[0].MeanSeeds, len(s.Criteria[0].Seeds)
+	switch {
+	case n == all, all > 0 && s.Criteria[0].Seeds[0].Error == notLoaded.Error():
+		return "" // every run finished, or the report says the policy does not load
+	case n == 0:
+		return fmt.Sprintf("no run finished: no mean of the policy's; the reference's and no policy's means are over all %d seeds", all)
+	}
+	return fmt.Sprintf("means over the %d of %d seeds whose runs finished, the reference's and no policy's on the same seeds", n, all)
 }
 
 // mark says how much of the criterion a policy earned: all of it, part of

@@ -1,4 +1,4 @@
-package golden_test
+package grade_test
 
 import (
 	"bytes"
@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/oncall-sim/oncall/golden"
+	"github.com/oncall-sim/oncall/grade"
 )
 
 func TestReadReferencesErrors(t *testing.T) {
@@ -32,12 +32,12 @@ func TestReadReferencesErrors(t *testing.T) {
 		{`{"format": "oncall-reference/2", "references": [{"scenario": "a", ` + crit + `, "seeds": "1", "runs": [` + run + `]}, {"scenario": "a", ` + crit + `, "seeds": "1", "runs": [` + run + `]}]}`, "scenario a appears twice"},
 	}
 	for _, c := range cases {
-		_, err := golden.ReadReferences("f.json", []byte(c.in))
+		_, err := grade.ReadReferences("f.json", []byte(c.in))
 		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.HasPrefix(err.Error(), "f.json: ") {
 			t.Errorf("%s\n  error %v, want it to start with the file and contain %q", c.in, err, c.want)
 		}
 	}
-	if _, err := golden.ReadReferences("f.json", []byte(ref(crit+`, "seeds": "1", "runs": [`+run+`]`))); err != nil {
+	if _, err := grade.ReadReferences("f.json", []byte(ref(crit+`, "seeds": "1", "runs": [`+run+`]`))); err != nil {
 		t.Errorf("a minimal file is refused: %v", err)
 	}
 }
@@ -49,18 +49,18 @@ func TestReferencesRoundTrip(t *testing.T) {
 	if err := refs.Write(&out); err != nil {
 		t.Fatal(err)
 	}
-	back, err := golden.ReadReferences("x.json", out.Bytes())
+	back, err := grade.ReadReferences("x.json", out.Bytes())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := golden.CompareReferences(out.Bytes(), out.Bytes()); err != nil {
+	if err := grade.CompareReferences(out.Bytes(), out.Bytes()); err != nil {
 		t.Fatal(err)
 	}
 	if !reflect.DeepEqual(back.References[0].Runs[2].Outcome, refs.References[0].Runs[2].Outcome) || back.References[0].Seeds != "4-5,9" {
 		t.Errorf("round trip changed the file: %+v", back.References[0])
 	}
 	changed := bytes.Replace(out.Bytes(), []byte(`"budget_used": 0.`), []byte(`"budget_used": 1.`), 1)
-	if err := golden.CompareReferences(out.Bytes(), changed); err == nil || !strings.Contains(err.Error(), "go-bad-deploy, seed 4, outcome budget_used: golden 0.") {
+	if err := grade.CompareReferences(out.Bytes(), changed); err == nil || !strings.Contains(err.Error(), "go-bad-deploy, seed 4, outcome budget_used: golden 0.") {
 		t.Errorf("a changed figure: %v", err)
 	}
 }
@@ -73,7 +73,7 @@ func FuzzReadReferences(f *testing.F) {
 	f.Add([]byte(`{"format": "oncall-reference/2", "references": [{"scenario": "a", "criteria": [{"metric": "cost", "op": "at_most", "bound": "1", "weight": 1}], "seeds": "1", "runs": [{"seed": 1, "outcome": {"minutes": 1}, "none": {"minutes": 1}}]}]}`))
 	f.Add([]byte(`{}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		r, err := golden.ReadReferences("fuzz.json", data)
+		r, err := grade.ReadReferences("fuzz.json", data)
 		if err != nil {
 			if !strings.HasPrefix(err.Error(), "fuzz.json: ") {
 				t.Fatalf("error %q does not name the file", err)

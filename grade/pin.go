@@ -1,4 +1,4 @@
-package golden
+package grade
 
 import (
 	"crypto/sha256"
@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/oncall-sim/oncall/dsl/scenario"
 	"github.com/oncall-sim/oncall/engine"
 )
 
@@ -29,7 +28,7 @@ func (c PinnedCriterion) String() string {
 	return s + ")"
 }
 
-func pin(cs []scenario.Criterion) []PinnedCriterion {
+func pin(cs []Criterion) []PinnedCriterion {
 	out := make([]PinnedCriterion, len(cs))
 	for i, c := range cs {
 		out[i] = PinnedCriterion{Metric: c.Metric, Op: c.Op, Bound: c.Bound, Weight: c.Weight, Scoring: c.Scoring}

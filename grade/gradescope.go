@@ -1,4 +1,4 @@
-package golden
+package grade
 
 import (
 	"encoding/json"
@@ -6,6 +6,7 @@ import (
 	"html"
 	"io"
 	"math"
+	"sort"
 	"strings"
 )
 
@@ -73,16 +74,33 @@ func (r *Report) WriteGradescope(w io.Writer, o GradescopeOptions) error {
 		Visibility: o.Visibility, StdoutVisibility: o.StdoutVisibility,
 		Tests: []gradescopeTest{r.runsTest()},
 	}
+	if r.Refused != "" {
+		doc.Output = "<pre>" + html.EscapeString(r.Refused+"\n") + "</pre>"
+		doc.Tests = []gradescopeTest{{Name: "the submission can be graded", Number: "0.1", Status: "failed", OutputFormat: "text", Visibility: "visible",
+			Output: "The grading did not run, so this submission scores 0 for now; the course staff have been told why:\n" + r.Refused + "\n"}}
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(doc)
+	}
+	var scores, maxes []float64
+	for i := range r.Scenarios {
+		for _, c := range r.Scenarios[i].Criteria {
+			scores, maxes = append(scores, c.Score), append(maxes, c.Weight)
+		}
+	}
+	scores, maxes = roundToTotal(scores, doc.Score), roundToTotal(maxes, doc.MaxScore)
+	k := 0
 	for i := range r.Scenarios {
 		s := &r.Scenarios[i]
 		for j := range s.Criteria {
 			c := &s.Criteria[j]
-			score, max := round2(c.Score), round2(c.Weight)
+			score, max := scores[k], maxes[k]
+			k++
 			t := gradescopeTest{
 				Name: s.Scenario + ": " + c.Text, Number: fmt.Sprintf("%d.%d", i+1, j+1),
 				Score: &score, MaxScore: &max, Status: "passed", OutputFormat: "text", Visibility: o.Visibility,
 				Output: fmt.Sprintf("met on %d of %d seeds (%s): %s of %s points; mean %s, reference mean %s, no policy mean %s\n",
-					c.Passed, len(c.Seeds), s.Seeds, points(c.Score), points(c.Weight), c.format(c.Mean), c.format(c.ReferenceMean), c.format(c.NoneMean)),
+					c.Passed, len(c.Seeds), s.Seeds, points(c.Score), points(c.Weight), c.meanText(), c.format(c.ReferenceMean), c.format(c.NoneMean)),
 			}
 			if !c.Pass() {
 				t.Status = "failed"
@@ -94,6 +112,19 @@ func (r *Report) WriteGradescope(w io.Writer, o GradescopeOptions) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(doc)
+}
+
+// Refused is the report of a grading that could not run (references that
+// no longer fit their scenario): no points of the scenarios' maximum, and
+// why, so that an autograder shows the reason rather than a missing file.
+func Refused(policy, reference string, scenarios []Scenario, why string) *Report {
+	r := &Report{Policy: policy, Reference: reference, PassMark: 1, PassMarkPercent: 100, Refused: why, Scoring: Scoring}
+	for _, sc := range scenarios {
+		for _, c := range sc.Criteria {
+			r.MaxScore += c.Weight
+		}
+	}
+	return r
 }
 
 // runsTest is the informational test of whether the policy loads and runs
@@ -127,3 +158,36 @@ func (r *Report) executionTime() int {
 }
 
 func round2(v float64) float64 { return math.Round(v*100) / 100 }
+
+// roundToTotal rounds each value to hundredths so that they add up to
+// total (itself in hundredths) exactly: each is rounded down, and the
+// hundredths still missing go one each to the values with the largest
+// remainders, the first of equal ones first (the largest remainder
+// method). Gradescope adds up the tests' scores; rounding each apart would
+// make them add up to 1.76 where the total is 1.75.
+func roundToTotal(vs []float64, total float64) []float64 {
+	cents := make([]int64, len(vs))
+	rest := make([]float64, len(vs))
+	var sum int64
+	for i, v := range vs {
+		x := v * 100
+		cents[i] = int64(math.Floor(x + 1e-9))
+		rest[i] = x - float64(cents[i])
+		sum += cents[i]
+	}
+	order := make([]int, len(vs))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return rest[order[a]] > rest[order[b]] })
+	missing := int64(math.Round(total*100)) - sum
+	for i := 0; missing > 0 && len(order) > 0; i = (i + 1) % len(order) {
+		cents[order[i]]++
+		missing--
+	}
+	out := make([]float64, len(vs))
+	for i, c := range cents {
+		out[i] = float64(c) / 100
+	}
+	return out
+}

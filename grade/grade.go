@@ -1,4 +1,4 @@
-package golden
+package grade
 
 import (
 	"context"
@@ -10,7 +10,6 @@ import (
 	"github.com/oncall-sim/oncall/batch"
 	"github.com/oncall-sim/oncall/coverage"
 	"github.com/oncall-sim/oncall/dsl/policy"
-	"github.com/oncall-sim/oncall/dsl/scenario"
 	"github.com/oncall-sim/oncall/engine"
 	"github.com/oncall-sim/oncall/internal/budget"
 	"github.com/oncall-sim/oncall/score"
@@ -26,7 +25,7 @@ type Scenario struct {
 	File     string
 	SHA256   string // "" for a scenario written in Go
 	Source   shift.Source
-	Criteria []scenario.Criterion // compiled: grade{...} of a scenario, or scenario.NewCriterion
+	Criteria []Criterion // compiled: grade{...} of a scenario, or dsl/scenario.NewCriterion
 	// ReferencePolicy names the scenario's built-in reference policy, and
 	// ReferencePolicySHA256 hashes its source; both "" when it has none. A
 	// reference recorded with it is stale once it changes.
@@ -37,7 +36,7 @@ type Scenario struct {
 // recorded figure, so that a reference recorded on another machine (whose
 // last bits of floating point may differ) still passes against itself: the
 // criteria's own.
-const Tolerance = scenario.Tolerance
+const Tolerance = score.Tolerance
 
 // GradeOptions say what to grade against what.
 type GradeOptions struct {
@@ -72,7 +71,7 @@ var notLoaded = errors.New("the policy does not load")
 
 // Grade runs the policy on every scenario and seed of the references and
 // checks each criterion, seed by seed, against the reference outcome and no
-// policy's outcome of the same seed (scenario.Criterion.Check). A criterion
+// policy's outcome of the same seed (Criterion.Check). A criterion
 // scores weight × the mean of its seeds' scores. An error in
 // a scenario's criteria (an unknown figure, a bound that does not compile)
 // stops the grading; a policy that fails on a seed fails that seed.
@@ -87,7 +86,7 @@ func Grade(ctx context.Context, o GradeOptions) (*Report, error) {
 	if !(mark > 0 && mark <= 1) {
 		return nil, fmt.Errorf("pass mark %v is out of range: it takes more than 0 up to 1 (100 %%)", mark)
 	}
-	rep := &Report{Policy: o.PolicyName, Reference: o.ReferenceName, PassMark: mark, PolicyError: o.PolicyError, Scoring: score.Formula}
+	rep := &Report{Policy: o.PolicyName, Reference: o.ReferenceName, PassMark: mark, PassMarkPercent: 100 * mark, PolicyError: o.PolicyError, Scoring: score.Formula}
 	if o.Clock != nil {
 		rep.Started = o.Clock()
 	}
@@ -175,7 +174,7 @@ func gradeScenario(sc Scenario, ref *Reference, results []batch.Result) (Scenari
 			sr.Errors = append(sr.Errors, SeedError{Seed: r.Seed, Error: runError(r)})
 		}
 	}
-	rules := scenario.Rules(sc.Criteria)
+	rules := Rules(sc.Criteria)
 	for _, c := range sc.Criteria {
 		spec := engine.FigureSpec(c.Metric)
 		sr.Criteria = append(sr.Criteria, CriterionResult{Metric: c.Metric, Op: c.Op, Bound: c.Bound, Text: c.Text(), Weight: c.Weight,
@@ -184,6 +183,10 @@ func gradeScenario(sc Scenario, ref *Reference, results []batch.Result) (Scenari
 	}
 	var seeds []score.Result
 	sums := make([]float64, len(rules))
+	// The means compare like with like: the reference's and no policy's
+	// over the seeds the policy finished, as the policy's own; with none
+	// finished, over every seed.
+	refAll, noneAll := make([]float64, len(rules)), make([]float64, len(rules))
 	finished := 0
 	for j, r := range results {
 		var run *engine.Outcome
@@ -216,9 +219,13 @@ func gradeScenario(sc Scenario, ref *Reference, results []batch.Result) (Scenari
 				cr.ByBound++
 			}
 			cr.Score += c.Points
-			cr.ReferenceMean += c.Reference
-			cr.NoneMean += c.None
 			cr.Seeds = append(cr.Seeds, chk)
+			refAll[i] += c.Reference
+			noneAll[i] += c.None
+			if run != nil {
+				cr.ReferenceMean += c.Reference
+				cr.NoneMean += c.None
+			}
 		}
 	}
 	n := float64(len(results))
@@ -232,11 +239,14 @@ func gradeScenario(sc Scenario, ref *Reference, results []batch.Result) (Scenari
 	}
 	for i := range sr.Criteria {
 		cr := &sr.Criteria[i]
+		cr.MeanSeeds = finished
 		if finished > 0 {
 			cr.Mean = sums[i] / float64(finished)
+			cr.ReferenceMean /= float64(finished)
+			cr.NoneMean /= float64(finished)
+		} else {
+			cr.ReferenceMean, cr.NoneMean = refAll[i]/n, noneAll[i]/n
 		}
-		cr.ReferenceMean /= n
-		cr.NoneMean /= n
 		cr.Score /= n
 		if parts > sr.Score {
 			cr.Score *= sr.Score / parts
@@ -275,8 +285,15 @@ type Report struct {
 	Scenarios []ScenarioResult `json:"scenarios"`
 	Score     float64          `json:"score"`
 	MaxScore  float64          `json:"max_score"`
-	PassMark  float64          `json:"pass_mark"`
-	Passed    bool             `json:"passed"`
+	// PassMark is the share of MaxScore needed to pass, 0..1; the JSON
+	// gives it in percent, as the flag and the text do, under a name that
+	// says so.
+	PassMark        float64 `json:"-"`
+	PassMarkPercent float64 `json:"pass_mark_percent"`
+	Passed          bool    `json:"passed"`
+	// Refused is why the grading did not run at all (see Refused); only
+	// the Gradescope format writes such a report.
+	Refused string `json:"refused,omitempty"`
 	// PolicyError is why the policy did not load, when it did not.
 	PolicyError string `json:"policy_error,omitempty"`
 	// Stale says, a scenario a line, which references no longer fit their
@@ -347,8 +364,9 @@ type CriterionResult struct {
 	Passed        int         `json:"seeds_passed"`      // seeds where the figure met the bound: full score
 	ByBound       int         `json:"seeds_by_bound"`    // seeds where no policy already meets the bound: a guard there
 	Mean          float64     `json:"mean"`              // of the policy's values over the runs that finished
-	ReferenceMean float64     `json:"reference_mean"`    // of the reference values
-	NoneMean      float64     `json:"none_mean"`         // of no policy's values
+	MeanSeeds     int         `json:"mean_seeds"`        // how many finished: the seeds of the three means (every seed when none did)
+	ReferenceMean float64     `json:"reference_mean"`    // of the reference values, on the same seeds as Mean
+	NoneMean      float64     `json:"none_mean"`         // of no policy's values, on the same seeds as Mean
 	Score         float64     `json:"score"`
 	Seeds         []SeedCheck `json:"seeds"`
 	decimals      int

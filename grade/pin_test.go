@@ -1,4 +1,4 @@
-package golden_test
+package grade_test
 
 import (
 	"bytes"
@@ -8,7 +8,7 @@ import (
 
 	"github.com/oncall-sim/oncall/batch/batchtest"
 	"github.com/oncall-sim/oncall/dsl"
-	"github.com/oncall-sim/oncall/golden"
+	"github.com/oncall-sim/oncall/grade"
 )
 
 // References record what they pin, and grading refuses a scenario, its
@@ -17,9 +17,9 @@ import (
 // and says so in the report.
 func TestGradeRefusesStaleReferences(t *testing.T) {
 	sc := goScenario(t)
-	sc.SHA256 = golden.SHA256([]byte("scenario { id = \"go-bad-deploy\" }"))
+	sc.SHA256 = grade.SHA256([]byte("scenario { id = \"go-bad-deploy\" }"))
 	sc.File = "go.lua"
-	sc.ReferencePolicy, sc.ReferencePolicySHA256 = "five rules (Go)", golden.SHA256([]byte("rule"))
+	sc.ReferencePolicy, sc.ReferencePolicySHA256 = "five rules (Go)", grade.SHA256([]byte("rule"))
 	refs := goReferences(t, []uint32{1, 2})
 	refs.References[0].ScenarioSHA256, refs.References[0].Source = sc.SHA256, sc.File
 	refs.References[0].PolicySHA256 = sc.ReferencePolicySHA256
@@ -30,22 +30,22 @@ func TestGradeRefusesStaleReferences(t *testing.T) {
 	if r.Runs[0].None.Minutes != r.Runs[0].Outcome.Minutes || r.Runs[0].None.BudgetUsed <= r.Runs[0].Outcome.BudgetUsed {
 		t.Fatalf("no policy's outcome is missing or no worse than the reference's: %+v", r.Runs[0])
 	}
-	grade := func(sc golden.Scenario, allow bool) (*golden.Report, error) {
-		return golden.Grade(context.Background(), golden.GradeOptions{Scenarios: []golden.Scenario{sc}, Policy: batchtest.Idle(),
+	gradeAs := func(sc grade.Scenario, allow bool) (*grade.Report, error) {
+		return grade.Grade(context.Background(), grade.GradeOptions{Scenarios: []grade.Scenario{sc}, Policy: batchtest.Idle(),
 			References: refs, ReferenceName: "hidden.json", AllowStale: allow})
 	}
-	if _, err := grade(sc, false); err != nil {
+	if _, err := gradeAs(sc, false); err != nil {
 		t.Fatalf("unchanged: %v", err)
 	}
 	edited := sc
-	edited.SHA256 = golden.SHA256([]byte("scenario { id = \"go-bad-deploY\" }"))
+	edited.SHA256 = grade.SHA256([]byte("scenario { id = \"go-bad-deploY\" }"))
 	criteria := sc
 	criteria.Criteria = append(criteria.Criteria[:1:1], criterion(t, "cost", "at_most", "reference * 2", 25, dsl.Pos{}), sc.Criteria[2])
 	policy := sc
-	policy.ReferencePolicySHA256 = golden.SHA256([]byte("rule 2"))
+	policy.ReferencePolicySHA256 = grade.SHA256([]byte("rule 2"))
 	for _, c := range []struct {
 		name string
-		sc   golden.Scenario
+		sc   grade.Scenario
 		want []string
 	}{
 		{"one character of the scenario", edited, []string{
@@ -54,13 +54,13 @@ func TestGradeRefusesStaleReferences(t *testing.T) {
 		{"a bound", criteria, []string{"its grading criteria changed: criterion 2 was cost at most reference * 1.25 (weight 25) when recorded, it is cost at most reference * 2 (weight 25) now"}},
 		{"the reference policy", policy, []string{"its reference policy five rules (Go) changed: the SHA-256 of its source was " + sc.ReferencePolicySHA256[:12]}},
 	} {
-		_, err := grade(c.sc, false)
+		_, err := gradeAs(c.sc, false)
 		for _, w := range c.want {
 			if err == nil || !strings.Contains(err.Error(), w) {
 				t.Errorf("%s: error %v\nwant it to contain %q", c.name, err, w)
 			}
 		}
-		rep, err := grade(c.sc, true)
+		rep, err := gradeAs(c.sc, true)
 		if err != nil {
 			t.Fatalf("%s, --allow-stale: %v", c.name, err)
 		}

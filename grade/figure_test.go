@@ -1,4 +1,4 @@
-package golden_test
+package grade_test
 
 import (
 	"context"
@@ -7,7 +7,7 @@ import (
 	"github.com/oncall-sim/oncall/batch"
 	"github.com/oncall-sim/oncall/dsl/policy"
 	"github.com/oncall-sim/oncall/dsl/scenario"
-	"github.com/oncall-sim/oncall/golden"
+	"github.com/oncall-sim/oncall/grade"
 )
 
 // A criterion may name a figure the scenario computes itself (outcome{}):
@@ -34,7 +34,7 @@ grade { { metric = "turned_away", at_most = "reference * 1.05" } }
 	if err != nil {
 		t.Fatal(err)
 	}
-	ref, err := golden.RecordReference(context.Background(), golden.RecordOptions{Scenario: golden.Graded(p), Policy: scale, PolicyName: "scale.rules", Noise: true},
+	ref, err := grade.RecordReference(context.Background(), grade.RecordOptions{Scenario: grade.Graded(p), Policy: scale, PolicyName: "scale.rules", Noise: true},
 		[]uint32{1, 2, 3}, batch.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -44,9 +44,9 @@ grade { { metric = "turned_away", at_most = "reference * 1.05" } }
 			t.Fatalf("seed %d: turned_away = %v %v in the reference", run.Seed, v, ok)
 		}
 	}
-	rep, err := golden.Grade(context.Background(), golden.GradeOptions{
-		Scenarios: []golden.Scenario{golden.Graded(p)}, Policy: shed, PolicyName: "shed.rules",
-		References: &golden.ReferenceFile{Format: golden.ReferenceFormat, References: []golden.Reference{ref}}, ReferenceName: "test",
+	rep, err := grade.Grade(context.Background(), grade.GradeOptions{
+		Scenarios: []grade.Scenario{grade.Graded(p)}, Policy: shed, PolicyName: "shed.rules",
+		References: &grade.ReferenceFile{Format: grade.ReferenceFormat, References: []grade.Reference{ref}}, ReferenceName: "test",
 	})
 	if err != nil {
 		t.Fatal(err)

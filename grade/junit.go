@@ -1,4 +1,4 @@
-package golden
+package grade
 
 import (
 	"encoding/xml"

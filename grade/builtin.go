@@ -1,18 +1,30 @@
-package golden
+package grade
 
 import (
 	"fmt"
 
 	"github.com/oncall-sim/oncall/dsl/policy"
-	"github.com/oncall-sim/oncall/dsl/scenario"
+	"github.com/oncall-sim/oncall/engine"
 	"github.com/oncall-sim/oncall/scripts"
+	"github.com/oncall-sim/oncall/shift"
 )
+
+// Program is a compiled scenario as grading sees it (dsl/scenario's
+// programs).
+type Program interface {
+	shift.Source
+	ID() string
+	Title() engine.Text
+	File() string
+	Source() string
+	Grading() []Criterion
+}
 
 // Graded adapts a compiled scenario for grading: its id, English title,
 // file and the SHA-256 of its source, the scenario itself as the source of
 // every run, its grading criteria, and its built-in reference policy's name
 // and hash when it has one.
-func Graded(p *scenario.Program) Scenario {
+func Graded(p Program) Scenario {
 	sc := Scenario{ID: p.ID(), Title: p.Title().In("en"), File: p.File(), SHA256: SHA256([]byte(p.Source())), Source: p, Criteria: p.Grading()}
 	if src, err := scripts.Reference(p.ID()); err == nil {
 		sc.ReferencePolicy, sc.ReferencePolicySHA256 = referencePolicyName(p.ID()), SHA256(src)

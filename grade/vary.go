@@ -1,9 +1,8 @@
-package golden
+package grade
 
 import (
 	"fmt"
 
-	"github.com/oncall-sim/oncall/dsl/scenario"
 	"github.com/oncall-sim/oncall/engine"
 )
 
@@ -16,7 +15,7 @@ import (
 // not listed: it is scored by its bound alone. One sentence a criterion;
 // none with fewer than two seeds. cs are the criteria the reference was
 // recorded for, compiled.
-func (r *Reference) Unvarying(cs []scenario.Criterion) []string {
+func (r *Reference) Unvarying(cs []Criterion) []string {
 	if len(r.Runs) < 2 {
 		return nil
 	}
