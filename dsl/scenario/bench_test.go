@@ -231,38 +231,31 @@ func BenchmarkScenarioCalls(b *testing.B) {
 
 // BenchmarkInstance is the cost of preparing one run's Lua state: a fresh
 // one (state=fresh), or the last run's given back (state=reused), as a
-// batch worker does; with the constant declarations passed on unbuilt
-// (decl=const, constdecl.go) or the main chunk as written (decl=written).
+// batch worker does.
 func BenchmarkInstance(b *testing.B) {
-	for _, written := range []bool{false, true} {
-		p, err := Builtin("bad-deploy", Options{})
-		if err != nil {
-			b.Fatal(err)
+	p, err := Builtin("bad-deploy", Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, reuse := range []bool{false, true} {
+		name := "state=fresh"
+		if reuse {
+			name = "state=reused"
 		}
-		decl := "decl=const"
-		if written {
-			p.fast, p.consts, decl = nil, nil, "decl=written"
-		}
-		for _, reuse := range []bool{false, true} {
-			name := "state=fresh/" + decl
-			if reuse {
-				name = "state=reused/" + decl
-			}
-			b.Run(name, func(b *testing.B) {
-				b.ReportAllocs()
-				var i uint32
-				for b.Loop() {
-					sc, _, err := p.Instance(nil, i)
-					if err != nil {
-						b.Fatal(err)
-					}
-					if reuse {
-						sc.(*run).Release()
-					}
-					i++
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			var i uint32
+			for b.Loop() {
+				sc, _, err := p.Instance(nil, i)
+				if err != nil {
+					b.Fatal(err)
 				}
-			})
-		}
+				if reuse {
+					sc.(*run).Release()
+				}
+				i++
+			}
+		})
 	}
 }
 

@@ -130,7 +130,12 @@ var controlsTable = tableSpec[engine.Controls]{
 
 // declare implements scenario{...}.
 func (r *run) declare(L *lua.LState) int {
-	r.declareCheck(L)
+	if r.phase != phaseLoad {
+		L.RaiseError("scenario{...} declares the scenario: call it once, at the top of the file")
+	}
+	if r.decl != nil {
+		L.RaiseError("scenario{...} is called twice (first at line %d): declare the scenario once", r.decl.pos.Line)
+	}
 	t, ok := L.Get(1).(*lua.LTable)
 	if !ok {
 		L.RaiseError("scenario takes a table: scenario{ id = \"my-drill\", title = { en = \"My drill\" }, ... }, not %s", luaText(L.Get(1)))
@@ -139,32 +144,13 @@ func (r *run) declare(L *lua.LState) int {
 	return 0
 }
 
-// declareCheck stops a scenario{} called where it may not be.
-func (r *run) declareCheck(L *lua.LState) {
-	if r.phase != phaseLoad {
-		L.RaiseError("scenario{...} declares the scenario: call it once, at the top of the file")
-	}
-	if r.decl != nil {
-		L.RaiseError("scenario{...} is called twice (first at line %d): declare the scenario once", r.decl.pos.Line)
-	}
-}
-
-// declareKept declares what seed 0 declared, for a scenario{} called with
-// the constant table seed 0's declaration was read from (constdecl.go).
-func (r *run) declareKept(L *lua.LState) {
-	r.declareCheck(L)
-	r.decl = r.p.declared.copy()
-}
-
 // readDeclaration reads the table scenario{} was called with, or takes
-// seed 0's declaration when the table is the same (declared.go). seed0
-// reports whether r.decl is seed 0's declaration: taken again, or kept
-// now for the runs after.
-func (r *run) readDeclaration(t *lua.LTable) (seed0 bool) {
+// seed 0's declaration when the table is the same (declared.go).
+func (r *run) readDeclaration(t *lua.LTable) {
 	line := r.callerLine()
 	if d := r.p.reuse(line, t); d != nil {
 		r.decl = d
-		return true
+		return
 	}
 	d := &declaration{
 		pos:   dsl.Pos{File: r.p.file, Line: line},
@@ -200,7 +186,5 @@ func (r *run) readDeclaration(t *lua.LTable) (seed0 bool) {
 	}
 	if r.p.declared == nil {
 		r.keep(line, t, d)
-		return r.p.declared != nil
 	}
-	return false
 }

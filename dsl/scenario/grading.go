@@ -129,7 +129,15 @@ func scoringValue(v lua.LValue) (string, error) {
 
 // grade implements grade{ { metric = ..., at_most = ..., weight = ... }, ... }.
 func (r *run) grade(L *lua.LState) int {
-	r.gradeCheck(L)
+	if r.phase != phaseLoad {
+		L.RaiseError("grade{...} declares how runs are graded: call it once, at the top level of the file")
+	}
+	if r.decl == nil {
+		L.RaiseError("grade{...}: call scenario{...} first")
+	}
+	if r.decl.gradePos.Line != 0 {
+		L.RaiseError("grade{...} is called twice (first at line %d): list every criterion in one grade{}", r.decl.gradePos.Line)
+	}
 	t := tableArg(L, "grade", `grade{ { metric = "budget_used", at_most = "reference + 0.01", weight = 1 } }`)
 	line := r.callerLine()
 	r.decl.gradePos = dsl.Pos{File: r.p.file, Line: line}
@@ -142,32 +150,4 @@ func (r *run) grade(L *lua.LState) int {
 	}
 	gradeTable.read(&r.decl.grading, t, in)
 	return 0
-}
-
-// gradeCheck stops a grade{} called where it may not be.
-func (r *run) gradeCheck(L *lua.LState) {
-	if r.phase != phaseLoad {
-		L.RaiseError("grade{...} declares how runs are graded: call it once, at the top level of the file")
-	}
-	if r.decl == nil {
-		L.RaiseError("grade{...}: call scenario{...} first")
-	}
-	if r.decl.gradePos.Line != 0 {
-		L.RaiseError("grade{...} is called twice (first at line %d): list every criterion in one grade{}", r.decl.gradePos.Line)
-	}
-}
-
-// gradeKept is grade{} called with the constant table c in a run of a
-// compiled program, whose criteria are known: the run notes where it
-// stands (constdecl.go).
-func (r *run) gradeKept(L *lua.LState, c *constTable) {
-	r.gradeCheck(L)
-	line := c.line
-	if line == 0 {
-		line = r.callerLine()
-		if r.p.settling {
-			c.line = line
-		}
-	}
-	r.decl.gradePos = dsl.Pos{File: r.p.file, Line: line}
 }

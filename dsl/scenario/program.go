@@ -39,10 +39,6 @@ type Program struct {
 	lib   *library     // what every run's state shares
 	page  *pageRule    // nil: the rule of MODEL.md
 
-	fast     *lua.FunctionProto // the main chunk of every run after Compile's load (Instance, DryRun), or nil: proto (constdecl.go)
-	consts   []*constTable      // the constant tables fast's calls pass
-	settling bool               // Compile's load of fast, which settles consts (constdecl.go)
-
 	chunk      []ast.Stmt // the syntax tree, for where tables stand
 	placesOnce sync.Once
 	placesOf   *places
@@ -131,10 +127,6 @@ func compile(filename string, src []byte, opts Options) (p, past *Program, diags
 	}
 	if d := p.finish(r); d != nil {
 		return nil, nil, dsl.List{*d}
-	}
-	p.fast, p.consts = constProto(filename, chunk)
-	if p.fast != nil && !p.settle() {
-		p.fast, p.consts = nil, nil
 	}
 	return p, nil, nil
 }
@@ -242,11 +234,7 @@ func (p *Program) Instance(m *budget.Meter, seed uint32) (engine.Scenario, engin
 
 // load runs the file's main chunk in a fresh state charging m.
 func (p *Program) load(m *budget.Meter, seed uint32) (*run, dsl.List) {
-	proto := p.proto
-	if p.fast != nil {
-		proto = p.fast
-	}
-	r, diags, _ := p.loadChunk(m, seed, proto)
+	r, diags, _ := p.loadChunk(m, seed, p.proto)
 	return r, diags
 }
 

@@ -19,8 +19,6 @@ type library struct {
 	errfunc  *lua.LFunction // the error handler of every call into Lua
 	row      *lua.LFunction // __index of on_minute's row: unknown metrics are errors
 	rowNames []lua.LString  // the row's keys, in the order of engine.MetricSpecs
-	scenario lua.LValue     // the functions constCall stands in for (constdecl.go)
-	grade    lua.LValue
 }
 
 // newLibrary opens the sandbox's libraries and adds the scenario API; rng
@@ -30,8 +28,6 @@ func newLibrary() *library {
 	L, g := box.L, box.L.G.Global
 	lib := &library{box: box}
 	registerAPI(L, g)
-	g.RawSetString(constCallName, L.NewFunction(constCall))
-	lib.scenario, lib.grade = g.RawGetString("scenario"), g.RawGetString("grade")
 	box.Seal("rng")
 	lib.errfunc = L.NewFunction(func(L *lua.LState) int { return runOf(L).whereError(L) })
 	names := []string{"time"}
