@@ -111,6 +111,22 @@ var ladder = []rung{
 		"clock":    "../scripts/ladder/config-push/clock.rules",
 	}, false, "the feature starts off and the lesson is to keep the pushed one off: " +
 		"keeping it off from minute 0 is the reference's outcome a few minutes early"},
+	{"slow-dependency", "slow-dependency", map[string]string{
+		"textbook": "../scripts/ladder/slow-dependency/textbook.rules",
+		"always":   "../scripts/ladder/slow-dependency/always.rules",
+		"late":     "../scripts/ladder/slow-dependency/late.rules",
+		"wrong":    "../scripts/ladder/slow-dependency/wrong.rules",
+		"harmful":  "../scripts/ladder/slow-dependency/harmful.rules",
+		"clock":    "../scripts/ladder/slow-dependency/clock.rules",
+	}, false, ""},
+	{"cert-expiry", "cert-expiry", map[string]string{
+		"textbook": "../scripts/ladder/cert-expiry/textbook.rules",
+		"always":   "../scripts/ladder/cert-expiry/always.rules",
+		"late":     "../scripts/ladder/cert-expiry/late.rules",
+		"wrong":    "../scripts/ladder/cert-expiry/wrong.rules",
+		"harmful":  "../scripts/ladder/cert-expiry/harmful.rules",
+		"clock":    "../scripts/ladder/cert-expiry/clock.rules",
+	}, false, ""},
 }
 
 // syntaxError is a policy that does not parse: its condition ends with &&.
