@@ -127,6 +127,14 @@ var ladder = []rung{
 		"harmful":  "../scripts/ladder/cert-expiry/harmful.rules",
 		"clock":    "../scripts/ladder/cert-expiry/clock.rules",
 	}, false, ""},
+	{"canary", "canary", map[string]string{
+		"textbook": "../scripts/ladder/canary/textbook.rules",
+		"always":   "../scripts/ladder/canary/always.rules",
+		"late":     "../scripts/ladder/canary/late.rules",
+		"wrong":    "../scripts/ladder/canary/wrong.rules",
+		"harmful":  "../scripts/ladder/canary/harmful.rules",
+		"clock":    "../scripts/ladder/canary/clock.rules",
+	}, true, ""},
 }
 
 // syntaxError is a policy that does not parse: its condition ends with &&.
