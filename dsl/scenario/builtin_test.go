@@ -45,8 +45,12 @@ func TestBuiltinsLoadInOrderWithEveryLanguage(t *testing.T) {
 		if len(p.Grading()) == 0 {
 			t.Errorf("%s declares no grading", p.ID())
 		}
+		own := make(map[string]bool) // the figures it declares with outcome{}
+		for _, o := range p.Outcomes() {
+			own[o.Name] = true
+		}
 		for _, c := range p.Grading() {
-			if _, err := engine.LookupOutcome(c.Metric); err != nil {
+			if _, err := engine.LookupOutcome(c.Metric); err != nil && !own[c.Metric] {
 				t.Errorf("%s: %v", p.ID(), err)
 			}
 			if _, err := c.Limit(1); err != nil {
