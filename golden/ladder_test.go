@@ -37,6 +37,9 @@ var ladder = []struct{ name, file string }{
 	{"memory-leak", "../scripts/ladder/memory-leak/ladder.claims"},
 	{"thundering-herd", "../scripts/ladder/thundering-herd/ladder.claims"},
 	{"config-push", "../scripts/ladder/config-push/ladder.claims"},
+	{"slow-dependency", "../scripts/ladder/slow-dependency/ladder.claims"},
+	{"cert-expiry", "../scripts/ladder/cert-expiry/ladder.claims"},
+	{"canary", "../scripts/ladder/canary/ladder.claims"},
 }
 
 // TestGradingLadder runs each rung's file: it grades the archetype

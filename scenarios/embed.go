@@ -13,7 +13,8 @@ var Files embed.FS
 // Names returns the built-in scenarios, in the order the product lists them.
 func Names() []string {
 	return []string{"free-play", "bad-deploy", "surge", "cache-flush",
-		"db-degradation", "memory-leak", "thundering-herd", "config-push"}
+		"db-degradation", "memory-leak", "thundering-herd", "config-push",
+		"slow-dependency", "cert-expiry", "canary"}
 }
 
 // Annotations is the name of the language server's annotation file, which
