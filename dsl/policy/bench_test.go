@@ -1,38 +1,14 @@
-package policy
+package policy_test
 
 import (
 	"testing"
 
+	"github.com/oncall-sim/oncall/dsl/policy"
 	"github.com/oncall-sim/oncall/dsl/scenario"
 	"github.com/oncall-sim/oncall/engine"
 )
 
-// fiveRules is the five-rule policy of the benchmarks; goFiveRules does the
-// same in Go.
-const fiveRules = `
-rule "scale up on latency"
-  when p99_ms > 800 && booting == 0 && min_instances < 30
-  do   set_min_instances(min_instances + 2)
-  cooldown 5m
-
-rule "shed when saturated"
-  when utilization > 0.9 && shed < 1
-  do   set_shed(1)
-
-rule "stop shedding"
-  when utilization < 0.6 && shed > 0
-  do   set_shed(0)
-
-rule "degrade when the database is hot"
-  when mean_over("db_util", 5) > 0.85 && feature
-  do   set_feature(false)
-
-rule "roll back when paged"
-  when paging && new_build > 0 && rollback_left == 0
-  do   rollback()
-`
-
-// goFiveRules is fiveRules written in Go, the baseline of the budget.
+// goFiveRules is policy.FiveRules written in Go, the baseline of the budget.
 type goFiveRules struct{ lastScale int }
 
 func (g *goFiveRules) Decide(rows []engine.Row) ([]engine.Firing, error) {
@@ -78,7 +54,7 @@ func stressSetup() engine.Setup {
 // and as Go, and reports the cost of a minute; the difference is what the
 // rule language adds (DESIGN.md budgets it, with a Lua scenario, at 1 µs).
 func BenchmarkPolicyFiveRules(b *testing.B) {
-	p, err := Compile("bench.rules", []byte(fiveRules))
+	p, err := policy.Compile("bench.rules", []byte(policy.FiveRules))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -110,7 +86,7 @@ func BenchmarkPolicyFiveRules(b *testing.B) {
 // BenchmarkDecide measures Decide alone on a recorded day: the five rules'
 // cost per minute, without the model's.
 func BenchmarkDecide(b *testing.B) {
-	p, err := Compile("bench.rules", []byte(fiveRules))
+	p, err := policy.Compile("bench.rules", []byte(policy.FiveRules))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -167,7 +143,7 @@ func (goBadDeploy) Events(m int) ([]engine.Event, error) {
 // its Lua state back, as a batch worker does; "previous" is the Lua and
 // expr run as they were before, a fresh Lua state and trace each run.
 func BenchmarkLuaScenarioAndRules(b *testing.B) {
-	p, err := Compile("bench.rules", []byte(fiveRules))
+	p, err := policy.Compile("bench.rules", []byte(policy.FiveRules))
 	if err != nil {
 		b.Fatal(err)
 	}
