@@ -33,10 +33,15 @@ func (GradeCmd) Help() string {
 	return `The policy runs on every seed of the references, for each scenario; each
 grading criterion of the scenario (its grade { ... } block) is checked against
 the reference outcome and no policy's outcome of the same seed. On a seed, a
-criterion met scores 1; one missed scores the share of the gap between no
-policy's figure and the bound that the policy closed (0 for doing nothing or
-worse). A criterion earns its weight times the mean over seeds; the policy
-passes when its total reaches the pass mark. References recorded for another
+criterion met scores 1; a main criterion (what the incident harms) that
+misses scores the share of the gap from no policy's figure to the bound that
+the policy closed, on a log scale; a guard (what mitigating costs users) that
+misses loses its score as it goes past the bound. The seed earns the points ×
+the main criteria's mean × the guards' geometric mean, so acting blindly pays
+for what it costs users, and a policy worse than no policy scores at most what
+no policy scores, flagged (the report states the rule in full, and
+docs/goldens.md why). The policy passes when its total reaches the pass mark.
+References recorded for another
 version of a scenario, its criteria, its built-in reference policy or the
 model are refused (--allow-stale grades against them and says so). Exit code
 0: passed; 1: not passed; 2: bad usage or a file that does not load.
