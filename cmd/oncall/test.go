@@ -68,6 +68,11 @@ Exit codes: 0 every claim holds · 1 some claim does not · 2 a test file does n
 }
 
 // Run implements the subcommand.
+//
+// It branches on --jobs and the paths (defaults and usage errors), on the
+// worker pool that runs the files and prints their outputs in order, and on
+// the exit code (interrupted, broken, failed): the command's flags, its
+// scheduling and its result, which share the per-file outcomes.
 func (c *TestCmd) Run(env *Env) error {
 	if c.Jobs < 0 {
 		return usageError("--jobs %d: it takes the number of test files run at once, 1 or more (0 or absent: one per core)", c.Jobs)
