@@ -100,6 +100,12 @@ type Server struct {
 }
 
 // New prepares a console.
+//
+// It branches on each option that may be left zero (sessions, idle time,
+// memory, clock, results store, log) and takes its default, and on each one
+// that may be wrong (an allowed host, two scenarios of one id, the
+// catalogue): the fields of Options, each defaulted or checked once, in the
+// order they are declared.
 func New(o Options) (*Server, error) {
 	s := &Server{
 		opts: o, scenarios: map[string]Scenario{},
