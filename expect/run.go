@@ -67,6 +67,11 @@ const worstShown = 5
 // error is a file that cannot run at all (its scenario does not load, the
 // reference fails); a policy that does not load fails the claims that
 // read it, with its diagnostics, and grades 0.
+//
+// It branches on the jobs default, the scenario and reference, each named
+// policy to compile, the figures each claim reads, whether any claim grades,
+// and which check each claim takes: the steps of running a test file,
+// sharing the compiled policies and runs.
 func (f *File) Run(ctx context.Context, o Options) (*Result, error) {
 	jobs := o.Jobs
 	if jobs <= 0 {
@@ -250,6 +255,12 @@ func (f *File) play(ctx context.Context, prog *scenario.Program, compiled map[st
 }
 
 // checkRuns checks an every or median claim on the runs.
+//
+// It branches on what stops a claim before it is checked (a policy that does
+// not load, a run that stopped, a check that fails on a seed), on the
+// check's value (bool or number), and on the claim's kind (every, with the
+// seeds it misses, or median, with the seeds furthest on the wrong side):
+// one claim's result, whose message reads the same figures.
 func (f *File) checkRuns(c *Claim, compiled map[string]graded, runs map[runKey]map[string]float64, runErrs map[runKey]error) ClaimResult {
 	var cr ClaimResult
 	for _, r := range c.refs {
