@@ -166,6 +166,11 @@ func jsonError(data []byte, err error) string {
 
 // Check checks what a reference file holds: its format, one reference a
 // scenario, its runs, pins and seed set.
+//
+// It branches on each field of the reference file's format that may be wrong
+// (the format, the references, each one's scenario, runs, seeds, minutes,
+// criteria, hashes and seed set), a check each with the field's path in its
+// message: the format's fields, checked in the order they are written.
 func (f *ReferenceFile) Check() error {
 	if f.Format == "oncall-reference/1" {
 		return fmt.Errorf("format %q was recorded by an older oncall, without what a reference pins (the scenario's and the policy's SHA-256, the model version, the criteria) nor no policy's outcomes, which partial credit needs: record the file again with `oncall golden record`", f.Format)
