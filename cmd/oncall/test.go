@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -68,11 +69,6 @@ Exit codes: 0 every claim holds · 1 some claim does not · 2 a test file does n
 }
 
 // Run implements the subcommand.
-//
-// It branches on --jobs and the paths (defaults and usage errors), on the
-// worker pool that runs the files and prints their outputs in order, and on
-// the exit code (interrupted, broken, failed): the command's flags, its
-// scheduling and its result, which share the per-file outcomes.
 func (c *TestCmd) Run(env *Env) error {
 	if c.Jobs < 0 {
 		return usageError("--jobs %d: it takes the number of test files run at once, 1 or more (0 or absent: one per core)", c.Jobs)
@@ -94,6 +90,24 @@ func (c *TestCmd) Run(env *Env) error {
 	}
 	ctx, cancel := interruptible(env)
 	defer cancel()
+	passed, failed, broken := runTestFiles(ctx, env.Stdout, files, jobs, c.Verbose)
+	if err := ctx.Err(); err != nil {
+		return &exitError{code: 130, msg: "oncall: interrupted"}
+	}
+	fmt.Fprintf(env.Stdout, "%s passed, %d failed\n", plural(passed, "test"), failed)
+	switch {
+	case broken > 0:
+		return &exitError{code: 2}
+	case failed > 0:
+		return &exitError{code: 1}
+	}
+	return nil
+}
+
+// runTestFiles runs files, jobs at once, and writes each one's output to w
+// in the files' order as soon as it and those before it are done; it
+// returns the claims passed and failed, and the files that did not run.
+func runTestFiles(ctx context.Context, w io.Writer, files []string, jobs int, verbose bool) (passed, failed, broken int) {
 	// A single file gets every worker for its seeds; several run a worker
 	// each, jobs at once.
 	perFile := 1
@@ -116,7 +130,7 @@ func (c *TestCmd) Run(env *Env) error {
 		wg.Go(func() {
 			for i := range next {
 				o := &outs[i]
-				o.passed, o.failed, o.broken = runTestFile(ctx, &o.out, files[i], expect.Options{Jobs: perFile}, c.Verbose)
+				o.passed, o.failed, o.broken = runTestFile(ctx, &o.out, files[i], expect.Options{Jobs: perFile}, verbose)
 				close(done[i])
 			}
 		})
@@ -127,10 +141,9 @@ func (c *TestCmd) Run(env *Env) error {
 		}
 		close(next)
 	}()
-	passed, failed, broken := 0, 0, 0
 	for i := range files {
 		<-done[i]
-		env.Stdout.Write(outs[i].out.Bytes())
+		w.Write(outs[i].out.Bytes())
 		passed += outs[i].passed
 		failed += outs[i].failed
 		if outs[i].broken {
@@ -138,17 +151,7 @@ func (c *TestCmd) Run(env *Env) error {
 		}
 	}
 	wg.Wait()
-	if err := ctx.Err(); err != nil {
-		return &exitError{code: 130, msg: "oncall: interrupted"}
-	}
-	fmt.Fprintf(env.Stdout, "%s passed, %d failed\n", plural(passed, "test"), failed)
-	switch {
-	case broken > 0:
-		return &exitError{code: 2}
-	case failed > 0:
-		return &exitError{code: 1}
-	}
-	return nil
+	return passed, failed, broken
 }
 
 // runTestFile loads and runs one test file, writing what failed (every
