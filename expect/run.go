@@ -67,11 +67,6 @@ const worstShown = 5
 // error is a file that cannot run at all (its scenario does not load, the
 // reference fails); a policy that does not load fails the claims that
 // read it, with its diagnostics, and grades 0.
-//
-// It branches on the jobs default, the scenario and reference, each named
-// policy to compile, the figures each claim reads, whether any claim grades,
-// and which check each claim takes: the steps of running a test file,
-// sharing the compiled policies and runs.
 func (f *File) Run(ctx context.Context, o Options) (*Result, error) {
 	jobs := o.Jobs
 	if jobs <= 0 {
@@ -99,18 +94,7 @@ func (f *File) Run(ctx context.Context, o Options) (*Result, error) {
 	}
 
 	res := &Result{File: f}
-	// The runs every and median claims read: policy → seed → figures.
-	// Only the figures the claims read are kept: a file of many seeds
-	// holds a few numbers a run.
-	needed := map[string][]string{}
-	for _, c := range f.Claims {
-		for _, r := range c.refs {
-			if !slices.Contains(needed[r.policy], r.figure) {
-				needed[r.policy] = append(needed[r.policy], r.figure)
-			}
-		}
-	}
-	runs, runErrs := f.play(ctx, prog, compiled, order, needed, jobs)
+	runs, runErrs := f.play(ctx, prog, compiled, order, f.figuresRead(), jobs)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -135,6 +119,21 @@ func (f *File) Run(ctx context.Context, o Options) (*Result, error) {
 		res.Claims = append(res.Claims, cr)
 	}
 	return res, nil
+}
+
+// figuresRead is what the runs of every and median claims must keep: the
+// figures the claims read, by policy. A file of many seeds holds a few
+// numbers a run.
+func (f *File) figuresRead() map[string][]string {
+	needed := map[string][]string{}
+	for _, c := range f.Claims {
+		for _, r := range c.refs {
+			if !slices.Contains(needed[r.policy], r.figure) {
+				needed[r.policy] = append(needed[r.policy], r.figure)
+			}
+		}
+	}
+	return needed
 }
 
 // scenario compiles the file's scenario.
