@@ -50,6 +50,11 @@ type Standing struct {
 // Score scores runs against the criteria, seed by seed (score.Seed). Seeds
 // whose reference run or no policy's run stopped are left out; the error
 // is of the scenario or the criteria.
+//
+// It branches on the seeds to leave out (a reference or no policy's run
+// stopped), on each criterion's share of each seed, on the means over the
+// seeds scored, and on holding the parts at no policy's points: the fields
+// of Standing, which share the per-seed scores.
 func (g *Graded) Score(runs []Result) (Standing, error) {
 	st := Standing{Criteria: make([]CriterionShare, len(g.Rules))}
 	for i, r := range g.Rules {

@@ -234,6 +234,11 @@ func onOff(b bool) string {
 // outcome figure at its fixed precision, and the error of a failed run. With
 // a comparison each seed has three lines, told apart by the column policy:
 // a, b and a-b (the difference).
+//
+// It branches on the columns a report has (policy with a comparison, points
+// with grading criteria, rules_fired with coverage) and, for each line, on a
+// stopped run's empty cells: the CSV format's optional columns, which the
+// header and every line must agree on.
 func (r *Report) WriteCSV(w io.Writer) error {
 	cw := csv.NewWriter(w)
 	specs := r.specs()

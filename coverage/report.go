@@ -43,6 +43,11 @@ type Report struct {
 
 // Build sums up the runs of a policy whose rules are named rules (in the
 // file's order; nil: those that fired). The runs may come in any order.
+//
+// It branches on the runs, their rules and controls (the rules named or
+// fired, the actions never used, each rule's firings and seeds) and on the
+// two flags a rule can raise (keyed on the clock, firing before the signal):
+// the fields of Report, built in passes over the same runs.
 func Build(rules []string, runs []Seed) Report {
 	runs = slices.Clone(runs)
 	slices.SortFunc(runs, func(a, b Seed) int { return int(int64(a.Seed) - int64(b.Seed)) })

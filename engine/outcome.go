@@ -46,6 +46,12 @@ type Figure struct {
 const SlowP99MS = 500
 
 // Summarize computes the outcome of a trace that started with budgetLeft.
+//
+// It branches on the figures of the outcome, each summed, maxed or counted
+// over the rows (slow, hot and paging minutes, good rollbacks, the first
+// page and its mitigation) in one pass, and on the shares that need a non-
+// zero total: the fields of Outcome, computed together so the rows are read
+// once.
 func Summarize(budgetLeft float64, rows []Row) Outcome {
 	o := Outcome{Minutes: len(rows), BudgetLeft: budgetLeft, FirstPage: -1, Availability: 1}
 	if len(rows) == 0 {

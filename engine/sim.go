@@ -491,6 +491,11 @@ func (s *Sim) eventsAndDecisions(m int, r *Row) error {
 }
 
 // applyEvent carries out a scenario event at the start of minute m.
+//
+// It branches on the kinds of scenario event, each with its own checks (a
+// deploy's hold_at, a constant or scale within the ceiling, a control's
+// action, a message's English text, a log line): one case a kind, as the
+// scenario API lists them, so that an unknown kind falls to the one default.
 func (s *Sim) applyEvent(ev Event, r *Row) error {
 	switch ev.Kind {
 	case EventDeploy:

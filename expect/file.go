@@ -134,6 +134,12 @@ func blank(line string) bool {
 	return t == "" || strings.HasPrefix(t, "#")
 }
 
+// parse reads the file line by line, each line by its first word.
+//
+// It branches on the grammar of a test file: the kinds of line (scenario,
+// seeds, policy, claim, grade, blank, indented out of place, unknown) and,
+// for a claim, its one indented check; each case names the line:col and what
+// to write there.
 func (p *parser) parse() {
 	for i := 0; i < len(p.lines); i++ {
 		line := strings.TrimRight(p.lines[i], " \t\r")
@@ -226,6 +232,11 @@ func (p *parser) scenario(i int, rest string, col int) {
 
 // policy parses "policy NAME = FILE" or "policy NAME:" and its indented
 // rules; it returns the last line it read.
+//
+// It branches on the forms of a policy line (a file or inline rules), the
+// names it refuses (none, reference inline, a bad or repeated name), the
+// file's column and errors, and the indented rules that follow: the grammar
+// of one policy line, each error with its own message.
 func (p *parser) policy(i int, rest string, col int) int {
 	name, file, isFile := strings.Cut(rest, "=")
 	name = strings.TrimSpace(name)
@@ -457,6 +468,11 @@ func (p *parser) names(refs []figureRef) []string {
 
 // finish checks what needs the whole file: the scenario, the seeds, the
 // policies a check names and the reference of a scenario file.
+//
+// It branches on what the whole file must have (a scenario or a file named
+// after a built-in, seeds, a claim), on the reference a built-in has and a
+// scenario file must name, and on each policy each claim reads: the checks
+// that need every line read, each with its own diagnostic.
 func (p *parser) finish() {
 	f := p.f
 	if f.Scenario == "" {

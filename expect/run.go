@@ -94,18 +94,7 @@ func (f *File) Run(ctx context.Context, o Options) (*Result, error) {
 	}
 
 	res := &Result{File: f}
-	// The runs every and median claims read: policy → seed → figures.
-	// Only the figures the claims read are kept: a file of many seeds
-	// holds a few numbers a run.
-	needed := map[string][]string{}
-	for _, c := range f.Claims {
-		for _, r := range c.refs {
-			if !slices.Contains(needed[r.policy], r.figure) {
-				needed[r.policy] = append(needed[r.policy], r.figure)
-			}
-		}
-	}
-	runs, runErrs := f.play(ctx, prog, compiled, order, needed, jobs)
+	runs, runErrs := f.play(ctx, prog, compiled, order, f.figuresRead(), jobs)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -130,6 +119,21 @@ func (f *File) Run(ctx context.Context, o Options) (*Result, error) {
 		res.Claims = append(res.Claims, cr)
 	}
 	return res, nil
+}
+
+// figuresRead is what the runs of every and median claims must keep: the
+// figures the claims read, by policy. A file of many seeds holds a few
+// numbers a run.
+func (f *File) figuresRead() map[string][]string {
+	needed := map[string][]string{}
+	for _, c := range f.Claims {
+		for _, r := range c.refs {
+			if !slices.Contains(needed[r.policy], r.figure) {
+				needed[r.policy] = append(needed[r.policy], r.figure)
+			}
+		}
+	}
+	return needed
 }
 
 // scenario compiles the file's scenario.
@@ -250,6 +254,12 @@ func (f *File) play(ctx context.Context, prog *scenario.Program, compiled map[st
 }
 
 // checkRuns checks an every or median claim on the runs.
+//
+// It branches on what stops a claim before it is checked (a policy that does
+// not load, a run that stopped, a check that fails on a seed), on the
+// check's value (bool or number), and on the claim's kind (every, with the
+// seeds it misses, or median, with the seeds furthest on the wrong side):
+// one claim's result, whose message reads the same figures.
 func (f *File) checkRuns(c *Claim, compiled map[string]graded, runs map[runKey]map[string]float64, runErrs map[runKey]error) ClaimResult {
 	var cr ClaimResult
 	for _, r := range c.refs {

@@ -53,6 +53,11 @@ func show(v string) string {
 // It returns nil when they hold the same cells, else a *TraceDiff naming the
 // first minute and column that differ. A file that does not read as CSV is
 // an error of its own.
+//
+// It branches on what may differ between two traces (either unreadable,
+// either empty, the header, each cell of each minute, the number of
+// minutes): one comparison whose first difference and counts are kept
+// together in the TraceDiff.
 func CompareTrace(want, got []byte) error {
 	w, err := readCSV(want)
 	if err != nil {

@@ -167,6 +167,11 @@ func runPolicy(ctx context.Context, o GradeOptions, sc Scenario, ref *Reference)
 // gradeScenario scores every seed (score.Seed) and adds them up
 // (score.Sum): a criterion's points are the mean of its parts of the
 // seeds' points.
+//
+// It branches on the seeds and criteria of the scenario (stopped runs, worse
+// seeds, each check's pass, bound and means) and on the means taken over the
+// finished seeds or, with none finished, over every seed: the fields of
+// ScenarioResult, filled in one pass over the results.
 func gradeScenario(sc Scenario, ref *Reference, results []batch.Result) (ScenarioResult, error) {
 	sr := ScenarioResult{Scenario: sc.ID, Title: sc.Title, Seeds: ref.Seeds, Runs: len(results)}
 	for _, r := range results {

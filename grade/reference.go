@@ -189,18 +189,8 @@ func (f *ReferenceFile) Check() error {
 		if len(r.Runs) == 0 {
 			return fmt.Errorf("%s.runs: no runs", at)
 		}
-		seeds := make(map[uint32]bool)
-		for j, run := range r.Runs {
-			if seeds[run.Seed] {
-				return fmt.Errorf("%s.runs[%d]: seed %d appears twice", at, j, run.Seed)
-			}
-			seeds[run.Seed] = true
-			if run.Outcome.Minutes < 1 {
-				return fmt.Errorf("%s.runs[%d] (seed %d).outcome.minutes = %d: a reference run lasts at least a minute", at, j, run.Seed, run.Outcome.Minutes)
-			}
-			if run.None.Minutes != run.Outcome.Minutes {
-				return fmt.Errorf("%s.runs[%d] (seed %d).none.minutes = %d but the reference run lasts %d: no policy's run is missing or cut", at, j, run.Seed, run.None.Minutes, run.Outcome.Minutes)
-			}
+		if err := checkRuns(at, r.Runs); err != nil {
+			return err
 		}
 		if len(r.Criteria) == 0 {
 			return fmt.Errorf("%s.criteria: none; a reference pins the criteria it was recorded for", at)
@@ -212,6 +202,25 @@ func (f *ReferenceFile) Check() error {
 		}
 		if got := shift.FormatSeeds(r.SeedList()); r.Seeds != got {
 			return fmt.Errorf("%s.seeds = %q but the runs hold seeds %s", at, r.Seeds, got)
+		}
+	}
+	return nil
+}
+
+// checkRuns checks the runs of the reference at: each seed once, each run a
+// minute or more, and no policy's run as long as the reference's.
+func checkRuns(at string, runs []ReferenceRun) error {
+	seeds := make(map[uint32]bool)
+	for j, run := range runs {
+		if seeds[run.Seed] {
+			return fmt.Errorf("%s.runs[%d]: seed %d appears twice", at, j, run.Seed)
+		}
+		seeds[run.Seed] = true
+		if run.Outcome.Minutes < 1 {
+			return fmt.Errorf("%s.runs[%d] (seed %d).outcome.minutes = %d: a reference run lasts at least a minute", at, j, run.Seed, run.Outcome.Minutes)
+		}
+		if run.None.Minutes != run.Outcome.Minutes {
+			return fmt.Errorf("%s.runs[%d] (seed %d).none.minutes = %d but the reference run lasts %d: no policy's run is missing or cut", at, j, run.Seed, run.None.Minutes, run.Outcome.Minutes)
 		}
 	}
 	return nil

@@ -172,6 +172,11 @@ func num(v float64, decimals int) string {
 // criterion is checked (so that the report shows the limits) and the run
 // earns nothing. An error is the scenario's: a bound that is not a finite
 // number there.
+//
+// It branches on each criterion's kind (main or guard, a guard at zero) and
+// on the cases of the seed's result (no main criterion, no guard, a stopped
+// run, worse than no policy, held at no policy's points): the scoring rule,
+// one formula whose parts share the weights summed here.
 func Seed(rules []Rule, run, reference, none *engine.Outcome) (Result, error) {
 	res := Result{Checks: make([]Check, len(rules)), Failed: run == nil}
 	var wMain, wGuard, sMain, rawMain, logGuard float64

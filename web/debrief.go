@@ -159,6 +159,11 @@ func (s *Server) hasPolicy(name string) bool {
 // paging, each with the decisions taken in the minutes before it, but none
 // before the signal: a player cannot be blamed for what they could not see.
 // A shift with no signal has no moment.
+//
+// It branches on the three moments (largest burn, highest cost, longest
+// paging stretch) found in one pass over the rows, and on the player's and
+// the reference's decisions in each moment's window: they share the signal
+// and the window, and the reference's events are filtered by who took them.
 func moments(rows []engine.Row, ds []Decision, ref []engine.Row, signal int) []Moment {
 	if signal < 0 || signal >= len(rows) {
 		return []Moment{}

@@ -140,16 +140,8 @@ func New(o Options) (*Server, error) {
 	if s.logf == nil {
 		s.logf = log.Printf
 	}
-	for _, sc := range o.Scenarios {
-		if _, dup := s.scenarios[sc.ID()]; dup {
-			return nil, fmt.Errorf("two scenarios have the id %q: rename one", sc.ID())
-		}
-		s.scenarios[sc.ID()] = sc
-		s.order = append(s.order, sc.ID())
-	}
-	if _, ok := s.scenarios["free-play"]; !ok {
-		s.scenarios["free-play"] = FreePlay{}
-		s.order = append(s.order, "free-play")
+	if err := s.addScenarios(o.Scenarios); err != nil {
+		return nil, err
 	}
 	if err := i18n.Check(); err != nil {
 		return nil, fmt.Errorf("the catalogue does not load: %v", err)
@@ -160,6 +152,24 @@ func New(o Options) (*Server, error) {
 	}
 	s.static = sub
 	return s, nil
+}
+
+// addScenarios lists scs in the console's menu, in their order, and free
+// play after them unless one of them is free play; two of one id are an
+// error.
+func (s *Server) addScenarios(scs []Scenario) error {
+	for _, sc := range scs {
+		if _, dup := s.scenarios[sc.ID()]; dup {
+			return fmt.Errorf("two scenarios have the id %q: rename one", sc.ID())
+		}
+		s.scenarios[sc.ID()] = sc
+		s.order = append(s.order, sc.ID())
+	}
+	if _, ok := s.scenarios["free-play"]; !ok {
+		s.scenarios["free-play"] = FreePlay{}
+		s.order = append(s.order, "free-play")
+	}
+	return nil
 }
 
 // page serves the console's one page at "/".

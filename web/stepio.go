@@ -41,6 +41,12 @@ func readStep(r *http.Request, buf *answerBuffer) (int, error) {
 // at most nine digits, with JSON's white space anywhere between tokens:
 // what the decoder would read as stepRequest{Minutes: N}. ok is false for
 // anything else, which the decoder reads.
+//
+// It branches on the grammar of the one body it reads (white space, the
+// three opening tokens, a sign, at most nine digits without a leading zero,
+// the closing brace, nothing after): a hand-written scanner of that exact
+// form, the body every tick of a playing page sends, read without garbage;
+// anything else goes to the decoder.
 func stepMinutes(body []byte) (n int, ok bool) {
 	i := 0
 	space := func() {

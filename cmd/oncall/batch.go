@@ -56,6 +56,12 @@ Examples:
 }
 
 // Run implements the subcommand.
+//
+// It branches on each flag and input that may be wrong (budget, scenario,
+// --seeds, --jobs, -o, --policy, --vs, --set, the reference policy), each
+// with its own message before any run, then on the passes to run and the
+// coverage and bounds to attach to the report: it is the command's sequence
+// from flags to written report, in the order a reader follows it.
 func (c *BatchCmd) Run(env *Env) error {
 	limits, err := c.Budget.limits()
 	if err != nil {

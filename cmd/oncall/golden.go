@@ -67,6 +67,12 @@ references once that policy's file, at the path recorded, has changed.
 }
 
 // Run implements the subcommand.
+//
+// It branches on each flag that may be wrong (--seeds, --jobs, --policy with
+// several scenarios), on the inputs to protect from -o, on each scenario's
+// policy and recording (interrupted or failed), on writing the file, and on
+// the warnings for criteria that do not vary: the steps of recording a
+// reference file, each with its own message.
 func (c *GoldenRecordCmd) Run(env *Env) error {
 	seeds, err := shift.ParseSeeds(c.Seeds)
 	if err != nil {

@@ -95,6 +95,13 @@ func (c *GradeCmd) Run(env *Env) error {
 }
 
 // grade grades the policy once the flags hold.
+//
+// It branches on each input that may fail (budget, policy, references,
+// scenarios, -o), on whether a policy that does not load still gets a
+// machine-format report, and on the ways grading ends (interrupted, refused
+// for stale references with a gradescope file written, failed, not passed):
+// the cases are the command's exit codes and reports, in the order grading
+// reaches them.
 func (c *GradeCmd) grade(env *Env) error {
 	limits, err := c.Budget.limits()
 	if err != nil {

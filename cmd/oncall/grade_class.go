@@ -13,6 +13,14 @@ import (
 
 // gradeClass grades every *.rules file of --class, one student a file: the
 // scenarios and references are read once for the class.
+//
+// It branches on each flag that --class forbids or requires with the chosen
+// -f (--out for the per-student formats, -o for the class report), then on
+// each input that may fail (the class folder, the references, the scenarios,
+// each student's policy), on a refusal for stale references (written to
+// every student's autograder with -f gradescope), and on the three class
+// formats: the checks come in the order a teacher meets them, each with its
+// own message, and splitting them would only pass the same flags around.
 func (c *GradeCmd) gradeClass(env *Env) error {
 	perStudent := c.Format == "junit" || c.Format == "gradescope"
 	switch {

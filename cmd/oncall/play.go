@@ -55,6 +55,11 @@ is stored.`
 }
 
 // Run implements the subcommand.
+//
+// It branches on each flag and input that may fail before the console serves
+// (budget, --max-memory, scenarios, scripts' policies, --data, --allow-host,
+// --addr), then on how the server stops (it fails, or an interrupt shuts it
+// down): the command's start-up sequence, each step with its own message.
 func (c *PlayCmd) Run(env *Env) error {
 	limits, err := c.Budget.limits()
 	if err != nil {

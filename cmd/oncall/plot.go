@@ -62,6 +62,11 @@ func writePlotFile(env *Env, name string, t engine.Trace, workers float64) error
 // writePlot draws one panel a row of plotPanels, with the minutes where the
 // page held shaded. workers is the number of workers per instance, for the
 // capacity line.
+//
+// It branches on the panels, their series and the minutes of the trace (a
+// scale per panel, the shaded paging spans, one polyline and legend a
+// series, the hour ticks): one drawing whose coordinates share the same
+// frame variables, which a split would have to pass around whole.
 func writePlot(w io.Writer, t engine.Trace, workers float64) error {
 	const width, panelH, left, right, top, gap = 900.0, 120.0, 60.0, 20.0, 40.0, 36.0
 	plotW := width - left - right

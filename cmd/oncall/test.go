@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -89,6 +90,24 @@ func (c *TestCmd) Run(env *Env) error {
 	}
 	ctx, cancel := interruptible(env)
 	defer cancel()
+	passed, failed, broken := runTestFiles(ctx, env.Stdout, files, jobs, c.Verbose)
+	if err := ctx.Err(); err != nil {
+		return &exitError{code: 130, msg: "oncall: interrupted"}
+	}
+	fmt.Fprintf(env.Stdout, "%s passed, %d failed\n", plural(passed, "test"), failed)
+	switch {
+	case broken > 0:
+		return &exitError{code: 2}
+	case failed > 0:
+		return &exitError{code: 1}
+	}
+	return nil
+}
+
+// runTestFiles runs files, jobs at once, and writes each one's output to w
+// in the files' order as soon as it and those before it are done; it
+// returns the claims passed and failed, and the files that did not run.
+func runTestFiles(ctx context.Context, w io.Writer, files []string, jobs int, verbose bool) (passed, failed, broken int) {
 	// A single file gets every worker for its seeds; several run a worker
 	// each, jobs at once.
 	perFile := 1
@@ -111,7 +130,7 @@ func (c *TestCmd) Run(env *Env) error {
 		wg.Go(func() {
 			for i := range next {
 				o := &outs[i]
-				o.passed, o.failed, o.broken = runTestFile(ctx, &o.out, files[i], expect.Options{Jobs: perFile}, c.Verbose)
+				o.passed, o.failed, o.broken = runTestFile(ctx, &o.out, files[i], expect.Options{Jobs: perFile}, verbose)
 				close(done[i])
 			}
 		})
@@ -122,10 +141,9 @@ func (c *TestCmd) Run(env *Env) error {
 		}
 		close(next)
 	}()
-	passed, failed, broken := 0, 0, 0
 	for i := range files {
 		<-done[i]
-		env.Stdout.Write(outs[i].out.Bytes())
+		w.Write(outs[i].out.Bytes())
 		passed += outs[i].passed
 		failed += outs[i].failed
 		if outs[i].broken {
@@ -133,17 +151,7 @@ func (c *TestCmd) Run(env *Env) error {
 		}
 	}
 	wg.Wait()
-	if err := ctx.Err(); err != nil {
-		return &exitError{code: 130, msg: "oncall: interrupted"}
-	}
-	fmt.Fprintf(env.Stdout, "%s passed, %d failed\n", plural(passed, "test"), failed)
-	switch {
-	case broken > 0:
-		return &exitError{code: 2}
-	case failed > 0:
-		return &exitError{code: 1}
-	}
-	return nil
+	return passed, failed, broken
 }
 
 // runTestFile loads and runs one test file, writing what failed (every

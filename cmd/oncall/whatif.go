@@ -41,6 +41,12 @@ type recording struct {
 }
 
 // whatIf answers run --replay.
+//
+// It branches on each flag that --replay needs or excludes, then on each
+// check that the replayed shift is the one recorded (seed, scenario,
+// outcome) and on how the branch stops (a --do decision refused, a run that
+// does not start, one that stops): each case names the flag to change, and
+// they follow the order in which the replay is set up.
 func (c *RunCmd) whatIf(env *Env) error {
 	switch {
 	case c.Replay == "":

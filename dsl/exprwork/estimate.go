@@ -48,6 +48,11 @@ func isPredicate(name string) bool {
 }
 
 // work returns the estimated steps of n.
+//
+// It branches on the kinds of expr node whose cost differs (a predicate over
+// a list, another builtin, a binary operator and its range, a let that binds
+// a size, any other node): the estimator's grammar, one case a kind, and the
+// innermost node over the limit is blamed once, after them.
 func (e *estimator) work(n ast.Node) float64 {
 	var w float64
 	switch x := n.(type) {

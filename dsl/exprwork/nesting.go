@@ -13,6 +13,11 @@ const MaxDepth = 32
 // returns the rune offset where brackets nest deeper than MaxDepth, or
 // where more than MaxDepth prefix operators stand in a row, and a message
 // saying so, for the caller to add its advice to; ok is true when neither happens. Text in quotes is skipped.
+//
+// It branches on the lexical states of the text (inside quotes and escapes,
+// a word that may be not, white space, quotes, prefix operators, opening and
+// closing brackets): one scanner over the runes, whose counters of depth and
+// run the cases share.
 func Nesting(s string) (at int, msg string, ok bool) {
 	depth, run := 0, 0
 	var quote rune

@@ -35,6 +35,11 @@ const maxExact = 1 << 53
 
 // fast returns the Go form of a checked, optimized condition, or nil when
 // it uses more than comparisons and logic.
+//
+// It branches on the node kinds a fast condition handles (a constant, a bool
+// variable, not, and/or, a comparison), each refusing what it cannot
+// compile: the grammar of a condition, one case a node, so that anything
+// else runs on the expr machine.
 func (p *Program) fast(n ast.Node) fastCond {
 	switch x := n.(type) {
 	case *ast.BoolNode:

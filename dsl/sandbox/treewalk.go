@@ -61,9 +61,10 @@ func (w Walk) exprs(es []ast.Expr) {
 	}
 }
 
-// expr walks e and its parts, and returns what stands in its place. Its
-// complexity is a case for each kind of expression of gopher-lua's syntax
-// tree, which has them all: one switch keeps the walk's order in one place.
+// expr walks e and its parts, and returns what stands in its place.
+//
+// It branches on each kind of expression of gopher-lua's syntax tree that
+// has parts, a case each: one switch keeps the walk's order in one place.
 func (w Walk) expr(e ast.Expr) ast.Expr {
 	if e == nil {
 		return nil

@@ -127,9 +127,10 @@ func kinds(l dsl.List) dsl.List {
 }
 
 // kindOf is the kind of a problem, met in context (a callback's, or "" for
-// loading). Its complexity is one flat table of contexts and messages, a
-// case each, read top to bottom: split, the order that decides would be
-// harder to see.
+// loading).
+//
+// It branches on one flat table of contexts and messages, a case each,
+// read top to bottom: split, the order that decides would be harder to see.
 func kindOf(d dsl.Diagnostic, context string) string {
 	if d.Kind != "" {
 		return d.Kind

@@ -162,6 +162,11 @@ func (m *Matcher) at(p int) byte {
 
 // match is lstrlib.c's match: where the pattern from p matches s from i,
 // or -1.
+//
+// It branches as lstrlib.c's match does, on the pattern items (captures, the
+// anchor $, escapes, a single class and its repeat ?, *, + or -): the
+// grammar of Lua patterns, kept as the C source has it so that the two read
+// side by side.
 func (m *Matcher) match(i, p int) int {
 	m.depth++
 	if m.depth > MaxDepth {
@@ -458,6 +463,9 @@ func matchClass(c, cl byte) bool {
 
 // inClass reports whether c is in the class of the lower-case letter cl;
 // ok is false when cl names no class.
+//
+// It branches on the class letters of Lua patterns (%a, %c, %d, %l, %p,
+// %s, %u, %w, %x, %z), a case each as lstrlib.c's match_class has them.
 func inClass(c, cl byte) (in, ok bool) {
 	switch cl {
 	case 'a':
