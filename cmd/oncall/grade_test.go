@@ -82,7 +82,7 @@ func TestGradeHarmfulFails(t *testing.T) {
 func TestGradeJUnitFile(t *testing.T) {
 	e := newTestEnv(t)
 	out := filepath.Join(t.TempDir(), "report.xml")
-	if code := e.run("grade", "-p", refBadDeploy, "-f", "junit", "-o", out, "--pass-mark", "30"); code != 0 {
+	if code := e.run("grade", "-p", refBadDeploy, "-f", "junit", "-o", out, "--pass-mark", "25"); code != 0 {
 		t.Fatalf("exit %d: %s", code, e.err.String())
 	}
 	data, err := os.ReadFile(out)
