@@ -134,6 +134,15 @@
 //     leave every figure of the seeds' model to the bit.
 //   - e′ is the previous row's error_rate, 0 at minute 0; the retries'
 //     factor multiplies requests after the noise and is not rounded.
+//   - A retry storm outlives its cause but does not sustain itself when
+//     the load without retries fits: with ρ0 the utilization without
+//     retries, r = retries, and failed = 1 − 1/ρ, the next minute's error
+//     rate is e = 1 − (1 − e′)/(ρ0·(1 − e′^(r+1))), which for ρ0 < 1 has no
+//     fixed point above 0. The storm decays by about
+//     (1 − e′)(1/ρ0 − 1) + e′^(r+1)(1 − e′) a minute: for tens of minutes
+//     when ρ0 is close to 1 (retry-storm, ρ0 ≈ 0.98), within a few when it
+//     is well below. MODEL.md's "sustains itself" holds only for ρ0 ≥ 1;
+//     the engine follows the relations, and the scenarios say "lingers".
 //   - Log counts are int64(math.Round(60·rate·share)); a cause whose count
 //     rounds to 0 writes no line. A scenario's log{} lines follow the
 //     engine's and do not appear among the timeline's events.

@@ -40,6 +40,7 @@ var ladder = []struct{ name, file string }{
 	{"slow-dependency", "../scripts/ladder/slow-dependency/ladder.claims"},
 	{"cert-expiry", "../scripts/ladder/cert-expiry/ladder.claims"},
 	{"canary", "../scripts/ladder/canary/ladder.claims"},
+	{"retry-storm", "../scripts/ladder/retry-storm/ladder.claims"},
 }
 
 // TestGradingLadder runs each rung's file: it grades the archetype
