@@ -97,7 +97,7 @@ func erlangCSmall(a, nf, rho float64) bool {
 // at its own quantile: the waiting time is 0 with probability 1 − C and
 // P(W > t) = C·e^{−θt} beyond, so its median is max(0, ln(2C))/θ; the
 // service time is exponential with mean S, its median S·ln 2. The two are
-// added as p99 adds its quantiles, and capped at D; when a ≥ N it is D.
+// added as p99 adds its quantiles, and capped at d (s); when a ≥ N it is d.
 func mmnP50MS(lambda, s float64, n int, d float64) float64 {
 	capMS := d * 1000
 	if n <= 0 {

@@ -73,14 +73,15 @@ var learnerMetrics = func() []MetricSpec {
 
 // P50MS is the minute's approximate median latency in ms, which the trace
 // does not carry: the queue of step 8 read at its median instead of its
-// 99th percentile (docs/model.md, "p50"), from the row's admitted rate,
-// service time and capacity (N = capacity·S) and the timeout of c. It is
-// at most the row's p99 and the timeout; when a ≥ N it is the timeout.
-func P50MS(r *Row, c *Constants) float64 {
+// 99th percentile (docs/model.md, "p50"), from the row alone: its admitted
+// rate, service time and capacity (N = capacity·S). It is at most the
+// row's p99, which is at most the timeout in force; when a ≥ N it is p99,
+// the timeout.
+func P50MS(r *Row) float64 {
 	s := r.ServiceMS / 1000
 	n := 0
 	if s > 0 && r.Capacity > 0 {
 		n = int(math.Round(r.Capacity * s))
 	}
-	return min(mmnP50MS(r.Admitted, s, n, c.TimeoutS), r.P99MS)
+	return mmnP50MS(r.Admitted, s, n, r.P99MS/1000)
 }
