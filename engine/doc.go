@@ -162,6 +162,13 @@
 //     a later set, scale or ramp of the same constant ends a change under
 //     way. A whole-number constant is rounded in force. A value in force
 //     out of range stops the run at the minute it would take effect.
+//   - p50 (P50MS) is step 8's queue read at its median, as p99 is read at
+//     its 99th percentile: the waiting time exceeds t with probability
+//     C·e^{−θt}, so its median is max(0, ln 2C)/θ, and the exponential
+//     service time's is S·ln 2; their sum, at most D and at most p99, and D
+//     when a ≥ N. It is computed from a row alone (admitted rate, service
+//     time, N = capacity·S, and p99, which the timeout caps) and is no
+//     trace column.
 //   - A scenario that observes decisions (DecisionObserver) sees each at
 //     the start of the minute it takes effect, before that minute's
 //     events, so that what it does about a decision comes first, as every

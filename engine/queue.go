@@ -92,3 +92,31 @@ func erlangCSmall(a, nf, rho float64) bool {
 	bound := 3 * math.Exp((nf-a)-nf*math.Log(nf/a)) / math.Sqrt(2*math.Pi*nf)
 	return bound <= 0.004*y
 }
+
+// mmnP50MS is the median latency of the same M/M/N queue, found as p99 is
+// at its own quantile: the waiting time is 0 with probability 1 − C and
+// P(W > t) = C·e^{−θt} beyond, so its median is max(0, ln(2C))/θ; the
+// service time is exponential with mean S, its median S·ln 2. The two are
+// added as p99 adds its quantiles, and capped at d (s); when a ≥ N it is d.
+func mmnP50MS(lambda, s float64, n int, d float64) float64 {
+	capMS := d * 1000
+	if n <= 0 {
+		return capMS
+	}
+	nf := float64(n)
+	a := lambda * s
+	if !(a < nf) {
+		return capMS
+	}
+	rho := a / nf
+	theta := (nf - a) / s
+	wait := 0.0
+	// Erlang C at most 0.01 leaves the waiting term 0 here as for p99.
+	if !erlangCSmall(a, nf, rho) {
+		b := erlangB(a, n)
+		if c := b / ((1 - rho) + rho*b); c > 0.5 {
+			wait = math.Log(2*c) / theta
+		}
+	}
+	return min((s*math.Ln2+wait)*1000, capMS)
+}

@@ -1,5 +1,7 @@
 package engine
 
+import "math"
+
 // View is who reads a trace. The learner sees what production would show:
 // the metrics but the quiet ones (bad_traffic), and the events but the
 // quiet ones (what the scenario did to the world: a constant it set, a
@@ -68,3 +70,18 @@ var learnerMetrics = func() []MetricSpec {
 	}
 	return out
 }()
+
+// P50MS is the minute's approximate median latency in ms, which the trace
+// does not carry: the queue of step 8 read at its median instead of its
+// 99th percentile (docs/model.md, "p50"), from the row alone: its admitted
+// rate, service time and capacity (N = capacity·S). It is at most the
+// row's p99, which is at most the timeout in force; when a ≥ N it is p99,
+// the timeout.
+func P50MS(r *Row) float64 {
+	s := r.ServiceMS / 1000
+	n := 0
+	if s > 0 && r.Capacity > 0 {
+		n = int(math.Round(r.Capacity * s))
+	}
+	return mmnP50MS(r.Admitted, s, n, r.P99MS/1000)
+}

@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"net/http"
 	"strconv"
-
-	"github.com/oncall-sim/oncall/engine"
 )
 
 // A playing page asks for a step every tick, 100 pages at once in a class:
@@ -103,7 +101,7 @@ func appendStep(b []byte, ans stepAnswer) ([]byte, error) {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		if b, err = engine.Learner.AppendRow(b, &ans.Rows[i]); err != nil {
+		if b, err = appendPageRow(b, &ans.Rows[i]); err != nil {
 			return nil, err
 		}
 	}
@@ -199,7 +197,7 @@ func writeState(w http.ResponseWriter, status int, st shiftState) {
 		if i > 0 {
 			bw.WriteByte(',')
 		}
-		if b, err = engine.Learner.AppendRow(b[:0], &rows[i]); err != nil {
+		if b, err = appendPageRow(b[:0], &rows[i]); err != nil {
 			panic(http.ErrAbortHandler)
 		}
 		bw.Write(b)

@@ -11,6 +11,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/oncall-sim/oncall/dsl/scenario"
+	"github.com/oncall-sim/oncall/engine"
 )
 
 // writeStepPrevious is how the server wrote a step's answer before
@@ -25,6 +26,8 @@ func writeStepPrevious(ans stepAnswer) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
+		// The page's rows carry their p50 after the trace's columns.
+		b = append(b[:len(b)-1], `,"p50_ms":`+p99Spec.Format(engine.P50MS(&r))+"}"...)
 		if i > 0 {
 			buf = append(buf, ',')
 		}

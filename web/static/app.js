@@ -60,10 +60,17 @@ function axis(unit, v) {
   return num(v, 0);
 }
 
-function metricSpec(name) { return S.meta.metrics.find(m => m.name === name) || S.meta.outcomes.find(m => m.name === name); }
+function metricSpec(name) { return S.meta.metrics.find(m => m.name === name) || S.meta.outcomes.find(m => m.name === name) || pageMetric(name); }
+
+// pageMetric is a figure the page's rows carry beside the trace's columns:
+// p50_ms, the median latency (engine.P50MS), written as p99_ms is.
+function pageMetric(name) {
+  if (name !== "p50_ms") return undefined;
+  return Object.assign({}, S.meta.metrics.find(m => m.name === "p99_ms"), { name });
+}
 function metricValue(name, v) { const m = metricSpec(name); return m.kind === "bool" ? (v ? t("switch.on") : t("switch.off")) : value(m.unit, v, m.decimals); }
 
-const label = name => t("metric." + name + ".label");
+const label = name => name === "p50_ms" ? t("ui.chart.p50") : t("metric." + name + ".label");
 const ctlLabel = name => t("control." + name + ".label");
 const text = tx => (tx ? tx[S.lang] || tx.en || "" : "");
 
@@ -562,6 +569,7 @@ function draw() {
     $("val-" + n).innerHTML = isoRuns(last ? metricValue(n, last[n]) : "–");
     el.className = "tile " + (KEY_TILES.includes(n) ? "key " : "") + (last ? level(n, last[n]) : "");
   }
+  drawP50(last);
   drawPage(last);
   drawCharts();
   drawProjection();
@@ -570,6 +578,17 @@ function draw() {
   drawPending();
   drawPilot();
   drawEnd();
+}
+
+// drawP50 writes the last minute's median latency under the p99 tile, a
+// dd after its value, as the budget tile writes its projection.
+function drawP50(last) {
+  const box = $("tile-p99_ms");
+  if (!box) return;
+  let el = $("val2-p50_ms");
+  if (!el) { el = document.createElement("dd"); el.id = "val2-p50_ms"; el.className = "proj"; box.append(el); }
+  el.innerHTML = last && last.p50_ms != null ? `${isoRuns(label("p50_ms"))} ${iso(metricValue("p50_ms", last.p50_ms))}` : "";
+  el.hidden = !el.innerHTML;
 }
 
 // drawProjection writes when the error budget runs out at the current
@@ -669,7 +688,7 @@ const COLORS = ["#0b57d0", "#b3261e", "#0a7d5a", "#8a4fbf", "#c25e00"];
 function chartDefs() {
   return [
     { key: "ui.chart.traffic", unit: "req/s", lines: ["requests", "capacity"] },
-    { key: "ui.chart.p99", unit: "ms", lines: ["p99_ms"] },
+    { key: "ui.chart.p99", unit: "ms", lines: ["p99_ms", "p50_ms"] },
     { key: "ui.chart.burn", unit: "×", lines: ["burn_5m", "burn_1h", "burn_30m", "burn_6h"] },
     { key: "ui.chart.budget", unit: "share", lines: ["budget_left"] },
     { key: "ui.chart.cache", unit: "share", lines: ["hit_rate", "db_util", "db_errors"], max: 1 },
