@@ -13,11 +13,14 @@ import (
 
 	"github.com/expr-lang/expr"
 	"github.com/expr-lang/expr/ast"
+	"github.com/expr-lang/expr/checker"
+	"github.com/expr-lang/expr/conf"
 	"github.com/expr-lang/expr/file"
 	exprparser "github.com/expr-lang/expr/parser"
 	"github.com/expr-lang/expr/vm"
 
 	"github.com/oncall-sim/oncall/dsl"
+	"github.com/oncall-sim/oncall/dsl/exprwork"
 	"github.com/oncall-sim/oncall/internal/spell"
 	"github.com/oncall-sim/oncall/scenarios"
 	"github.com/oncall-sim/oncall/scripts"
@@ -420,7 +423,12 @@ func (p *parser) expr(i, off int, text string, c *Claim, number bool) bool {
 			return false
 		}
 	}
-	opts := []expr.Option{expr.Env(sampleEnv(p.names(c.refs)))}
+	env := sampleEnv(p.names(c.refs))
+	if msg, at, ok := bounded(text, env); !ok {
+		p.fail(i, p.colOf(i, off)+at, "%s", msg)
+		return false
+	}
+	opts := []expr.Option{expr.Env(env), restrict}
 	if number {
 		opts = append(opts, expr.AsFloat64())
 	} else {
@@ -568,3 +576,48 @@ func (v *refVisitor) Visit(n *ast.Node) {
 }
 
 func parserParse(text string) (*exprparser.Tree, error) { return exprparser.Parse(text) }
+
+// A check is held to what a policy's condition is held to (package
+// exprwork): nested no deeper than exprwork's limit, checked before expr's
+// parser, which recurses; no builtin that reads the clock or the
+// environment; at most maxCheckWork steps an evaluation, estimated before
+// the optimizer could fold a range of a billion numbers at load; no + that
+// joins text or lists. A test file is code an instructor may be handed.
+const (
+	maxCheckNodes = 2000
+	maxCheckWork  = 10_000
+)
+
+// restrict is the expr option of every check.
+func restrict(c *conf.Config) {
+	c.MaxNodes = maxCheckNodes
+	exprwork.Restrict(c)
+}
+
+// bounded says whether the check text may be compiled, and if not why and
+// at which byte of it. A text that does not parse or type-check passes
+// here, so that expr.Compile reports it in its own words.
+func bounded(text string, env any) (msg string, at int, ok bool) {
+	if at, msg, ok := exprwork.Nesting(text); !ok {
+		return msg + ": write the check more simply", at, false
+	}
+	cfg := conf.New(env)
+	restrict(cfg)
+	tree, err := exprparser.ParseWithConfig(text, cfg)
+	if err != nil {
+		return "", 0, true
+	}
+	if _, err := checker.Check(tree, cfg); err != nil {
+		return "", 0, true
+	}
+	if w, worst := exprwork.Estimate(tree.Node, maxCheckWork); w > maxCheckWork {
+		if worst == nil {
+			worst = tree.Node
+		}
+		return fmt.Sprintf("the check may take up to %.0f steps; the limit is %d: use shorter ranges, with constant bounds", w, maxCheckWork), worst.Location().From, false
+	}
+	if x := exprwork.Growth(tree.Node); x != nil {
+		return "+ joins text or lists here: a check adds numbers only", x.Location().From, false
+	}
+	return "", 0, true
+}

@@ -128,6 +128,13 @@ func TestParseErrors(t *testing.T) {
 		{head + "policy reference = r.rules\n" + claim, `t.claims:3:1: bad-deploy is a built-in and has its own reference policy`},
 		{"scenario s.lua\nseeds 1-20\ngrade none <= 20 %\n", `t.claims:1:1: a grade is against the scenario's reference`},
 		{head + "policy p = r.rules\npolicy p = r.rules\n" + claim, `t.claims:4:8: policy p is already named at line 3`},
+		// Hostile checks stop at load, as a policy's condition does: a
+		// range of a billion numbers, nesting that expr's parser would
+		// recurse into, a list grown by +, a builtin that reads the clock.
+		{head + "claim x\n  every len(1..1000000000) > 0\n", `t.claims:4:14: the check may take up to`},
+		{head + "claim x\n  every " + strings.Repeat("(", 500) + "none.cost" + strings.Repeat(")", 500) + " > 0\n", `t.claims:4:`},
+		{head + "claim x\n  every len([1] + [2]) > 0\n", `t.claims:4:`},
+		{head + "claim x\n  every now().Year() > 0\n", `t.claims:4:`},
 	}
 	for _, c := range cases {
 		dir := write(t, map[string]string{"t.claims": c.src, "s.lua": "", "r.rules": rollbackRules, "x.rules": rollbackRules})
