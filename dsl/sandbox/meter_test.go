@@ -85,7 +85,7 @@ func allocating(n int) (stop func()) {
 // runs it); and around the budget's edge, scripts that build a table of n
 // items and drop it are stopped, or not, the same way in both.
 func TestMemoryStopsAtTheSameInstruction(t *testing.T) {
-	lib := Open()
+	lib := Open(Config{})
 	lib.Seal()
 	const mem = 2 << 20
 	grow := `local t = {} for i = 1, 1e9 do t[i] = { i } end`
