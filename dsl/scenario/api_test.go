@@ -12,6 +12,7 @@ import (
 
 	"github.com/oncall-sim/oncall/engine"
 	"github.com/oncall-sim/oncall/internal/budget"
+	"github.com/oncall-sim/oncall/internal/luachunk"
 )
 
 // fataler is what runSource needs of a test: testing.TB or *rapid.T.
@@ -112,7 +113,7 @@ end
 }
 
 func TestPageRuleFromTheScenario(t *testing.T) {
-	rows := runSource(t, chunkSrc(t, "api.lua", "TestPageRuleFromTheScenario"), 1)
+	rows := runSource(t, luachunk.Src(t, "testdata/api.lua", "TestPageRuleFromTheScenario"), 1)
 	for _, r := range rows {
 		if r.Paging != (r.Minute >= 20) {
 			t.Fatalf("minute %d: paging %v", r.Minute, r.Paging)
@@ -165,14 +166,14 @@ function on_minute(row) rng.uniform(0, 1) end
 }
 
 func TestClockCountsFromTheStart(t *testing.T) {
-	rows := runSource(t, chunkSrc(t, "api.lua", "TestClockCountsFromTheStart"), 1)
+	rows := runSource(t, luachunk.Src(t, "testdata/api.lua", "TestClockCountsFromTheStart"), 1)
 	if got := rows[1].Events[0].Text["en"]; got != "30 75 0" {
 		t.Errorf("clock = %q, want 30 75 0 (minutes from the start, across midnight)", got)
 	}
 }
 
 func TestDeclarationReadsEveryField(t *testing.T) {
-	p, err := Compile("d.lua", []byte(chunkSrc(t, "api.lua", "TestDeclarationReadsEveryField")), Options{})
+	p, err := Compile("d.lua", []byte(luachunk.Src(t, "testdata/api.lua", "TestDeclarationReadsEveryField")), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/oncall-sim/oncall/engine"
+	"github.com/oncall-sim/oncall/internal/luachunk"
 )
 
 // TestRunsCannotChangeTheLibrary runs a script that tampers with the
@@ -15,7 +16,7 @@ import (
 // the first did, sequentially and in parallel (run this under -race), and
 // every try is refused with a message that says why.
 func TestRunsCannotChangeTheLibrary(t *testing.T) {
-	p, err := Compile("tamper.lua", []byte(chunkSrc(t, "library.lua", "tamper")), Options{})
+	p, err := Compile("tamper.lua", []byte(luachunk.Src(t, "testdata/library.lua", "tamper")), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
