@@ -84,7 +84,7 @@ func TestRunsCannotChangeTheLibrary(t *testing.T) {
 // names it is chosen from come from hashed tables: arg is as near to at as
 // to rng, and the first in order, at, is said.
 func TestUnknownNameSuggestsTheSameEachTime(t *testing.T) {
-	src := []byte("local x = arg\nscenario { id = \"u\", title = \"U\", briefing = \"B\", duration = \"1h\" }\n")
+	src := []byte(luachunk.Src(t, "testdata/library.lua", "TestUnknownNameSuggestsTheSameEachTime"))
 	const want = "u.lua:1:11: unknown name arg; did you mean at?"
 	for range 20 {
 		_, err := Compile("u.lua", src, Options{})

@@ -11,7 +11,7 @@ import (
 
 // Chunk is one script of a chunk file.
 type Chunk struct {
-	Name string         // its name, from its separator; "" for none
+	Name string         // its name, the first word of its separator; "" for none
 	File string         // the name the script is compiled under: the chunk file's base name
 	At   int            // the line of the chunk file where it starts
 	Src  string         // the script
@@ -35,14 +35,17 @@ func Read(tb testing.TB, path string) []Chunk {
 	cur := Chunk{File: name, At: 1}
 	n := 0 // the script's lines so far
 	end := func() {
-		if strings.TrimSpace(cur.Src) != "" {
+		if !note(cur.Src) {
 			out = append(out, cur)
 		}
 	}
 	for i, line := range strings.SplitAfter(string(data), "\n") {
 		if sep := strings.TrimRight(line, "\n"); sep == "---" || strings.HasPrefix(sep, "--- ") {
 			end()
-			cur, n = Chunk{Name: strings.TrimSpace(sep[3:]), File: name, At: i + 2}, 0
+			cur, n = Chunk{File: name, At: i + 2}, 0
+			if f := strings.Fields(sep[3:]); len(f) > 0 {
+				cur.Name = strings.TrimSuffix(f[0], ":")
+			}
 			continue
 		}
 		n++
@@ -64,6 +67,17 @@ func Read(tb testing.TB, path string) []Chunk {
 	}
 	end()
 	return out
+}
+
+// note reports whether src is only blank lines and Lua comments: a note to
+// the reader, not a chunk.
+func note(src string) bool {
+	for _, line := range strings.Split(src, "\n") {
+		if line = strings.TrimSpace(line); line != "" && !strings.HasPrefix(line, "--") {
+			return false
+		}
+	}
+	return true
 }
 
 // Check reports what is wrong with err as the chunk's outcome.

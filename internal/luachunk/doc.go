@@ -1,8 +1,10 @@
 // Package luachunk reads the Lua scripts of tests from chunk files, as
 // starlark-go keeps its test files: a file of testdata holds scripts
 // separated by a line "---", or "--- name" to name the script that
-// follows (Src finds it by that name), each a whole file of its own, whose
-// lines count from its first. A line that the script must fail on ends
+// follows (Src finds it by that name; words after the name, after a colon,
+// are a note to the reader), each a whole file of its own, whose lines
+// count from its first. What holds only comments (the file's head, say) is
+// a note to the reader, not a script. A line that the script must fail on ends
 // with a Lua comment giving the error, as a Go string of a regexp:
 //
 //	deploy { build = "4.4.0", hold_at = 0 } -- ### "hold_at = 0 is out of range"
