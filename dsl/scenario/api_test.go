@@ -212,7 +212,7 @@ func TestLoadDirKeepsWhatLoadsAndReportsTheRest(t *testing.T) {
 		"a.lua":      header,
 		"b.lua":      "scenario {\n",
 		"c.lua":      strings.Replace(header, `id = "t"`, `id = "c"`, 1),
-		"x.d.lua":    "---@meta\nfunction at(when, fn) end\n",
+		"x.d.lua":    luachunk.Src(t, "testdata/api.lua", "TestLoadDirKeepsWhatLoadsAndReportsTheRest"),
 		"notes.txt":  "not a scenario",
 		"sub.lua/ok": "",
 	}

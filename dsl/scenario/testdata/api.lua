@@ -56,3 +56,6 @@ local function count(...) return arg.n end
 local function first(...) local a = ... return a end
 local extra = select("#", ...)
 at("09:05", function() set { min_instances = count(1, 2, 3) + first(4) + extra } end)
+--- TestLoadDirKeepsWhatLoadsAndReportsTheRest: a file of declarations (x.d.lua), which LoadDir leaves out
+---@meta
+function at(when, fn) end
