@@ -88,6 +88,8 @@ func TestMemoryStopsAtTheSameInstruction(t *testing.T) {
 	lib := Open(Config{})
 	lib.Seal()
 	const mem = 2 << 20
+	// The scripts are of one line, and edge is built by the size of its
+	// table where it stands, not a chunk of testdata.
 	grow := `local t = {} for i = 1, 1e9 do t[i] = { i } end`
 	edge := func(n int) string {
 		return fmt.Sprintf(`for round = 1, 2 do local t = {} for i = 1, %d do t[i] = { i } end t = nil end`, n)
