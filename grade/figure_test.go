@@ -8,21 +8,14 @@ import (
 	"github.com/oncall-sim/oncall/dsl/policy"
 	"github.com/oncall-sim/oncall/dsl/scenario"
 	"github.com/oncall-sim/oncall/grade"
+	"github.com/oncall-sim/oncall/internal/luachunk"
 )
 
 // A criterion may name a figure the scenario computes itself (outcome{}):
 // references record it, and grading reads it from each run like the
 // model's figures.
 func TestGradeAScenariosOwnFigure(t *testing.T) {
-	p, err := scenario.Compile("turned-away.lua", []byte(`scenario { id = "turned-away", title = "T", briefing = "B", start = "11:00", duration = "1h" }
-at("11:10", function() scale { base_demand = 1.6 } end)
-outcome { name = "turned_away", unit = "requests", value = function(rows)
-  local n = 0
-  for _, r in ipairs(rows) do n = n + 60 * (r.requests * r.error_rate + r.requests - r.admitted) end
-  return n
-end }
-grade { { metric = "turned_away", at_most = "reference * 1.05" } }
-`), scenario.Options{})
+	p, err := scenario.Compile("turned-away.lua", []byte(luachunk.Src(t, "testdata/figure.lua", "TestGradeAScenariosOwnFigure")), scenario.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/oncall-sim/oncall/engine"
 	"github.com/oncall-sim/oncall/i18n"
 	"github.com/oncall-sim/oncall/internal/budget"
+	"github.com/oncall-sim/oncall/internal/luachunk"
 )
 
 // texts returns every text of a page, for checks that hold for all.
@@ -168,9 +169,7 @@ func TestSampleErrors(t *testing.T) {
 // in any run: a scale{} past a constant's range is the file's error, at
 // its line, not the engine's.
 func TestSampleErrorsNameTheLine(t *testing.T) {
-	p, err := scenario.Compile("drill.lua", []byte(`scenario { id = "d", title = "D", briefing = "B", duration = 30 }
-at(10, function() scale { max_instances = 30 } end)
-`), scenario.Options{})
+	p, err := scenario.Compile("drill.lua", []byte(luachunk.Src(t, "testdata/page.lua", "TestSampleErrorsNameTheLine")), scenario.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

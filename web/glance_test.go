@@ -11,6 +11,7 @@ import (
 	"github.com/chromedp/chromedp/kb"
 
 	"github.com/oncall-sim/oncall/dsl/scenario"
+	"github.com/oncall-sim/oncall/internal/luachunk"
 )
 
 // The console at a glance: at a laptop's 1366×768 and a phone's 390×844 a
@@ -236,7 +237,7 @@ func TestBrowserUrduBanner(t *testing.T) {
 // page rule shows the capacity the engine computes, and its banner names
 // that rule's bounds.
 func TestBrowserCapacity(t *testing.T) {
-	prog, err := scenario.Compile("own-page.lua", []byte(pagedScenario), scenario.Options{})
+	prog, err := scenario.Compile("own-page.lua", []byte(luachunk.Src(t, "testdata/chunks/levels.lua", "own-page")), scenario.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/oncall-sim/oncall/dsl/scenario"
 	"github.com/oncall-sim/oncall/engine"
+	"github.com/oncall-sim/oncall/internal/luachunk"
 )
 
 // viewState is the part of a shift's state the page draws without
@@ -24,20 +25,12 @@ type viewState struct {
 	Lines     []chartLine
 }
 
-// pagedScenario is a Lua scenario with its own page rule and half the
-// workers per instance.
-const pagedScenario = `scenario {
-  id = "own-page", title = "Own page", briefing = "Its own page rule.", duration = 30,
-  constants = { workers = 8, slo = 0.99 },
-  page = "burn_1h >= 20 && burn_5m >= 20 || error_rate > 0.2",
-}`
-
 // TestLevelsAndLines: the tiles' levels and the charts' bounds come with
 // the shift, from the engine: the default page rule's and the slow p99 in
 // free play; a scenario's own rule and objective where it sets them; and
 // the capacity the page draws is the engine's, whatever the workers.
 func TestLevelsAndLines(t *testing.T) {
-	prog, err := scenario.Compile("own-page.lua", []byte(pagedScenario), scenario.Options{})
+	prog, err := scenario.Compile("own-page.lua", []byte(luachunk.Src(t, "testdata/chunks/levels.lua", "own-page")), scenario.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

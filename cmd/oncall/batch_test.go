@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/oncall-sim/oncall/internal/luachunk"
 )
 
 const floorPolicy = `rule "raise the floor at the peak"
@@ -217,9 +219,7 @@ func TestBatchVsShowsTheGradedCriteria(t *testing.T) {
 	}
 	// With no policy as a, no policy's runs are a's; a file scenario
 	// without a built-in reference policy leaves the criteria out, and says so.
-	sc := tempFile(t, "drill.lua", `scenario { id = "drill", title = "D", briefing = "B", duration = 30 }
-grade { { metric = "cost", at_most = "reference * 1.2" } }
-`)
+	sc := tempFile(t, "drill.lua", luachunk.Src(t, "testdata/batch.lua", "TestBatchVsShowsTheGradedCriteria"))
 	if code := e.run("batch", sc, "--seeds", "1-3"); code != 0 || strings.Contains(e.err.String(), "graded criteria") ||
 		!strings.Contains(e.err.String(), "scenario drill has no built-in reference policy") {
 		t.Errorf("drill: exit %d, stderr %q", code, e.err.String())
@@ -291,22 +291,11 @@ func TestOutputNeverOverwritesAnInput(t *testing.T) {
 	}
 }
 
-// outcomeScenario computes two figures of its own and grades one of them.
-const outcomeScenario = `scenario { id = "own-figures", title = "T", briefing = "B", start = "10:00", duration = "30m" }
-grade { { metric = "slow_rows", at_most = "reference + 1" }, { metric = "rows", at_least = "reference" } }
-outcome { name = "slow_rows", unit = "min", value = function(rows)
-  local n = 0
-  for _, r in ipairs(rows) do if r.p99_ms > 100 then n = n + 1 end end
-  return n
-end }
-outcome { name = "rows", value = function(rows) return #rows end }
-`
-
 // error_requests and the scenario's own figures are in every output of a
 // batch: the summary's table, every CSV line and every JSON run.
 func TestBatchScenarioFiguresInEveryOutput(t *testing.T) {
 	e := newTestEnv(t)
-	sc := tempFile(t, "own.lua", outcomeScenario)
+	sc := tempFile(t, "own.lua", luachunk.Src(t, "testdata/batch.lua", "outcomeScenario"))
 	pol := tempFile(t, "floor.rules", floorPolicy)
 	if code := e.run("batch", sc, "-p", pol, "--reference-policy", pol, "--seeds", "1-3"); code != 0 {
 		t.Fatalf("exit %d: %s", code, e.err.String())

@@ -12,6 +12,7 @@ import (
 	"github.com/oncall-sim/oncall/engine"
 	"github.com/oncall-sim/oncall/golden/goldentest"
 	"github.com/oncall-sim/oncall/internal/budget"
+	"github.com/oncall-sim/oncall/internal/luachunk"
 )
 
 // One run of oncall check reports every mistake of a scenario and of a
@@ -113,10 +114,7 @@ func TestCheckOnTheSeedsGiven(t *testing.T) {
 	for engine.NewRand(engine.ScenarioSeed(late)).Float64() <= top {
 		late++
 	}
-	path := tempFile(t, "late.lua", fmt.Sprintf(`scenario { id = "late", title = "L", briefing = "B", duration = 60 }
-local late = rng.uniform(0, 1) > %.17g
-at(late and 75 or 30, function() flush_cache() end)
-`, top))
+	path := tempFile(t, "late.lua", fmt.Sprintf(luachunk.Src(t, "testdata/check.lua", "TestCheckOnTheSeedsGiven"), top))
 	e := newTestEnv(t)
 	if code := e.run("check", path); code != 0 {
 		t.Fatalf("seeds 0 to 19: exit %d: %s%s", code, e.out.String(), e.err.String())

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/oncall-sim/oncall/internal/luachunk"
 )
 
 // classDir is a class of three: the reference policy, a harmful policy and
@@ -128,9 +130,7 @@ func TestGradeClassGradescopePerStudent(t *testing.T) {
 func TestGoldenRecordAssignment(t *testing.T) {
 	dir := t.TempDir()
 	drill := filepath.Join(dir, "drill.lua")
-	if err := os.WriteFile(drill, []byte(`scenario { id = "drill", title = "Drill", briefing = "B", start = "09:00", duration = "1h" }
-grade { { metric = "cost", at_most = "reference * 1.2" } }
-`), 0o644); err != nil {
+	if err := os.WriteFile(drill, []byte(luachunk.Src(t, "testdata/grade.lua", "TestGoldenRecordAssignment")), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	pol := filepath.Join(dir, "drill.rules")

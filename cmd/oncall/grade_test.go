@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/oncall-sim/oncall/grade"
+	"github.com/oncall-sim/oncall/internal/luachunk"
 )
 
 const (
@@ -177,9 +178,7 @@ func TestGradeUsageErrors(t *testing.T) {
 // record them again; --allow-stale grades all the same and says so.
 func TestGradeRefusesAnEditedScenario(t *testing.T) {
 	e := newTestEnv(t)
-	src := `scenario { id = "drill", title = "Drill", briefing = "B", start = "09:00", duration = "1h" }
-grade { { metric = "cost", at_most = "reference * 1.2" } }
-`
+	src := luachunk.Src(t, "testdata/grade.lua", "TestGradeRefusesAnEditedScenario")
 	sc := tempFile(t, "drill.lua", src)
 	refs := filepath.Join(t.TempDir(), "refs.json")
 	if code := e.run("golden", "record", "-s", sc, "-p", refBadDeploy, "--seeds", "1-3", "-o", refs); code != 0 {
@@ -235,14 +234,7 @@ grade { { metric = "cost", at_most = "reference * 1.2" } }
 // cannot protect. The built-in bad deploy varies, and gets no warning.
 func TestGoldenRecordWarnsOfAnIncidentThatDoesNotVary(t *testing.T) {
 	e := newTestEnv(t)
-	fixed := tempFile(t, "fixed.lua", `scenario { id = "fixed", title = "F", briefing = "B", start = "09:00", duration = "1h",
-  budget_left = 0.2, constants = { bad_error_rate = 0.15 } }
-at("09:10", function() deploy { build = "bad", rollout = 3 } end)
-grade {
-  { metric = "budget_used", at_most = "reference + 0.01" },
-  { metric = "cost",        at_most = "reference * 1.5" },
-}
-`)
+	fixed := tempFile(t, "fixed.lua", luachunk.Src(t, "testdata/grade.lua", "TestGoldenRecordWarnsOfAnIncidentThatDoesNotVary"))
 	refs := filepath.Join(t.TempDir(), "refs.json")
 	if code := e.run("golden", "record", "-s", fixed, "-p", refBadDeploy, "--seeds", "1-5", "-o", refs); code != 0 {
 		t.Fatalf("exit %d: %s", code, e.err.String())
@@ -260,12 +252,7 @@ grade {
 // and no more than five of them in the text report.
 func TestGradeNamesAStoppedRunOnce(t *testing.T) {
 	e := newTestEnv(t)
-	sc := tempFile(t, "fragile.lua", `scenario { id = "fragile", title = "F", briefing = "B", duration = "1h" }
-function on_minute(row)
-  if row.shed > 0 then error("shedding breaks the probe") end
-end
-grade { { metric = "cost", at_most = "reference * 1.2" } }
-`)
+	sc := tempFile(t, "fragile.lua", luachunk.Src(t, "testdata/grade.lua", "TestGradeNamesAStoppedRunOnce"))
 	idle := tempFile(t, "idle.rules", "rule \"never\"\n  when false\n  do set_shed(0.5)\n")
 	shed := tempFile(t, "shed.rules", "rule \"always\"\n  when true\n  do set_shed(0.5)\n")
 	refs := filepath.Join(t.TempDir(), "refs.json")

@@ -3,6 +3,8 @@ package main
 import (
 	"strings"
 	"testing"
+
+	"github.com/oncall-sim/oncall/internal/luachunk"
 )
 
 func TestParseBytes(t *testing.T) {
@@ -81,10 +83,7 @@ func TestCheckRunsAPolicyWithinTheBudget(t *testing.T) {
 // 1 to 19 share by the sixth of them, rather than costing a budget a seed.
 func TestCheckSharesOneBudgetOverItsSeeds(t *testing.T) {
 	e := newTestEnv(t)
-	path := tempFile(t, "greedy.lua", `scenario { id = "greedy", title = "G", briefing = "B", duration = 10 }
-local x = 0
-for i = 1, 90000 do x = x + i end
-`)
+	path := tempFile(t, "greedy.lua", luachunk.Src(t, "testdata/limits.lua", "TestCheckSharesOneBudgetOverItsSeeds"))
 	if code := e.run("check", "--step-budget", "1000000", path); code != 2 {
 		t.Fatalf("exit %d, want 2: %s%s", code, e.out.String(), e.err.String())
 	}

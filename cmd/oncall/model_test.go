@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/oncall-sim/oncall/engine"
+	"github.com/oncall-sim/oncall/internal/luachunk"
 )
 
 // modelItems are what the model page must say in a language: the line of
@@ -207,17 +208,7 @@ func TestModelScenarioBadDeployShowsTheBuildByName(t *testing.T) {
 // A scenario that draws from its stream shows the range over the sampled
 // seeds, and with --seed the value that seed draws, within the range.
 func TestModelScenarioDraws(t *testing.T) {
-	drill := tempFile(t, "drill.lua", `scenario {
-  id = "drill",
-  title = { en = "Drill" },
-  briefing = { en = "A drill." },
-  start = "10:00",
-  duration = "1h",
-  constants = { bad_error_rate = 0.1 + math.floor(rng.uniform(0, 11)) / 100 },
-  page = "burn_5m >= 20",
-}
-at("10:30", function() set { db_capacity = 3000 } end)
-`)
+	drill := tempFile(t, "drill.lua", luachunk.Src(t, "testdata/model.lua", "TestModelScenarioDraws"))
 	e := newTestEnv(t)
 	if code := e.run("model", "--scenario", drill); code != 0 {
 		t.Fatalf("exit %d: %s", code, e.err.String())

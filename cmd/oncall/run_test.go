@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/oncall-sim/oncall/internal/luachunk"
 )
 
 // Minute 0 of free play without noise, as JSON: docs/model.md's reference figures.
@@ -183,10 +185,7 @@ func TestRunTableToFileShowsTheSeed(t *testing.T) {
 func TestRunStoppedJSON(t *testing.T) {
 	// The error depends on the seed's draw, so that loading (which runs seed
 	// 0) does not catch it.
-	src := `scenario { id = "breaks", title = { en = "Breaks" }, briefing = { en = "It may break at 08:03." }, duration = "1h" }
-local breaks = rng.uniform(0, 1) < 0.01
-at("08:03", function() if breaks then set { shed = 2 } end end)
-`
+	src := luachunk.Src(t, "testdata/run.lua", "TestRunStoppedJSON")
 	// Seed 383 is the first that draws below 0.01.
 	e := newTestEnv(t)
 	if code := e.run("run", tempFile(t, "breaks.lua", src), "--seed", "383", "-f", "json"); code != 1 {
@@ -246,9 +245,7 @@ func TestRunTableShowsTheDependency(t *testing.T) {
 	e := newTestEnv(t)
 	dir := t.TempDir()
 	src := filepath.Join(dir, "slow-auth.lua")
-	if err := os.WriteFile(src, []byte(`scenario { id = "slow-auth", title = "Slow auth", briefing = "B", start = "09:00", duration = "20m",
-  constants = { dep_share = 0.3, dep_ms = 3000, dep_name = "auth", retries = 2 } }
-`), 0o644); err != nil {
+	if err := os.WriteFile(src, []byte(luachunk.Src(t, "testdata/run.lua", "TestRunTableShowsTheDependency")), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	table := filepath.Join(dir, "t.txt")

@@ -9,28 +9,13 @@ import (
 	"testing"
 
 	"github.com/oncall-sim/oncall/engine"
+	"github.com/oncall-sim/oncall/internal/luachunk"
 )
-
-const drill = `scenario {
-  id = "db-shrink",
-  title = { en = "The database shrinks", fr = "La base rétrécit" },
-  briefing = "At 08:20 the database loses a replica.",
-  start = "08:00",
-  duration = "45m",
-}
-
-at("08:20", function()
-  set { db_capacity = 1500 }
-  say { en = "A database replica is gone." }
-end)
-
-grade { { metric = "error_requests", at_most = "reference * 1.1 + 100" } }
-`
 
 // A scenario written at test time runs through the command unchanged.
 func TestRunScenarioFile(t *testing.T) {
 	e := newTestEnv(t)
-	path := tempFile(t, "drill.lua", drill)
+	path := tempFile(t, "drill.lua", luachunk.Src(t, "testdata/scenario.lua", "drill"))
 	if code := e.run("run", path, "--seed", "3", "--no-noise", "-f", "csv"); code != 0 {
 		t.Fatalf("exit %d: %s", code, e.err.String())
 	}
@@ -105,7 +90,7 @@ func TestScenariosListsBuiltinsAndAFolder(t *testing.T) {
 		}
 	}
 	dir := t.TempDir()
-	os.WriteFile(filepath.Join(dir, "drill.lua"), []byte(drill), 0o644)
+	os.WriteFile(filepath.Join(dir, "drill.lua"), []byte(luachunk.Src(t, "testdata/scenario.lua", "drill")), 0o644)
 	os.WriteFile(filepath.Join(dir, "broken.lua"), []byte("scenario {\n"), 0o644)
 	os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("not a scenario"), 0o644)
 	if code := e.run("scenarios", dir); code != 2 {
@@ -121,21 +106,14 @@ func TestScenariosListsBuiltinsAndAFolder(t *testing.T) {
 
 func TestCheckPrintsEveryProblemOfEveryFile(t *testing.T) {
 	e := newTestEnv(t)
-	good := tempFile(t, "good.lua", drill)
+	good := tempFile(t, "good.lua", luachunk.Src(t, "testdata/scenario.lua", "drill"))
 	if code := e.run("check", good); code != 0 {
 		t.Fatalf("exit %d: %s%s", code, e.out.String(), e.err.String())
 	}
 	if got := e.out.String(); got != good+": ok\n" {
 		t.Errorf("stdout %q", got)
 	}
-	bad := tempFile(t, "bad.lua", `scenario {
-  id = "x",
-  title = "X",
-  briefing = "B",
-  budget_left = -1,
-  controls = { autoscale = false },
-}
-`)
+	bad := tempFile(t, "bad.lua", luachunk.Src(t, "testdata/scenario.lua", "TestCheckPrintsEveryProblemOfEveryFile"))
 	other := tempFile(t, "notes.txt", "hello")
 	dir := t.TempDir()
 	if code := e.run("check", good, bad, other, dir); code != 2 {
@@ -165,12 +143,7 @@ func TestRunStopsOnAScenarioErrorWithItsLine(t *testing.T) {
 	for engine.NewRand(engine.ScenarioSeed(seed)).Float64() <= r0 {
 		seed++
 	}
-	path := tempFile(t, "sensor.lua", fmt.Sprintf(`scenario { id = "sensor", title = "S", briefing = "B", duration = 30 }
-local x = rng.uniform(0, 1)
-at(12, function()
-  if x > %.17g then error("sensor offline") end
-end)
-`, r0))
+	path := tempFile(t, "sensor.lua", fmt.Sprintf(luachunk.Src(t, "testdata/scenario.lua", "TestRunStopsOnAScenarioErrorWithItsLine"), r0))
 	e := newTestEnv(t)
 	if code := e.run("run", path, "--seed", "0", "-f", "csv"); code != 0 {
 		t.Fatalf("seed 0: exit %d: %s", code, e.err.String())
@@ -194,12 +167,7 @@ func TestCheckFindsAnErrorOfSomeSeeds(t *testing.T) {
 	e := newTestEnv(t)
 	// r > 0.9 holds on seed 5 and not on seeds 0 to 4 (the scenario stream
 	// of each seed is fixed, so this stays so).
-	path := tempFile(t, "fragile.lua", `scenario { id = "fragile", title = "F", briefing = "B", duration = 30 }
-local r = rng.uniform(0, 1)
-at(12, function()
-  if r > 0.9 then error("sensor offline") end
-end)
-`)
+	path := tempFile(t, "fragile.lua", luachunk.Src(t, "testdata/scenario.lua", "TestCheckFindsAnErrorOfSomeSeeds"))
 	if code := e.run("check", path); code != 2 {
 		t.Fatalf("exit %d, want 2: %s%s", code, e.out.String(), e.err.String())
 	}
@@ -216,9 +184,7 @@ end)
 // minutes before and the reason, and exits 1 (2 is for input that does not
 // load).
 func TestRunOfACallbackThatAlwaysFails(t *testing.T) {
-	path := tempFile(t, "pager.lua", `scenario { id = "pager", title = "P", briefing = "B", start = "11:00", duration = "1h" }
-at("11:20", function() error("the pager is on fire") end)
-`)
+	path := tempFile(t, "pager.lua", luachunk.Src(t, "testdata/scenario.lua", "TestRunOfACallbackThatAlwaysFails"))
 	e := newTestEnv(t)
 	if code := e.run("run", path, "--seed", "0", "-f", "json"); code != 1 {
 		t.Fatalf("exit %d, want 1: %s", code, e.err.String())
@@ -242,15 +208,7 @@ at("11:20", function() error("the pager is on fire") end)
 // check goes on past a stray top-level call and past a failing callback:
 // every problem shows, each once, the callbacks' too, in file order.
 func TestCheckReportsEveryProblem(t *testing.T) {
-	path := tempFile(t, "drill.lua", `scenario { id = "drill", title = "D", briefing = "B", start = "09:00", duration = "1h" }
-deploy { build = "4.2.1" }
-local cap = get("db_capacity")
-at("09:10", function() scale { db_capacty = 0.5 } end)
-at("09:20", function() say { en = "half", fr = 2 } end)
-function on_minute(row)
-  if row.p99ms then end
-end
-`)
+	path := tempFile(t, "drill.lua", luachunk.Src(t, "testdata/scenario.lua", "TestCheckReportsEveryProblem"))
 	e := newTestEnv(t)
 	if code := e.run("check", path); code != 2 {
 		t.Fatalf("exit %d, want 2", code)

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/oncall-sim/oncall/internal/luachunk"
 )
 
 // whatIfJSON is what run --replay -f json writes.
@@ -198,9 +200,7 @@ func TestWhatIfErrors(t *testing.T) {
 // batch, grade. The floor written as docs/policies.md writes it runs.
 func TestOverQuotaNamesTheRuleEverywhere(t *testing.T) {
 	e := newTestEnv(t)
-	sc := tempFile(t, "quota.lua", `scenario { id = "quota", title = "Q", briefing = "B", start = "09:00", duration = 30, constants = { max_instances = 12 } }
-grade { { metric = "cost", at_most = "reference * 1.2" } }
-`)
+	sc := tempFile(t, "quota.lua", luachunk.Src(t, "testdata/whatif.lua", "TestOverQuotaNamesTheRuleEverywhere"))
 	over := tempFile(t, "over.rules", "rule \"floor\"\n  when minute == 3\n  do   set_min_instances(min(40, serving + 10))\n")
 	under := tempFile(t, "under.rules", "rule \"floor\"\n  when minute == 3\n  do   set_min_instances(min(max_instances, serving + 10))\n")
 	want := over + ":3:26: rule \"floor\": set_min_instances(20): min_instances = 20 is above max_instances = 12, the scenario's fleet ceiling in force: keep the floor under it, e.g. set_min_instances(min(max_instances, serving + 2))"

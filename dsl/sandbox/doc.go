@@ -1,7 +1,9 @@
 // Package sandbox is the Lua state an untrusted script runs in, metered:
 // it knows nothing of what the script is for. Its user (dsl/scenario)
-// opens a Library once a program, adds its API to the library's globals
-// and seals it; each run then takes a State on those globals, starts it
+// opens a Library once a program with a Config, which words its messages
+// (what the script is called, what the user's API offers in place of a
+// library removed) and names the party its steps are charged to, adds its
+// API to the library's globals and seals it; each run then takes a State on those globals, starts it
 // with the run's budget.Meter and a Host (what the shared functions need
 // of the run: math.random's draws, and the user's own API, which asserts
 // the Host to its run), calls into Lua between Meter.Enter and

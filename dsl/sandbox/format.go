@@ -17,7 +17,7 @@ import (
 // whole within the limit of one string, and its bytes are charged (a
 // floating-point number a step per byte, for its digits take time). The
 // numbers are written as gopher-lua writes them (by Go's fmt), so that
-// what a scenario printed before reads the same.
+// what a script printed before reads the same.
 func strFormat(L *lua.LState) int {
 	m := meterOf(L)
 	f := L.CheckString(1)

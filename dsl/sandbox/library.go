@@ -9,6 +9,7 @@ import (
 
 	lua "github.com/yuin/gopher-lua"
 
+	"github.com/oncall-sim/oncall/internal/budget"
 	"github.com/oncall-sim/oncall/internal/spell"
 )
 
@@ -44,25 +45,67 @@ const maxArrayIndex = 1 << 18
 // tell but by the time an assignment takes.
 var lowerArrayIndex sync.Once
 
-// forbidden explains why a global that Lua usually has is missing.
+// forbidden explains why a global that Lua usually has is missing, {noun}
+// standing for the Noun of the script (Config). print has no
+// reason of the sandbox's own: what a script should write instead is its
+// user's API (Config.Instead).
 var forbidden = map[string]string{
-	"io":             "scenarios have no file, process or network access",
-	"os":             "scenarios have no file, process or network access; the time of day is clock(\"HH:MM\") and now()",
-	"debug":          "scenarios cannot inspect the interpreter",
-	"coroutine":      "scenarios run their callbacks to the end, without coroutines",
-	"package":        "a scenario is one file and cannot load code",
-	"require":        "a scenario is one file and cannot load code",
-	"module":         "a scenario is one file and cannot load code",
-	"load":           "a scenario is one file and cannot load code",
-	"loadstring":     "a scenario is one file and cannot load code",
-	"loadfile":       "a scenario is one file and cannot load code",
-	"dofile":         "a scenario is one file and cannot load code",
+	"io":             "{noun}s have no file, process or network access",
+	"os":             "{noun}s have no file, process or network access",
+	"debug":          "{noun}s cannot inspect the interpreter",
+	"coroutine":      "{noun}s run their callbacks to the end, without coroutines",
+	"package":        "a {noun} is one file and cannot load code",
+	"require":        "a {noun} is one file and cannot load code",
+	"module":         "a {noun} is one file and cannot load code",
+	"load":           "a {noun} is one file and cannot load code",
+	"loadstring":     "a {noun} is one file and cannot load code",
+	"loadfile":       "a {noun} is one file and cannot load code",
+	"dofile":         "a {noun} is one file and cannot load code",
 	"collectgarbage": "memory is managed for you, within the run's memory budget",
-	"print":          "use say{en = \"...\"} to put a line on the player's timeline",
-	"getfenv":        "scenarios cannot change environments",
-	"setfenv":        "scenarios cannot change environments",
-	"newproxy":       "scenarios cannot create userdata",
-	"_printregs":     "scenarios cannot inspect the interpreter",
+	"print":          "",
+	"getfenv":        "{noun}s cannot change environments",
+	"setfenv":        "{noun}s cannot change environments",
+	"newproxy":       "{noun}s cannot create userdata",
+	"_printregs":     "{noun}s cannot inspect the interpreter",
+}
+
+// Config is what only the library's user knows: what its messages call the
+// script, what its API offers in place of what the sandbox removes, and
+// whose budget the script's steps count against.
+type Config struct {
+	// Noun is what the script is to its author, a word whose plural ends
+	// in s ("scenario": "io is not available in a scenario: scenarios
+	// have no file, process or network access"); "" is "script".
+	Noun string
+	// Instead says, for a global the sandbox removes, what to use in its
+	// place: it follows the sandbox's reason after "; ", or stands alone
+	// where the sandbox has none (print).
+	Instead map[string]string
+	// Party is the part of the run whose budget the script's steps are
+	// charged to.
+	Party budget.Party
+}
+
+// unavailable is the message of reading a global the sandbox removed.
+func (c Config) unavailable(name string) string {
+	var why []string
+	for _, s := range []string{strings.ReplaceAll(forbidden[name], "{noun}", c.noun()), c.Instead[name]} {
+		if s != "" {
+			why = append(why, s)
+		}
+	}
+	msg := name + " is not available in a " + c.noun()
+	if len(why) > 0 {
+		msg += ": " + strings.Join(why, "; ")
+	}
+	return msg
+}
+
+func (c Config) noun() string {
+	if c.Noun == "" {
+		return "script"
+	}
+	return c.Noun
 }
 
 // Library is what every run of one program shares, built once when the
@@ -85,14 +128,16 @@ type Library struct {
 	// L is the library's own state: the user adds its API to L's globals
 	// between Open and Seal, with functions made by L.
 	L       *lua.LState
+	conf    Config
 	globals *lua.LTable            // metatable of each run's globals
 	strings *lua.LTable            // metatable of strings: s:rep() is string.rep
 	views   map[*lua.LTable]string // the library views, by name
 }
 
-// Open opens the libraries in a state of their own, guarded and metered;
-// the caller adds its API to lib.L's globals, then calls Seal.
-func Open() *Library {
+// Open opens the libraries in a state of their own, guarded and metered,
+// their messages worded by conf; the caller adds its API to lib.L's
+// globals, then calls Seal.
+func Open(conf Config) *Library {
 	lowerArrayIndex.Do(func() { lua.MaxArrayIndex = maxArrayIndex })
 	L := lua.NewState(lua.Options{SkipOpenLibs: true})
 	for _, lib := range []struct {
@@ -109,12 +154,12 @@ func Open() *Library {
 	}
 	g.RawSetString("_GOPHER_LUA_VERSION", lua.LNil)
 	g.RawSetString("_G", lua.LNil) // each run's globals are their own _G
-	meterStrings(L)
+	meterStrings(L, conf)
 	meterTables(L)
 	meterBase(L)
-	guardMath(L)
+	guardMath(L, conf)
 	g.RawSetString(LengthName, L.NewFunction(length))
-	return &Library{L: L, views: map[*lua.LTable]string{}}
+	return &Library{L: L, conf: conf, views: map[*lua.LTable]string{}}
 }
 
 // Seal ends the library: the standard libraries and the tables of the API
@@ -136,7 +181,7 @@ func (lib *Library) Seal(views ...string) {
 	}
 	lib.strings = hidden(L, str)
 	gmt := L.CreateTable(0, 1)
-	gmt.RawSetString("__index", L.NewFunction(strictIndex))
+	gmt.RawSetString("__index", L.NewFunction(func(L *lua.LState) int { return strictIndex(L, lib.conf) }))
 	g.Metatable = gmt
 	lib.globals = hidden(L, g)
 }
@@ -220,13 +265,13 @@ func guardWriters(L *lua.LState, lib *Library) {
 // that neither the run nor the library defines is an error that names it
 // and suggests the nearest defined name, and explains the missing
 // libraries.
-func strictIndex(L *lua.LState) int {
+func strictIndex(L *lua.LState, conf Config) int {
 	name, ok := L.Get(2).(lua.LString)
 	if !ok {
 		return 0
 	}
-	if why, bad := forbidden[string(name)]; bad {
-		L.RaiseError("%s is not available in a scenario: %s", name, why)
+	if _, bad := forbidden[string(name)]; bad {
+		L.RaiseError("%s", conf.unavailable(string(name)))
 	}
 	var names []string
 	collect := func(k, _ lua.LValue) {
@@ -247,10 +292,10 @@ func strictIndex(L *lua.LState) int {
 
 // guardMath makes math.random draw from the run's stream (Host.Random), so
 // that the same seed gives the same draws, and removes math.randomseed.
-func guardMath(L *lua.LState) {
+func guardMath(L *lua.LState, conf Config) {
 	mod := L.G.Global.RawGetString("math").(*lua.LTable)
 	mod.RawSetString("randomseed", L.NewFunction(func(L *lua.LState) int {
-		L.RaiseError("math.randomseed is not available: the scenario stream is seeded by the run's seed")
+		L.RaiseError("math.randomseed is not available: the %s stream is seeded by the run's seed", conf.noun())
 		return 0
 	}))
 	mod.RawSetString("random", L.NewFunction(func(L *lua.LState) int {

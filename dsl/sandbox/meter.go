@@ -31,7 +31,8 @@ type Meter struct {
 
 	L         *lua.LState
 	host      Host          // the run metered: the library's shared functions find it here
-	bud       *budget.Meter // the run's, shared with its policy
+	bud       *budget.Meter // the run's, shared with the rest of the run
+	party     budget.Party  // the part of the run the script's steps are charged to (Config.Party)
 	maxStr    int           // longest string, and sum of strings in one frame's registers
 	scan      bool          // the program concatenates: watch the registers
 	roots     func(visit func(lua.LValue))
@@ -121,6 +122,9 @@ func newMeter(L *lua.LState, bud *budget.Meter, box *State) *Meter {
 		maxStr: int(mem / 64), stop: make(chan struct{}),
 		sample: [1]metrics.Sample{{Name: "/gc/heap/allocs:bytes"}},
 	}
+	if box != nil {
+		m.party = box.lib.conf.Party
+	}
 	if box != nil && box.last.read != 0 {
 		m.count = box.last
 	} else {
@@ -150,7 +154,7 @@ func (m *Meter) Leave(load bool) error {
 		m.pending += ran
 		m.memLeft -= ran
 		m.made += int64(ran) * madePerInstruction
-		m.bud.Charge(budget.Scenario, int64(m.pending))
+		m.bud.Charge(m.party, int64(m.pending))
 		m.pending = 0
 		m.newLap()
 	}
@@ -235,7 +239,7 @@ func (m *Meter) Budget() *budget.Meter { return m.bud }
 func (m *Meter) flush() {
 	n := m.pending
 	m.pending = 0
-	if err := m.bud.Charge(budget.Scenario, int64(n)); err != nil {
+	if err := m.bud.Charge(m.party, int64(n)); err != nil {
 		m.Fail(err)
 	}
 }
@@ -244,7 +248,7 @@ func (m *Meter) flush() {
 // budget is spent the function stops with the budget's message, at the
 // line that called it.
 func (m *Meter) charge(L *lua.LState, n int64) {
-	if err := m.bud.Charge(budget.Scenario, n); err != nil {
+	if err := m.bud.Charge(m.party, n); err != nil {
 		m.Fail(err)
 		L.RaiseError("%v", err)
 	}

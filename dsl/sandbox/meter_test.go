@@ -85,9 +85,11 @@ func allocating(n int) (stop func()) {
 // runs it); and around the budget's edge, scripts that build a table of n
 // items and drop it are stopped, or not, the same way in both.
 func TestMemoryStopsAtTheSameInstruction(t *testing.T) {
-	lib := Open()
+	lib := Open(Config{})
 	lib.Seal()
 	const mem = 2 << 20
+	// The scripts are of one line, and edge is built by the size of its
+	// table where it stands, not a chunk of testdata.
 	grow := `local t = {} for i = 1, 1e9 do t[i] = { i } end`
 	edge := func(n int) string {
 		return fmt.Sprintf(`for round = 1, 2 do local t = {} for i = 1, %d do t[i] = { i } end t = nil end`, n)

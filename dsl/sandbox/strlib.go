@@ -9,7 +9,6 @@ import (
 
 	lua "github.com/yuin/gopher-lua"
 
-	"github.com/oncall-sim/oncall/internal/budget"
 	"github.com/oncall-sim/oncall/internal/luapattern"
 )
 
@@ -21,12 +20,12 @@ import (
 // piece), and upper, lower, reverse, byte and char charge their input
 // before they run. Each run's view of the table is the string metatable,
 // so method calls are metered too.
-func meterStrings(L *lua.LState) {
+func meterStrings(L *lua.LState, conf Config) {
 	mod := L.G.Global.RawGetString("string").(*lua.LTable)
 	mod.RawSetString("gfind", lua.LNil)
 	set := func(name string, fn lua.LGFunction) { mod.RawSetString(name, L.NewFunction(fn)) }
 	set("dump", func(L *lua.LState) int {
-		L.RaiseError("string.dump is not available: a scenario cannot load code")
+		L.RaiseError("string.dump is not available: a %s cannot load code", conf.noun())
 		return 0
 	})
 	set("rep", strRep)
@@ -95,7 +94,7 @@ func strRep(L *lua.LState) int {
 // function, a gmatch loop's body), which may match in its turn.
 func (m *Meter) matcher() *luapattern.Matcher {
 	if m.patterns == nil {
-		m.patterns = &luapattern.Matcher{Step: func(n int64) error { return m.bud.Charge(budget.Scenario, n) }}
+		m.patterns = &luapattern.Matcher{Step: func(n int64) error { return m.bud.Charge(m.party, n) }}
 	}
 	return m.patterns
 }

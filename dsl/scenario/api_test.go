@@ -12,6 +12,7 @@ import (
 
 	"github.com/oncall-sim/oncall/engine"
 	"github.com/oncall-sim/oncall/internal/budget"
+	"github.com/oncall-sim/oncall/internal/luachunk"
 )
 
 // fataler is what runSource needs of a test: testing.TB or *rapid.T.
@@ -53,18 +54,7 @@ const header = `scenario { id = "t", title = "T", briefing = "B", start = "09:00
 `
 
 func TestEventsHappenAtTheirMinuteInOrder(t *testing.T) {
-	rows := runSource(t, header+`
-at("09:05", function()
-  set { boot_delay = 8, min_instances = 12, feature = false }
-  say { en = "hello", fr = "bonjour" }
-end)
-at(5, function() flush_cache() end)
-at("09:20", function()
-  deploy { build = "bad", rollout = 4 }
-  at(now() + 3, function() deploy { build = "good" } end)
-end)
-at("09:30", function() warmup() end)
-`, 1)
+	rows := runSource(t, luachunk.Src(t, "testdata/api.lua", "TestEventsHappenAtTheirMinuteInOrder"), 1)
 	got := map[string]string{}
 	for _, r := range rows {
 		if len(r.Events) > 0 {
@@ -91,15 +81,7 @@ at("09:30", function() warmup() end)
 }
 
 func TestOnMinuteReactsToTheLastMinute(t *testing.T) {
-	rows := runSource(t, header+`
-local done = false
-function on_minute(row)
-  if not done and row.time == "09:10" and row.utilization < 1 and row.feature then
-    done = true
-    set { shed = 0.5 }
-  end
-end
-`, 1)
+	rows := runSource(t, luachunk.Src(t, "testdata/api.lua", "TestOnMinuteReactsToTheLastMinute"), 1)
 	for _, r := range rows {
 		want := 0.0
 		if r.Minute >= 11 {
@@ -112,7 +94,7 @@ end
 }
 
 func TestPageRuleFromTheScenario(t *testing.T) {
-	rows := runSource(t, chunkSrc(t, "api.lua", "TestPageRuleFromTheScenario"), 1)
+	rows := runSource(t, luachunk.Src(t, "testdata/api.lua", "TestPageRuleFromTheScenario"), 1)
 	for _, r := range rows {
 		if r.Paging != (r.Minute >= 20) {
 			t.Fatalf("minute %d: paging %v", r.Minute, r.Paging)
@@ -121,10 +103,7 @@ func TestPageRuleFromTheScenario(t *testing.T) {
 }
 
 func TestRandomDrawsFollowTheScenarioStream(t *testing.T) {
-	src := header + `
-local a, b, c, d, e = rng.uniform(2, 3), rng.exponential(5), rng.normal(10, 2), rng.poisson(4), math.random()
-at(1, function() say(string.format("%.17g %.17g %.17g %.17g %.17g %d", a, b, c, d, e, math.random(6))) end)
-`
+	src := luachunk.Src(t, "testdata/api.lua", "TestRandomDrawsFollowTheScenarioStream")
 	say := func(seed uint32) string { return runSource(t, src, seed)[1].Events[0].Text["en"] }
 	r := engine.NewRand(engine.ScenarioSeed(9))
 	want := fmt.Sprintf("%.17g %.17g %.17g %.17g %.17g %d", r.Uniform(2, 3), r.Exponential(5), r.Normal(10, 2), r.Poisson(4), r.Float64(), 1+int(6*r.Float64()))
@@ -140,18 +119,12 @@ at(1, function() say(string.format("%.17g %.17g %.17g %.17g %.17g %d", a, b, c, 
 // the same seed gives the same traffic noise.
 func TestScenarioDrawsNeverShiftTheNoise(t *testing.T) {
 	plain := map[uint32][]engine.Row{}
+	draws := luachunk.Src(t, "testdata/api.lua", "TestScenarioDrawsNeverShiftTheNoise")
 	rapid.Check(t, func(t *rapid.T) {
 		seed := rapid.Uint32Range(0, 20).Draw(t, "seed")
 		atLoad := rapid.IntRange(0, 50).Draw(t, "draws at load")
 		perMinute := rapid.IntRange(0, 5).Draw(t, "draws a minute")
-		src := fmt.Sprintf(`scenario { id = "n", title = "N", briefing = "B", duration = 20 }
-for i = 1, %d do rng.normal(0, 1) end
-function surge(t)
-  for i = 1, %d do rng.poisson(3); math.random() end
-  return 1
-end
-function on_minute(row) rng.uniform(0, 1) end
-`, atLoad, perMinute)
+		src := fmt.Sprintf(draws, atLoad, perMinute)
 		if plain[seed] == nil {
 			plain[seed] = runSource(t, `scenario { id = "n", title = "N", briefing = "B", duration = 20 }`, seed)
 		}
@@ -165,14 +138,14 @@ function on_minute(row) rng.uniform(0, 1) end
 }
 
 func TestClockCountsFromTheStart(t *testing.T) {
-	rows := runSource(t, chunkSrc(t, "api.lua", "TestClockCountsFromTheStart"), 1)
+	rows := runSource(t, luachunk.Src(t, "testdata/api.lua", "TestClockCountsFromTheStart"), 1)
 	if got := rows[1].Events[0].Text["en"]; got != "30 75 0" {
 		t.Errorf("clock = %q, want 30 75 0 (minutes from the start, across midnight)", got)
 	}
 }
 
 func TestDeclarationReadsEveryField(t *testing.T) {
-	p, err := Compile("d.lua", []byte(chunkSrc(t, "api.lua", "TestDeclarationReadsEveryField")), Options{})
+	p, err := Compile("d.lua", []byte(luachunk.Src(t, "testdata/api.lua", "TestDeclarationReadsEveryField")), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -239,7 +212,7 @@ func TestLoadDirKeepsWhatLoadsAndReportsTheRest(t *testing.T) {
 		"a.lua":      header,
 		"b.lua":      "scenario {\n",
 		"c.lua":      strings.Replace(header, `id = "t"`, `id = "c"`, 1),
-		"x.d.lua":    "---@meta\nfunction at(when, fn) end\n",
+		"x.d.lua":    luachunk.Src(t, "testdata/api.lua", "TestLoadDirKeepsWhatLoadsAndReportsTheRest"),
 		"notes.txt":  "not a scenario",
 		"sub.lua/ok": "",
 	}
@@ -293,6 +266,7 @@ func TestLoadDirRefusesAnIDTakenTwice(t *testing.T) {
 // calls take longer by the clock, still gets past ten minutes, and a fast
 // one ends the run long before the week of MaxMinutes.
 func TestBudgetsCountTheWholeRun(t *testing.T) {
+	slow := luachunk.Src(t, "testdata/api.lua", "TestBudgetsCountTheWholeRun")
 	for _, tc := range []struct {
 		limits budget.Limits
 		loop   int // the work of a minute
@@ -301,12 +275,7 @@ func TestBudgetsCountTheWholeRun(t *testing.T) {
 		{budget.Limits{Steps: 100_000}, 2000, "on_minute(): the run spent its budget of 100,000 steps"},
 		{budget.Limits{Steps: 1 << 40, Time: time.Second}, 5000, "on_minute(): the run spent its time budget of 1s"},
 	} {
-		p, err := Compile("slow.lua", []byte(fmt.Sprintf(`scenario { id = "s", title = "S", briefing = "B", duration = 5 }
-function on_minute(row)
-  local x = 0
-  for i = 1, %d do x = x + i end
-end
-`, tc.loop)), Options{Limits: tc.limits})
+		p, err := Compile("slow.lua", []byte(fmt.Sprintf(slow, tc.loop)), Options{Limits: tc.limits})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -334,12 +303,7 @@ end
 // A function that takes ... has Lua 5.0's arg table, as Lua 5.1 keeps it;
 // the file's main chunk has none (compileChunk), and reads ... as 5.1's does.
 func TestVarargsKeepTheirArgTable(t *testing.T) {
-	src := header + `local function count(...) return arg.n end
-local function first(...) local a = ... return a end
-local extra = select("#", ...)
-at("09:05", function() set { min_instances = count(1, 2, 3) + first(4) + extra } end)
-`
-	rows := runSource(t, src, 1)
+	rows := runSource(t, luachunk.Src(t, "testdata/api.lua", "TestVarargsKeepTheirArgTable"), 1)
 	if got := rows[5].Controls.MinInstances; got != 7 {
 		t.Fatalf("min_instances at 09:05 = %d, want 3 + 4 + 0", got)
 	}

@@ -6,13 +6,14 @@ import (
 	"testing"
 
 	"github.com/oncall-sim/oncall/engine"
+	"github.com/oncall-sim/oncall/internal/luachunk"
 )
 
 // Everything of docs/model.md's "Beyond one service" is settable from a
 // scenario: the dependency's constants and name, the breaker, a canary
 // held and resumed, a build's own log line, and lines of the scenario's.
 func TestDependencyCanaryAndLogs(t *testing.T) {
-	rows := runSource(t, chunkSrc(t, "beyond.lua", "TestDependencyCanaryAndLogs"), 1)
+	rows := runSource(t, luachunk.Src(t, "testdata/beyond.lua", "TestDependencyCanaryAndLogs"), 1)
 	if ev := rows[19].Events; len(ev) != 1 || ev[0].Text["en"] != "auth" {
 		t.Errorf("09:19: events %v, want get(\"dep_name\") said: auth", ev)
 	}
@@ -53,12 +54,12 @@ func TestDependencyCanaryAndLogs(t *testing.T) {
 
 // Misuse of the new fields is caught with its place.
 func TestBeyondMisuse(t *testing.T) {
-	for _, c := range readChunks(t, "misuse.lua") {
-		p, err := Compile(c.file, []byte(c.src), Options{})
+	for _, c := range luachunk.Read(t, "testdata/misuse.lua") {
+		p, err := Compile(c.File, []byte(c.Src), Options{})
 		if err == nil {
 			_, err = runErr(p)
 		}
-		c.check(t, err)
+		c.Check(t, err)
 	}
 }
 

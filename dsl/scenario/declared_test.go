@@ -3,9 +3,12 @@ package scenario
 import (
 	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 
 	lua "github.com/yuin/gopher-lua"
+
+	"github.com/oncall-sim/oncall/internal/luachunk"
 )
 
 // A run whose scenario{} passes what seed 0's passed gets seed 0's
@@ -13,21 +16,17 @@ import (
 // value drawn from the stream or by where the call stands, reads its own.
 func TestDeclaredOnce(t *testing.T) {
 	for _, tc := range []struct {
-		name, src string
-		reused    bool
+		name   string // the chunk of testdata/declared.lua, spaces for its hyphens
+		reused bool
 	}{
-		{"the same table", `scenario { id = "d", title = { en = "D", fr = "D" }, briefing = "B", duration = "10m", constants = { boot_delay = 4 } }`, true},
-		{"a draw", `scenario { id = "d", title = "D", briefing = "B", duration = "10m", budget_left = rng.uniform(0.1, 0.9) }`, false},
-		{"a draw in a nested table", `scenario { id = "d", title = "D", briefing = "B", duration = "10m", constants = { boot_delay = 2 + math.floor(rng.uniform(0, 5)) } }`, false},
-		{"a line of its own", `local x = rng.uniform(0, 1)
-if x < 0.5 then
-  scenario { id = "d", title = "D", briefing = "B", duration = "10m" }
-else
-  scenario { id = "d", title = "D", briefing = "B", duration = "10m" }
-end`, false},
+		{"the same table", true},
+		{"a draw", false},
+		{"a draw in a nested table", false},
+		{"a line of its own", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			p, err := Compile("d.lua", []byte(tc.src), Options{})
+			src := []byte(luachunk.Src(t, "testdata/declared.lua", strings.ReplaceAll(tc.name, " ", "-")))
+			p, err := Compile("d.lua", src, Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -37,7 +36,7 @@ end`, false},
 				if err != nil {
 					t.Fatal(err)
 				}
-				fresh, err := Compile("d.lua", []byte(tc.src), Options{})
+				fresh, err := Compile("d.lua", src, Options{})
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -35,6 +35,8 @@ var exprSeeds = []string{
 
 // pageScenario is a scenario whose page rule is text, in a long bracket
 // string that holds it as it is; ok is false for text that would close it.
+// It stays inline, unlike the scripts of testdata: the fuzzer writes its
+// rule (internal/luachunk lists it).
 func pageScenario(text string) (string, bool) {
 	if strings.Contains(text, "]==]") || strings.HasSuffix(text, "]==") || strings.HasSuffix(text, "]=") || strings.HasSuffix(text, "]") {
 		return "", false

@@ -9,8 +9,24 @@ import (
 
 	"github.com/oncall-sim/oncall/dsl"
 	"github.com/oncall-sim/oncall/internal/budget"
+	"github.com/oncall-sim/oncall/internal/luachunk"
 	"github.com/oncall-sim/oncall/scenarios"
 )
+
+// seedChunks adds the chunks of testdata/seeds.lua named name to a fuzz
+// test's corpus.
+func seedChunks(f *testing.F, name string) {
+	n := 0
+	for _, c := range luachunk.Read(f, "testdata/seeds.lua") {
+		if c.Name == name {
+			f.Add(c.Src)
+			n++
+		}
+	}
+	if n == 0 {
+		f.Fatalf("testdata/seeds.lua has no chunk %s", name)
+	}
+}
 
 // seedBuiltins adds the built-in scenarios to a fuzz test's corpus.
 func seedBuiltins(f *testing.F) {
@@ -37,17 +53,7 @@ func FuzzCompile(f *testing.F) {
 			}
 		}
 	}
-	for _, src := range []string{
-		"scenario { id = \"a\", title = \"A\", briefing = \"B\", duration = 10 }\nat(3, function() flush_cache() end)",
-		"scenario {",
-		"while true do end",
-		"local s = 'x' for i = 1, 40 do s = s .. s end",
-		"error({})",
-		"scenario { id = 1, title = {}, briefing = { en = 2 }, page = \"\" }",
-		"function surge(t) return -1 end",
-	} {
-		f.Add(src)
-	}
+	seedChunks(f, "FuzzCompile")
 	opts := Options{Limits: budget.Limits{Steps: 1_000_000, Time: 100 * time.Millisecond, Memory: 8 << 20}}
 	f.Fuzz(func(t *testing.T, src string) {
 		p, err := Compile("fuzz.lua", []byte(src), opts)
@@ -83,8 +89,7 @@ func FuzzCheck(f *testing.F) {
 			f.Add(string(src))
 		}
 	}
-	f.Add("scenario { id = \"a\", title = \"A\", briefing = \"B\", durration = 10, instances = 40, constants = { max_instances = 5 } }\nat(30, function() flush_cache() end)")
-	f.Add("scenario { id = \"a\", title = \"A\", briefing = \"B\", page = \"burn_1hh > 1\" }\ngrade { { metric = \"x\", at_most = \"refrence\" } }\noutcome { name = \"x\", unit = 4, value = function(rows) return #rows end }")
+	seedChunks(f, "FuzzCheck")
 	opts := Options{Limits: budget.Limits{Steps: 1_000_000, Time: 100 * time.Millisecond, Memory: 8 << 20}}
 	f.Fuzz(func(t *testing.T, src string) {
 		for _, d := range Check("fuzz.lua", []byte(src), opts, 2) {

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/oncall-sim/oncall/engine"
+	"github.com/oncall-sim/oncall/internal/luachunk"
 )
 
 // TestRunsCannotChangeTheLibrary runs a script that tampers with the
@@ -15,7 +16,7 @@ import (
 // the first did, sequentially and in parallel (run this under -race), and
 // every try is refused with a message that says why.
 func TestRunsCannotChangeTheLibrary(t *testing.T) {
-	p, err := Compile("tamper.lua", []byte(chunkSrc(t, "library.lua", "tamper")), Options{})
+	p, err := Compile("tamper.lua", []byte(luachunk.Src(t, "testdata/library.lua", "tamper")), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,7 +84,7 @@ func TestRunsCannotChangeTheLibrary(t *testing.T) {
 // names it is chosen from come from hashed tables: arg is as near to at as
 // to rng, and the first in order, at, is said.
 func TestUnknownNameSuggestsTheSameEachTime(t *testing.T) {
-	src := []byte("local x = arg\nscenario { id = \"u\", title = \"U\", briefing = \"B\", duration = \"1h\" }\n")
+	src := []byte(luachunk.Src(t, "testdata/library.lua", "TestUnknownNameSuggestsTheSameEachTime"))
 	const want = "u.lua:1:11: unknown name arg; did you mean at?"
 	for range 20 {
 		_, err := Compile("u.lua", src, Options{})

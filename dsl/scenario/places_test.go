@@ -13,6 +13,7 @@ import (
 
 	"github.com/oncall-sim/oncall/dsl"
 	"github.com/oncall-sim/oncall/dsl/sandbox"
+	"github.com/oncall-sim/oncall/internal/luachunk"
 )
 
 // String shows a table's fields and their places (line:column of the name,
@@ -54,20 +55,7 @@ func placesOf(t *testing.T, src string) *places {
 // TestPlacesFromTheTree: fields are found by the syntax tree, in whatever
 // shape the script writes them, and their columns count characters.
 func TestPlacesFromTheTree(t *testing.T) {
-	src := `-- { a brace in a comment
-scenario {
-  id = "x", title = { en = "é { }", fr = "F" },
-  controls = { shed = 0.5; feature = false },
-  ["budget_left"] = 0.2,
-  hook = function(a, b) local c, d = { 1 }, 2 return c end, warm = 1,
-  "item", { nested = true },
-  [3] = 7,
-}
-local s = "{"
-at(5, function() deploy { build = "bad", rollout = 3 } deploy{build="good"} end)
-grade({ { metric = "cost", at_most = 2 },
-        { metric = "availability" } })
-`
+	src := luachunk.Src(t, "testdata/places.lua", "TestPlacesFromTheTree")
 	ps := placesOf(t, src)
 	for _, tc := range []struct {
 		line int
@@ -88,7 +76,7 @@ grade({ { metric = "cost", at_most = 2 },
 // A table built elsewhere has no constructor at its call: positions fall
 // back to the line of the call.
 func TestPlaceFallsBackToTheCall(t *testing.T) {
-	src := "local t = { build = 'bad' }\nat(1, function() deploy(t) end)\n"
+	src := luachunk.Src(t, "testdata/places.lua", "TestPlaceFallsBackToTheCall")
 	ps := placesOf(t, src)
 	if at := ps.argOf(2, "deploy"); at != nil {
 		t.Fatalf("deploy(t) has a constructor: %v", at)

@@ -9,42 +9,8 @@ import (
 
 	"github.com/oncall-sim/oncall/dsl/sandbox"
 	"github.com/oncall-sim/oncall/engine"
+	"github.com/oncall-sim/oncall/internal/luachunk"
 )
-
-// leftovers is a scenario that leaves something of its run in every place
-// a Lua state could carry it to the next run, and says what it finds of
-// the run before: its globals (set and rawset), a function it defines, the
-// upvalues its callbacks change, a table with a metatable kept in a global,
-// what a caught error leaves inside a callback; on some seeds a callback
-// fails, and the run stops. Whatever survives a reset shows in its trace.
-const leftovers = `
-scenario { id = "leftovers", title = "Leftovers", briefing = "What a run leaves behind", start = "09:00", duration = "40m" }
-local before = rawget(_G, "kept")
-local seen = { tostring(rawget(_G, "leftover")), tostring(rawget(_G, "raw")), type(rawget(_G, "on_minute")), type(before), tostring(before and before.anything) }
-leftover = (rawget(_G, "leftover") or 0) + 1
-rawset(_G, "raw", rng.uniform(0, 1))
-local count = 0
-kept = setmetatable({}, { __index = function() return count end })
-seen[#seen + 1] = tostring(pcall(function() string.upper = nil end))
-seen[#seen + 1] = tostring(pcall(setmetatable, _G, {}))
-function on_minute(row)
-  count = count + 1
-  kept.last = row.minute
-end
-function surge(t) return 1 + count / 100 + kept.anything / 1000 end
-at("09:05", function() say { en = table.concat(seen, ",") .. " " .. leftover .. " " .. count } end)
-at("09:06", function()
-  local ok = pcall(function()
-    local z = count
-    local f = function() return z end
-    error("caught " .. f())
-  end)
-  say { en = "caught: " .. tostring(not ok) }
-end)
-if rng.uniform(0, 1) < 0.3 then
-  at("09:20", function() error("a callback that fails on some seeds") end)
-end
-`
 
 // runOnce runs one seed of p to its end and renders its trace and error;
 // it returns the run's state.
@@ -71,6 +37,7 @@ func runOnce(t *testing.T, p *Program, seed uint32) (string, *lua.LState) {
 
 // A Lua state that one run gave back starts the next run as a fresh one
 // would: on seed after seed through reused states, the leftovers scenario
+// (testdata/reuse.lua)
 // gives the trace it gives on a state of its own, byte for byte. The
 // states were reused (but after the runs that failed), or the test would
 // prove nothing. The traces on states of their own are made first, so that
@@ -80,13 +47,13 @@ func runOnce(t *testing.T, p *Program, seed uint32) (string, *lua.LState) {
 func TestReusedStatesStartClean(t *testing.T) {
 	wants := map[uint32]string{}
 	for seed := uint32(1); seed <= 40; seed++ {
-		fresh, err := Compile("leftovers.lua", []byte(leftovers), Options{})
+		fresh, err := Compile("leftovers.lua", []byte(luachunk.Src(t, "testdata/reuse.lua", "leftovers")), Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		wants[seed], _ = runOnce(t, fresh, seed)
 	}
-	p, err := Compile("leftovers.lua", []byte(leftovers), Options{})
+	p, err := Compile("leftovers.lua", []byte(luachunk.Src(t, "testdata/reuse.lua", "leftovers")), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,7 +83,7 @@ func TestReusedStatesStartClean(t *testing.T) {
 // globals, which the reset replaces: after a failed call, or with a value
 // on the stack, it is dropped.
 func TestReleaseKeepsOnlyCleanStates(t *testing.T) {
-	p, err := Compile("leftovers.lua", []byte(leftovers), Options{})
+	p, err := Compile("leftovers.lua", []byte(luachunk.Src(t, "testdata/reuse.lua", "leftovers")), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -21,10 +21,22 @@ type library struct {
 	rowNames []lua.LString  // the row's keys, in the order of engine.MetricSpecs
 }
 
+// sandboxConfig are what the sandbox's messages say of a scenario: its
+// name, and where the scenario API takes the place of what the sandbox
+// removes.
+var sandboxConfig = sandbox.Config{
+	Noun: "scenario",
+	Instead: map[string]string{
+		"os":    `the time of day is clock("HH:MM") and now()`,
+		"print": `use say{en = "..."} to put a line on the player's timeline`,
+	},
+	Party: budget.Scenario,
+}
+
 // newLibrary opens the sandbox's libraries and adds the scenario API; rng
 // becomes a read-only view like the standard libraries.
 func newLibrary() *library {
-	box := sandbox.Open()
+	box := sandbox.Open(sandboxConfig)
 	L, g := box.L, box.L.G.Global
 	lib := &library{box: box}
 	registerAPI(L, g)

@@ -9,6 +9,7 @@ import (
 // comments and long brackets do not nest, and the column of a refusal
 // counts characters.
 func TestCheckSourceCountsTheParsersBrackets(t *testing.T) {
+	// The scripts are built by size where they stand, not chunks of testdata.
 	deep := func(n int) string { return strings.Repeat("{", n) + strings.Repeat("}", n) }
 	for _, tc := range []struct {
 		name, src string

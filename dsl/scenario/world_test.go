@@ -5,13 +5,14 @@ import (
 	"testing"
 
 	"github.com/oncall-sim/oncall/engine"
+	"github.com/oncall-sim/oncall/internal/luachunk"
 )
 
 // get reads the values the scenario declares while it loads and those in
 // force during the run; scale and ramp change constants relative to them,
 // and a later event ends them.
 func TestGetScaleAndRamp(t *testing.T) {
-	rows := runSource(t, chunkSrc(t, "world.lua", "TestGetScaleAndRamp"), 1)
+	rows := runSource(t, luachunk.Src(t, "testdata/world.lua", "TestGetScaleAndRamp"), 1)
 	if got := rows[21].Events[0].Text["en"]; got != "1200 600/true/90 70 1200 80" {
 		t.Errorf("said %q", got)
 	}
@@ -35,7 +36,7 @@ func TestGetScaleAndRamp(t *testing.T) {
 // A deploy ships a build with its properties; "bad" alone is the model's
 // bad build, from the constants in force.
 func TestDeployABuild(t *testing.T) {
-	rows := runSource(t, chunkSrc(t, "world.lua", "TestDeployABuild"), 1)
+	rows := runSource(t, luachunk.Src(t, "testdata/world.lua", "TestDeployABuild"), 1)
 	if got := engine.Instructor.EventsText(rows[2].Events); got != "deploy 4.2.1 (error_rate 0.1, cpu 1.5, leak 2 ms/min), rollout 2 min" {
 		t.Errorf("10:02: %q", got)
 	}
@@ -56,7 +57,7 @@ func TestDeployABuild(t *testing.T) {
 // on_decision sees each decision at the start of the minute it takes
 // effect, and what it says comes before the decision in that minute.
 func TestOnDecision(t *testing.T) {
-	p, err := Compile("t.lua", []byte(chunkSrc(t, "world.lua", "TestOnDecision")), Options{})
+	p, err := Compile("t.lua", []byte(luachunk.Src(t, "testdata/world.lua", "TestOnDecision")), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,7 +93,7 @@ func TestOnDecision(t *testing.T) {
 // outcome{} computes a figure from the rows once the run is over; grade{}
 // may name it, declared before or after.
 func TestOutcome(t *testing.T) {
-	p, err := Compile("t.lua", []byte(chunkSrc(t, "world.lua", "TestOutcome")), Options{})
+	p, err := Compile("t.lua", []byte(luachunk.Src(t, "testdata/world.lua", "TestOutcome")), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

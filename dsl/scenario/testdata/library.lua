@@ -28,3 +28,6 @@ end
 deploy, say2 = nil, say
 at(1, function() say2(seen) end)
 at(2, function() say2(table.concat(ended, "\n")) end)
+--- TestUnknownNameSuggestsTheSameEachTime
+local x = arg
+scenario { id = "u", title = "U", briefing = "B", duration = "1h" }
