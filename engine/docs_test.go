@@ -129,48 +129,60 @@ func compareTable(errorf func(string, ...any), table string, got, want [][]strin
 	}
 }
 
-// TestDocsModelTables holds docs/model.md's tables of controls and
-// constants to the engine's spec tables: names, order, kinds, units,
-// ranges and defaults. Their meanings are the page's own words; the
-// tables of metrics are written from the specs (TestDocsMetricsTables).
+// TestDocsModelTables holds docs/model.md's table of controls to the
+// engine's: names, order, kinds, units, ranges and defaults. Its meanings
+// are the page's own words, longer than the console's help the specs
+// hold; the tables of metrics and constants are written from the specs
+// (TestDocsTablesFromSpecs).
 func TestDocsModelTables(t *testing.T) {
 	data, err := os.ReadFile(docsModel)
 	if err != nil {
 		t.Fatal(err)
 	}
 	text := string(data)
-	var controls, constants [][]string
+	var controls [][]string
 	for _, s := range ControlSpecs() {
 		controls = append(controls, controlCells(s))
 	}
-	for _, s := range ConstantSpecs() {
-		constants = append(constants, constantCells(s))
-	}
 	compareTable(t.Errorf, "Controls", docTable(t, text, "## Controls"), controls)
-	compareTable(t.Errorf, "Constants", docTable(t, text, "## Constants"), constants)
 }
 
-var updateDocs = flag.Bool("update-docs", false, "rewrite docs/model.md's tables of metrics and of the controls in force from MetricSpecs()")
+var updateDocs = flag.Bool("update-docs", false, "rewrite docs/model.md's tables of metrics, controls in force and constants from the specs")
 
-// metricTables are the tables of docs/model.md written from MetricSpecs():
-// the line each follows, and whether it lists the controls in force (and
-// the actions under way) or the measurements.
-var metricTables = []struct {
+// specTables are the tables of docs/model.md written from the engine's
+// specs: the line each follows, and its rows.
+var specTables = []struct {
 	heading string
-	control bool
+	rows    func() []string
 }{
-	{"## Metrics", false},
-	{"The controls in force and the actions under way:", true},
+	{"## Metrics", func() []string { return metricRows(false) }},
+	{"The controls in force and the actions under way:", func() []string { return metricRows(true) }},
+	{"## Constants", constantRows},
 }
 
-// metricRows writes the rows of a table of metricTables, one a spec:
-// name, unit, kind, range and the spec's Doc.
+// docRow writes a row of a table: its cells, then the spec's Doc.
+func docRow(cells []string, doc string) string {
+	return "| " + strings.Join(append(cells, doc), " | ") + " |"
+}
+
+// metricRows writes the rows of the metrics (or of the controls in force,
+// with control), one a spec: name, unit, kind, range and the spec's Doc.
 func metricRows(control bool) []string {
 	var rows []string
 	for _, s := range MetricSpecs() {
 		if s.Control == control {
-			rows = append(rows, "| "+strings.Join(append(metricCells(s), s.Doc), " | ")+" |")
+			rows = append(rows, docRow(metricCells(s), s.Doc))
 		}
+	}
+	return rows
+}
+
+// constantRows writes the rows of the constants: name, unit, range,
+// default and the spec's Doc.
+func constantRows() []string {
+	var rows []string
+	for _, s := range ConstantSpecs() {
+		rows = append(rows, docRow(constantCells(s), s.Doc))
 	}
 	return rows
 }
@@ -210,20 +222,21 @@ func replaceRows(text, heading string, rows []string) (string, []string, error) 
 	return sb.String(), had, nil
 }
 
-// TestDocsMetricsTables: docs/model.md's tables of metrics and of the
-// controls in force are written from MetricSpecs() (name, unit, kind,
-// range and the spec's Doc, which the policies' variables and
-// scenarios/oncall.d.lua print too), so that a metric added to the engine
-// needs no line written by hand there. `go test ./engine -run
-// DocsMetricsTables -update-docs` rewrites them.
-func TestDocsMetricsTables(t *testing.T) {
+// TestDocsTablesFromSpecs: docs/model.md's tables of metrics, of the
+// controls in force and of constants are written from the engine's specs
+// (the cells TestDocsModelTables would check, and the spec's Doc, which
+// the policies' variables and scenarios/oncall.d.lua print too), so that
+// a metric or a constant added to the engine needs no line written by hand
+// there. `go test ./engine -run DocsTablesFromSpecs -update-docs` rewrites
+// them.
+func TestDocsTablesFromSpecs(t *testing.T) {
 	data, err := os.ReadFile(docsModel)
 	if err != nil {
 		t.Fatal(err)
 	}
 	text := string(data)
-	for _, tb := range metricTables {
-		want := metricRows(tb.control)
+	for _, tb := range specTables {
+		want := tb.rows()
 		var had []string
 		text, had, err = replaceRows(text, tb.heading, want)
 		if err != nil {
@@ -241,7 +254,7 @@ func TestDocsMetricsTables(t *testing.T) {
 				w = want[i]
 			}
 			if h != w {
-				t.Errorf("%s, table under %q, row %d is stale: run go test ./engine -run DocsMetricsTables -update-docs\n have %s\n want %s", docsModel, tb.heading, i+1, h, w)
+				t.Errorf("%s, table under %q, row %d is stale: run go test ./engine -run DocsTablesFromSpecs -update-docs\n have %s\n want %s", docsModel, tb.heading, i+1, h, w)
 				break
 			}
 		}
