@@ -92,7 +92,7 @@ var constantSpecs = []ConstantSpec{
 	{"timeout_s", "s", 0.01, 600, false, "request timeout: a request that would wait longer fails", func(c *Constants) *float64 { return &c.TimeoutS }},
 	{"low_priority", "share", 0, 1, false, "share of traffic that shedding can reject", func(c *Constants) *float64 { return &c.LowPriority }},
 	{"bad_error_rate", "share", 0, 1, false, "share of its requests a bad build fails", func(c *Constants) *float64 { return &c.BadErrorRate }},
-	{"bad_cpu", "share", 0, 10, false, "extra CPU time of a bad build (×1.25)", func(c *Constants) *float64 { return &c.BadCPU }},
+	{"bad_cpu", "share", 0, 10, false, "extra CPU time of a bad build, a share of a request's (0.25: ×1.25)", func(c *Constants) *float64 { return &c.BadCPU }},
 	{"rollback_minutes", "min", 1, 120, true, "minutes a rollback prepares", func(c *Constants) *float64 { return &c.RollbackMinutes }},
 	{"instance_price", "$/h", 0, 1000, false, "price of an instance-hour", func(c *Constants) *float64 { return &c.InstancePrice }},
 	{"scale_in_share", "share", 0, 1, false, "most of the fleet one scale-in removes", func(c *Constants) *float64 { return &c.ScaleInShare }},

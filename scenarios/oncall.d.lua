@@ -98,7 +98,7 @@
 ---@field timeout_s? number Request timeout: a request that would wait longer fails, s; 0.01 to 600 (default 2)
 ---@field low_priority? number Share of traffic that shedding can reject, share; 0 to 1 (default 0.3)
 ---@field bad_error_rate? number Share of its requests a bad build fails, share; 0 to 1 (default 0.05)
----@field bad_cpu? number Extra CPU time of a bad build (×1.25), share; 0 to 10 (default 0.25)
+---@field bad_cpu? number Extra CPU time of a bad build, a share of a request's (0.25: ×1.25), share; 0 to 10 (default 0.25)
 ---@field rollback_minutes? integer Minutes a rollback prepares, min; 1 to 120 (default 5)
 ---@field instance_price? number Price of an instance-hour, $/h; 0 to 1000 (default 0.4)
 ---@field scale_in_share? number Most of the fleet one scale-in removes, share; 0 to 1 (default 0.2)
