@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"flag"
 	"fmt"
 	"math"
 	"os"
@@ -128,33 +129,141 @@ func compareTable(errorf func(string, ...any), table string, got, want [][]strin
 	}
 }
 
-// TestDocsModelTables holds docs/model.md's tables of controls, metrics and
-// constants to the engine's spec tables: names, order, kinds, units,
-// ranges and defaults.
+// TestDocsModelTables holds docs/model.md's table of controls to the
+// engine's: names, order, kinds, units, ranges and defaults. Its meanings
+// are the page's own words, longer than the console's help the specs
+// hold; the tables of metrics and constants are written from the specs
+// (TestDocsTablesFromSpecs).
 func TestDocsModelTables(t *testing.T) {
 	data, err := os.ReadFile(docsModel)
 	if err != nil {
 		t.Fatal(err)
 	}
 	text := string(data)
-	var controls, metrics, inForce, constants [][]string
+	var controls [][]string
 	for _, s := range ControlSpecs() {
 		controls = append(controls, controlCells(s))
 	}
+	compareTable(t.Errorf, "Controls", docTable(t, text, "## Controls"), controls)
+}
+
+var updateDocs = flag.Bool("update-docs", false, "rewrite docs/model.md's tables of metrics, controls in force and constants from the specs")
+
+// specTables are the tables of docs/model.md written from the engine's
+// specs: the line each follows, and its rows.
+var specTables = []struct {
+	heading string
+	rows    func() []string
+}{
+	{"## Metrics", func() []string { return metricRows(false) }},
+	{"The controls in force and the actions under way:", func() []string { return metricRows(true) }},
+	{"## Constants", constantRows},
+}
+
+// docRow writes a row of a table: its cells, then the spec's Doc.
+func docRow(cells []string, doc string) string {
+	return "| " + strings.Join(append(cells, doc), " | ") + " |"
+}
+
+// metricRows writes the rows of the metrics (or of the controls in force,
+// with control), one a spec: name, unit, kind, range and the spec's Doc.
+func metricRows(control bool) []string {
+	var rows []string
 	for _, s := range MetricSpecs() {
-		if s.Control {
-			inForce = append(inForce, metricCells(s))
-		} else {
-			metrics = append(metrics, metricCells(s))
+		if s.Control == control {
+			rows = append(rows, docRow(metricCells(s), s.Doc))
 		}
 	}
+	return rows
+}
+
+// constantRows writes the rows of the constants: name, unit, range,
+// default and the spec's Doc.
+func constantRows() []string {
+	var rows []string
 	for _, s := range ConstantSpecs() {
-		constants = append(constants, constantCells(s))
+		rows = append(rows, docRow(constantCells(s), s.Doc))
 	}
-	compareTable(t.Errorf, "Controls", docTable(t, text, "## Controls"), controls)
-	compareTable(t.Errorf, "Metrics", docTable(t, text, "## Metrics"), metrics)
-	compareTable(t.Errorf, "Controls in force", docTable(t, text, "The controls in force and the actions under way:"), inForce)
-	compareTable(t.Errorf, "Constants", docTable(t, text, "## Constants"), constants)
+	return rows
+}
+
+// replaceRows returns text with the rows of the Markdown table that
+// follows the line heading (its header and separator kept) replaced by
+// rows, and the rows it had.
+func replaceRows(text, heading string, rows []string) (string, []string, error) {
+	i := strings.Index(text, "\n"+heading+"\n")
+	if i < 0 {
+		return "", nil, fmt.Errorf("%s has no line %q", docsModel, heading)
+	}
+	lines := strings.SplitAfter(text[i+len(heading)+2:], "\n")
+	start := 0
+	for start < len(lines) && !strings.HasPrefix(lines[start], "|") {
+		start++
+	}
+	start += 2 // the header and the separator
+	if start > len(lines) {
+		return "", nil, fmt.Errorf("%s: no table under %q", docsModel, heading)
+	}
+	end := start
+	for end < len(lines) && strings.HasPrefix(lines[end], "|") {
+		end++
+	}
+	var had []string
+	for _, l := range lines[start:end] {
+		had = append(had, strings.TrimSuffix(l, "\n"))
+	}
+	var sb strings.Builder
+	sb.WriteString(text[:i+len(heading)+2])
+	sb.WriteString(strings.Join(lines[:start], ""))
+	for _, r := range rows {
+		sb.WriteString(r + "\n")
+	}
+	sb.WriteString(strings.Join(lines[end:], ""))
+	return sb.String(), had, nil
+}
+
+// TestDocsTablesFromSpecs: docs/model.md's tables of metrics, of the
+// controls in force and of constants are written from the engine's specs
+// (the cells TestDocsModelTables would check, and the spec's Doc, which
+// the policies' variables and scenarios/oncall.d.lua print too), so that
+// a metric or a constant added to the engine needs no line written by hand
+// there. `go test ./engine -run DocsTablesFromSpecs -update-docs` rewrites
+// them.
+func TestDocsTablesFromSpecs(t *testing.T) {
+	data, err := os.ReadFile(docsModel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(data)
+	for _, tb := range specTables {
+		want := tb.rows()
+		var had []string
+		text, had, err = replaceRows(text, tb.heading, want)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if *updateDocs {
+			continue
+		}
+		for i := range max(len(had), len(want)) {
+			var h, w string
+			if i < len(had) {
+				h = had[i]
+			}
+			if i < len(want) {
+				w = want[i]
+			}
+			if h != w {
+				t.Errorf("%s, table under %q, row %d is stale: run go test ./engine -run DocsTablesFromSpecs -update-docs\n have %s\n want %s", docsModel, tb.heading, i+1, h, w)
+				break
+			}
+		}
+	}
+	if *updateDocs {
+		if err := os.WriteFile(docsModel, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 }
 
 // TestDocsModelTablesCatchAChange makes sure the comparison can fail: a

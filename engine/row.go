@@ -99,8 +99,38 @@ type MetricSpec struct {
 	// has the column, the learner's (View) does not, and policies cannot
 	// read it.
 	Quiet bool
+	// Shown says where, besides the trace, the rules and the scenarios
+	// (which have every column), the metric shows: each of those places
+	// picks a few, and its list is tested against this mark.
+	Shown Places
 	Doc   string
 	Get   func(*Row) float64
+}
+
+// Places are the views that show a chosen few metrics, each in an order
+// and a form of its own: the list in the file named is held to the specs
+// that carry its mark, both ways.
+type Places uint8
+
+// The views of a chosen few metrics.
+const (
+	InTable   Places = 1 << iota // a column of oncall run's table (cmd/oncall/run.go), some only when they apply
+	InPlot                       // a line of oncall run --plot (cmd/oncall/plot.go)
+	OnTile                       // a tile of the console's dashboard (web/static/app.js, logs.js); levels in web/levels.go
+	InChart                      // a line of the console's charts (web/static/app.js, logs.js)
+	InDebrief                    // a line of the reference's run the debrief sends (web/debrief.go, made from this mark)
+)
+
+// MetricsShown returns the names of the metrics shown in place, in
+// canonical order.
+func MetricsShown(place Places) []string {
+	var names []string
+	for _, s := range metricSpecs {
+		if s.Shown&place != 0 {
+			names = append(names, s.Name)
+		}
+	}
+	return names
 }
 
 const inf = math.MaxFloat64
@@ -108,47 +138,47 @@ const inf = math.MaxFloat64
 var metricSpecs = []MetricSpec{
 	{Name: "minute", Unit: "min", Kind: Integer, Max: inf, Doc: "minutes since the scenario started, from 0", Get: func(r *Row) float64 { return float64(r.Minute) }},
 	{Name: "demand", Unit: "req/s", Decimals: 2, Max: inf, Doc: "λ(t), before noise", Get: func(r *Row) float64 { return r.Demand }},
-	{Name: "requests", Unit: "req/s", Decimals: 2, Max: inf, Doc: "the minute's observed arrivals, the clients' retries included", Get: func(r *Row) float64 { return r.Requests }},
-	{Name: "retry_share", Unit: "share", Decimals: 6, Max: 1, Doc: "share of the requests that are clients' retries", Get: func(r *Row) float64 { return r.RetryShare }},
-	{Name: "admitted", Unit: "req/s", Decimals: 2, Max: inf, Doc: "requests after shedding", Get: func(r *Row) float64 { return r.Admitted }},
-	{Name: "shed_traffic", Unit: "share", Decimals: 6, Max: 1, Doc: "share of all requests rejected at the load balancer", Get: func(r *Row) float64 { return r.ShedTraffic }},
-	{Name: "serving", Unit: "instances", Kind: Integer, Max: 40, Doc: "instances serving", Get: func(r *Row) float64 { return float64(r.Serving) }},
-	{Name: "booting", Unit: "instances", Kind: Integer, Max: 40, Doc: "instances still booting", Get: func(r *Row) float64 { return float64(r.Booting) }},
-	{Name: "utilization", Unit: "share", Decimals: 6, Max: 1, Doc: "busy workers / workers, capped at 1", Get: func(r *Row) float64 { return r.Utilization }},
-	{Name: "capacity", Unit: "req/s", Decimals: 2, Max: inf, Doc: "requests a second the serving fleet completes when every worker is busy (N/S)", Get: func(r *Row) float64 { return r.Capacity }},
-	{Name: "service_ms", Unit: "ms", Decimals: 4, Max: inf, Doc: "mean service time S", Get: func(r *Row) float64 { return r.ServiceMS }},
-	{Name: "p99_ms", Unit: "ms", Decimals: 2, Max: 600000, Doc: "approximate 99th-percentile latency, capped at the timeout", Get: func(r *Row) float64 { return r.P99MS }},
-	{Name: "timeouts", Unit: "share", Decimals: 6, Max: 1, Doc: "share of admitted requests timing out", Get: func(r *Row) float64 { return r.Timeouts }},
-	{Name: "failed", Unit: "share", Decimals: 6, Max: 1, Doc: "share of admitted requests failing on overload", Get: func(r *Row) float64 { return r.Failed }},
-	{Name: "error_rate", Unit: "share", Decimals: 6, Max: 1, Doc: "share of admitted requests that fail, all causes", Get: func(r *Row) float64 { return r.ErrorRate }},
+	{Name: "requests", Unit: "req/s", Decimals: 2, Max: inf, Shown: InTable | InPlot | OnTile | InChart | InDebrief, Doc: "the minute's observed arrivals, noise included, with the clients' retries", Get: func(r *Row) float64 { return r.Requests }},
+	{Name: "retry_share", Unit: "share", Decimals: 6, Max: 1, Shown: InTable | OnTile | InChart, Doc: "share of the requests that are clients' retries, (A − 1)/A", Get: func(r *Row) float64 { return r.RetryShare }},
+	{Name: "admitted", Unit: "req/s", Decimals: 2, Max: inf, Doc: "requests left after shedding", Get: func(r *Row) float64 { return r.Admitted }},
+	{Name: "shed_traffic", Unit: "share", Decimals: 6, Max: 1, Shown: OnTile, Doc: "share of all requests rejected at the load balancer", Get: func(r *Row) float64 { return r.ShedTraffic }},
+	{Name: "serving", Unit: "instances", Kind: Integer, Max: 40, Shown: InTable | InPlot | OnTile | InChart | InDebrief, Doc: "instances serving", Get: func(r *Row) float64 { return float64(r.Serving) }},
+	{Name: "booting", Unit: "instances", Kind: Integer, Max: 40, Shown: InTable | InPlot | OnTile | InChart | InDebrief, Doc: "instances launched and still booting", Get: func(r *Row) float64 { return float64(r.Booting) }},
+	{Name: "utilization", Unit: "share", Decimals: 6, Max: 1, Shown: InTable | OnTile, Doc: "busy workers / workers, capped at 1", Get: func(r *Row) float64 { return r.Utilization }},
+	{Name: "capacity", Unit: "req/s", Decimals: 2, Max: inf, Shown: InPlot | OnTile | InChart | InDebrief, Doc: "requests a second the serving fleet completes with every worker busy: N/S", Get: func(r *Row) float64 { return r.Capacity }},
+	{Name: "service_ms", Unit: "ms", Decimals: 4, Max: inf, Shown: InDebrief, Doc: "mean service time S", Get: func(r *Row) float64 { return r.ServiceMS }},
+	{Name: "p99_ms", Unit: "ms", Decimals: 2, Max: 600000, Shown: InTable | InPlot | OnTile | InChart | InDebrief, Doc: "approximate 99th-percentile latency, capped at the timeout", Get: func(r *Row) float64 { return r.P99MS }},
+	{Name: "timeouts", Unit: "share", Decimals: 6, Max: 1, Doc: "share of admitted requests that wait past the timeout, below capacity", Get: func(r *Row) float64 { return r.Timeouts }},
+	{Name: "failed", Unit: "share", Decimals: 6, Max: 1, Doc: "share of admitted requests that fail on overload, at or above capacity", Get: func(r *Row) float64 { return r.Failed }},
+	{Name: "error_rate", Unit: "share", Decimals: 6, Max: 1, Shown: InTable | InPlot | OnTile | InChart, Doc: "share of admitted requests that fail, all causes together", Get: func(r *Row) float64 { return r.ErrorRate }},
 	{Name: "burn", Unit: "×", Decimals: 3, Max: inf, Doc: "this minute's burn rate", Get: func(r *Row) float64 { return r.Burn }},
-	{Name: "burn_5m", Unit: "×", Decimals: 3, Max: inf, Doc: "burn rate over 5 minutes", Get: func(r *Row) float64 { return r.Burn5m }},
-	{Name: "burn_30m", Unit: "×", Decimals: 3, Max: inf, Doc: "burn rate over 30 minutes", Get: func(r *Row) float64 { return r.Burn30m }},
-	{Name: "burn_1h", Unit: "×", Decimals: 3, Max: inf, Doc: "burn rate over 1 hour", Get: func(r *Row) float64 { return r.Burn1h }},
-	{Name: "burn_6h", Unit: "×", Decimals: 3, Max: inf, Doc: "burn rate over 6 hours", Get: func(r *Row) float64 { return r.Burn6h }},
-	{Name: "budget_left", Unit: "share", Decimals: 6, Min: -inf, Max: 1, Doc: "share of the month's error budget left; may go below 0", Get: func(r *Row) float64 { return r.BudgetLeft }},
+	{Name: "burn_5m", Unit: "×", Decimals: 3, Max: inf, Shown: InChart | InDebrief, Doc: "burn rate over the last 5 minutes", Get: func(r *Row) float64 { return r.Burn5m }},
+	{Name: "burn_30m", Unit: "×", Decimals: 3, Max: inf, Shown: InChart, Doc: "burn rate over the last 30 minutes", Get: func(r *Row) float64 { return r.Burn30m }},
+	{Name: "burn_1h", Unit: "×", Decimals: 3, Max: inf, Shown: InTable | InPlot | OnTile | InChart | InDebrief, Doc: "burn rate over the last hour", Get: func(r *Row) float64 { return r.Burn1h }},
+	{Name: "burn_6h", Unit: "×", Decimals: 3, Max: inf, Shown: InChart, Doc: "burn rate over the last 6 hours", Get: func(r *Row) float64 { return r.Burn6h }},
+	{Name: "budget_left", Unit: "share", Decimals: 6, Min: -inf, Max: 1, Shown: InTable | InPlot | OnTile | InChart | InDebrief, Doc: "share of the period's error budget left; it may go below 0", Get: func(r *Row) float64 { return r.BudgetLeft }},
 	{Name: "paging", Kind: Boolean, Max: 1, Doc: "the page rule holds this minute", Get: func(r *Row) float64 { return b2f(r.Paging) }},
-	{Name: "hit_rate", Unit: "share", Decimals: 6, Max: 1, Doc: "cache hit rate", Get: func(r *Row) float64 { return r.HitRate }},
+	{Name: "hit_rate", Unit: "share", Decimals: 6, Max: 1, Shown: InTable | InPlot | OnTile | InChart | InDebrief, Doc: "cache hit rate", Get: func(r *Row) float64 { return r.HitRate }},
 	{Name: "warm", Unit: "share", Decimals: 6, Max: 1, Doc: "how full the cache is", Get: func(r *Row) float64 { return r.Warm }},
-	{Name: "cache_age_s", Unit: "s", Decimals: 1, Max: 1800, Doc: "mean age of a cached answer", Get: func(r *Row) float64 { return r.CacheAgeS }},
-	{Name: "db_load", Unit: "queries/s", Decimals: 2, Max: inf, Doc: "offered database load", Get: func(r *Row) float64 { return r.DBLoad }},
-	{Name: "db_util", Unit: "share", Decimals: 6, Max: 1, Doc: "database load / capacity, capped at 1", Get: func(r *Row) float64 { return r.DBUtil }},
-	{Name: "db_errors", Unit: "share", Decimals: 6, Max: 1, Doc: "share of admitted requests that fail because the database is over capacity", Get: func(r *Row) float64 { return r.DBErrors }},
+	{Name: "cache_age_s", Unit: "s", Decimals: 1, Max: 1800, Shown: OnTile, Doc: "mean age of a cached answer", Get: func(r *Row) float64 { return r.CacheAgeS }},
+	{Name: "db_load", Unit: "queries/s", Decimals: 2, Max: inf, Doc: "database load offered", Get: func(r *Row) float64 { return r.DBLoad }},
+	{Name: "db_util", Unit: "share", Decimals: 6, Max: 1, Shown: InTable | InPlot | OnTile | InChart | InDebrief, Doc: "db_load / database capacity, capped at 1", Get: func(r *Row) float64 { return r.DBUtil }},
+	{Name: "db_errors", Unit: "share", Decimals: 6, Max: 1, Shown: OnTile | InChart | InDebrief, Doc: "share of admitted requests that fail because the database is past its capacity", Get: func(r *Row) float64 { return r.DBErrors }},
 	{Name: "query_ms", Unit: "ms", Decimals: 4, Max: inf, Doc: "database query time", Get: func(r *Row) float64 { return r.QueryMS }},
-	{Name: "dep_ms_seen", Unit: "ms", Decimals: 4, Max: inf, Doc: "mean wait for the dependency (0 when the breaker is open or no request calls it)", Get: func(r *Row) float64 { return r.DepMSSeen }},
-	{Name: "dep_errors", Unit: "share", Decimals: 6, Max: 1, Doc: "share of admitted requests that fail at the dependency, or at once while the breaker is open", Get: func(r *Row) float64 { return r.DepErrors }},
-	{Name: "new_build", Unit: "share", Decimals: 6, Max: 1, Doc: "share of traffic on the newest deploy, as its rollout shows it (0 before any and after a rollback)", Get: func(r *Row) float64 { return r.NewBuild }},
-	{Name: "bad_traffic", Unit: "share", Decimals: 6, Max: 1, Quiet: true, Doc: "share of traffic on a bad build (one that fails requests, costs more CPU or leaks)", Get: func(r *Row) float64 { return r.BadTraffic }},
-	{Name: "recommendations", Unit: "share", Decimals: 6, Max: 1, Doc: "share of requests served with the heavy feature", Get: func(r *Row) float64 { return r.Recommendations }},
-	{Name: "cost_per_hour", Unit: "$/h", Decimals: 2, Max: inf, Doc: "what the fleet costs now", Get: func(r *Row) float64 { return r.CostPerHour }},
-	{Name: "cost", Unit: "$", Decimals: 4, Max: inf, Doc: "cost so far", Get: func(r *Row) float64 { return r.Cost }},
-	{Name: "min_instances", Unit: "instances", Kind: Integer, Min: 1, Max: 40, Control: true, Doc: "fleet floor in force", Get: func(r *Row) float64 { return float64(r.Controls.MinInstances) }},
+	{Name: "dep_ms_seen", Unit: "ms", Decimals: 4, Max: inf, Shown: InTable | OnTile | InChart, Doc: "mean wait for the dependency, w; 0 when the breaker is open or no request calls it", Get: func(r *Row) float64 { return r.DepMSSeen }},
+	{Name: "dep_errors", Unit: "share", Decimals: 6, Max: 1, Shown: InTable | OnTile | InChart, Doc: "share of admitted requests that fail at the dependency (dep_share·f), or at once while the breaker is open (dep_share)", Get: func(r *Row) float64 { return r.DepErrors }},
+	{Name: "new_build", Unit: "share", Decimals: 6, Max: 1, Shown: InTable | OnTile, Doc: "share of traffic on the newest deploy, as its rollout shows it: 0 before any deploy and after a rollback (what production shows of a build)", Get: func(r *Row) float64 { return r.NewBuild }},
+	{Name: "bad_traffic", Unit: "share", Decimals: 6, Max: 1, Quiet: true, Shown: InTable, Doc: "share of traffic served by a bad build, one that fails requests, costs more CPU or leaks; a quiet column, in the instructor's trace only", Get: func(r *Row) float64 { return r.BadTraffic }},
+	{Name: "recommendations", Unit: "share", Decimals: 6, Max: 1, Shown: OnTile, Doc: "share of requests served with the heavy feature", Get: func(r *Row) float64 { return r.Recommendations }},
+	{Name: "cost_per_hour", Unit: "$/h", Decimals: 2, Max: inf, Shown: InTable | InPlot | OnTile | InChart | InDebrief, Doc: "what the fleet costs now", Get: func(r *Row) float64 { return r.CostPerHour }},
+	{Name: "cost", Unit: "$", Decimals: 4, Max: inf, Shown: InTable | OnTile, Doc: "what it has cost so far", Get: func(r *Row) float64 { return r.Cost }},
+	{Name: "min_instances", Unit: "instances", Kind: Integer, Min: 1, Max: 40, Control: true, Shown: InChart | InDebrief, Doc: "fleet floor in force", Get: func(r *Row) float64 { return float64(r.Controls.MinInstances) }},
 	{Name: "autoscaling", Kind: Boolean, Max: 1, Control: true, Doc: "autoscaling in force", Get: func(r *Row) float64 { return b2f(r.Controls.Autoscaling) }},
 	{Name: "target_utilization", Unit: "share", Decimals: 4, Min: 0.1, Max: 0.95, Control: true, Doc: "autoscaler target in force", Get: func(r *Row) float64 { return r.Controls.TargetUtilization }},
 	{Name: "ttl_s", Unit: "s", Decimals: 2, Max: 3600, Control: true, Doc: "cache TTL in force", Get: func(r *Row) float64 { return r.Controls.TTL }},
-	{Name: "shed", Unit: "share", Decimals: 4, Max: 1, Control: true, Doc: "share of low-priority traffic rejected", Get: func(r *Row) float64 { return r.Controls.Shed }},
-	{Name: "feature", Kind: Boolean, Max: 1, Control: true, Doc: "heavy feature on", Get: func(r *Row) float64 { return b2f(r.Controls.Feature) }},
-	{Name: "breaker", Kind: Boolean, Max: 1, Control: true, Doc: "circuit breaker in front of the dependency open", Get: func(r *Row) float64 { return b2f(r.Controls.Breaker) }},
+	{Name: "shed", Unit: "share", Decimals: 4, Max: 1, Control: true, Doc: "share of the low-priority traffic rejected", Get: func(r *Row) float64 { return r.Controls.Shed }},
+	{Name: "feature", Kind: Boolean, Max: 1, Control: true, Doc: "the heavy feature is on", Get: func(r *Row) float64 { return b2f(r.Controls.Feature) }},
+	{Name: "breaker", Kind: Boolean, Max: 1, Control: true, Doc: "the circuit breaker in front of the dependency is open", Get: func(r *Row) float64 { return b2f(r.Controls.Breaker) }},
 	{Name: "warmup_left", Unit: "min", Kind: Integer, Max: 120, Control: true, Doc: "minutes left of a running warm-up, this one included (0: none)", Get: func(r *Row) float64 { return float64(r.WarmupLeft) }},
 	{Name: "rollback_left", Unit: "min", Kind: Integer, Max: 120, Control: true, Doc: "minutes left of a rollback's preparation, this one included (0: none)", Get: func(r *Row) float64 { return float64(r.RollbackLeft) }},
 }

@@ -71,8 +71,9 @@ type Moment struct {
 	Reference []Decision `json:"reference"`
 }
 
-// seriesNames are the metrics the page's charts draw.
-var seriesNames = []string{"requests", "capacity", "service_ms", "serving", "booting", "min_instances", "p99_ms", "burn_5m", "burn_1h", "budget_left", "hit_rate", "db_util", "db_errors", "cost_per_hour"}
+// seriesNames are the metrics of the reference's run the page's charts
+// draw beside the player's: those the engine's specs mark InDebrief.
+var seriesNames = engine.MetricsShown(engine.InDebrief)
 
 // momentWindow is how far before a moment the debrief looks for decisions.
 const momentWindow = 10

@@ -17,30 +17,58 @@ type panel struct {
 	max    float64 // fixed top of the scale; 0 means the largest value
 }
 
+// A line of a panel: a metric of the trace, read through its spec. A share
+// is drawn as a percentage, from 0 up (a budget overspent sits at 0).
 type series struct {
-	label string
-	color string
-	value func(*engine.Row) float64
+	metric string
+	color  string
+	label  string // the legend when it is not the metric's name
 }
 
 var plotPanels = []panel{
 	{title: "requests and capacity (req/s)", series: []series{
-		{"requests", "#1f5fbf", func(r *engine.Row) float64 { return r.Requests }},
-		{"capacity (serving workers / S)", "#7a7a7a", nil}, // filled in by writePlot: it needs the workers per instance
+		{"requests", "#1f5fbf", ""},
+		{"capacity", "#7a7a7a", "capacity (serving workers / S)"}, // drawn from the workers per instance, as its legend says
 	}},
-	{title: "p99 latency (ms)", series: []series{{"p99_ms", "#8a3ffc", func(r *engine.Row) float64 { return r.P99MS }}}},
-	{title: "error rate (%)", series: []series{{"error_rate", "#c62828", func(r *engine.Row) float64 { return 100 * r.ErrorRate }}}},
-	{title: "burn rate, 1 h (×)", series: []series{{"burn_1h", "#d9480f", func(r *engine.Row) float64 { return r.Burn1h }}}},
-	{title: "error budget left (%)", max: 100, series: []series{{"budget_left", "#2b8a3e", func(r *engine.Row) float64 { return 100 * math.Max(r.BudgetLeft, 0) }}}},
+	{title: "p99 latency (ms)", series: []series{{"p99_ms", "#8a3ffc", ""}}},
+	{title: "error rate (%)", series: []series{{"error_rate", "#c62828", ""}}},
+	{title: "burn rate, 1 h (×)", series: []series{{"burn_1h", "#d9480f", ""}}},
+	{title: "error budget left (%)", max: 100, series: []series{{"budget_left", "#2b8a3e", ""}}},
 	{title: "cache hit rate and database utilization (%)", max: 100, series: []series{
-		{"hit_rate", "#0b7285", func(r *engine.Row) float64 { return 100 * r.HitRate }},
-		{"db_util", "#e67700", func(r *engine.Row) float64 { return 100 * r.DBUtil }},
+		{"hit_rate", "#0b7285", ""},
+		{"db_util", "#e67700", ""},
 	}},
 	{title: "instances", series: []series{
-		{"serving", "#1f5fbf", func(r *engine.Row) float64 { return float64(r.Serving) }},
-		{"booting", "#9c36b5", func(r *engine.Row) float64 { return float64(r.Booting) }},
+		{"serving", "#1f5fbf", ""},
+		{"booting", "#9c36b5", ""},
 	}},
-	{title: "cost ($/h)", series: []series{{"cost_per_hour", "#5c940d", func(r *engine.Row) float64 { return r.CostPerHour }}}},
+	{title: "cost ($/h)", series: []series{{"cost_per_hour", "#5c940d", ""}}},
+}
+
+// legend is what the panel's legend says of the line.
+func (s series) legend() string {
+	if s.label != "" {
+		return s.label
+	}
+	return s.metric
+}
+
+// valueOf returns how the line reads a row: the spec's value, a share as a
+// percentage from 0 up; the capacity from the workers per instance.
+func (s series) valueOf(workers float64) func(*engine.Row) float64 {
+	if s.metric == "capacity" {
+		return func(r *engine.Row) float64 {
+			if r.ServiceMS <= 0 {
+				return 0
+			}
+			return float64(r.Serving) * workers * 1000 / r.ServiceMS
+		}
+	}
+	spec, _ := engine.LookupMetric(s.metric) // TestPlotPanelsFollowTheSpecs: every one is a metric
+	if spec.Unit == "share" {
+		return func(r *engine.Row) float64 { return 100 * math.Max(spec.Get(r), 0) }
+	}
+	return spec.Get
 }
 
 // writePlotFile draws the trace into an SVG file.
@@ -84,24 +112,16 @@ func writePlot(w io.Writer, t engine.Trace, workers float64) error {
 		}
 		return left + plotW*float64(i)/float64(n-1)
 	}
-	capacity := func(r *engine.Row) float64 {
-		if r.ServiceMS <= 0 {
-			return 0
-		}
-		return float64(r.Serving) * workers * 1000 / r.ServiceMS
-	}
 	for pi, p := range plotPanels {
-		p.series = append([]series(nil), p.series...)
-		for i := range p.series {
-			if p.series[i].value == nil {
-				p.series[i].value = capacity
-			}
+		values := make([]func(*engine.Row) float64, len(p.series))
+		for i, s := range p.series {
+			values[i] = s.valueOf(workers)
 		}
 		y0 := top + float64(pi)*(panelH+gap) + 16
 		top := p.max
-		for _, s := range p.series {
+		for _, value := range values {
 			for i := range t.Rows {
-				top = math.Max(top, s.value(&t.Rows[i]))
+				top = math.Max(top, value(&t.Rows[i]))
 			}
 		}
 		if top <= 0 {
@@ -127,12 +147,12 @@ func writePlot(w io.Writer, t engine.Trace, workers float64) error {
 		for si, s := range p.series {
 			var pts strings.Builder
 			for i := range t.Rows {
-				v := s.value(&t.Rows[i])
+				v := values[si](&t.Rows[i])
 				fmt.Fprintf(&pts, "%.1f,%.1f ", x(i), y0+panelH-panelH*v/top)
 			}
 			fmt.Fprintf(&b, `<polyline fill="none" stroke="%s" stroke-width="1.5" points="%s"/>`+"\n", s.color, strings.TrimSpace(pts.String()))
 			// Legend entries stand side by side at the panel's top right.
-			fmt.Fprintf(&b, `<text x="%g" y="%g" fill="%s" text-anchor="end">%s</text>`+"\n", left+plotW-float64(len(p.series)-1-si)*190, y0-4, s.color, html.EscapeString(s.label))
+			fmt.Fprintf(&b, `<text x="%g" y="%g" fill="%s" text-anchor="end">%s</text>`+"\n", left+plotW-float64(len(p.series)-1-si)*190, y0-4, s.color, html.EscapeString(s.legend()))
 		}
 	}
 	// Time axis under the last panel: every hour.

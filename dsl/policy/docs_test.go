@@ -4,6 +4,8 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -98,6 +100,67 @@ func TestDocsVariablesTable(t *testing.T) {
 		}
 		if g != w {
 			t.Fatalf("docs/policies.md, variable %d of the table is stale: run go test ./dsl/policy -run DocsVariablesTable -update-docs\n have %s\n want %s", i+1, g, w)
+		}
+	}
+}
+
+// actionCells are what the table of actions in docs/policies.md must say
+// of an action, from the engine's spec of its control: how it is called
+// (the argument's name is the page's) and the argument it takes.
+func actionCells(a ActionFunc) (call *regexp.Regexp, argument string) {
+	if a.NoArg {
+		return regexp.MustCompile("^`" + a.Name + `\(\)` + "`$"), "—"
+	}
+	call = regexp.MustCompile("^`" + a.Name + `\([a-z]+\)` + "`$")
+	s := a.Control.Spec()
+	switch a.Arg {
+	case Bool:
+		return call, "bool"
+	case Int:
+		return call, "int, " + strconv.FormatFloat(s.Min, 'g', -1, 64) + " to " + strconv.FormatFloat(s.Max, 'g', -1, 64)
+	}
+	return call, a.Arg.String() + ", " + s.Range()
+}
+
+// TestDocsActionsTable holds the table of actions in docs/policies.md to
+// Actions(), which the engine's table of controls makes: one row an
+// action, in its order, each called by its name with an argument when it
+// takes one, the argument's type and range as the control's spec says,
+// and an effect in the page's words.
+func TestDocsActionsTable(t *testing.T) {
+	b, err := os.ReadFile("../../docs/policies.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const head = "| action | argument | effect |\n|---|---|---|\n"
+	_, rest, ok := strings.Cut(string(b), head)
+	if !ok {
+		t.Fatalf("docs/policies.md has no table of actions (a line %q)", strings.SplitN(head, "\n", 2)[0])
+	}
+	table, _, _ := strings.Cut(rest, "\n\n")
+	rows := strings.Split(table, "\n")
+	as := Actions()
+	if len(rows) != len(as) {
+		t.Errorf("docs/policies.md: the table of actions has %d rows, Actions() %d (the engine's controls and actions)", len(rows), len(as))
+	}
+	for i := range min(len(rows), len(as)) {
+		cells := strings.Split(strings.Trim(rows[i], "|"), "|")
+		for k := range cells {
+			cells[k] = strings.TrimSpace(cells[k])
+		}
+		if len(cells) != 3 {
+			t.Errorf("docs/policies.md, action %d: %d cells, want 3 (call, argument, effect)", i+1, len(cells))
+			continue
+		}
+		call, argument := actionCells(as[i])
+		if !call.MatchString(cells[0]) {
+			t.Errorf("docs/policies.md, action %d is %s; Actions() has %s there (%s)", i+1, cells[0], as[i].Name, call)
+		}
+		if cells[1] != argument {
+			t.Errorf("docs/policies.md, action %s takes %q; the engine's spec says %q", as[i].Name, cells[1], argument)
+		}
+		if cells[2] == "" {
+			t.Errorf("docs/policies.md, action %s: say what it does", as[i].Name)
 		}
 	}
 }

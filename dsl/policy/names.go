@@ -136,26 +136,48 @@ type ActionFunc struct {
 	Control engine.Control
 	Arg     Type // the argument's type; meaningless when NoArg
 	NoArg   bool
-	Doc     string
 }
 
-// Actions returns the action functions, one per control and one each for
-// the warm-up, the rollback and the rollout's pause and resume, in the
-// order of MODEL.md.
+// Actions returns the action functions, one for each control and action
+// of the engine, in the order of its table (engine.ControlSpecs): a
+// setting's is set_<name> (shortNames shortens two) and takes a value of
+// the control's kind; an action's (warmup, rollback, the rollout's pause
+// and resume) has the action's name and takes nothing.
 func Actions() []ActionFunc {
-	return []ActionFunc{
-		{"set_min_instances", engine.MinInstances, Int, false, "set the fleet floor, a whole number from 1 to 40"},
-		{"set_autoscaling", engine.Autoscaling, Bool, false, "turn target tracking on (true) or off (false)"},
-		{"set_target", engine.TargetUtilization, Float, false, "set the autoscaler's target utilization, 0.10 to 0.95"},
-		{"set_ttl", engine.TTL, Float, false, "set the cache TTL, 0 to 3600 s"},
-		{"warmup", engine.Warmup, 0, true, "start the cache warm-up job (6 minutes; pressing it again restarts it)"},
-		{"set_shed", engine.Shed, Float, false, "set the share of low-priority traffic to reject, 0 to 1"},
-		{"set_feature", engine.Feature, Bool, false, "turn the heavy feature on (true) or off (false)"},
-		{"rollback", engine.Rollback, 0, true, "revert the latest deploy to the builds before it, whatever their quality (5 minutes; pressing it again restarts it)"},
-		{"set_breaker", engine.Breaker, Bool, false, "open (true) or close (false) the circuit breaker in front of the dependency"},
-		{"pause_rollout", engine.PauseRollout, 0, true, "hold the rollout in progress at its current share"},
-		{"resume_rollout", engine.ResumeRollout, 0, true, "continue a held rollout at its rate"},
+	return append([]ActionFunc(nil), actions...)
+}
+
+// actions is Actions' list, made once from the engine's table.
+var actions = makeActions()
+
+// shortNames are the setters whose name leaves out a word of the
+// control's: the unit of ttl_s, the "utilization" of target_utilization.
+var shortNames = map[string]string{
+	"target_utilization": "set_target",
+	"ttl_s":              "set_ttl",
+}
+
+func makeActions() []ActionFunc {
+	specs := engine.ControlSpecs()
+	as := make([]ActionFunc, 0, len(specs))
+	for _, s := range specs {
+		a := ActionFunc{Name: "set_" + s.Name, Control: s.Control}
+		if short, ok := shortNames[s.Name]; ok {
+			a.Name = short
+		}
+		switch s.Kind {
+		case engine.KindAction:
+			a.Name, a.NoArg = s.Name, true
+		case engine.KindBool:
+			a.Arg = Bool
+		case engine.KindInt:
+			a.Arg = Int
+		default:
+			a.Arg = Float
+		}
+		as = append(as, a)
 	}
+	return as
 }
 
 // isKnownName reports whether name is a variable, helper or action.

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -24,7 +25,7 @@ type table struct {
 const listingShare = 0.8
 
 func tables() []table {
-	var metrics, controls, languages []string
+	var metrics, controls, languages, codes []string
 	for _, s := range engine.MetricSpecs() {
 		if !s.Control { // a control's column goes with the control's recipe
 			metrics = append(metrics, s.Name)
@@ -35,12 +36,14 @@ func tables() []table {
 	}
 	for _, l := range i18n.Languages() {
 		languages = append(languages, l.English)
+		codes = append(codes, l.Code)
 	}
 	return []table{
 		{"Add a metric", metrics},
 		{"Add a constant", engine.ConstantNames()},
 		{"Add a control", controls},
 		{"Add a language", languages},
+		{"Add a language", codes}, // a text by language, a list of the codes a text may use
 	}
 }
 
@@ -179,4 +182,56 @@ func repositoryFiles(t *testing.T) map[string]map[string]bool {
 		t.Fatal(err)
 	}
 	return out
+}
+
+// counted is a recipe's sum of the files edited by hand: "That is N files
+// edited by hand (a, b or c, the six catalogues, ...)".
+var counted = regexp.MustCompile(`That is (\d+) files edited by hand \(([^()]*)\)`)
+
+// numbers are the counts the recipes write as words.
+var numbers = map[string]int{"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+	"nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15}
+
+// handFiles counts the files a recipe's list of hand-edited files names:
+// one an item, "a or b" one, "the six catalogues" six; ok is false for an
+// item it cannot read.
+func handFiles(list string) (n int, ok bool) {
+	for _, item := range strings.Split(strings.ReplaceAll(list, "\n", " "), ", ") {
+		item = strings.TrimPrefix(strings.TrimSpace(item), "and ")
+		words := strings.Fields(strings.TrimPrefix(item, "the "))
+		switch {
+		case strings.HasPrefix(item, "`"):
+			n++
+		case len(words) > 1 && numbers[words[0]] > 0:
+			n += numbers[words[0]]
+		default:
+			return 0, false
+		}
+	}
+	return n, true
+}
+
+// TestRecipesCountTheirFiles: each recipe's "That is N files edited by
+// hand" adds up its list, so that a file added to a recipe's list moves
+// its count too.
+func TestRecipesCountTheirFiles(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join(root, "CONTRIBUTING.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := 0
+	for _, m := range counted.FindAllStringSubmatch(string(b), -1) {
+		found++
+		n, ok := handFiles(m[2])
+		if !ok {
+			t.Errorf("CONTRIBUTING.md: cannot count the files of %q: name each in backquotes, or write \"the six ...\"", m[0])
+			continue
+		}
+		if want, _ := strconv.Atoi(m[1]); n != want {
+			t.Errorf("CONTRIBUTING.md says %s files edited by hand, and its list names %d: %s", m[1], n, strings.Join(strings.Fields(m[2]), " "))
+		}
+	}
+	if found < 4 {
+		t.Errorf("CONTRIBUTING.md counts the files of %d recipes; want the metric's, the constant's, the control's and the language's", found)
+	}
 }
