@@ -5,19 +5,14 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
-	"github.com/expr-lang/expr"
 	"github.com/expr-lang/expr/ast"
-	"github.com/expr-lang/expr/checker"
-	"github.com/expr-lang/expr/conf"
-	"github.com/expr-lang/expr/file"
-	exprparser "github.com/expr-lang/expr/parser"
-	"github.com/expr-lang/expr/vm"
 
 	"github.com/oncall-sim/oncall/dsl"
 	"github.com/oncall-sim/oncall/dsl/exprwork"
@@ -69,13 +64,13 @@ type Claim struct {
 	// CheckPos is where the check starts.
 	CheckPos dsl.Pos
 
-	prog  *vm.Program // every: a bool; median: the number
-	refs  []figureRef // the figures the expression reads, in order
-	op    string      // median and grade
-	bound float64     // median; grade against a number (percent)
-	other string      // grade against another policy
-	worse bool        // grade NAME is worse than none
-	pol   string      // grade: the policy graded
+	prog  *exprwork.Expr // every: a bool; median: the number
+	refs  []figureRef    // the figures the expression reads, in order
+	op    string         // median and grade
+	bound float64        // median; grade against a number (percent)
+	other string         // grade against another policy
+	worse bool           // grade NAME is worse than none
+	pol   string         // grade: the policy graded
 }
 
 // figureRef is one policy.figure an expression reads.
@@ -409,57 +404,69 @@ func (p *parser) grade(i, off int, rest string, c *Claim) bool {
 }
 
 // expr compiles an every or median expression (text at byte off of line i)
-// against figures of every name, checking the names at the end.
+// against figures of every name, checking the names at the end. It is
+// held to what every expression a user writes is held to (package
+// exprwork): a test file is code an instructor may be handed.
 func (p *parser) expr(i, off int, text string, c *Claim, number bool) bool {
-	tree, err := parserParse(text)
-	if err == nil {
-		v := &refVisitor{}
-		ast.Walk(&tree.Node, v)
-		c.refs = v.refs
-		for _, bad := range v.bad {
-			p.fail(i, p.colOf(i, off)+bad.col, "%s", bad.msg)
-		}
-		if len(v.bad) > 0 {
-			return false
-		}
-	}
-	env := sampleEnv(p.names(c.refs))
-	if msg, at, ok := bounded(text, env); !ok {
-		p.fail(i, p.colOf(i, off)+at, "%s", msg)
+	col := p.colOf(i, off)
+	pl := checkPlace(number, func(at int) dsl.Pos { return p.pos(i, col+at) })
+	fail := func(pr *exprwork.Problem) bool {
+		p.errs.Add(p.src, pr.Pos, "", "%s", pr.Msg)
 		return false
 	}
-	opts := []expr.Option{expr.Env(env), restrict}
-	if number {
-		opts = append(opts, expr.AsFloat64())
-	} else {
-		opts = append(opts, expr.AsBool())
+	tree, refused := pl.Parse(text, exprwork.Config(nil))
+	if len(refused) > 0 {
+		return fail(refused[0])
 	}
-	prog, err := expr.Compile(text, opts...)
-	if err != nil {
-		var fe *file.Error
-		col := p.colOf(i, off)
-		msg := err.Error()
-		if errors.As(err, &fe) {
-			col += fe.From
-			msg = fe.Message
-		}
-		if name, ok := strings.CutPrefix(msg, "unknown name "); ok {
-			if slices.Contains(FigureNames(), name) {
-				msg = name + " is a figure of a run: name the run, e.g. none." + name + " or reference." + name
-			} else {
-				msg = "unknown name " + name + "; a check reads POLICY.figure, e.g. none.cost"
-			}
-		}
-		if number && strings.Contains(msg, "expected float64") {
-			msg = "median compares a number: " + msg
-		} else if !number && strings.Contains(msg, "expected bool") {
-			msg = "every takes a comparison that holds or not on each seed: " + msg
-		}
-		p.fail(i, col, "%s", msg)
+	v := &refVisitor{}
+	ast.Walk(&tree.Node, v)
+	c.refs = v.refs
+	for _, bad := range v.bad {
+		p.fail(i, col+bad.col, "%s", bad.msg)
+	}
+	if len(v.bad) > 0 {
 		return false
 	}
-	c.prog = prog
+	cfg := exprwork.Config(sampleEnv(p.names(c.refs)))
+	if _, pr := pl.Check(tree, cfg); pr != nil {
+		if pr.Mistyped && number {
+			pr.Msg = "median compares a number: " + pr.Msg
+		} else if pr.Mistyped {
+			pr.Msg = "every takes a comparison that holds or not on each seed: " + pr.Msg
+		}
+		return fail(pr)
+	}
+	steps, pr := pl.Bound(tree.Node)
+	if pr != nil {
+		return fail(pr)
+	}
+	prog, pr := pl.Build(tree, cfg)
+	if pr != nil {
+		return fail(pr)
+	}
+	c.prog = &exprwork.Expr{Program: prog, Steps: steps}
 	return true
+}
+
+// checkPlace is where a check stands, for exprwork's compiler: a number
+// (median) or a comparison (every) over POLICY.figure, whose offsets at
+// maps to the test file.
+func checkPlace(number bool, at func(offset int) dsl.Pos) *exprwork.Place {
+	pl := &exprwork.Place{
+		At:   at,
+		What: "a check", In: "a check", Subject: "the check", Each: "for each seed",
+		Simpler: "write the check more simply", Want: reflect.Bool, AnyOK: true,
+		Unknown: func(name string) string {
+			if slices.Contains(FigureNames(), name) {
+				return name + " is a figure of a run: name the run, e.g. none." + name + " or reference." + name
+			}
+			return "unknown name " + name + "; a check reads POLICY.figure, e.g. none.cost"
+		},
+	}
+	if number {
+		pl.Want = reflect.Float64
+	}
+	return pl
 }
 
 // names are the policies an expression may read: none, reference and every
@@ -573,51 +580,4 @@ func (v *refVisitor) Visit(n *ast.Node) {
 			v.refs = append(v.refs, r)
 		}
 	}
-}
-
-func parserParse(text string) (*exprparser.Tree, error) { return exprparser.Parse(text) }
-
-// A check is held to what a policy's condition is held to (package
-// exprwork): nested no deeper than exprwork's limit, checked before expr's
-// parser, which recurses; no builtin that reads the clock or the
-// environment; at most maxCheckWork steps an evaluation, estimated before
-// the optimizer could fold a range of a billion numbers at load; no + that
-// joins text or lists. A test file is code an instructor may be handed.
-const (
-	maxCheckNodes = 2000
-	maxCheckWork  = 10_000
-)
-
-// restrict is the expr option of every check.
-func restrict(c *conf.Config) {
-	c.MaxNodes = maxCheckNodes
-	exprwork.Restrict(c)
-}
-
-// bounded says whether the check text may be compiled, and if not why and
-// at which byte of it. A text that does not parse or type-check passes
-// here, so that expr.Compile reports it in its own words.
-func bounded(text string, env any) (msg string, at int, ok bool) {
-	if at, msg, ok := exprwork.Nesting(text); !ok {
-		return msg + ": write the check more simply", at, false
-	}
-	cfg := conf.New(env)
-	restrict(cfg)
-	tree, err := exprparser.ParseWithConfig(text, cfg)
-	if err != nil {
-		return "", 0, true
-	}
-	if _, err := checker.Check(tree, cfg); err != nil {
-		return "", 0, true
-	}
-	if w, worst := exprwork.Estimate(tree.Node, maxCheckWork); w > maxCheckWork {
-		if worst == nil {
-			worst = tree.Node
-		}
-		return fmt.Sprintf("the check may take up to %.0f steps; the limit is %d: use shorter ranges, with constant bounds", w, maxCheckWork), worst.Location().From, false
-	}
-	if x := exprwork.Growth(tree.Node); x != nil {
-		return "+ joins text or lists here: a check adds numbers only", x.Location().From, false
-	}
-	return "", 0, true
 }

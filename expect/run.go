@@ -11,8 +11,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/expr-lang/expr"
-
 	"github.com/oncall-sim/oncall/dsl"
 	"github.com/oncall-sim/oncall/dsl/policy"
 	"github.com/oncall-sim/oncall/dsl/scenario"
@@ -286,7 +284,7 @@ func (f *File) checkRuns(c *Claim, compiled map[string]graded, runs map[runKey]m
 	vals := make([]float64, len(f.Seeds))
 	var missed []int
 	for i, env := range envs {
-		out, err := expr.Run(c.prog, env)
+		out, err := c.prog.Eval(env)
 		if err != nil {
 			cr.Measured = fmt.Sprintf("seed %d: %v", f.Seeds[i], err)
 			return cr

@@ -38,11 +38,6 @@ func (v *callChecker) fail(n ast.Node, format string, args ...any) {
 }
 
 func (v *callChecker) Visit(node *ast.Node) {
-	if b, ok := (*node).(*ast.BuiltinNode); ok && exprwork.IsDisabled(b.Name) {
-		// expr parses its predicates as builtins even when disabled.
-		v.fail(b, "%s() is not available in policies: it builds values step by step, which could grow without bound; use sum, count, all or any", b.Name)
-		return
-	}
 	call, ok := (*node).(*ast.CallNode)
 	if !ok {
 		return
@@ -67,13 +62,7 @@ func (v *callChecker) Visit(node *ast.Node) {
 		return
 	}
 	if exprwork.IsDisabled(name) {
-		switch {
-		case exprwork.ReadsTheClock(name):
-			v.fail(call, "%s() is not available in policies: a rule must give the same result on every run, so it cannot read the wall clock; use time, clock, hour or minute", name)
-		default:
-			v.fail(call, "%s() is not available in policies: it builds text or lists from others, which a rule has no use for and which could grow without bound", name)
-		}
-		return
+		return // refused by exprwork's compiler as it parsed
 	}
 	v.fail(call, "unknown function %s%s (helpers: %s; expr's builtins such as abs, min, max, all, any are also there)", name, spell.Suggest(name, helperNames()), strings.Join(helperNames(), ", "))
 }

@@ -2,14 +2,10 @@ package policy
 
 import (
 	"fmt"
-	"reflect"
 	"strings"
 
 	"github.com/expr-lang/expr/ast"
-	"github.com/expr-lang/expr/checker"
-	exprcompiler "github.com/expr-lang/expr/compiler"
 	"github.com/expr-lang/expr/conf"
-	"github.com/expr-lang/expr/optimizer"
 	exprparser "github.com/expr-lang/expr/parser"
 	"github.com/expr-lang/expr/vm"
 
@@ -139,14 +135,9 @@ func (p *Program) mostStepsAMinute() int64 {
 	return n
 }
 
-// newConfig makes the expr configuration rules are checked with: the
-// environment, the builtins less those a policy may not call, the node limit.
-func newConfig(env map[string]any) *conf.Config {
-	cfg := conf.New(env)
-	cfg.MaxNodes = MaxNodes
-	exprwork.Restrict(cfg)
-	return cfg
-}
+// newConfig makes the expr configuration rules are checked with, that of
+// every expression a user writes (exprwork.Config).
+func newConfig(env map[string]any) *conf.Config { return exprwork.Config(env) }
 
 // variableEnv returns every variable with its zero value, typed.
 func variableEnv() map[string]any {
@@ -189,16 +180,15 @@ func (c *compiler) parse(rs *ruleSrc, cl *clause, isDo bool) *exprparser.Tree {
 		c.errs.Add(c.src, c.pos(cl, 0), quoteRule(rs.name), "%s needs %s", map[bool]string{false: "when", true: "do"}[isDo], what)
 		return nil
 	}
-	if off, msg, ok := exprwork.Nesting(text); !ok {
-		c.errs.Add(c.src, c.pos(cl, off), quoteRule(rs.name), "%s: split the expression into simpler rules", msg)
+	tree, refused := rulePlace.Parse(text, c.parseCfg)
+	if tree == nil {
+		c.problem(rs, cl, refused[0], isDo)
 		return nil
 	}
-	tree, err := exprparser.ParseWithConfig(text, c.parseCfg)
-	if err != nil {
-		c.exprError(rs, cl, err, isDo)
-		return nil
+	for _, p := range refused {
+		c.problem(rs, cl, p, isDo)
 	}
-	v := &callChecker{c: c, rs: rs, cl: cl, isDo: isDo}
+	v := &callChecker{c: c, rs: rs, cl: cl, isDo: isDo, failed: len(refused) > 0}
 	if isDo {
 		arr, ok := tree.Node.(*ast.ArrayNode)
 		if !ok {
@@ -271,18 +261,16 @@ func (c *compiler) compileRule(pr parsedRule, cfg *conf.Config) *rule {
 // compiles it; it returns the steps of an evaluation too.
 func (c *compiler) compileCond(rs *ruleSrc, tree *exprparser.Tree, cfg *conf.Config) (*vm.Program, []seenRef, int64) {
 	cl := rs.when
-	t, err := checker.Check(tree, cfg)
-	if err != nil {
-		c.exprError(rs, cl, err, false)
+	if _, p := condPlace.Check(tree, cfg); p != nil {
+		if p.Mistyped {
+			p.At, p.Msg = firstNonSpace(cl.expr), fmt.Sprintf("the condition must be true or false, but it is %s: compare it, e.g. when %s > 0.5", describe(p.WrongType), clip(strings.TrimSpace(tree.Node.String())))
+		}
+		c.problem(rs, cl, p, false)
 		return nil, nil, 0
 	}
-	if t != nil && t.Kind() != reflect.Bool && t.Kind() != reflect.Interface {
-		c.errs.Add(c.src, c.pos(cl, firstNonSpace(cl.expr)), quoteRule(rs.name),
-			"the condition must be true or false, but it is %s: compare it, e.g. when %s > 0.5", describe(t), clip(strings.TrimSpace(tree.Node.String())))
-		return nil, nil, 0
-	}
-	steps, ok := c.bounded(rs, cl, tree.Node)
-	if !ok || !c.noGrowth(rs, cl, tree.Node) {
+	steps, p := condPlace.Bound(tree.Node)
+	if p != nil {
+		c.problem(rs, cl, p, false)
 		return nil, nil, 0
 	}
 	seen := seenNames(tree.Node, cfg)
@@ -310,17 +298,18 @@ func (c *compiler) compileAction(rs *ruleSrc, cl *clause, tree *exprparser.Tree,
 	}
 	argTree := &exprparser.Tree{Node: call.Arguments[0], Source: tree.Source}
 	a.argStart = startOf(call.Arguments[0])
-	t, err := checker.Check(argTree, cfg)
-	if err != nil {
-		c.exprError(rs, cl, err, true)
+	t, p := rulePlace.Check(argTree, cfg)
+	if p != nil {
+		c.problem(rs, cl, p, true)
 		return a, false
 	}
 	if bad, hint := argTypeProblem(af, t); bad {
 		c.errs.Add(c.src, c.pos(cl, a.argStart), quoteRule(rs.name), "%s takes %s, but this is %s%s", name, spec.Range(), describe(t), hint)
 		return a, false
 	}
-	steps, ok := c.bounded(rs, cl, argTree.Node)
-	if !ok || !c.noGrowth(rs, cl, argTree.Node) {
+	steps, p := rulePlace.Bound(argTree.Node)
+	if p != nil {
+		c.problem(rs, cl, p, true)
 		return a, false
 	}
 	a.steps = steps
@@ -335,7 +324,7 @@ func (c *compiler) compileAction(rs *ruleSrc, cl *clause, tree *exprparser.Tree,
 	}
 	out, err := vm.Run(prog, cfg.EnvObject)
 	if err != nil {
-		c.exprError(rs, cl, err, true)
+		c.problem(rs, cl, rulePlace.Explain(cl.expr, err), true)
 		return a, false
 	}
 	v, err := actionValue(af, out)
@@ -349,14 +338,9 @@ func (c *compiler) compileAction(rs *ruleSrc, cl *clause, tree *exprparser.Tree,
 
 // finish optimizes and compiles a checked tree.
 func (c *compiler) finish(rs *ruleSrc, cl *clause, tree *exprparser.Tree, cfg *conf.Config) *vm.Program {
-	if err := optimizer.Optimize(&tree.Node, cfg); err != nil {
-		c.exprError(rs, cl, err, false)
-		return nil
-	}
-	prog, err := exprcompiler.Compile(tree, cfg)
-	if err != nil {
-		c.exprError(rs, cl, err, false)
-		return nil
+	prog, p := rulePlace.Build(tree, cfg)
+	if p != nil {
+		c.problem(rs, cl, p, false)
 	}
 	return prog
 }

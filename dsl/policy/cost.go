@@ -1,61 +1,62 @@
 package policy
 
 import (
-	"math"
+	"errors"
 	"reflect"
-	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
 
-	"github.com/expr-lang/expr/ast"
+	"github.com/expr-lang/expr/file"
 
 	"github.com/oncall-sim/oncall/dsl/exprwork"
+	"github.com/oncall-sim/oncall/internal/spell"
 )
 
-// bounded returns the steps of an evaluation of the expression, estimated
-// from above, and whether they fit MaxWork; it reports where they do not.
-// Each evaluation charges the estimate to the run's budget.
-// A matches whose pattern is computed is refused: it would compile its
-// regular expression at every evaluation.
-func (c *compiler) bounded(rs *ruleSrc, cl *clause, n ast.Node) (int64, bool) {
-	if x := exprwork.ComputedPattern(n); x != nil {
-		c.errs.Add(c.src, c.pos(cl, startOf(x)), quoteRule(rs.name),
-			"the pattern of matches must be a text written here, e.g. time matches \"^0[89]:\": a computed one would be compiled again each minute")
-		return 0, false
-	}
-	w, at := exprwork.Estimate(n, MaxWork)
-	if w <= MaxWork {
-		return max(1, int64(w)), true
-	}
-	if at == nil {
-		at = n
-	}
-	advice := "use shorter ranges, with constant bounds, and do not nest predicates over them"
-	if exprwork.IsTextWork(at) {
-		advice = "match or trim shorter text, with a shorter pattern or cutset"
-	}
-	c.errs.Add(c.src, c.pos(cl, startOf(at)), quoteRule(rs.name),
-		"this expression may take up to %s steps each minute; the limit is %d: %s",
-		fmtSteps(w), MaxWork, advice)
-	return 0, false
+// rulePlace is where a rule's expressions stand, for exprwork's compiler,
+// which holds them to the limits of every expression a user writes: an
+// action's argument, and the words of every message.
+var rulePlace = exprwork.Place{
+	What: "a rule", In: "policies", Subject: "this expression", Each: "each minute",
+	Simpler: "split the expression into simpler rules", Example: `time matches "^0[89]:"`,
+	Clock: "; use time, clock, hour or minute", Unknown: unknownName,
 }
 
-func fmtSteps(w float64) string {
-	if w >= 1e15 || math.IsInf(w, 0) {
-		return "more than 10^15"
+// condPlace is rulePlace for a condition, true or false: a value whose
+// type is known only at run time passes, for the run to check.
+var condPlace = func() exprwork.Place {
+	p := rulePlace
+	p.Want, p.AnyOK = reflect.Bool, true
+	return p
+}()
+
+// unknownName says what an unknown name is when it is a helper, an action
+// or a metric production does not show, with a suggestion for a misspelt one.
+func unknownName(name string) string {
+	if h, isHelper := lookupHelper(name); isHelper {
+		return name + " is a helper function: call it, e.g. " + h.Signature
+	} else if _, isAction := lookupAction(name); isAction {
+		return name + " is an action: call it in the do clause, e.g. do " + exampleCall(name)
+	} else if q := quietMetric(name); q != "" {
+		return q
 	}
-	return strconv.FormatFloat(w, 'f', 0, 64)
+	return "unknown name " + name + spell.Suggest(name, variableNames())
 }
 
-// noGrowth refuses, in a checked expression, + on text or lists, or on
-// values whose type is only known at run time (see exprwork.Growth).
-func (c *compiler) noGrowth(rs *ruleSrc, cl *clause, n ast.Node) bool {
-	x := exprwork.Growth(n)
-	if x == nil {
-		return true
+// problem reports a problem of exprwork's compiler at its place in the
+// file. An error of expr that has no place stands at the expression's
+// start; the bracket that closes a do's actions, where expr found
+// something missing, is not written in the file: the caret goes at the end
+// of what is.
+func (c *compiler) problem(rs *ruleSrc, cl *clause, p *exprwork.Problem, isDo bool) {
+	at, msg := p.At, p.Msg
+	var fe *file.Error
+	if p.Cause != nil && !errors.As(p.Cause, &fe) {
+		at = firstNonSpace(cl.expr)
 	}
-	if t := x.Type(); t == nil || t.Kind() == reflect.Interface {
-		c.errs.Add(c.src, c.pos(cl, startOf(x)), quoteRule(rs.name), "+ on values whose type is known only at run time (from a list of mixed values?): a rule adds numbers only, so that nothing it builds can grow without bound")
-	} else {
-		c.errs.Add(c.src, c.pos(cl, startOf(x)), quoteRule(rs.name), "+ joins %s here: a rule adds numbers only, so that nothing it builds can grow without bound; compare text and lists as they are", describe(t))
+	if fe != nil && isDo && msg == `unexpected token Bracket("]")` && fe.From >= utf8.RuneCountInString(cl.expr)-1 {
+		msg = "the expression ends too soon: something is missing at its end (a bracket not closed?)"
+		at = utf8.RuneCountInString(strings.TrimRightFunc(strings.TrimSuffix(cl.expr, "\n]"), unicode.IsSpace))
 	}
-	return false
+	c.errs.Add(c.src, c.pos(cl, at), quoteRule(rs.name), "%s", msg)
 }

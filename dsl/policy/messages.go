@@ -1,35 +1,17 @@
 package policy
 
 import (
-	"github.com/oncall-sim/oncall/engine"
-
 	"fmt"
 	"reflect"
 	"strconv"
 	"unicode/utf8"
+
+	"github.com/oncall-sim/oncall/dsl/exprwork"
+	"github.com/oncall-sim/oncall/engine"
 )
 
-// describe names a type for a message.
-func describe(t reflect.Type) string {
-	if t == nil {
-		return "nil"
-	}
-	switch k := t.Kind(); {
-	case k == reflect.Bool:
-		return "true or false (bool)"
-	case k >= reflect.Int && k <= reflect.Uint64:
-		return "a whole number (int)"
-	case k == reflect.Float32 || k == reflect.Float64:
-		return "a number (float)"
-	case k == reflect.String:
-		return "text (string)"
-	case k == reflect.Slice || k == reflect.Array:
-		return "a list (" + t.String() + ")"
-	case k == reflect.Map:
-		return "a map (" + t.String() + ")"
-	}
-	return t.String()
-}
+// describe names a type for a message, as exprwork's messages do.
+func describe(t reflect.Type) string { return exprwork.Describe(t) }
 
 func describeValue(v any) string {
 	if v == nil {

@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/oncall-sim/oncall/dsl"
+	"github.com/oncall-sim/oncall/dsl/exprwork"
 	"github.com/oncall-sim/oncall/engine"
 	"github.com/oncall-sim/oncall/internal/spell"
 )
@@ -15,11 +16,11 @@ import (
 // Limits on what a policy file may hold. They keep loading and evaluation
 // bounded whatever the file says.
 const (
-	MaxSourceBytes = 64 << 10 // a policy file's size
-	MaxRules       = 200      // rules in a file
-	MaxDepth       = 32       // brackets nested in one expression
-	MaxNodes       = 2000     // syntax-tree nodes in one expression
-	MaxWork        = 10_000   // estimated steps of one expression's evaluation
+	MaxSourceBytes = 64 << 10          // a policy file's size
+	MaxRules       = 200               // rules in a file
+	MaxDepth       = exprwork.MaxDepth // brackets nested in one expression
+	MaxNodes       = exprwork.MaxNodes // syntax-tree nodes in one expression
+	MaxWork        = exprwork.MaxWork  // estimated steps of one expression's evaluation
 )
 
 // keywords start the lines of a rule.

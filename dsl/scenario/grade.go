@@ -3,15 +3,11 @@ package scenario
 import (
 	"fmt"
 	"math"
-	"reflect"
-
-	"github.com/expr-lang/expr"
-	"github.com/expr-lang/expr/vm"
 
 	"github.com/oncall-sim/oncall/dsl"
+	"github.com/oncall-sim/oncall/dsl/exprwork"
 	"github.com/oncall-sim/oncall/engine"
 	"github.com/oncall-sim/oncall/grade"
-	"github.com/oncall-sim/oncall/internal/budget"
 	"github.com/oncall-sim/oncall/internal/spell"
 	"github.com/oncall-sim/oncall/score"
 )
@@ -25,10 +21,9 @@ type Criterion = grade.Criterion
 type criterion struct {
 	grade.Criterion
 
-	bound    *vm.Program // nil: not compiled
-	steps    int64       // the steps of an evaluation of bound, estimated from above
-	valuePos dsl.Pos     // where grade{} wrote the metric's name
-	faulty   bool        // grade{} wrote it with a problem: kept until its metric is checked
+	bound    *exprwork.Expr // nil: not compiled
+	valuePos dsl.Pos        // where grade{} wrote the metric's name
+	faulty   bool           // grade{} wrote it with a problem: kept until its metric is checked
 }
 
 // graded is the criterion as grade checks it, its bound compiled.
@@ -92,11 +87,11 @@ type boundEnv struct {
 // compileBound compiles the bound, once for every check, and says what is
 // wrong with it.
 func (c *criterion) compileBound() error {
-	prog, steps, problem := compileBounded(c.Bound, boundEnv{}, []string{"reference"}, "a bound", reflect.Float64)
+	bound, problem := boundPlace.Compile(c.Bound, boundEnv{})
 	if problem != nil {
-		return fmt.Errorf("not a number nor an expression over reference (%s)", firstLine(problem.msg))
+		return fmt.Errorf("not a number nor an expression over reference (%s)", firstLine(problem.Msg))
 	}
-	c.bound, c.steps = prog, steps
+	c.bound = bound
 	return nil
 }
 
@@ -106,16 +101,7 @@ func (c *criterion) compileBound() error {
 // a user writes is, as a timed call of a budget (the default one) charged
 // its steps.
 func (c *criterion) limit(reference float64) (float64, error) {
-	var out any
-	m := budget.New(budget.Limits{})
-	err := m.Timed(func() error {
-		if err := m.Charge(budget.Scenario, c.steps); err != nil {
-			return err
-		}
-		var err error
-		out, err = expr.Run(c.bound, boundEnv{Reference: reference})
-		return err
-	})
+	out, err := c.bound.Eval(boundEnv{Reference: reference})
 	if err != nil {
 		return 0, c.problem(fmt.Sprintf("bound %q: %v", clipBound(c.Bound), firstLine(err.Error())))
 	}

@@ -2,14 +2,13 @@ package scenario
 
 import (
 	"errors"
-	"fmt"
-	"reflect"
 
 	"github.com/expr-lang/expr/ast"
 	"github.com/expr-lang/expr/file"
 	"github.com/expr-lang/expr/vm"
 
 	"github.com/oncall-sim/oncall/dsl"
+	"github.com/oncall-sim/oncall/dsl/exprwork"
 	"github.com/oncall-sim/oncall/engine"
 	"github.com/oncall-sim/oncall/internal/budget"
 )
@@ -17,9 +16,8 @@ import (
 // pageRule is a page rule written as an expression over a row's metrics.
 // The compiled program is shared; each run gets its own VM and variables.
 type pageRule struct {
-	prog  *vm.Program
+	expr  *exprwork.Expr
 	specs []engine.MetricSpec // the metrics the expression reads
-	steps int64               // the steps of an evaluation, estimated from above
 	at    func(offset int) dsl.Pos
 	src   string // the scenario file, for snippets
 }
@@ -58,20 +56,16 @@ func (p *Program) compilePage(decl *declaration) (*pageRule, *dsl.Diagnostic) {
 		}
 		return pos
 	}}
-	fail := func(off int, msg string) (*pageRule, *dsl.Diagnostic) {
-		pos := pr.at(off)
-		return nil, &dsl.Diagnostic{Pos: pos, Context: "page rule", Message: msg, Snippet: dsl.LineOf(p.src, pos.Line)}
-	}
-	prog, steps, problem := compileBounded(text, env, append(names, "paging"), "a page rule", reflect.Bool)
+	expr, problem := pagePlace(names, pr.at).Compile(text, env)
 	if problem != nil {
-		if problem.wrongType != nil {
-			problem.msg = fmt.Sprintf("the page rule must be true or false, e.g. \"burn_1h >= 14.4 && burn_5m >= 14.4\" (expected bool, but got %s)", typeText(problem.wrongType))
+		if problem.Mistyped {
+			problem.Msg = "the page rule must be true or false, e.g. \"burn_1h >= 14.4 && burn_5m >= 14.4\" (" + problem.Msg + ")"
 		}
-		return fail(problem.at, problem.msg)
+		return nil, &dsl.Diagnostic{Pos: problem.Pos, Context: "page rule", Message: problem.Msg, Snippet: dsl.LineOf(p.src, problem.Pos.Line)}
 	}
-	pr.prog, pr.steps = prog, steps
+	pr.expr = expr
 	seen := map[string]bool{}
-	ast.Find(pr.prog.Node(), func(n ast.Node) bool {
+	ast.Find(pr.expr.Program.Node(), func(n ast.Node) bool {
 		if id, ok := n.(*ast.IdentifierNode); ok && !seen[id.Value] {
 			seen[id.Value] = true
 		}
@@ -133,7 +127,7 @@ func (p *pageRun) holds(r *engine.Row) (bool, error) {
 			p.env[s.Name] = v
 		}
 	}
-	out, err := p.vm.Run(p.rule.prog, p.env)
+	out, err := p.vm.Run(p.rule.expr.Program, p.env)
 	if err != nil {
 		var fe *file.Error
 		if errors.As(err, &fe) {
@@ -147,10 +141,7 @@ func (p *pageRun) holds(r *engine.Row) (bool, error) {
 
 // charge charges an evaluation's steps, unless the run is unmetered.
 func (p *pageRun) charge() error {
-	if p.bud.Off() {
-		return nil
-	}
-	return p.bud.Charge(budget.Scenario, p.rule.steps)
+	return p.rule.expr.Charge(p.bud, budget.Scenario)
 }
 
 func (p *pageRule) diag(off int, msg string) error {

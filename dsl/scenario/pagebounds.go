@@ -12,7 +12,7 @@ import (
 // force rather than the default one.
 func (p *pageRun) Thresholds() []engine.Threshold {
 	var out []engine.Threshold
-	ast.Find(p.rule.prog.Node(), func(n ast.Node) bool {
+	ast.Find(p.rule.expr.Program.Node(), func(n ast.Node) bool {
 		b, ok := n.(*ast.BinaryNode)
 		if !ok {
 			return false
