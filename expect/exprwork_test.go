@@ -9,6 +9,7 @@ import (
 	"github.com/oncall-sim/oncall/dsl"
 	"github.com/oncall-sim/oncall/dsl/policy"
 	"github.com/oncall-sim/oncall/dsl/scenario"
+	"github.com/oncall-sim/oncall/internal/luachunk"
 )
 
 // exprPlace is one of the four places where a user writes an expression:
@@ -19,7 +20,7 @@ type exprPlace struct {
 	name    string
 	number  bool // the place takes a number, not a comparison
 	line    int  // the line of the file the expression stands on
-	compile func(src string) error
+	compile func(t testing.TB, src string) error
 	reduce  func(msg string) string
 	words   []string // the place's words in its messages, longest first
 	hints   []string // what the place adds to a message, an example
@@ -28,7 +29,7 @@ type exprPlace struct {
 var exprPlaces = []exprPlace{
 	{
 		name: "policy", line: 2,
-		compile: func(x string) error {
+		compile: func(_ testing.TB, x string) error {
 			_, err := policy.Compile("t.rules", []byte("rule \"r\"\n  when "+x+"\n  do set_shed(1)\n"))
 			return err
 		},
@@ -37,16 +38,18 @@ var exprPlaces = []exprPlace{
 	},
 	{
 		name: "page rule", line: 2,
-		compile: func(x string) error {
-			_, err := scenario.Compile("t.lua", []byte("scenario { id = \"h\", title = \"H\", briefing = \"B\", start = \"09:00\", duration = \"1h\",\n  page = [["+x+"]] }\n"), scenario.Options{})
+		compile: func(t testing.TB, x string) error {
+			src := fmt.Sprintf(luachunk.Src(t, "testdata/places.lua", "page-rule"), x)
+			_, err := scenario.Compile("t.lua", []byte(src), scenario.Options{})
 			return err
 		},
 		words: []string{"write a page rule more simply", "it may take", "each evaluation", "a page rule"},
 	},
 	{
 		name: "bound", number: true, line: 3,
-		compile: func(x string) error {
-			_, err := scenario.Compile("t.lua", []byte("scenario { id = \"h\", title = \"H\", briefing = \"B\", start = \"09:00\", duration = \"1h\" }\ngrade {\n  { metric = \"cost\", at_most = [["+x+"]] },\n}\n"), scenario.Options{})
+		compile: func(t testing.TB, x string) error {
+			src := fmt.Sprintf(luachunk.Src(t, "testdata/places.lua", "bound"), x)
+			_, err := scenario.Compile("t.lua", []byte(src), scenario.Options{})
 			return err
 		},
 		reduce: func(msg string) string {
@@ -60,7 +63,7 @@ var exprPlaces = []exprPlace{
 	},
 	{
 		name: "check", line: 4,
-		compile: func(x string) error {
+		compile: func(_ testing.TB, x string) error {
 			_, err := Parse("t.claims", "scenario bad-deploy\nseeds 1-20\nclaim x\n  every "+x+"\n")
 			return err
 		},
@@ -115,7 +118,7 @@ func TestOneCompilerRefusesTheSameEverywhere(t *testing.T) {
 				if pl.number {
 					op = "* 1.0"
 				}
-				err := pl.compile(fmt.Sprintf(tc.expr, op))
+				err := pl.compile(t, fmt.Sprintf(tc.expr, op))
 				if err == nil {
 					t.Errorf("%s: loads", pl.name)
 					continue
