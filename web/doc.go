@@ -14,7 +14,11 @@
 // needs a session, and a game day's figures are the server's, not the
 // client's. Game days themselves are kept in a gameday.Store (SQLite, or
 // PostgreSQL shared by several consoles), so any console behind a load
-// balancer can answer any request.
+// balancer can answer any request. A result keeps its shift's replay (the
+// decisions in the share link's form, the autopilot), and the results page
+// links each result to it: a share link of the game day's scenario and
+// seed at the shift's end, naming no game day, so that it opens the
+// console on that shift and sends nothing.
 //
 // The endpoints are a table of ServeMux patterns (routes.go), one file for
 // each concern: sessions, game days, metadata and the catalogue, the model,

@@ -251,7 +251,7 @@ async function startShift(ev) {
     if (name !== sentName() && S.warned !== name) {
       try {
         const g = await api("GET", "/api/gamedays/" + encodeURIComponent(S.gameday));
-        if (g.results.some(r => r.name === name)) { S.warned = name; say(t("ui.gameday.taken", { name })); $("gdname").focus(); return; }
+        if (g.results.some(r => r.name === name)) { S.warned = name; say(t("ui.gameday.taken", { name: isolated(name) })); $("gdname").focus(); return; }
       } catch (e) { /* the server says more when the result is sent */ }
     }
     try { localStorage.setItem("oncall.name", name); } catch (e) { /* storage off */ }
@@ -363,7 +363,7 @@ async function finish() {
       const mine = was || g.results.at(-1).name;
       try { localStorage.setItem("oncall.sent." + S.gameday, mine); } catch (e) { /* storage off */ }
       sh.sent = true;
-      say(mine !== name ? t("ui.gameday.renamed", { name: mine, asked: name }) : t("ui.gameday.sent"), true);
+      say(mine !== name ? t("ui.gameday.renamed", { name: isolated(mine), asked: isolated(name) }) : t("ui.gameday.sent"), true);
     } catch (e) { oops(e); }
   }
   draw();
@@ -1051,12 +1051,39 @@ async function showResults(id) {
   const cols = ["budget_used", "availability", "cost", "worst_p99_ms", "paging_minutes", "minutes_to_mitigate"];
   if (!g.results.length) $("gdtable").innerHTML = `<tbody><tr><td>${esc(t("ui.gameday.none"))}</td></tr></tbody>`;
   else $("gdtable").innerHTML = `<thead><tr><th scope="col">${esc(t("ui.gameday.participant"))}</th><th scope="col">${esc(t("ui.gameday.score"))}</th>` +
-    cols.map(c => `<th scope="col">${esc(t("outcome." + c + ".label"))}</th>`).join("") + "</tr></thead><tbody>" +
+    cols.map(c => `<th scope="col">${esc(t("outcome." + c + ".label"))}</th>`).join("") + `<th scope="col">${esc(t("ui.gameday.replay"))}</th></tr></thead><tbody>` +
     g.results.map(r => `<tr><th scope="row"><bdi>${esc(r.name)}</bdi>${r.autopilot ? " (" + esc(t("ui.pilot.on", { name: r.autopilot === "pasted" ? t("ui.pilot.pasted") : policyTitle(r.autopilot) })) + ")" : ""}</th><td class="num">${r.max ? iso(exact(r.score) + " / " + num(r.max, 0)) : "–"}</td>` +
-      cols.map(c => { const o = metricSpec(c); return `<td class="num">${iso(value(o.unit, r.outcome[c], o.decimals))}</td>`; }).join("") + "</tr>").join("") + "</tbody>";
+      cols.map(c => { const o = metricSpec(c); return `<td class="num">${iso(value(o.unit, r.outcome[c], o.decimals))}</td>`; }).join("") + `<td>${replayCell(g, r)}</td></tr>`).join("") + "</tbody>";
   updateLink();
   S.gdTimer = setTimeout(() => { if (!$("results").hidden) showResults(id).catch(oops); }, 5000);
 }
+
+// replayLink is the share link of a result's shift, which the server
+// kept as it replayed it: the game day's scenario, seed and noise, the
+// decisions, the autopilot, at the shift's end. It names no game day, so
+// that opening it sends no second result.
+function replayLink(g, r) {
+  const p = r.replay, q = new URLSearchParams({ scenario: g.scenario, seed: g.seed });
+  if (!g.noise) q.set("noise", "false");
+  if (p.policy || p.source) { q.set(p.policy ? "pilot" : "src", p.policy || p.source); const u = p.until ?? 0; if (u >= 0) q.set("until", u); }
+  if (p.d) q.set("d", p.d);
+  q.set("m", r.outcome.minutes);
+  q.set("lang", S.lang);
+  return location.pathname + "?" + q.toString();
+}
+
+// replayCell links a result to its replay; a result kept before results
+// carried one links to nothing, and says so.
+function replayCell(g, r) {
+  if (!r.replay) return `<span title="${esc(t("ui.gameday.replay_none"))}">–</span>`;
+  return `<a class="replay" href="${esc(replayLink(g, r))}" title="${esc(t("ui.gameday.replay_title", { name: isolated(r.name) }))}">${esc(t("ui.gameday.replay_open"))}</a>`;
+}
+
+// isolated is a participant's name for a sentence: isolated by its first
+// strong letter (FSI … PDI), so that a name in another script keeps its
+// order and leaves the sentence's alone. t() isolates every value in
+// right-to-left text already.
+function isolated(name) { return S.dir === "rtl" ? name : "\u2068" + name + "\u2069"; }
 
 // ---- the model page --------------------------------------------------------
 
