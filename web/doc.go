@@ -55,7 +55,9 @@
 // it keeps in local storage: a reload). Any other link, which another site
 // may have written, only fills the start form (a pasted policy the
 // editor): the player starts the shift with a click, and a game-day result
-// is sent only for a shift the player started from the game day's form.
+// is sent only for a shift the player started from the game day's form. A
+// pasted policy's link started as it filled the form opens where the link
+// did, with its decisions and its takeover.
 //
 // The page's words come from the i18n catalogue (the "ui.*" keys of
 // i18n/catalog/ui.<lang>.json and the model's own keys), its numbers from

@@ -147,3 +147,55 @@ func afterLoad(t *testing.T, ctx context.Context, cond string) {
 	}
 	t.Fatalf("waiting for %s: %v", cond, err)
 }
+
+// TestBrowserGameDayPastedReplay: a result played by a pasted policy, with
+// a takeover and a decision after it, links to a replay that fills the
+// start form (a pasted policy starts by a click, as any link's does);
+// started, it opens at the shift's end with the result's outcome and score.
+func TestBrowserGameDayPastedReplay(t *testing.T) {
+	store, err := gameday.OpenMemory()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	o := realOptions(t)
+	o.Results = store
+	base, _ := serve(t, o)
+	if err := store.Create(context.Background(), GameDay{ID: "class2", Scenario: "bad-deploy", Seed: 41, Noise: true}); err != nil {
+		t.Fatal(err)
+	}
+	src := "rule \"x\"\n  when minute == 1\n  do set_shed(0.1)\n"
+	body, _ := json.Marshal(map[string]any{"name": "Eko", "decisions": []Decision{{Minute: 24, Control: "rollback"}}, "autopilot": map[string]any{"source": src, "until": 10}})
+	res, err := http.Post(base+"/api/gamedays/class2/results", "application/json", strings.NewReader(string(body)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	g, err := store.Get(context.Background(), "class2")
+	if err != nil || res.StatusCode != http.StatusCreated || len(g.Results) != 1 || g.Results[0].Replay == nil {
+		t.Fatalf("the pasted result: %d, %v, %+v", res.StatusCode, err, g.Results)
+	}
+	r := g.Results[0]
+	ctx := browser(t)
+	run(t, ctx, chromedp.Navigate(base+"/?lang=en&view=results&gameday=class2"), wait(`document.querySelectorAll("#gdtable a.replay").length === 1`),
+		chromedp.Evaluate[chromedp.Void](`window.resultsPage = true; undefined`), chromedp.Click(chromedp.CSS("#gdtable a.replay")))
+	afterLoad(t, ctx, `!window.resultsPage && window.oncall && !document.getElementById("start").hidden && document.getElementById("pilotsrc").value !== ""`)
+	if got := eval[string](t, ctx, `document.getElementById("pilotsrc").value`); got != src || !eval[bool](t, ctx, `document.getElementById("shift").hidden`) {
+		t.Fatalf("the replay's form holds %q, the shift shown: %v", got, !eval[bool](t, ctx, `document.getElementById("shift").hidden`))
+	}
+	run(t, ctx, click("startbtn"), wait(`window.oncall.shift() && window.oncall.shift().done && window.oncall.shift().debrief && !document.getElementById("end").hidden`))
+	got := eval[string](t, ctx, `JSON.stringify({d: window.oncall.shift().d, until: window.oncall.shift().autopilot.until, budget: window.oncall.shift().outcome.budget_used, score: window.oncall.shift().debrief.score})`)
+	want, _ := json.Marshal(struct {
+		D      string  `json:"d"`
+		Until  int     `json:"until"`
+		Budget float64 `json:"budget"`
+		Score  float64 `json:"score"`
+	}{r.Replay.D, 10, r.Outcome.BudgetUsed, r.Score})
+	if got != string(want) {
+		t.Errorf("the pasted replay ends with %s, the result with %s", got, want)
+	}
+	if g, _ := store.Get(context.Background(), "class2"); len(g.Results) != 1 {
+		t.Errorf("the replay sent a result: %+v", g.Results)
+	}
+	noMessage(t, ctx)
+}

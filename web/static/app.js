@@ -229,14 +229,18 @@ function showStart() {
 }
 
 // fillStart puts a link's shift into the start form, a pasted policy into
-// the editor, for the player to start or not.
-function fillStart(sh) {
+// the editor, for the player to start or not. A pasted policy's link keeps
+// its decisions, its takeover and its minute aside (S.linked): started as
+// the link left it, the shift opens where the link's did, decision for
+// decision, as a link without a pasted policy opens by itself.
+function fillStart(sh, m) {
   if (S.meta.scenarios.some(x => x.id === sh.scenario)) { $("scenario").value = sh.scenario; brief(); }
   if (Number.isInteger(sh.seed) && sh.seed >= 0) $("seed").value = sh.seed;
   $("noise").checked = sh.noise;
   const a = sh.autopilot;
   if (a && a.source !== undefined) { $("pilot").value = "__pasted"; $("pilotsrc").value = a.source; $("pastebox").hidden = false; }
   else if (a && [...$("pilot").options].some(o => o.value === a.policy)) $("pilot").value = a.policy;
+  S.linked = a && a.source !== undefined ? { scenario: sh.scenario, seed: sh.seed, noise: sh.noise, source: a.source, until: a.until, d: sh.d, m } : null;
   updateLink();
 }
 
@@ -262,6 +266,11 @@ async function startShift(ev) {
   const p = $("pilot").value;
   if (p === "__pasted") autopilot = { source: $("pilotsrc").value, until: -1 };
   else if (p) autopilot = { policy: p, until: -1 };
+  const l = S.linked;
+  if (!S.gd && l && autopilot && autopilot.source === l.source && $("scenario").value === l.scenario && +seed === l.seed && $("noise").checked === l.noise) {
+    S.linked = null;
+    return await open({ scenario: l.scenario, seed: l.seed, noise: l.noise, d: l.d, decisions: [], autopilot: { source: l.source, until: l.until } }, l.m);
+  }
   // A new shift opens on its first minute computed, minute 0: the tiles,
   // the charts and their axes have a real minute to show from the start.
   // joined: this shift's result goes to the game day, by this click alone.
@@ -475,7 +484,7 @@ async function openLink(q) {
   if (own) return await open(Object.assign(sh, { joined: own.joined, sent: own.sent }), Math.max(1, +(q.get("m") || 0)));
   if (!S.gameday && !q.has("src")) return await open(sh, Math.max(1, +(q.get("m") || 0)));
   showStart();
-  if (!S.gameday) fillStart(sh);
+  if (!S.gameday) fillStart(sh, Math.max(1, +(q.get("m") || 0)));
 }
 
 // onHistory shows the view of a history entry that Back or Forward reached.
