@@ -94,8 +94,9 @@ func TestBrowserGameDayReplay(t *testing.T) {
 		t.Fatal(err)
 	}
 	id := u.Query().Get("gameday")
-	// An older result, without a replay, whose score has a decimal.
-	if _, err := store.Add(context.Background(), id, Result{Name: "Dana", Score: 4.6, Max: 10}); err != nil {
+	// An older result, without a replay, whose score has a decimal, under
+	// a name in Arabic letters.
+	if _, err := store.Add(context.Background(), id, Result{Name: "ندا", Score: 4.6, Max: 10}); err != nil {
 		t.Fatal(err)
 	}
 	player := browser(t)
@@ -114,6 +115,21 @@ func TestBrowserGameDayReplay(t *testing.T) {
 	if title != "Replay the shift of \u2068Ana\u2069, decision for decision" {
 		t.Errorf("the link's title is %q", title)
 	}
+	// Each name is isolated, in English and in Urdu: the row's heading
+	// starts with a <bdi> that holds the name, and the link's title holds
+	// it between FSI and PDI.
+	names := `[...document.querySelectorAll("#gdtable tbody th")].map(th => th.firstElementChild && th.firstElementChild.tagName === "BDI" ? th.firstElementChild.textContent : "not isolated: " + th.textContent)`
+	if got := eval[[]string](t, ctx, names); !reflect.DeepEqual(got, []string{"ندا", "Ana"}) {
+		t.Errorf("the names in English: %q", got)
+	}
+	run(t, ctx, chromedp.Navigate(strings.Replace(results, "lang=en", "lang=ur", 1)), wait(`document.documentElement.dir === "rtl" && document.querySelectorAll("#gdtable a.replay").length === 1`))
+	if got := eval[[]string](t, ctx, names); !reflect.DeepEqual(got, []string{"ندا", "Ana"}) {
+		t.Errorf("the names in Urdu: %q", got)
+	}
+	if title := eval[string](t, ctx, `document.querySelector("#gdtable a.replay").title`); !strings.Contains(title, "\u2068Ana\u2069") || !strings.Contains(title, "شفٹ") {
+		t.Errorf("the link's title in Urdu is %q", title)
+	}
+	run(t, ctx, chromedp.Navigate(results), wait(`document.documentElement.dir !== "rtl" && document.querySelectorAll("#gdtable a.replay").length === 1`))
 	// The click loads another page: the results page marks itself, and
 	// the wait is for a page without the mark, whose evaluations may fail
 	// while it loads.
