@@ -73,6 +73,10 @@ func schema() [][]string {
 	results     INTEGER NOT NULL,
 	imported_at {time} NOT NULL
 )`,
+	}, {
+		// Version 2: each result's replay, for the results page's link.
+		// Results kept before it have none (NULL).
+		`ALTER TABLE results ADD COLUMN replay {json}`,
 	}}
 }
 

@@ -31,6 +31,26 @@ type Result struct {
 	Score     float64        `json:"score"`
 	Max       float64        `json:"max"`
 	Submitted time.Time      `json:"submitted,omitzero"`
+	// Replay is what replays the shift exactly, for the results page's
+	// link; nil for a result kept before replays were (schema version 1).
+	Replay *Replay `json:"replay,omitempty"`
+}
+
+// Replay is a result's shift as the console replays it on its game day's
+// scenario, seed and noise: the decisions in the share link's form and
+// the autopilot that played, if one did.
+type Replay struct {
+	// D is the decisions as the share link writes them,
+	// "12:rollback,30:shed=0.5".
+	D string `json:"d"`
+	// Policy names a policy of the console's list, Source is a pasted
+	// one's text; at most one is set, and neither when the participant
+	// played by hand.
+	Policy string `json:"policy,omitempty"`
+	Source string `json:"source,omitempty"`
+	// Until is the minute the participant took over from the autopilot,
+	// −1 if they did not.
+	Until int `json:"until,omitempty"`
 }
 
 // Summary is a game day without its results, as List gives it.
@@ -51,6 +71,12 @@ const (
 	MaxResults  = 500
 	MaxName     = 40
 	MaxID       = 64
+	// MaxReplay bounds a replay's decisions and policy source together,
+	// in bytes: a two-hour shift's decisions take a few hundred.
+	MaxReplay = 64 << 10
+	// maxReplayDecisions bounds the decisions of a replay, as the
+	// console bounds a shift's.
+	maxReplayDecisions = 10000
 )
 
 // Store keeps game days. Implementations are safe for concurrent use, and
@@ -159,4 +185,59 @@ func (e *kindError) Unwrap() error { return e.kind }
 // notFound says which game day does not exist.
 func notFound(id string) error {
 	return &kindError{ErrNotFound, "game day " + clip(id, 40) + " does not exist: check the link"}
+}
+
+// CheckReplay checks a result's replay: its decisions in the share link's
+// form and as many as the result counts, an autopilot that agrees with
+// the result's, and MaxReplay bytes at most. Each error names the field
+// and says what it takes. A result without a replay passes.
+func CheckReplay(r Result) error {
+	p := r.Replay
+	if p == nil {
+		return nil
+	}
+	if n := len(p.D) + len(p.Source); n > MaxReplay {
+		return fmt.Errorf("replay: its decisions (d) and policy (source) come to %d bytes, more than a result keeps (%d): send the shift without its replay, or with fewer decisions", n, MaxReplay)
+	}
+	for _, f := range []struct{ name, text string }{{"d", p.D}, {"policy", p.Policy}, {"source", p.Source}} {
+		if !utf8.ValidString(f.text) {
+			return fmt.Errorf("replay.%s is not UTF-8 text", f.name)
+		}
+	}
+	ds, err := engine.ParseDecisions(p.D, maxReplayDecisions)
+	if err != nil {
+		return fmt.Errorf("replay.d: %v", err)
+	}
+	if len(ds) != r.Decisions {
+		return fmt.Errorf("replay.d holds %d decisions and decisions = %d: a result counts the decisions of its replay", len(ds), r.Decisions)
+	}
+	return checkPilot(r.Autopilot, p)
+}
+
+// checkPilot checks a replay's autopilot against the result's: none for a
+// shift played by hand, the policy of the list it names, or a pasted one.
+func checkPilot(autopilot string, p *Replay) error {
+	switch {
+	case p.Policy != "" && p.Source != "":
+		return errors.New("replay: policy and source are both set: an autopilot is a policy of the list (policy) or a pasted one (source)")
+	case p.Policy == "" && p.Source == "":
+		if autopilot != "" || p.Until != 0 {
+			return fmt.Errorf("replay: autopilot = %q but the replay names no policy (policy or source): give the policy that played", clip(autopilot, 40))
+		}
+		return nil
+	case p.Source != "" && autopilot != "pasted", p.Policy != "" && autopilot != p.Policy:
+		return fmt.Errorf("replay: autopilot = %q but the replay's policy is %s: they must name the same policy (autopilot is \"pasted\" for a source)", clip(autopilot, 40), replayPolicy(p))
+	case utf8.RuneCountInString(p.Policy) > 200 || strings.IndexFunc(p.Policy, dropped) >= 0:
+		return fmt.Errorf("replay.policy = %q: a policy's name is at most 200 characters on one line", clip(p.Policy, 40))
+	case p.Until < -1 || p.Until > engine.MaxMinutes:
+		return fmt.Errorf("replay.until = %d: the minute of the takeover is from 0 to %d, or -1 if the autopilot stayed on", p.Until, engine.MaxMinutes)
+	}
+	return nil
+}
+
+func replayPolicy(p *Replay) string {
+	if p.Source != "" {
+		return "pasted (source)"
+	}
+	return fmt.Sprintf("%q (policy)", clip(p.Policy, 40))
 }

@@ -262,5 +262,5 @@ func checkResult(r *Result) error {
 	if r.Decisions < 0 {
 		return fmt.Errorf("decisions = %d: a count is 0 or more", r.Decisions)
 	}
-	return nil
+	return CheckReplay(*r)
 }

@@ -117,6 +117,12 @@ func TestImportJSONRefuses(t *testing.T) {
 		{"cut short", `[{"id": "a", "scenario": "surge", "seed": 1}`, "entry 2: the file ends in the middle of it"},
 		{"text after", `[] []`, "gameday.json:1: text after the list"},
 		{"null", `null`, "a file of game days is a JSON list"},
+		{"bad replay", `[{"id": "a", "scenario": "surge", "seed": 1, "results": [{"name": "Ana", "decisions": 1, "replay": {"d": "12:rollbak"}}]}]`,
+			"(game day a): result 1: replay.d: decision 1 \"12:rollbak\": unknown control"},
+		{"replay of other decisions", `[{"id": "a", "scenario": "surge", "seed": 1, "results": [{"name": "Ana", "decisions": 2, "replay": {"d": "12:rollback"}}]}]`,
+			"result 1: replay.d holds 1 decisions and decisions = 2"},
+		{"replay of another policy", `[{"id": "a", "scenario": "surge", "seed": 1, "results": [{"name": "Ana", "autopilot": "surge", "replay": {"d": "", "policy": "bad-deploy", "until": -1}}]}]`,
+			`result 1: replay: autopilot = "surge" but the replay's policy is "bad-deploy"`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -132,12 +138,15 @@ func TestImportJSONRefuses(t *testing.T) {
 	}
 }
 
-// An export in JSON imports again, to the same game days.
+// An export in JSON imports again, to the same game days, replays and all.
 func TestExportImportsAgain(t *testing.T) {
 	days, err := parseJSON("gameday.json", []byte(oldFile))
 	if err != nil {
 		t.Fatal(err)
 	}
+	days[1].Results = append(days[1].Results,
+		Result{Name: "Cem", Decisions: 2, Replay: &Replay{D: "12:rollback,30:shed=0.5"}},
+		Result{Name: "Dewi", Decisions: 1, Autopilot: "pasted", Replay: &Replay{D: "40:feature=false", Source: "rule \"r\"\n  when paging\n  do rollback()\n", Until: 35}})
 	var buf bytes.Buffer
 	if err := WriteJSON(&buf, days); err != nil {
 		t.Fatal(err)
@@ -156,6 +165,7 @@ func FuzzParseJSON(f *testing.F) {
 	f.Add([]byte(`[null]`))
 	f.Add([]byte(`[{"id": "a", "scenario": "surge", "seed": 1, "results": [{"name": "Ana"}, {"name": "Ana"}]}]`))
 	f.Add([]byte("\xef\xbb\xbf[]"))
+	f.Add([]byte(`[{"id":"a","scenario":"s","seed":1,"results":[{"name":"x","decisions":1,"autopilot":"p","replay":{"d":"3:shed=0.5","policy":"p","until":2}}]}]`))
 	f.Add([]byte(`[{"id":"a","scenario":"s","seed":1,"created":"2026-01-01T00:00:00Z","results":[{"name":"x","submitted":"2026-01-01T00:00:00Z"}]}]`))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		days, err := parseJSON("f.json", b)
@@ -174,6 +184,9 @@ func FuzzParseJSON(f *testing.F) {
 			for _, r := range g.Results {
 				if CheckName(r.Name) != nil {
 					t.Fatalf("accepted the name %q", r.Name)
+				}
+				if err := CheckReplay(r); err != nil {
+					t.Fatalf("accepted the replay %+v: %v", r.Replay, err)
 				}
 			}
 		}

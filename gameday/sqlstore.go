@@ -117,7 +117,7 @@ func (s *sqlStore) get(ctx context.Context, q querier, id string) (GameDay, erro
 	if g.Created, err = readTime(created); err != nil {
 		return GameDay{}, s.damaged("game day "+id, err)
 	}
-	rows, err := q.QueryContext(ctx, `SELECT name, decisions, autopilot, score, max_score, outcome, submitted_at FROM results WHERE game_day_id = $1 ORDER BY id`, id)
+	rows, err := q.QueryContext(ctx, `SELECT name, decisions, autopilot, score, max_score, outcome, submitted_at, replay FROM results WHERE game_day_id = $1 ORDER BY id`, id)
 	if err != nil {
 		return GameDay{}, s.failed(err)
 	}
@@ -135,8 +135,9 @@ func (s *sqlStore) get(ctx context.Context, q querier, id string) (GameDay, erro
 func (s *sqlStore) scanResult(rows *sql.Rows) (Result, error) {
 	var r Result
 	var outcome string
+	var replay sql.NullString
 	var submitted any
-	if err := rows.Scan(&r.Name, &r.Decisions, &r.Autopilot, &r.Score, &r.Max, &outcome, &submitted); err != nil {
+	if err := rows.Scan(&r.Name, &r.Decisions, &r.Autopilot, &r.Score, &r.Max, &outcome, &submitted, &replay); err != nil {
 		return r, s.failed(err)
 	}
 	// A name kept before names were cleaned reads back cleaned, so that no
@@ -150,6 +151,14 @@ func (s *sqlStore) scanResult(rows *sql.Rows) (Result, error) {
 		return r, s.damaged("the result of "+r.Name, err)
 	}
 	r.Submitted = t
+	// A result kept before replays were (schema version 1) has none, and
+	// its results page links to nothing.
+	if replay.Valid {
+		r.Replay = new(Replay)
+		if err := json.Unmarshal([]byte(replay.String), r.Replay); err != nil {
+			return r, s.damaged("the replay of "+r.Name, err)
+		}
+	}
 	return r, nil
 }
 
@@ -165,6 +174,9 @@ func (s *sqlStore) Add(ctx context.Context, id string, r Result) (GameDay, error
 	}
 	if math.IsNaN(r.Score) || math.IsInf(r.Score, 0) || math.IsNaN(r.Max) || math.IsInf(r.Max, 0) {
 		return GameDay{}, fmt.Errorf("result of %s: score %v of %v is not a number", r.Name, r.Score, r.Max)
+	}
+	if err := CheckReplay(r); err != nil {
+		return GameDay{}, fmt.Errorf("result of %s: %v", r.Name, err)
 	}
 	outcome, err := json.Marshal(r.Outcome)
 	if err != nil {
@@ -207,11 +219,20 @@ func (s *sqlStore) underCap(ctx context.Context, tx *sql.Tx, id, name string) er
 // upsert keeps a result; a name that sent before keeps its row, and so its
 // place in the list.
 func (s *sqlStore) upsert(ctx context.Context, tx *sql.Tx, id string, r Result, outcome string) error {
-	_, err := tx.ExecContext(ctx, `INSERT INTO results (game_day_id, name, decisions, autopilot, score, max_score, outcome, submitted_at)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+	var replay any // NULL: no replay
+	if r.Replay != nil {
+		b, err := json.Marshal(r.Replay)
+		if err != nil {
+			return fmt.Errorf("result of %s: the replay cannot be written: %v", r.Name, err)
+		}
+		replay = string(b)
+	}
+	_, err := tx.ExecContext(ctx, `INSERT INTO results (game_day_id, name, decisions, autopilot, score, max_score, outcome, submitted_at, replay)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
 ON CONFLICT (game_day_id, name) DO UPDATE SET decisions = excluded.decisions, autopilot = excluded.autopilot,
-	score = excluded.score, max_score = excluded.max_score, outcome = excluded.outcome, submitted_at = excluded.submitted_at`,
-		id, r.Name, r.Decisions, r.Autopilot, r.Score, r.Max, outcome, s.d.timeValue(r.Submitted))
+	score = excluded.score, max_score = excluded.max_score, outcome = excluded.outcome, submitted_at = excluded.submitted_at,
+	replay = excluded.replay`,
+		id, r.Name, r.Decisions, r.Autopilot, r.Score, r.Max, outcome, s.d.timeValue(r.Submitted), replay)
 	return s.failed(err)
 }
 

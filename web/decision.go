@@ -72,58 +72,18 @@ func (d Decision) action(by string) (engine.Action, error) {
 
 // ParseDecisions reads the compact form a link carries:
 // "12:rollback,30:shed=0.5,31:feature=false", minute:control[=value], in the
-// order they were made.
+// order they were made (engine.ParseDecisions, which game days' replays
+// are read with too).
 func ParseDecisions(text string) ([]Decision, error) {
-	text = strings.TrimSpace(text)
-	if text == "" {
-		return nil, nil
+	ds, err := engine.ParseDecisions(text, maxDecisions)
+	if err != nil || ds == nil {
+		return nil, err
 	}
-	items := strings.Split(text, ",")
-	if len(items) > maxDecisions {
-		return nil, fmt.Errorf("%d decisions: a shift carries at most %d", len(items), maxDecisions)
-	}
-	out := make([]Decision, 0, len(items))
-	for i, item := range items {
-		d, err := parseDecision(item)
-		if err != nil {
-			return nil, fmt.Errorf("decision %d %q: %v", i+1, clip(item, 40), err)
-		}
-		out = append(out, d)
+	out := make([]Decision, len(ds))
+	for i, d := range ds {
+		out[i] = Decision{Minute: d.Minute, Control: d.Control, Value: Value(d.Value)}
 	}
 	return out, nil
-}
-
-func parseDecision(item string) (Decision, error) {
-	minute, rest, ok := strings.Cut(strings.TrimSpace(item), ":")
-	if !ok {
-		return Decision{}, fmt.Errorf("write a decision as minute:control or minute:control=value, e.g. 12:rollback or 30:shed=0.5")
-	}
-	m, err := strconv.Atoi(minute)
-	if err != nil || m < 0 || m > engine.MaxMinutes {
-		return Decision{}, fmt.Errorf("minute %q: it takes a whole number from 0 to %d", clip(minute, 12), engine.MaxMinutes)
-	}
-	name, value, hasValue := strings.Cut(rest, "=")
-	c, err := engine.LookupControl(name)
-	if err != nil {
-		return Decision{}, err
-	}
-	spec := c.Spec()
-	d := Decision{Minute: m, Control: spec.Name}
-	if spec.Kind == engine.KindAction {
-		if hasValue {
-			return Decision{}, fmt.Errorf("%s is an action: it takes no value", spec.Name)
-		}
-		return d, nil
-	}
-	if !hasValue {
-		return Decision{}, fmt.Errorf("%s needs a value: %s", spec.Name, spec.Range())
-	}
-	v, err := spec.Parse(value)
-	if err != nil {
-		return Decision{}, err
-	}
-	d.Value = Value(v)
-	return d, nil
 }
 
 // FormatDecisions writes decisions in the compact form ParseDecisions reads.

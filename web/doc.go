@@ -14,7 +14,11 @@
 // needs a session, and a game day's figures are the server's, not the
 // client's. Game days themselves are kept in a gameday.Store (SQLite, or
 // PostgreSQL shared by several consoles), so any console behind a load
-// balancer can answer any request.
+// balancer can answer any request. A result keeps its shift's replay (the
+// decisions in the share link's form, the autopilot), and the results page
+// links each result to it: a share link of the game day's scenario and
+// seed at the shift's end, naming no game day, so that it opens the
+// console on that shift and sends nothing.
 //
 // The endpoints are a table of ServeMux patterns (routes.go), one file for
 // each concern: sessions, game days, metadata and the catalogue, the model,
@@ -51,7 +55,9 @@
 // it keeps in local storage: a reload). Any other link, which another site
 // may have written, only fills the start form (a pasted policy the
 // editor): the player starts the shift with a click, and a game-day result
-// is sent only for a shift the player started from the game day's form.
+// is sent only for a shift the player started from the game day's form. A
+// pasted policy's link started as it filled the form opens where the link
+// did, with its decisions and its takeover.
 //
 // The page's words come from the i18n catalogue (the "ui.*" keys of
 // i18n/catalog/ui.<lang>.json and the model's own keys), its numbers from

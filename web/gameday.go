@@ -10,6 +10,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/oncall-sim/oncall/engine"
 	"github.com/oncall-sim/oncall/gameday"
 )
 
@@ -113,13 +114,18 @@ func (s *Server) addResult(w http.ResponseWriter, r *http.Request) {
 	if req.Once {
 		name = freeName(g, name)
 	}
+	replay := replayOf(req)
+	if n := len(replay.D) + len(replay.Source); n > gameday.MaxReplay {
+		fail(w, apiError(http.StatusRequestEntityTooLarge, "ui.api.replay_large", "kb", (n+1023)>>10, "max", gameday.MaxReplay>>10))
+		return
+	}
 	sh := Shift{Scenario: g.Scenario, Seed: g.Seed, Noise: g.Noise, Autopilot: req.Autopilot, Decisions: req.Decisions}
 	sim, sc, _, err := s.finished(r.Context(), sh)
 	if err != nil {
 		fail(w, err)
 		return
 	}
-	res := Result{Name: name, Decisions: len(req.Decisions), Outcome: sim.Outcome()}
+	res := Result{Name: name, Decisions: len(req.Decisions), Outcome: sim.Outcome(), Replay: replay}
 	if req.Autopilot != nil {
 		res.Autopilot = req.Autopilot.Policy
 		if res.Autopilot == "" {
@@ -129,12 +135,36 @@ func (s *Server) addResult(w http.ResponseWriter, r *http.Request) {
 	if d, err := s.debrief(r.Context(), sh, sim, sc); err == nil {
 		res.Score, res.Max = d.Score, d.Max
 	}
+	// The shift replayed, its replay is well formed: what the store checks
+	// again is the form it keeps.
+	if err := gameday.CheckReplay(res); err != nil {
+		fail(w, badRequest("%v", err))
+		return
+	}
 	g, err = s.results.Add(r.Context(), id, res)
 	if err != nil {
 		fail(w, s.storeError(r, err))
 		return
 	}
 	writeJSON(w, http.StatusCreated, g)
+}
+
+// replayOf is the replay a result keeps of the shift sent: its decisions
+// as the share link writes them, each control by its canonical name, and
+// its autopilot. The results page links to it.
+func replayOf(req resultRequest) *gameday.Replay {
+	ds := make([]Decision, len(req.Decisions))
+	for i, d := range req.Decisions {
+		ds[i] = d
+		if c, err := engine.LookupControl(d.Control); err == nil {
+			ds[i].Control = c.String()
+		}
+	}
+	p := &gameday.Replay{D: FormatDecisions(ds)}
+	if a := req.Autopilot; a != nil {
+		p.Policy, p.Source, p.Until = a.Policy, a.Source, a.Until
+	}
+	return p
 }
 
 // freeName is name if no result of g has it, else the first of "name (2)",

@@ -57,7 +57,8 @@ func TestBrowserHistory(t *testing.T) {
 
 // TestBrowserGameDayNames: a second participant called Alex is told that
 // the name has a result already; pressing Start again, they play on and
-// are listed as "Alex (2)", the first Alex's result kept. The results
+// are listed as "Alex (2)", the first Alex's result kept; the message names
+// them isolated (FSI … PDI), as a name in any script reads. The results
 // page writes each score as the server computed it (4.6, not "5 / 10").
 func TestBrowserGameDayNames(t *testing.T) {
 	url, _ := serve(t, realOptions(t))
@@ -85,7 +86,7 @@ func TestBrowserGameDayNames(t *testing.T) {
 	}
 	run(t, second, click("startbtn"))
 	play(second, false)
-	if msg := text(t, second, "message"); !strings.Contains(msg, "as Alex (2).") {
+	if msg := text(t, second, "message"); !strings.Contains(msg, "as \u2068Alex (2)\u2069.") {
 		t.Errorf("the second Alex is told %q", msg)
 	}
 	run(t, first, chromedp.Navigate(results), wait(`document.querySelectorAll("#gdtable tbody tr").length === 2`))

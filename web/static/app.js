@@ -229,14 +229,18 @@ function showStart() {
 }
 
 // fillStart puts a link's shift into the start form, a pasted policy into
-// the editor, for the player to start or not.
-function fillStart(sh) {
+// the editor, for the player to start or not. A pasted policy's link keeps
+// its decisions, its takeover and its minute aside (S.linked): started as
+// the link left it, the shift opens where the link's did, decision for
+// decision, as a link without a pasted policy opens by itself.
+function fillStart(sh, m) {
   if (S.meta.scenarios.some(x => x.id === sh.scenario)) { $("scenario").value = sh.scenario; brief(); }
   if (Number.isInteger(sh.seed) && sh.seed >= 0) $("seed").value = sh.seed;
   $("noise").checked = sh.noise;
   const a = sh.autopilot;
   if (a && a.source !== undefined) { $("pilot").value = "__pasted"; $("pilotsrc").value = a.source; $("pastebox").hidden = false; }
   else if (a && [...$("pilot").options].some(o => o.value === a.policy)) $("pilot").value = a.policy;
+  S.linked = a && a.source !== undefined ? { scenario: sh.scenario, seed: sh.seed, noise: sh.noise, source: a.source, until: a.until, d: sh.d, m } : null;
   updateLink();
 }
 
@@ -251,7 +255,7 @@ async function startShift(ev) {
     if (name !== sentName() && S.warned !== name) {
       try {
         const g = await api("GET", "/api/gamedays/" + encodeURIComponent(S.gameday));
-        if (g.results.some(r => r.name === name)) { S.warned = name; say(t("ui.gameday.taken", { name })); $("gdname").focus(); return; }
+        if (g.results.some(r => r.name === name)) { S.warned = name; say(t("ui.gameday.taken", { name: isolated(name) })); $("gdname").focus(); return; }
       } catch (e) { /* the server says more when the result is sent */ }
     }
     try { localStorage.setItem("oncall.name", name); } catch (e) { /* storage off */ }
@@ -262,6 +266,11 @@ async function startShift(ev) {
   const p = $("pilot").value;
   if (p === "__pasted") autopilot = { source: $("pilotsrc").value, until: -1 };
   else if (p) autopilot = { policy: p, until: -1 };
+  const l = S.linked;
+  if (!S.gd && l && autopilot && autopilot.source === l.source && $("scenario").value === l.scenario && +seed === l.seed && $("noise").checked === l.noise) {
+    S.linked = null;
+    return await open({ scenario: l.scenario, seed: l.seed, noise: l.noise, d: l.d, decisions: [], autopilot: { source: l.source, until: l.until } }, l.m);
+  }
   // A new shift opens on its first minute computed, minute 0: the tiles,
   // the charts and their axes have a real minute to show from the start.
   // joined: this shift's result goes to the game day, by this click alone.
@@ -363,7 +372,7 @@ async function finish() {
       const mine = was || g.results.at(-1).name;
       try { localStorage.setItem("oncall.sent." + S.gameday, mine); } catch (e) { /* storage off */ }
       sh.sent = true;
-      say(mine !== name ? t("ui.gameday.renamed", { name: mine, asked: name }) : t("ui.gameday.sent"), true);
+      say(mine !== name ? t("ui.gameday.renamed", { name: isolated(mine), asked: isolated(name) }) : t("ui.gameday.sent"), true);
     } catch (e) { oops(e); }
   }
   draw();
@@ -475,7 +484,7 @@ async function openLink(q) {
   if (own) return await open(Object.assign(sh, { joined: own.joined, sent: own.sent }), Math.max(1, +(q.get("m") || 0)));
   if (!S.gameday && !q.has("src")) return await open(sh, Math.max(1, +(q.get("m") || 0)));
   showStart();
-  if (!S.gameday) fillStart(sh);
+  if (!S.gameday) fillStart(sh, Math.max(1, +(q.get("m") || 0)));
 }
 
 // onHistory shows the view of a history entry that Back or Forward reached.
@@ -1051,12 +1060,39 @@ async function showResults(id) {
   const cols = ["budget_used", "availability", "cost", "worst_p99_ms", "paging_minutes", "minutes_to_mitigate"];
   if (!g.results.length) $("gdtable").innerHTML = `<tbody><tr><td>${esc(t("ui.gameday.none"))}</td></tr></tbody>`;
   else $("gdtable").innerHTML = `<thead><tr><th scope="col">${esc(t("ui.gameday.participant"))}</th><th scope="col">${esc(t("ui.gameday.score"))}</th>` +
-    cols.map(c => `<th scope="col">${esc(t("outcome." + c + ".label"))}</th>`).join("") + "</tr></thead><tbody>" +
+    cols.map(c => `<th scope="col">${esc(t("outcome." + c + ".label"))}</th>`).join("") + `<th scope="col">${esc(t("ui.gameday.replay"))}</th></tr></thead><tbody>` +
     g.results.map(r => `<tr><th scope="row"><bdi>${esc(r.name)}</bdi>${r.autopilot ? " (" + esc(t("ui.pilot.on", { name: r.autopilot === "pasted" ? t("ui.pilot.pasted") : policyTitle(r.autopilot) })) + ")" : ""}</th><td class="num">${r.max ? iso(exact(r.score) + " / " + num(r.max, 0)) : "–"}</td>` +
-      cols.map(c => { const o = metricSpec(c); return `<td class="num">${iso(value(o.unit, r.outcome[c], o.decimals))}</td>`; }).join("") + "</tr>").join("") + "</tbody>";
+      cols.map(c => { const o = metricSpec(c); return `<td class="num">${iso(value(o.unit, r.outcome[c], o.decimals))}</td>`; }).join("") + `<td>${replayCell(g, r)}</td></tr>`).join("") + "</tbody>";
   updateLink();
   S.gdTimer = setTimeout(() => { if (!$("results").hidden) showResults(id).catch(oops); }, 5000);
 }
+
+// replayLink is the share link of a result's shift, which the server
+// kept as it replayed it: the game day's scenario, seed and noise, the
+// decisions, the autopilot, at the shift's end. It names no game day, so
+// that opening it sends no second result.
+function replayLink(g, r) {
+  const p = r.replay, q = new URLSearchParams({ scenario: g.scenario, seed: g.seed });
+  if (!g.noise) q.set("noise", "false");
+  if (p.policy || p.source) { q.set(p.policy ? "pilot" : "src", p.policy || p.source); const u = p.until ?? 0; if (u >= 0) q.set("until", u); }
+  if (p.d) q.set("d", p.d);
+  q.set("m", r.outcome.minutes);
+  q.set("lang", S.lang);
+  return location.pathname + "?" + q.toString();
+}
+
+// replayCell links a result to its replay; a result kept before results
+// carried one links to nothing, and says so.
+function replayCell(g, r) {
+  if (!r.replay) return `<span title="${esc(t("ui.gameday.replay_none"))}">–</span>`;
+  return `<a class="replay" href="${esc(replayLink(g, r))}" title="${esc(t("ui.gameday.replay_title", { name: isolated(r.name) }))}">${esc(t("ui.gameday.replay_open"))}</a>`;
+}
+
+// isolated is a participant's name for a sentence: isolated by its first
+// strong letter (FSI … PDI), so that a name in another script keeps its
+// order and leaves the sentence's alone. t() isolates every value in
+// right-to-left text already.
+function isolated(name) { return S.dir === "rtl" ? name : "\u2068" + name + "\u2069"; }
 
 // ---- the model page --------------------------------------------------------
 
