@@ -27,13 +27,25 @@ import (
 
 // apiError is an error of the given status whose text is the catalogue's
 // key, args being pairs of placeholder name and value: a string is written
-// as it is, an int or a float64 as a number in the reader's digits.
+// as it is, an int or a float64 as a number in the reader's digits, an
+// *httpError (a word of the catalogue, or an error a sentence wraps) in the
+// reader's words, unisolated, as part of the sentence.
 func apiError(status int, key string, args ...any) *httpError {
 	vals := make(map[string]any, len(args)/2)
+	var sub map[string]*httpError
 	en := make([]any, 0, len(args))
 	for i := 0; i+1 < len(args); i += 2 {
 		name, _ := args[i].(string)
 		v := args[i+1]
+		if he, ok := v.(*httpError); ok {
+			if sub == nil {
+				sub = map[string]*httpError{}
+			}
+			sub[name] = he
+			vals[name] = he.msg
+			en = append(en, name, he.msg)
+			continue
+		}
 		switch n := v.(type) {
 		case int:
 			v = float64(n)
@@ -45,7 +57,23 @@ func apiError(status int, key string, args ...any) *httpError {
 		vals[name] = v
 		en = append(en, name, argText(i18n.Default, v))
 	}
-	return &httpError{status: status, msg: i18n.T(i18n.Default, key, en...), key: key, args: vals}
+	return &httpError{status: status, msg: i18n.T(i18n.Default, key, en...), key: key, args: vals, sub: sub}
+}
+
+// word is a word or phrase of the catalogue, for a placeholder of a
+// sentence: apiError writes it in the reader's language.
+func word(key string, args ...any) *httpError { return apiError(0, key, args...) }
+
+// wrapped is err inside the sentence key ("the reference policy: {detail}"),
+// keeping err's status (400 for an error without one): err's own text is
+// written in the reader's language when it has a key, as written otherwise.
+func wrapped(key string, err error) *httpError {
+	var he *httpError
+	if !errors.As(err, &he) {
+		return apiError(http.StatusBadRequest, key, "detail", err.Error())
+	}
+	out := apiError(he.status, key, "detail", he)
+	return out
 }
 
 // argText writes a placeholder's value in lang: a number with the decimals
@@ -98,6 +126,10 @@ func inLang(lang string, e *httpError) string {
 	}
 	pairs := make([]any, 0, 2*len(e.args))
 	for name, v := range e.args {
+		if he, ok := e.sub[name]; ok {
+			pairs = append(pairs, name, inLang(lang, he))
+			continue
+		}
 		pairs = append(pairs, name, i18n.Isolate(lang, argText(lang, v)))
 	}
 	at := e.at

@@ -3,8 +3,10 @@ package web
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
+	"net/http"
 	"strconv"
 	"strings"
 
@@ -35,14 +37,22 @@ func (v *Value) UnmarshalJSON(b []byte) error {
 		*v = 0
 		return nil
 	case "null":
-		return fmt.Errorf("a value is a number, true or false, not null")
+		return &valueError{"null"}
 	}
 	var f float64
 	if err := json.Unmarshal(b, &f); err != nil {
-		return fmt.Errorf("a value is a number, true or false, not %s", clip(string(b), 20))
+		return &valueError{clip(string(b), 20)}
 	}
 	*v = Value(f)
 	return nil
+}
+
+// valueError is a decision's value that is not a number, true or false:
+// got is what the body had instead.
+type valueError struct{ got string }
+
+func (e *valueError) Error() string {
+	return "a value is a number, true or false, not " + e.got
 }
 
 // maxDecisions bounds the decisions a shift may carry: ten a minute for a
@@ -52,13 +62,13 @@ const maxDecisions = 10000
 // action checks a decision against the controls and returns it as the engine
 // takes it. The error names the control and its range.
 func (d Decision) action(by string) (engine.Action, error) {
-	c, err := engine.LookupControl(d.Control)
+	c, err := lookupControl(d.Control)
 	if err != nil {
 		return engine.Action{}, err
 	}
 	v := float64(d.Value)
 	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return engine.Action{}, fmt.Errorf("%s: the value must be a finite number", d.Control)
+		return engine.Action{}, apiError(http.StatusBadRequest, "ui.api.not_finite", "control", d.Control)
 	}
 	spec := c.Spec()
 	if spec.Kind == engine.KindAction {
@@ -68,6 +78,18 @@ func (d Decision) action(by string) (engine.Action, error) {
 		return engine.Action{}, rangeError(spec, v)
 	}
 	return engine.Action{Control: c, Value: v, By: by}, nil
+}
+
+// lookupControl finds a control by its canonical name; an unknown one is
+// refused in the reader's words, with the nearest name and every name.
+func lookupControl(name string) (engine.Control, error) {
+	c, err := engine.LookupControl(name)
+	var e *engine.UnknownControlError
+	if errors.As(err, &e) {
+		return c, apiError(http.StatusBadRequest, hinted(e.Nearest, "ui.api.control_unknown", "ui.api.control_unknown_hint"),
+			"name", quoted(e.Name, 40), "hint", e.Nearest, "list", strings.Join(e.Known, ", "))
+	}
+	return c, err
 }
 
 // ParseDecisions reads the compact form a link carries:
@@ -103,7 +125,7 @@ func parseDecision(item string) (Decision, error) {
 		return Decision{}, fmt.Errorf("minute %q: it takes a whole number from 0 to %d", clip(minute, 12), engine.MaxMinutes)
 	}
 	name, value, hasValue := strings.Cut(rest, "=")
-	c, err := engine.LookupControl(name)
+	c, err := lookupControl(name)
 	if err != nil {
 		return Decision{}, err
 	}

@@ -44,12 +44,12 @@ func (s *Server) model(w http.ResponseWriter, r *http.Request) {
 	}
 	if text := q.Get("seed"); q.Has("seed") {
 		if draws == nil {
-			writeJSON(w, http.StatusBadRequest, errorBody{Error: fmt.Sprintf("seed=%s: a seed picks a shift of a scenario; give scenario= too", clip(text, 20))})
+			fail(w, apiError(http.StatusBadRequest, "ui.api.model_seed_alone", "seed", clip(text, 20)))
 			return
 		}
 		v, err := strconv.ParseUint(text, 10, 32)
 		if err != nil {
-			writeJSON(w, http.StatusBadRequest, errorBody{Error: fmt.Sprintf("seed=%q: it takes a whole number from 0 to 4294967295", clip(text, 20))})
+			fail(w, apiError(http.StatusBadRequest, "ui.api.model_seed", "seed", strconv.Quote(clip(text, 20))))
 			return
 		}
 		n := uint32(v)

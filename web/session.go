@@ -210,15 +210,6 @@ func decisionError(err error) error {
 	return badRequest("%v", err)
 }
 
-// prefix says where an error comes from and keeps its status.
-func prefix(where string, err error) error {
-	var he *httpError
-	if errors.As(err, &he) {
-		return &httpError{status: he.status, msg: where + he.msg}
-	}
-	return badRequest("%s%v", where, err)
-}
-
 func runError(sh Shift, err error) error {
 	return apiError(http.StatusUnprocessableEntity, "ui.api.run_stopped", "scenario", sh.Scenario, "seed", strconv.FormatUint(uint64(sh.Seed), 10), "reason", err.Error())
 }
