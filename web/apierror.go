@@ -67,13 +67,13 @@ func word(key string, args ...any) *httpError { return apiError(0, key, args...)
 // wrapped is err inside the sentence key ("the reference policy: {detail}"),
 // keeping err's status (400 for an error without one): err's own text is
 // written in the reader's language when it has a key, as written otherwise.
-func wrapped(key string, err error) *httpError {
+// More placeholders of key follow as pairs of name and value.
+func wrapped(key string, err error, args ...any) *httpError {
 	var he *httpError
 	if !errors.As(err, &he) {
-		return apiError(http.StatusBadRequest, key, "detail", err.Error())
+		return apiError(http.StatusBadRequest, key, append([]any{"detail", err.Error()}, args...)...)
 	}
-	out := apiError(he.status, key, "detail", he)
-	return out
+	return apiError(he.status, key, append([]any{"detail", he}, args...)...)
 }
 
 // argText writes a placeholder's value in lang: a number with the decimals
@@ -130,7 +130,10 @@ func inLang(lang string, e *httpError) string {
 			pairs = append(pairs, name, inLang(lang, he))
 			continue
 		}
-		pairs = append(pairs, name, i18n.Isolate(lang, argText(lang, v)))
+		if t := argText(lang, v); t != "" {
+			v = i18n.Isolate(lang, t)
+		}
+		pairs = append(pairs, name, v)
 	}
 	at := e.at
 	if at != "" {

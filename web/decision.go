@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"math"
 	"net/http"
 	"strconv"
@@ -94,7 +93,8 @@ func lookupControl(name string) (engine.Control, error) {
 
 // ParseDecisions reads the compact form a link carries:
 // "12:rollback,30:shed=0.5,31:feature=false", minute:control[=value], in the
-// order they were made.
+// order they were made. Its errors are written in the reader's language
+// when the console sends them (fail), in English otherwise.
 func ParseDecisions(text string) ([]Decision, error) {
 	text = strings.TrimSpace(text)
 	if text == "" {
@@ -102,13 +102,13 @@ func ParseDecisions(text string) ([]Decision, error) {
 	}
 	items := strings.Split(text, ",")
 	if len(items) > maxDecisions {
-		return nil, fmt.Errorf("%d decisions: a shift carries at most %d", len(items), maxDecisions)
+		return nil, apiError(http.StatusBadRequest, "ui.api.decisions_many", "n", len(items), "max", maxDecisions)
 	}
 	out := make([]Decision, 0, len(items))
 	for i, item := range items {
 		d, err := parseDecision(item)
 		if err != nil {
-			return nil, fmt.Errorf("decision %d %q: %v", i+1, clip(item, 40), err)
+			return nil, wrapped("ui.api.link_decision", err, "i", i+1, "item", quoted(item, 40))
 		}
 		out = append(out, d)
 	}
@@ -118,11 +118,11 @@ func ParseDecisions(text string) ([]Decision, error) {
 func parseDecision(item string) (Decision, error) {
 	minute, rest, ok := strings.Cut(strings.TrimSpace(item), ":")
 	if !ok {
-		return Decision{}, fmt.Errorf("write a decision as minute:control or minute:control=value, e.g. 12:rollback or 30:shed=0.5")
+		return Decision{}, apiError(http.StatusBadRequest, "ui.api.link_form")
 	}
 	m, err := strconv.Atoi(minute)
 	if err != nil || m < 0 || m > engine.MaxMinutes {
-		return Decision{}, fmt.Errorf("minute %q: it takes a whole number from 0 to %d", clip(minute, 12), engine.MaxMinutes)
+		return Decision{}, apiError(http.StatusBadRequest, "ui.api.link_minute", "minute", quoted(minute, 12), "max", engine.MaxMinutes)
 	}
 	name, value, hasValue := strings.Cut(rest, "=")
 	c, err := lookupControl(name)
@@ -133,19 +133,41 @@ func parseDecision(item string) (Decision, error) {
 	d := Decision{Minute: m, Control: spec.Name}
 	if spec.Kind == engine.KindAction {
 		if hasValue {
-			return Decision{}, fmt.Errorf("%s is an action: it takes no value", spec.Name)
+			return Decision{}, apiError(http.StatusBadRequest, "ui.api.link_action", "control", spec.Name)
 		}
 		return d, nil
 	}
 	if !hasValue {
-		return Decision{}, fmt.Errorf("%s needs a value: %s", spec.Name, spec.Range())
+		return Decision{}, apiError(http.StatusBadRequest, "ui.api.link_value", "control", spec.Name, "range", span(spec))
 	}
 	v, err := spec.Parse(value)
 	if err != nil {
-		return Decision{}, err
+		switch _, nan := strconv.ParseFloat(strings.TrimSpace(value), 64); {
+		case spec.Kind == engine.KindBool:
+			return Decision{}, apiError(http.StatusBadRequest, "ui.api.link_bool", "control", spec.Name, "value", quoted(strings.TrimSpace(value), 20))
+		case nan != nil || math.IsInf(v, 0) || math.IsNaN(v):
+			return Decision{}, apiError(http.StatusBadRequest, "ui.api.link_nan", "control", spec.Name, "value", quoted(strings.TrimSpace(value), 20), "range", span(spec))
+		}
+		return Decision{}, rangeError(spec, v)
 	}
 	d.Value = Value(v)
 	return d, nil
+}
+
+// span is the values a control takes, as engine.ControlSpec.Range says
+// them, in the reader's words.
+func span(s engine.ControlSpec) *httpError {
+	switch s.Kind {
+	case engine.KindBool:
+		return word("ui.api.takes.bool")
+	case engine.KindInt:
+		return word("ui.api.span_int", "min", s.Min, "max", s.Max)
+	}
+	unit := ""
+	if s.Unit != "" && s.Unit != "share" {
+		unit = " " + s.Unit
+	}
+	return word("ui.api.span", "min", s.Min, "max", s.Max, "unit", unit)
 }
 
 // FormatDecisions writes decisions in the compact form ParseDecisions reads.

@@ -88,7 +88,7 @@ func shiftOf(req createRequest) (createRequest, Shift, error) {
 			return req, Shift{}, apiError(http.StatusBadRequest, "ui.api.decisions_both")
 		}
 		if req.Decisions, err = ParseDecisions(req.D); err != nil {
-			return req, Shift{}, badRequest("d: %v", err)
+			return req, Shift{}, at("d: ", err)
 		}
 	}
 	return req, Shift{Scenario: req.Scenario, Seed: seed, Noise: req.Noise == nil || *req.Noise, Autopilot: req.Autopilot, Decisions: req.Decisions}, nil
