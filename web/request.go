@@ -193,8 +193,16 @@ func jsonValue(v string) *httpError {
 		return word("ui.api.json_is.number_n", "n", n)
 	}
 	switch v {
-	case "string", "number", "bool", "array", "object", "null":
-		return word("ui.api.json_is." + v)
+	case "string":
+		return word("ui.api.json_is.string")
+	case "number":
+		return word("ui.api.json_is.number")
+	case "bool":
+		return word("ui.api.json_is.bool")
+	case "array":
+		return word("ui.api.json_is.array")
+	case "object":
+		return word("ui.api.json_is.object")
 	}
 	return word("ui.api.json_is.other", "kind", v)
 }
