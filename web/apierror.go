@@ -146,12 +146,23 @@ func inLang(lang string, e *httpError) string {
 // for fail to write errors in: the page names its own in Accept-Language.
 func speaks(h http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		lang := i18n.Default
-		if al := r.Header.Get("Accept-Language"); al != "" {
-			lang = i18n.Match(al)
-		}
-		h(&langWriter{w, lang}, r)
+		h(&langWriter{w, requestLang(r)}, r)
 	}
+}
+
+// requestLang is the language a request asks for in Accept-Language,
+// English when it names none.
+func requestLang(r *http.Request) string {
+	if al := r.Header.Get("Accept-Language"); al != "" {
+		return i18n.Match(al)
+	}
+	return i18n.Default
+}
+
+// failFor answers err in the language r asks for, where no handler of
+// speaks has said it yet: the checks in front of the routes.
+func failFor(w http.ResponseWriter, r *http.Request, err error) {
+	fail(&langWriter{w, requestLang(r)}, err)
 }
 
 // langWriter is a ResponseWriter that knows the language of its request.

@@ -1,7 +1,6 @@
 package web
 
 import (
-	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
@@ -9,7 +8,6 @@ import (
 
 	"github.com/oncall-sim/oncall/i18n"
 	"github.com/oncall-sim/oncall/internal/budget"
-	"github.com/oncall-sim/oncall/internal/spell"
 	"github.com/oncall-sim/oncall/modelpage"
 )
 
@@ -25,8 +23,8 @@ func (s *Server) model(w http.ResponseWriter, r *http.Request) {
 	}
 	l, ok := i18n.Lookup(lang)
 	if !ok {
-		hint := spell.Hint(i18n.Nearest(lang))
-		writeJSON(w, http.StatusBadRequest, errorBody{Error: fmt.Sprintf("lang=%q is not a language of the console%s (it speaks %s)", clip(lang, 20), hint, strings.Join(i18n.Codes(), ", "))})
+		near := i18n.Nearest(lang)
+		fail(w, apiError(http.StatusBadRequest, hinted(near, "ui.api.model_lang", "ui.api.model_lang_hint"), "lang", strconv.Quote(clip(lang, 20)), "hint", near, "list", strings.Join(i18n.Codes(), ", ")))
 		return
 	}
 	var draws *modelpage.Draws

@@ -141,7 +141,7 @@ func (s *Server) buildTo(ctx context.Context, sh Shift, played int, toTheEnd boo
 	if toTheEnd {
 		sim, err = run.Run(ctx)
 		if a := sh.Autopilot; err == nil && a != nil && a.Until > sim.Setup().Minutes {
-			return nil, nil, nil, badRequest("autopilot.until = %d is out of range: it takes −1 (still on) or a minute from 0 to %d", a.Until, sim.Setup().Minutes)
+			return nil, nil, nil, apiError(http.StatusBadRequest, "ui.api.until", "until", a.Until, "played", sim.Setup().Minutes)
 		}
 	} else {
 		sim, err = run.Replay(ctx, played)

@@ -58,7 +58,7 @@ func (s *Server) whatIfHandler(w http.ResponseWriter, r *http.Request) {
 
 func (s *Server) whatIf(r *http.Request, sh Shift, req whatIfRequest) (*WhatIf, error) {
 	if len(req.Do) == 0 || len(req.Do) > maxWhatIf {
-		return nil, badRequest("do: give 1 to %d decisions to take at the minute at, e.g. [{\"control\": \"rollback\"}]", maxWhatIf)
+		return nil, apiError(http.StatusBadRequest, "ui.api.whatif_do", "max", maxWhatIf)
 	}
 	do := make([]engine.Action, len(req.Do))
 	for i, d := range req.Do {
@@ -74,7 +74,7 @@ func (s *Server) whatIf(r *http.Request, sh Shift, req whatIfRequest) (*WhatIf, 
 	}
 	rows := sim.Rows()
 	if req.At == nil || *req.At < 0 || *req.At >= len(rows) {
-		return nil, badRequest("at: give the minute to branch at, 0 to %d (the shift's last minute)", len(rows)-1)
+		return nil, apiError(http.StatusBadRequest, "ui.api.whatif_at", "last", len(rows)-1)
 	}
 	minute := *req.At
 	played := shift.Shift{Scenario: sc, Seed: sh.Seed, Noise: sh.Noise, Decisions: shift.Recorded(rows), Limits: s.opts.Limits}
