@@ -187,6 +187,10 @@ func shiftError(sh Shift, err error) error {
 	}
 	switch e.Kind {
 	case shift.MinuteOutOfRange:
+		var me *shift.MinuteError
+		if errors.As(e, &me) {
+			return apiError(http.StatusBadRequest, "ui.api.replay_minute", "minute", me.Minute, "scenario", me.Scenario, "end", me.End)
+		}
 		return badRequest("%v", e)
 	case shift.DecisionRefused:
 		return decisionError(e)
@@ -206,6 +210,11 @@ func decisionError(err error) error {
 	}
 	if errors.Is(err, shift.ErrOver) {
 		return apiError(http.StatusConflict, "ui.api.over_decision")
+	}
+	var se *shift.Error
+	var oe *shift.OrderError
+	if errors.As(err, &se) && errors.As(err, &oe) {
+		return at("decisions["+strconv.Itoa(se.Decision)+"]: ", apiError(http.StatusBadRequest, "ui.api.order", "minute", oe.Minute, "from", oe.From, "to", oe.To))
 	}
 	return badRequest("%v", err)
 }
