@@ -192,6 +192,9 @@ func rangeError(s engine.ControlSpec, v float64) error {
 	case engine.KindInt:
 		return apiError(http.StatusBadRequest, "ui.api.range_int", "control", s.Name, "value", v, "min", s.Min, "max", s.Max)
 	}
+	if s.Unit == "s" { // seconds, which a language may write in its own words
+		return apiError(http.StatusBadRequest, "ui.api.range_s", "control", s.Name, "value", v, "min", s.Min, "max", s.Max)
+	}
 	unit := ""
 	if s.Unit != "" && s.Unit != "share" {
 		unit = " " + s.Unit

@@ -163,6 +163,9 @@ func span(s engine.ControlSpec) *httpError {
 	case engine.KindInt:
 		return word("ui.api.span_int", "min", s.Min, "max", s.Max)
 	}
+	if s.Unit == "s" {
+		return word("ui.api.span_s", "min", s.Min, "max", s.Max)
+	}
 	unit := ""
 	if s.Unit != "" && s.Unit != "share" {
 		unit = " " + s.Unit
