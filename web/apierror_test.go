@@ -156,6 +156,7 @@ func TestRequestErrorsInTheReadersLanguage(t *testing.T) {
 		{"ur", "POST", "/api/sessions", `{"scenario":"bad-deploy","seed":1,"minute":5,"decisions":[{"minute":3,"control":"rollback"},{"minute":2,"control":"rollback"}]}`, 400, "ui.api.order", "\u2066decisions[1]: \u2069minute = \u20662\u2069 ترتیب سے باہر ہے: فیصلے اسی ترتیب سے آتے ہیں جس میں کیے گئے، منٹ \u20663\u2069 سے \u20665\u2069 تک"},
 		{"ur", "POST", sid + "/decide", `{"control":"ttl_s","value":4000}`, 400, "ui.api.range_s", "\u2066ttl_s\u2069 = \u20664000\u2069 حد سے باہر ہے: یہ \u20660\u2069 سے \u20663600\u2069 سیکنڈ تک لیتا ہے"},
 		{"", "POST", sid + "/decide", `{"control":"ttl_s","value":4000}`, 400, "ui.api.range_s", "ttl_s = 4,000 is out of range: it takes 0 to 3,600 s"},
+		{"fr", "GET", "/api/model?scenario=bad-deplyo", ``, 400, "ui.api.scenario_unknown_hint", `scénario inconnu "bad-deplyo" ; vouliez-vous dire bad-deploy ? (la console a bad-deploy, free-play)`},
 		{"fr", "GET", "/admin", ``, 404, "ui.api.no_page", "/admin : cette page n’existe pas ; la console est à /"},
 		{"ur", "GET", "/admin", ``, 404, "ui.api.no_page", "\u2066/admin\u2069: ایسا کوئی صفحہ نہیں؛ کنسول / پر ہے"},
 		{"fr", "GET", "/api/nothing", ``, 404, "ui.api.no_endpoint", "/api/nothing : ce point d’accès n’existe pas (l’API a meta, model, i18n/{lang}, trace, debrief, whatif, gamedays, gamedays/{id}, gamedays/{id}/results, sessions, sessions/{id}, sessions/{id}/decide, sessions/{id}/step, sessions/{id}/takeover)"},

@@ -32,7 +32,7 @@ func (s *Server) model(w http.ResponseWriter, r *http.Request) {
 	if id := q.Get("scenario"); id != "" {
 		sc, err := s.scenario(id)
 		if err != nil {
-			writeJSON(w, http.StatusBadRequest, errorBody{Error: err.Error()})
+			fail(w, err)
 			return
 		}
 		if draws, err = s.models.draws(sc, s.opts.Limits); err != nil {
