@@ -35,6 +35,7 @@ func TestBrowserFirstTileRow(t *testing.T) {
 				ctx := browser(t)
 				url, _ := serve(t, realOptions(t))
 				run(t, ctx, sc.size, chromedp.Navigate(url+"/?lang="+lang), startShift("bad-deploy", "7"), playToPage)
+				saveScreen(t, ctx, "tiles-"+sc.name+"-"+lang+".png")
 				type row struct {
 					ID          string
 					Top, Height float64

@@ -34,7 +34,7 @@ func TestBrowserUrduUnits(t *testing.T) {
 			t.Errorf("%s: %q: the number's glyphs start at x = %.0f, left of its unit's at x = %.0f: it reads “unit number”", sel, got.Text, got.Num, got.Unit)
 		}
 	}
-	if l := text(t, ctx, "tile-burn_1h"); !strings.Contains(l, "(1 گھنٹہ)") {
+	if l := text(t, ctx, "tile-burn_1h"); !strings.Contains(l, "(1\u00a0گھنٹہ)") {
 		t.Errorf("the burn tile says %q, want its window in Urdu, (1 گھنٹہ)", l)
 	}
 	// No Latin unit of time beside Urdu words where the console shows a
