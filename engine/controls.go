@@ -115,8 +115,19 @@ func LookupControl(name string) (Control, error) {
 	if s, ok := find(controlSpecs[:], name); ok {
 		return s.Control, nil
 	}
-	return 0, fmt.Errorf("unknown control %q%s (controls: %s)",
-		name, didYouMean(name, ControlNames()), strings.Join(ControlNames(), ", "))
+	return 0, &UnknownControlError{Name: name, Nearest: Nearest(name, ControlNames()), Known: ControlNames()}
+}
+
+// UnknownControlError is LookupControl's error: the name it was given, the
+// known name nearest to it ("" for none) and every known name, for a caller
+// that words the error itself.
+type UnknownControlError struct {
+	Name, Nearest string
+	Known         []string
+}
+
+func (e *UnknownControlError) Error() string {
+	return fmt.Sprintf("unknown control %q%s (controls: %s)", e.Name, hintFor(e.Nearest), strings.Join(e.Known, ", "))
 }
 
 // Range describes the values the control takes, for messages.

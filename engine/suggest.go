@@ -9,3 +9,6 @@ func Nearest(name string, candidates []string) string { return spell.Nearest(nam
 
 // didYouMean renders a suggestion as a clause to append to a message.
 func didYouMean(name string, candidates []string) string { return spell.Suggest(name, candidates) }
+
+// hintFor renders a suggestion already found as didYouMean does.
+func hintFor(suggestion string) string { return spell.Hint(suggestion) }

@@ -6,7 +6,12 @@ import (
 )
 
 // seedDashboards are the dashboard tables of the seeds, the product
-// description in five languages, verbatim: free play at 08:00, noise off.
+// description in five languages, verbatim (free play at 08:00, noise off)
+// but for Urdu's units of time, which the seed writes in Latin letters
+// ("1 h", "30 s") and the console in the words an Urdu reader uses
+// (گھنٹہ, سیکنڈ), the number isolated before them; the symbols and the
+// rates that the seed writes in Latin in every language (%, ×, $/h, req/s)
+// stay as it writes them.
 var seedDashboards = map[string]string{
 	"bs": `| Brzina sagorijevanja (1 h) | 0,0 × |
 | Zahtjevi | 1125 req/s |
@@ -44,7 +49,7 @@ var seedDashboards = map[string]string{
 | Edad media de las respuestas en caché | 30 s |
 | Tráfico en la versión defectuosa | 0 % |
 | Recomendaciones disponibles | 100 % |`,
-	"ur": `| برن ریٹ (1 h) | 0.0 × |
+	"ur": `| برن ریٹ (1 گھنٹہ) | 0.0 × |
 | درخواستیں | 1125 req/s |
 | سروس دیتے انسٹینس | 10 |
 | شروع ہوتے انسٹینس | 0 |
@@ -53,7 +58,7 @@ var seedDashboards = map[string]string{
 | روکا گیا ٹریفک | 0 % |
 | فلیٹ کی لاگت | 4.00 $/h |
 | اب تک کی لاگت | 0.00 $ |
-| کیش جوابات کی اوسط عمر | 30 s |
+| کیش جوابات کی اوسط عمر | 30 سیکنڈ |
 | خراب بلڈ پر ٹریفک | 0 % |
 | سفارشات دستیاب | 100 % |`,
 	"fr": `| Taux de consommation (1 h) | 0,0 × |
@@ -79,7 +84,7 @@ func TestSeedDashboards(t *testing.T) {
 		value  func(lang string) string
 	}{
 		{"burn_1h", func(l string) string { return Burn(l, 0) }},
-		{"requests", func(l string) string { return Number(l, 1125, 0) + " req/s" }},
+		{"requests", func(l string) string { return T(l, "ui.unit.rps", "n", Number(l, 1125, 0)) }},
 		{"serving", func(l string) string { return Number(l, 10, 0) }},
 		{"booting", func(l string) string { return Number(l, 0, 0) }},
 		{"hit_rate", func(l string) string { return Percent(l, 0.771429, 0) }},
@@ -87,7 +92,7 @@ func TestSeedDashboards(t *testing.T) {
 		{"shed_traffic", func(l string) string { return Percent(l, 0, 0) }},
 		{"cost_per_hour", func(l string) string { return MoneyPerHour(l, 4) }},
 		{"cost", func(l string) string { return Money(l, 0) }},
-		{"cache_age_s", func(l string) string { return Number(l, 30, 0) + " s" }},
+		{"cache_age_s", func(l string) string { return T(l, "ui.unit.s", "n", Number(l, 30, 0)) }},
 		{"bad_traffic", func(l string) string { return Percent(l, 0, 0) }},
 		{"recommendations", func(l string) string { return Percent(l, 1, 0) }},
 	}

@@ -9,6 +9,25 @@ import (
 // after it stopped.
 var ErrOver = errors.New("the shift is over: no more decisions")
 
+// MinuteError is Replay's minute that is not a minute of the run: the
+// run's minutes are 0 to End.
+type MinuteError struct {
+	Minute, End int
+	Scenario    string
+}
+
+func (e *MinuteError) Error() string {
+	return fmt.Sprintf("minute = %d is out of range: the shift %s lasts %d minutes (0 to %d)", e.Minute, e.Scenario, e.End, e.End)
+}
+
+// OrderError is a decision out of the order decisions are made in: its
+// minute is not From to To, From being the minute of the decision before.
+type OrderError struct{ Minute, From, To int }
+
+func (e *OrderError) Error() string {
+	return fmt.Sprintf("minute = %d is out of order: decisions come in the order they were made, at minutes %d to %d", e.Minute, e.From, e.To)
+}
+
 // Kind says what failed in a shift, for callers that answer each kind in
 // its own way (the web console's status codes, the command line's exit
 // codes).

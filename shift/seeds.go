@@ -20,6 +20,15 @@ const seedRange = "a whole number from 0 to 4294967295"
 // ErrNoSeed is ParseSeed's error for an empty text.
 var ErrNoSeed = errors.New("the seed is missing: give " + seedRange)
 
+// ParseSeed's other errors, for a caller that words them itself (the web
+// console, in its reader's language): a set where one seed goes, a number
+// above 4294967295, and anything else that is not a whole number.
+var (
+	ErrSeedSet   = errors.New("it takes one seed, not a set: " + seedRange)
+	ErrSeedLarge = errors.New("it is too large: a seed is " + seedRange)
+	ErrSeedText  = errors.New("it takes " + seedRange)
+)
+
 // ParseSeed reads one seed, 0 to 4294967295; spaces around it do not count.
 // Its errors say what is wrong and what a seed is, without the text: the
 // caller names the flag or the field and quotes what was given.
@@ -30,7 +39,7 @@ func ParseSeed(text string) (uint32, error) {
 	}
 	v, err := parseNumber(s)
 	if err != nil && strings.ContainsAny(strings.TrimPrefix(s, "-"), ",-–—") {
-		return 0, errors.New("it takes one seed, not a set: " + seedRange)
+		return 0, ErrSeedSet
 	}
 	return v, err
 }
@@ -42,9 +51,9 @@ func parseNumber(s string) (uint32, error) {
 	case err == nil:
 		return uint32(v), nil
 	case errors.Is(err, strconv.ErrRange):
-		return 0, errors.New("it is too large: a seed is " + seedRange)
+		return 0, ErrSeedLarge
 	}
-	return 0, errors.New("it takes " + seedRange)
+	return 0, ErrSeedText
 }
 
 // ParseSeeds reads a seed set: single seeds and inclusive ranges separated by

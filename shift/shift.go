@@ -2,7 +2,6 @@ package shift
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/oncall-sim/oncall/engine"
 	"github.com/oncall-sim/oncall/internal/budget"
@@ -188,7 +187,7 @@ func (sh Shift) Replay(ctx context.Context, m int) (*Sim, error) {
 		return nil, err
 	}
 	if end := sim.Setup().Minutes; m < 0 || m > end {
-		return nil, &Error{Kind: MinuteOutOfRange, Err: fmt.Errorf("minute = %d is out of range: the shift %s lasts %d minutes (0 to %d)", m, sim.Setup().ID, end, end)}
+		return nil, &Error{Kind: MinuteOutOfRange, Err: &MinuteError{Minute: m, Scenario: sim.Setup().ID, End: end}}
 	}
 	return sim, sh.play(ctx, sim, m)
 }
@@ -216,7 +215,7 @@ func (sh Shift) checkOrder(to int) error {
 	last := 0
 	for i, d := range sh.Decisions {
 		if d.Minute < last || d.Minute > to {
-			return &Error{Kind: DecisionRefused, Decision: i, Err: fmt.Errorf("minute = %d is out of order: decisions come in the order they were made, at minutes %d to %d", d.Minute, last, to)}
+			return &Error{Kind: DecisionRefused, Decision: i, Err: &OrderError{Minute: d.Minute, From: last, To: to}}
 		}
 		last = d.Minute
 	}

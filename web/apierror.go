@@ -27,13 +27,25 @@ import (
 
 // apiError is an error of the given status whose text is the catalogue's
 // key, args being pairs of placeholder name and value: a string is written
-// as it is, an int or a float64 as a number in the reader's digits.
+// as it is, an int or a float64 as a number in the reader's digits, an
+// *httpError (a word of the catalogue, or an error a sentence wraps) in the
+// reader's words, unisolated, as part of the sentence.
 func apiError(status int, key string, args ...any) *httpError {
 	vals := make(map[string]any, len(args)/2)
+	var sub map[string]*httpError
 	en := make([]any, 0, len(args))
 	for i := 0; i+1 < len(args); i += 2 {
 		name, _ := args[i].(string)
 		v := args[i+1]
+		if he, ok := v.(*httpError); ok {
+			if sub == nil {
+				sub = map[string]*httpError{}
+			}
+			sub[name] = he
+			vals[name] = he.msg
+			en = append(en, name, he.msg)
+			continue
+		}
 		switch n := v.(type) {
 		case int:
 			v = float64(n)
@@ -45,7 +57,23 @@ func apiError(status int, key string, args ...any) *httpError {
 		vals[name] = v
 		en = append(en, name, argText(i18n.Default, v))
 	}
-	return &httpError{status: status, msg: i18n.T(i18n.Default, key, en...), key: key, args: vals}
+	return &httpError{status: status, msg: i18n.T(i18n.Default, key, en...), key: key, args: vals, sub: sub}
+}
+
+// word is a word or phrase of the catalogue, for a placeholder of a
+// sentence: apiError writes it in the reader's language.
+func word(key string, args ...any) *httpError { return apiError(0, key, args...) }
+
+// wrapped is err inside the sentence key ("the reference policy: {detail}"),
+// keeping err's status (400 for an error without one): err's own text is
+// written in the reader's language when it has a key, as written otherwise.
+// More placeholders of key follow as pairs of name and value.
+func wrapped(key string, err error, args ...any) *httpError {
+	var he *httpError
+	if !errors.As(err, &he) {
+		return apiError(http.StatusBadRequest, key, append([]any{"detail", err.Error()}, args...)...)
+	}
+	return apiError(he.status, key, append([]any{"detail", he}, args...)...)
 }
 
 // argText writes a placeholder's value in lang: a number with the decimals
@@ -98,7 +126,14 @@ func inLang(lang string, e *httpError) string {
 	}
 	pairs := make([]any, 0, 2*len(e.args))
 	for name, v := range e.args {
-		pairs = append(pairs, name, i18n.Isolate(lang, argText(lang, v)))
+		if he, ok := e.sub[name]; ok {
+			pairs = append(pairs, name, inLang(lang, he))
+			continue
+		}
+		if t := argText(lang, v); t != "" {
+			v = i18n.Isolate(lang, t)
+		}
+		pairs = append(pairs, name, v)
 	}
 	at := e.at
 	if at != "" {
@@ -111,12 +146,23 @@ func inLang(lang string, e *httpError) string {
 // for fail to write errors in: the page names its own in Accept-Language.
 func speaks(h http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		lang := i18n.Default
-		if al := r.Header.Get("Accept-Language"); al != "" {
-			lang = i18n.Match(al)
-		}
-		h(&langWriter{w, lang}, r)
+		h(&langWriter{w, requestLang(r)}, r)
 	}
+}
+
+// requestLang is the language a request asks for in Accept-Language,
+// English when it names none.
+func requestLang(r *http.Request) string {
+	if al := r.Header.Get("Accept-Language"); al != "" {
+		return i18n.Match(al)
+	}
+	return i18n.Default
+}
+
+// failFor answers err in the language r asks for, where no handler of
+// speaks has said it yet: the checks in front of the routes.
+func failFor(w http.ResponseWriter, r *http.Request, err error) {
+	fail(&langWriter{w, requestLang(r)}, err)
 }
 
 // langWriter is a ResponseWriter that knows the language of its request.
@@ -145,6 +191,9 @@ func rangeError(s engine.ControlSpec, v float64) error {
 		return apiError(http.StatusBadRequest, "ui.api.range_bool", "control", s.Name, "value", v)
 	case engine.KindInt:
 		return apiError(http.StatusBadRequest, "ui.api.range_int", "control", s.Name, "value", v, "min", s.Min, "max", s.Max)
+	}
+	if s.Unit == "s" { // seconds, which a language may write in its own words
+		return apiError(http.StatusBadRequest, "ui.api.range_s", "control", s.Name, "value", v, "min", s.Min, "max", s.Max)
 	}
 	unit := ""
 	if s.Unit != "" && s.Unit != "share" {

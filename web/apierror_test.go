@@ -2,6 +2,7 @@ package web
 
 import (
 	"encoding/json"
+	"errors"
 	"net/http"
 	"strings"
 	"testing"
@@ -110,5 +111,93 @@ func TestEveryAPIErrorIsTranslated(t *testing.T) {
 	}
 	if n < 40 {
 		t.Errorf("only %d keys ui.api.*: is the prefix right?", n)
+	}
+}
+
+// TestRequestErrorsInTheReadersLanguage: what the decoder, the seed, the
+// engine's controls and the routes refuse is written in the language the
+// request asks for, Urdu with the request's own words isolated left to
+// right.
+func TestRequestErrorsInTheReadersLanguage(t *testing.T) {
+	ts := newTestServer(t, Options{})
+	var st struct{ ID string }
+	ts.doJSON(t, "POST", "/api/sessions", map[string]any{"scenario": "bad-deploy", "seed": 1}, &st)
+	sid := "/api/sessions/" + st.ID
+	const controls = "min_instances, autoscaling, target_utilization, ttl_s, warmup, shed, feature, rollback, breaker, pause_rollout, resume_rollout"
+	cases := []struct {
+		lang, method, path, body string
+		status                   int
+		key, want                string
+	}{
+		{"fr", "POST", "/api/sessions", `{"scenario":x}`, 400, "ui.api.json_char", "JSON mal formé : caractère inattendu 'x' à l’octet 13"},
+		{"ur", "POST", "/api/sessions", `{"scenario":x}`, 400, "ui.api.json_char", "غلط JSON: بائٹ \u206613\u2069 پر غیر متوقع حرف \u2066'x'\u2069"},
+		{"fr", "POST", "/api/sessions", `[1]`, 400, "ui.api.json_object", "JSON mal formé : un objet JSON est attendu, pas un tableau JSON"},
+		{"ur", "POST", "/api/sessions", `[1]`, 400, "ui.api.json_object", "غلط JSON: ایک JSON آبجیکٹ درکار ہے، JSON فہرست نہیں"},
+		{"fr", "POST", "/api/sessions", `{"scenario":`, 400, "ui.api.json_eof", "JSON mal formé : le corps s’arrête au milieu d’une valeur"},
+		{"fr", "POST", "/api/sessions", `{"scenario":"bad-deploy","seed":1,"sead":2}`, 400, "ui.api.json_unknown", `JSON mal formé : champ inconnu "sead"`},
+		{"fr", "POST", "/api/sessions", `{"scenario":"bad-deploy","seed":1,"decisions":[{"minute":0,"control":"shed","value":null}]}`, 400, "ui.api.json_value", "JSON mal formé : une valeur est un nombre, true ou false, pas null"},
+		{"fr", "POST", sid + "/step", `{"minutes":"ten"}`, 400, "ui.api.json_field", `JSON mal formé : le champ "minutes" prend un nombre entier, pas une chaîne JSON`},
+		{"ur", "POST", sid + "/step", `{"minutes":1.5}`, 400, "ui.api.json_field", "غلط JSON: فیلڈ \u2066\"minutes\"\u2069 میں مکمل عدد آتا ہے، JSON عدد \u20661.5\u2069 نہیں"},
+		{"fr", "POST", "/api/sessions", `{"scenario":"bad-deploy","seed":"seven"}`, 400, "ui.api.json_number", `JSON mal formé : "seven" à la place d’un nombre`},
+		{"fr", "POST", "/api/sessions", `{"scenario":"bad-deploy","seed":-1}`, 400, "ui.api.seed_bad", "seed = -1 : elle prend un nombre entier de 0 à 4294967295"},
+		{"ur", "POST", "/api/sessions", `{"scenario":"bad-deploy","seed":4294967296}`, 400, "ui.api.seed_large", "seed = \u20664294967296\u2069: یہ بہت بڑا ہے: بیج 0 سے 4294967295 تک کا کوئی مکمل عدد ہوتا ہے"},
+		{"fr", "POST", sid + "/decide", `{"control":"shedd","value":0.5}`, 400, "ui.api.control_unknown_hint", `commande inconnue "shedd" ; vouliez-vous dire shed ? (commandes : ` + controls + ")"},
+		{"ur", "POST", sid + "/decide", `{"control":"zzzzzzzz","value":0.5}`, 400, "ui.api.control_unknown", "نامعلوم کنٹرول \u2066\"zzzzzzzz\"\u2069 (کنٹرول: \u2066" + controls + "\u2069)"},
+		{"fr", "POST", "/api/sessions", `{"scenario":"bad-deploy","seed":1,"minute":5,"decisions":[{"minute":2,"control":"rolback"}]}`, 400, "ui.api.control_unknown_hint", `decisions[0]: commande inconnue "rolback" ; vouliez-vous dire rollback ? (commandes : ` + controls + ")"},
+		{"fr", "POST", "/api/sessions", `{"scenario":"bad-deploy","seed":1,"d":"3:rollback,5:rolback"}`, 400, "ui.api.link_decision", `d: décision 2 "5:rolback" : commande inconnue "rolback" ; vouliez-vous dire rollback ? (commandes : ` + controls + ")"},
+		{"ur", "POST", "/api/sessions", `{"scenario":"bad-deploy","seed":1,"d":"5:shed"}`, 400, "ui.api.link_decision", "\u2066d: \u2069فیصلہ \u20661\u2069 \u2066\"5:shed\"\u2069: \u2066shed\u2069 کو ایک قدر چاہیے: \u20660\u2069 سے \u20661\u2069 تک"},
+		{"", "POST", "/api/sessions", `{"scenario":"bad-deploy","seed":1,"d":"5:shed=half"}`, 400, "ui.api.link_decision", `d: decision 1 "5:shed=half": shed = "half" is not a number: it takes 0 to 1`},
+		{"es", "POST", "/api/sessions", `{"scenario":"bad-deploy","seed":1,"d":"5:min_instances=99"}`, 400, "ui.api.link_decision", `d: decisión 1 "5:min_instances=99": min_instances = 99 está fuera de rango: admite un número entero de 1 a 40`},
+		{"fr", "GET", "/api/i18n/fx", ``, 404, "ui.api.language_unknown_hint", `langue inconnue "fx" ; vouliez-vous dire fr ? (la console parle en, bs, id, es, ur, fr)`},
+		{"ur", "GET", "/static/nothing.js", ``, 404, "ui.api.no_file", "\u2066/static/nothing.js\u2069: ایسی کوئی فائل نہیں"},
+		{"fr", "GET", "/static/../server.go", ``, 400, "ui.api.dotdot", "/static/../server.go : un chemin avec .. mène hors de la console"},
+		{"fr", "POST", "/api/whatif", `{"scenario":"bad-deploy","seed":7,"at":15,"do":[]}`, 400, "ui.api.whatif_do", `do : donnez de 1 à 16 décisions à prendre à la minute at, p. ex. [{"control": "rollback"}]`},
+		{"fr", "POST", "/api/sessions", `{"scenario":"bad-deploy","seed":1,"minute":121}`, 400, "ui.api.replay_minute", "minute = 121 est hors limites : la garde bad-deploy dure 120 minutes (de 0 à 120)"},
+		{"ur", "POST", "/api/sessions", `{"scenario":"bad-deploy","seed":1,"minute":5,"decisions":[{"minute":3,"control":"rollback"},{"minute":2,"control":"rollback"}]}`, 400, "ui.api.order", "\u2066decisions[1]: \u2069minute = \u20662\u2069 ترتیب سے باہر ہے: فیصلے اسی ترتیب سے آتے ہیں جس میں کیے گئے، منٹ \u20663\u2069 سے \u20665\u2069 تک"},
+		{"ur", "POST", sid + "/decide", `{"control":"ttl_s","value":4000}`, 400, "ui.api.range_s", "\u2066ttl_s\u2069 = \u20664000\u2069 حد سے باہر ہے: یہ \u20660\u2069 سے \u20663600\u2069 سیکنڈ تک لیتا ہے"},
+		{"", "POST", sid + "/decide", `{"control":"ttl_s","value":4000}`, 400, "ui.api.range_s", "ttl_s = 4,000 is out of range: it takes 0 to 3,600 s"},
+		{"fr", "GET", "/api/model?scenario=bad-deplyo", ``, 400, "ui.api.scenario_unknown_hint", `scénario inconnu "bad-deplyo" ; vouliez-vous dire bad-deploy ? (la console a bad-deploy, free-play)`},
+		{"fr", "GET", "/admin", ``, 404, "ui.api.no_page", "/admin : cette page n’existe pas ; la console est à /"},
+		{"ur", "GET", "/admin", ``, 404, "ui.api.no_page", "\u2066/admin\u2069: ایسا کوئی صفحہ نہیں؛ کنسول / پر ہے"},
+		{"fr", "GET", "/api/nothing", ``, 404, "ui.api.no_endpoint", "/api/nothing : ce point d’accès n’existe pas (l’API a meta, model, i18n/{lang}, trace, debrief, whatif, gamedays, gamedays/{id}, gamedays/{id}/results, sessions, sessions/{id}, sessions/{id}/decide, sessions/{id}/step, sessions/{id}/takeover)"},
+		{"fr", "GET", "/api/sessions", ``, 405, "ui.api.method", "GET /api/sessions : cette adresse accepte POST"},
+		{"fr", "POST", sid, `{}`, 405, "ui.api.method", "POST " + sid + " : cette adresse accepte GET ou DELETE"},
+		{"ur", "POST", sid, `{}`, 405, "ui.api.method", "\u2066POST\u2069 \u2066" + sid + "\u2069: یہ پتہ \u2066GET\u2069 یا \u2066DELETE\u2069 لیتا ہے"},
+		{"", "POST", sid, `{}`, 405, "ui.api.method", "POST " + sid + ": this address takes GET or DELETE"},
+		{"ur", "DELETE", "/api/sessions/nope", ``, 404, "ui.api.gone_already", "سیشن \u2066nope\u2069 پہلے ہی ختم ہو چکا ہے"},
+		{"fr", "GET", "/api/model?seed=x", ``, 400, "ui.api.model_seed_alone", "seed=x : une graine choisit une garde d’un scénario ; donnez aussi scenario="},
+		{"fr", "GET", "/api/model?scenario=bad-deploy&seed=x", ``, 400, "ui.api.model_seed", `seed="x" : elle prend un nombre entier de 0 à 4294967295`},
+	}
+	for _, c := range cases {
+		a := askIn(t, ts, c.lang, c.method, c.path, c.body, c.status)
+		if a.Error != c.want || a.Key != c.key {
+			t.Errorf("%s %s %s in %q:\n got %q (%s)\nwant %q (%s)", c.method, c.path, c.body, c.lang, a.Error, a.Key, c.want, c.key)
+		}
+	}
+}
+
+// TestWrappedErrorsInTheReadersLanguage: a sentence that says where an
+// error comes from ("the reference policy: …") writes the error inside it
+// in the reader's language too, keeping its status.
+func TestWrappedErrorsInTheReadersLanguage(t *testing.T) {
+	inner := apiError(http.StatusUnprocessableEntity, "ui.api.run_stopped", "scenario", "bad-deploy", "seed", "3", "reason", "policy.rules:2:5: boom")
+	e := wrapped("ui.api.reference", inner)
+	if e.status != http.StatusUnprocessableEntity {
+		t.Errorf("status %d, want 422", e.status)
+	}
+	for lang, want := range map[string]string{
+		"en": "the reference policy: scenario bad-deploy, seed 3: the run stopped: policy.rules:2:5: boom",
+		"fr": "la politique de référence : scénario bad-deploy, graine 3 : l’exécution s’est arrêtée : policy.rules:2:5: boom",
+		"ur": "حوالہ جاتی پالیسی: " + inLang("ur", inner),
+	} {
+		if got := inLang(lang, e); got != want {
+			t.Errorf("%s: %q, want %q", lang, got, want)
+		}
+	}
+	if !strings.Contains(inLang("ur", inner), "\u2066bad-deploy\u2069") {
+		t.Errorf("the Urdu inner error: %q", inLang("ur", inner))
+	}
+	if plain := wrapped("ui.api.branch", errors.New("what the engine said")); plain.status != http.StatusBadRequest || inLang("es", plain) != "la rama: what the engine said" {
+		t.Errorf("an error without a key: %d %q", plain.status, inLang("es", plain))
 	}
 }

@@ -95,7 +95,7 @@ func (s *Server) debrief(ctx context.Context, sh Shift, sim *shift.Sim, sc Scena
 		var err error
 		ref, _, _, err = s.build(ctx, refShift, len(rows))
 		if err != nil {
-			return nil, prefix("the reference policy: ", err)
+			return nil, wrapped("ui.api.reference", err)
 		}
 		d.Reference = sh.Scenario
 		d.Series = map[string][]float64{}
@@ -113,7 +113,7 @@ func (s *Server) debrief(ctx context.Context, sh Shift, sim *shift.Sim, sc Scena
 	// No policy's run on the seed: partial credit is measured from it.
 	idle, _, _, err := s.build(ctx, Shift{Scenario: sh.Scenario, Seed: sh.Seed, Noise: sh.Noise}, len(rows))
 	if err != nil {
-		return nil, prefix("the run with no policy: ", err)
+		return nil, wrapped("ui.api.no_policy_run", err)
 	}
 	none := idle.Outcome()
 	out := sim.Outcome()

@@ -3,8 +3,9 @@ package web
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
+	"errors"
 	"math"
+	"net/http"
 	"strconv"
 	"strings"
 
@@ -35,14 +36,22 @@ func (v *Value) UnmarshalJSON(b []byte) error {
 		*v = 0
 		return nil
 	case "null":
-		return fmt.Errorf("a value is a number, true or false, not null")
+		return &valueError{"null"}
 	}
 	var f float64
 	if err := json.Unmarshal(b, &f); err != nil {
-		return fmt.Errorf("a value is a number, true or false, not %s", clip(string(b), 20))
+		return &valueError{clip(string(b), 20)}
 	}
 	*v = Value(f)
 	return nil
+}
+
+// valueError is a decision's value that is not a number, true or false:
+// got is what the body had instead.
+type valueError struct{ got string }
+
+func (e *valueError) Error() string {
+	return "a value is a number, true or false, not " + e.got
 }
 
 // maxDecisions bounds the decisions a shift may carry: ten a minute for a
@@ -52,13 +61,13 @@ const maxDecisions = 10000
 // action checks a decision against the controls and returns it as the engine
 // takes it. The error names the control and its range.
 func (d Decision) action(by string) (engine.Action, error) {
-	c, err := engine.LookupControl(d.Control)
+	c, err := lookupControl(d.Control)
 	if err != nil {
 		return engine.Action{}, err
 	}
 	v := float64(d.Value)
 	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return engine.Action{}, fmt.Errorf("%s: the value must be a finite number", d.Control)
+		return engine.Action{}, apiError(http.StatusBadRequest, "ui.api.not_finite", "control", d.Control)
 	}
 	spec := c.Spec()
 	if spec.Kind == engine.KindAction {
@@ -70,20 +79,98 @@ func (d Decision) action(by string) (engine.Action, error) {
 	return engine.Action{Control: c, Value: v, By: by}, nil
 }
 
+// lookupControl finds a control by its canonical name; an unknown one is
+// refused in the reader's words, with the nearest name and every name.
+func lookupControl(name string) (engine.Control, error) {
+	c, err := engine.LookupControl(name)
+	return c, controlError(err)
+}
+
+// controlError is the engine's refusal of a control's name in the
+// reader's words.
+func controlError(err error) error {
+	var e *engine.UnknownControlError
+	if errors.As(err, &e) {
+		return apiError(http.StatusBadRequest, hinted(e.Nearest, "ui.api.control_unknown", "ui.api.control_unknown_hint"),
+			"name", quoted(e.Name, 40), "hint", e.Nearest, "list", strings.Join(e.Known, ", "))
+	}
+	return err
+}
+
 // ParseDecisions reads the compact form a link carries:
 // "12:rollback,30:shed=0.5,31:feature=false", minute:control[=value], in the
 // order they were made (engine.ParseDecisions, which game days' replays
-// are read with too).
+// are read with too). Its errors are written in the reader's language
+// when the console sends them (fail), in English otherwise.
 func ParseDecisions(text string) ([]Decision, error) {
 	ds, err := engine.ParseDecisions(text, maxDecisions)
-	if err != nil || ds == nil {
-		return nil, err
+	if err != nil {
+		return nil, linkError(err)
+	}
+	if ds == nil {
+		return nil, nil
 	}
 	out := make([]Decision, len(ds))
 	for i, d := range ds {
 		out[i] = Decision{Minute: d.Minute, Control: d.Control, Value: Value(d.Value)}
 	}
 	return out, nil
+}
+
+// linkError is the engine's refusal of a link's decisions in the reader's
+// words: the decision by its place, and what is wrong with it.
+func linkError(err error) error {
+	var e *engine.DecisionTextError
+	if !errors.As(err, &e) {
+		return err
+	}
+	if e.Fault == engine.FaultMany {
+		return apiError(http.StatusBadRequest, "ui.api.decisions_many", "n", e.Count, "max", e.Max)
+	}
+	return wrapped("ui.api.link_decision", decisionFault(e), "i", e.Index, "item", quoted(e.Item, 40))
+}
+
+// decisionFault says what is wrong with one decision of a link.
+func decisionFault(e *engine.DecisionTextError) error {
+	spec := e.Spec
+	switch e.Fault {
+	case engine.FaultForm:
+		return apiError(http.StatusBadRequest, "ui.api.link_form")
+	case engine.FaultMinute:
+		return apiError(http.StatusBadRequest, "ui.api.link_minute", "minute", quoted(e.Text, 12), "max", engine.MaxMinutes)
+	case engine.FaultControl:
+		return controlError(e.Err)
+	case engine.FaultAction:
+		return apiError(http.StatusBadRequest, "ui.api.link_action", "control", spec.Name)
+	case engine.FaultNoValue:
+		return apiError(http.StatusBadRequest, "ui.api.link_value", "control", spec.Name, "range", span(spec))
+	}
+	switch _, nan := strconv.ParseFloat(e.Text, 64); {
+	case spec.Kind == engine.KindBool:
+		return apiError(http.StatusBadRequest, "ui.api.link_bool", "control", spec.Name, "value", quoted(e.Text, 20))
+	case nan != nil || math.IsInf(e.Value, 0) || math.IsNaN(e.Value):
+		return apiError(http.StatusBadRequest, "ui.api.link_nan", "control", spec.Name, "value", quoted(e.Text, 20), "range", span(spec))
+	}
+	return rangeError(spec, e.Value)
+}
+
+// span is the values a control takes, as engine.ControlSpec.Range says
+// them, in the reader's words.
+func span(s engine.ControlSpec) *httpError {
+	switch s.Kind {
+	case engine.KindBool:
+		return word("ui.api.takes.bool")
+	case engine.KindInt:
+		return word("ui.api.span_int", "min", s.Min, "max", s.Max)
+	}
+	if s.Unit == "s" {
+		return word("ui.api.span_s", "min", s.Min, "max", s.Max)
+	}
+	unit := ""
+	if s.Unit != "" && s.Unit != "share" {
+		unit = " " + s.Unit
+	}
+	return word("ui.api.span", "min", s.Min, "max", s.Max, "unit", unit)
 }
 
 // FormatDecisions writes decisions in the compact form ParseDecisions reads.

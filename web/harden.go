@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/netip"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -33,7 +34,7 @@ func (s *Server) harden(next http.Handler) http.Handler {
 			h[k] = v
 		}
 		if strings.Contains(r.URL.Path, "..") {
-			writeJSON(w, http.StatusBadRequest, errorBody{Error: fmt.Sprintf("%s: a path with .. points outside the console", clip(r.URL.Path, 60))})
+			failFor(w, r, apiError(http.StatusBadRequest, "ui.api.dotdot", "path", clip(r.URL.Path, 60)))
 			return
 		}
 		defer func() {
@@ -42,7 +43,7 @@ func (s *Server) harden(next http.Handler) http.Handler {
 					panic(v)
 				}
 				s.logf("web: panic serving %s %s: %v\n%s", r.Method, r.URL.Path, v, debug.Stack())
-				writeJSON(w, http.StatusInternalServerError, errorBody{Error: "internal error: the server hit a bug; the page can rebuild the shift from its link"})
+				failFor(w, r, apiError(http.StatusInternalServerError, "ui.api.internal"))
 			}
 		}()
 		next.ServeHTTP(w, r)
@@ -144,12 +145,11 @@ func (s *Server) checkHost(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		host := hostName(r.Host)
 		if !s.servesHost(host) {
-			msg := fmt.Sprintf("Host %q: this console does not answer for that name (it answers its IP addresses and localhost", clip(r.Host, 60))
+			e := apiError(http.StatusMisdirectedRequest, "ui.api.host", "host", strconv.Quote(clip(r.Host, 60)))
 			if len(s.allowHosts) > 0 {
-				msg += ", and " + strings.Join(s.allowHosts, ", ")
+				e = apiError(http.StatusMisdirectedRequest, "ui.api.host_also", "host", strconv.Quote(clip(r.Host, 60)), "names", strings.Join(s.allowHosts, ", "))
 			}
-			msg += "); to reach it by a name, start it with oncall play --allow-host NAME"
-			writeJSON(w, http.StatusMisdirectedRequest, errorBody{Error: msg})
+			failFor(w, r, e)
 			return
 		}
 		next.ServeHTTP(w, r)
@@ -203,11 +203,11 @@ func CheckHostName(name string) error {
 func (s *Server) checkOrigin(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if err := s.origins.Check(r); err != nil {
-			what := "Sec-Fetch-Site: " + r.Header.Get("Sec-Fetch-Site")
+			var what any = clip("Sec-Fetch-Site: "+r.Header.Get("Sec-Fetch-Site"), 120)
 			if r.Header.Get("Sec-Fetch-Site") == "" {
-				what = "Origin " + r.Header.Get("Origin") + " is not " + r.Host
+				what = word("ui.api.origin_not", "origin", clip(r.Header.Get("Origin"), 60), "host", clip(r.Host, 60))
 			}
-			writeJSON(w, http.StatusForbidden, errorBody{Error: fmt.Sprintf("%s %s: refused, a request from another site (%s); the console takes changes only from its own page", r.Method, clip(r.URL.Path, 60), clip(what, 120))})
+			failFor(w, r, apiError(http.StatusForbidden, "ui.api.cross_site", "method", r.Method, "path", clip(r.URL.Path, 60), "what", what))
 			return
 		}
 		next.ServeHTTP(w, r)

@@ -1,13 +1,12 @@
 package web
 
 import (
-	"fmt"
 	"net/http"
+	"strconv"
 	"strings"
 
 	"github.com/oncall-sim/oncall/engine"
 	"github.com/oncall-sim/oncall/i18n"
-	"github.com/oncall-sim/oncall/internal/spell"
 )
 
 // meta describes what the page draws: controls, metrics, outcome figures,
@@ -81,8 +80,8 @@ func (s *Server) meta(w http.ResponseWriter, r *http.Request) {
 func (s *Server) messages(w http.ResponseWriter, r *http.Request) {
 	lang := r.PathValue("lang")
 	if _, ok := i18n.Lookup(lang); !ok || lang != strings.ToLower(lang) {
-		hint := spell.Hint(i18n.Nearest(lang))
-		writeJSON(w, http.StatusNotFound, errorBody{Error: fmt.Sprintf("unknown language %q%s (the console speaks %s)", clip(lang, 20), hint, strings.Join(i18n.Codes(), ", "))})
+		near := i18n.Nearest(lang)
+		fail(w, apiError(http.StatusNotFound, hinted(near, "ui.api.language_unknown", "ui.api.language_unknown_hint"), "lang", strconv.Quote(clip(lang, 20)), "hint", near, "list", strings.Join(i18n.Codes(), ", ")))
 		return
 	}
 	serveBytes(w, r, "application/json; charset=utf-8", i18n.Payload(lang))

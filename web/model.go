@@ -1,7 +1,6 @@
 package web
 
 import (
-	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
@@ -9,7 +8,6 @@ import (
 
 	"github.com/oncall-sim/oncall/i18n"
 	"github.com/oncall-sim/oncall/internal/budget"
-	"github.com/oncall-sim/oncall/internal/spell"
 	"github.com/oncall-sim/oncall/modelpage"
 )
 
@@ -25,8 +23,8 @@ func (s *Server) model(w http.ResponseWriter, r *http.Request) {
 	}
 	l, ok := i18n.Lookup(lang)
 	if !ok {
-		hint := spell.Hint(i18n.Nearest(lang))
-		writeJSON(w, http.StatusBadRequest, errorBody{Error: fmt.Sprintf("lang=%q is not a language of the console%s (it speaks %s)", clip(lang, 20), hint, strings.Join(i18n.Codes(), ", "))})
+		near := i18n.Nearest(lang)
+		fail(w, apiError(http.StatusBadRequest, hinted(near, "ui.api.model_lang", "ui.api.model_lang_hint"), "lang", strconv.Quote(clip(lang, 20)), "hint", near, "list", strings.Join(i18n.Codes(), ", ")))
 		return
 	}
 	var draws *modelpage.Draws
@@ -34,7 +32,7 @@ func (s *Server) model(w http.ResponseWriter, r *http.Request) {
 	if id := q.Get("scenario"); id != "" {
 		sc, err := s.scenario(id)
 		if err != nil {
-			writeJSON(w, http.StatusBadRequest, errorBody{Error: err.Error()})
+			fail(w, err)
 			return
 		}
 		if draws, err = s.models.draws(sc, s.opts.Limits); err != nil {
@@ -44,12 +42,12 @@ func (s *Server) model(w http.ResponseWriter, r *http.Request) {
 	}
 	if text := q.Get("seed"); q.Has("seed") {
 		if draws == nil {
-			writeJSON(w, http.StatusBadRequest, errorBody{Error: fmt.Sprintf("seed=%s: a seed picks a shift of a scenario; give scenario= too", clip(text, 20))})
+			fail(w, apiError(http.StatusBadRequest, "ui.api.model_seed_alone", "seed", clip(text, 20)))
 			return
 		}
 		v, err := strconv.ParseUint(text, 10, 32)
 		if err != nil {
-			writeJSON(w, http.StatusBadRequest, errorBody{Error: fmt.Sprintf("seed=%q: it takes a whole number from 0 to 4294967295", clip(text, 20))})
+			fail(w, apiError(http.StatusBadRequest, "ui.api.model_seed", "seed", strconv.Quote(clip(text, 20))))
 			return
 		}
 		n := uint32(v)

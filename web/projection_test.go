@@ -33,28 +33,31 @@ func TestBrowserBudgetProjection(t *testing.T) {
 			t.Fatalf("%s: the budget outlasts the shift from minute %d: pick another minute", tc.lang, last)
 		}
 		clock := eval[string](t, ctx, `window.oncall.shift().times[`+itoa(at)+`]`)
+		// The chart says it in a sentence, and so does the tile's title;
+		// the tile itself in a few words.
 		want := i18n.N(tc.lang, "ui.budget.runs_out", in, "time", clock)
-		tile, chart := text(t, ctx, "budget-proj"), text(t, ctx, "chart-budget-proj")
-		if tile != want || chart != want {
-			t.Errorf("%s at minute %d: tile %q, chart %q, want %q", tc.lang, last, tile, chart, want)
+		short := i18n.T(tc.lang, "ui.budget.tile.runs_out", "time", clock, "in", i18n.Minutes(tc.lang, in))
+		tile, title, chart := text(t, ctx, "budget-proj"), eval[string](t, ctx, `document.getElementById("budget-proj").title`), text(t, ctx, "chart-budget-proj")
+		if tile != short || title != want || chart != want {
+			t.Errorf("%s at minute %d: tile %q (title %q), chart %q, want %q and %q", tc.lang, last, tile, title, chart, short, want)
 		}
 		// The form is the language's: French "dans 1 minute", Bosnian's
 		// few "za 3 minute".
-		if tc.lang == "fr" && !strings.HasSuffix(tile, "dans 1 minute") || tc.lang == "bs" && !strings.HasSuffix(tile, "za 3 minute") {
-			t.Errorf("%s: %q, not the plural form expected", tc.lang, tile)
+		if tc.lang == "fr" && !strings.HasSuffix(chart, "dans 1 minute") || tc.lang == "bs" && !strings.HasSuffix(chart, "za 3 minute") {
+			t.Errorf("%s: %q, not the plural form expected", tc.lang, chart)
 		}
 	}
 	// Once the budget is gone, the tile says so.
 	run(t, ctx, chromedp.Navigate(url+"/?lang=en&scenario=bad-deploy&seed=7&m=75"),
 		wait(`window.oncall.shift() && window.oncall.shift().rows.length === 75 && document.getElementById("budget-proj")`))
-	if got, want := text(t, ctx, "budget-proj"), i18n.T("en", "ui.budget.spent"); got != want {
+	if got, want := text(t, ctx, "budget-proj"), i18n.T("en", "ui.budget.tile.spent"); got != want {
 		t.Errorf("a spent budget: %q, want %q", got, want)
 	}
 	// Minute 1 of a quiet shift: nothing burns that would spend the budget
 	// before the end.
 	run(t, ctx, chromedp.Navigate(url+"/?lang=en&scenario=free-play&seed=1&m=3"),
 		wait(`window.oncall.shift() && window.oncall.shift().rows.length === 3 && document.getElementById("budget-proj")`))
-	if got, want := text(t, ctx, "budget-proj"), i18n.T("en", "ui.budget.holds"); got != want {
+	if got, want := text(t, ctx, "budget-proj"), i18n.T("en", "ui.budget.tile.holds"); got != want {
 		t.Errorf("a quiet shift: %q, want %q", got, want)
 	}
 	noMessage(t, ctx)

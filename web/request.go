@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -21,7 +22,8 @@ type httpError struct {
 	msg    string
 	key    string
 	args   map[string]any
-	at     string // where in the request, written before the text in every language: "decisions[3]: "
+	sub    map[string]*httpError // the args that are sentences of their own, written in the reader's words
+	at     string                // where in the request, written before the text in every language: "decisions[3]: "
 }
 
 func (e *httpError) Error() string { return e.msg }
@@ -111,7 +113,7 @@ func decodeJSON(body []byte, v any) error {
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
-		return apiError(http.StatusBadRequest, "ui.api.body_malformed", "detail", jsonMessage(err))
+		return jsonError(err)
 	}
 	if dec.More() {
 		return apiError(http.StatusBadRequest, "ui.api.body_many")
@@ -135,38 +137,91 @@ func jsonType(header string) error {
 	return nil
 }
 
-// jsonMessage rewords the decoder's errors for a person.
-func jsonMessage(err error) string {
+// jsonError rewords the decoder's errors for a person, in the catalogue's
+// words: what was wrong and where, the decoder's own text only for what it
+// alone knows.
+func jsonError(err error) *httpError {
 	var syn *json.SyntaxError
 	var typ *json.UnmarshalTypeError
+	var val *valueError
 	switch {
 	case errors.As(err, &syn):
-		return fmt.Sprintf("%v (at byte %d)", syn, syn.Offset)
+		if c, ok := badChar(syn.Error()); ok {
+			return apiError(http.StatusBadRequest, "ui.api.json_char", "char", c, "offset", syn.Offset)
+		}
+		return apiError(http.StatusBadRequest, "ui.api.json_syntax", "detail", syn.Error(), "offset", syn.Offset)
 	case errors.As(err, &typ):
 		if typ.Field != "" {
-			return fmt.Sprintf("field %q takes %s, not a JSON %s", typ.Field, typeName(typ.Type.Kind()), typ.Value)
+			return apiError(http.StatusBadRequest, "ui.api.json_field", "field", strconv.Quote(typ.Field), "kind", word(kindKey(typ.Type.Kind())), "value", jsonValue(typ.Value))
 		}
-		return fmt.Sprintf("expected a JSON object, not a JSON %s", typ.Value)
+		return apiError(http.StatusBadRequest, "ui.api.json_object", "value", jsonValue(typ.Value))
+	case errors.As(err, &val):
+		return apiError(http.StatusBadRequest, "ui.api.json_value", "got", val.got)
 	case errors.Is(err, io.ErrUnexpectedEOF):
-		return "the body ends in the middle of a value"
+		return apiError(http.StatusBadRequest, "ui.api.json_eof")
 	}
-	return strings.TrimPrefix(err.Error(), "json: ")
+	msg := strings.TrimPrefix(err.Error(), "json: ")
+	if f, ok := strings.CutPrefix(msg, "unknown field "); ok {
+		return apiError(http.StatusBadRequest, "ui.api.json_unknown", "field", f)
+	}
+	if lit, ok := strings.CutPrefix(msg, "invalid number literal, trying to unmarshal "); ok { // a json.Number given text
+		if q, err := strconv.Unquote(strings.TrimSuffix(lit, " into Number")); err == nil {
+			return apiError(http.StatusBadRequest, "ui.api.json_number", "got", clip(q, 30))
+		}
+	}
+	return apiError(http.StatusBadRequest, "ui.api.body_malformed", "detail", msg)
 }
 
-func typeName(k reflect.Kind) string {
+// badChar finds the character a syntax error names: "invalid character
+// 'x' looking for beginning of value" names 'x'.
+func badChar(msg string) (string, bool) {
+	rest, ok := strings.CutPrefix(msg, "invalid character ")
+	if !ok || len(rest) < 3 || rest[0] != '\'' {
+		return "", false
+	}
+	end := strings.LastIndex(rest, "' ")
+	if end <= 0 {
+		return "", false
+	}
+	return rest[:end+1], true
+}
+
+// jsonValue names the kind of JSON value the decoder found ("string",
+// "number 1.5") in the catalogue's words.
+func jsonValue(v string) *httpError {
+	if n, ok := strings.CutPrefix(v, "number "); ok {
+		return word("ui.api.json_is.number_n", "n", n)
+	}
+	switch v {
+	case "string":
+		return word("ui.api.json_is.string")
+	case "number":
+		return word("ui.api.json_is.number")
+	case "bool":
+		return word("ui.api.json_is.bool")
+	case "array":
+		return word("ui.api.json_is.array")
+	case "object":
+		return word("ui.api.json_is.object")
+	}
+	return word("ui.api.json_is.other", "kind", v)
+}
+
+// kindKey is the catalogue's key for the kind of value a field takes.
+func kindKey(k reflect.Kind) string {
 	switch k {
 	case reflect.Int, reflect.Uint32:
-		return "a whole number"
+		return "ui.api.takes.int"
 	case reflect.Float64:
-		return "a number"
+		return "ui.api.takes.number"
 	case reflect.String:
-		return "text"
+		return "ui.api.takes.text"
 	case reflect.Bool:
-		return "true or false"
+		return "ui.api.takes.bool"
 	case reflect.Slice:
-		return "a list"
+		return "ui.api.takes.list"
 	case reflect.Struct, reflect.Map, reflect.Pointer:
-		return "an object"
+		return "ui.api.takes.object"
 	}
-	return "another kind of value"
+	return "ui.api.takes.other"
 }

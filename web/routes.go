@@ -1,7 +1,6 @@
 package web
 
 import (
-	"fmt"
 	"net/http"
 	"strings"
 )
@@ -57,12 +56,12 @@ func (s *Server) Handler() http.Handler {
 		mux.Handle(p, notAllowed(methods[p]))
 	}
 	list := strings.Join(api, ", ")
-	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
-		writeJSON(w, http.StatusNotFound, errorBody{Error: fmt.Sprintf("%s: no such endpoint (the API has %s)", clip(r.URL.Path, 60), list)})
-	})
-	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
-		writeJSON(w, http.StatusNotFound, errorBody{Error: fmt.Sprintf("%s: no such page; the console is at /", clip(r.URL.Path, 60))})
-	})
+	mux.HandleFunc("/api/", speaks(func(w http.ResponseWriter, r *http.Request) {
+		fail(w, apiError(http.StatusNotFound, "ui.api.no_endpoint", "path", clip(r.URL.Path, 60), "list", list))
+	}))
+	mux.HandleFunc("/", speaks(func(w http.ResponseWriter, r *http.Request) {
+		fail(w, apiError(http.StatusNotFound, "ui.api.no_page", "path", clip(r.URL.Path, 60)))
+	}))
 	return s.harden(s.gzip.compress(mux))
 }
 
@@ -73,8 +72,24 @@ func notAllowed(methods []string) http.HandlerFunc {
 	if strings.Contains(allow, "GET") {
 		allow += ", HEAD"
 	}
-	return func(w http.ResponseWriter, r *http.Request) {
+	return speaks(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Allow", allow)
-		writeJSON(w, http.StatusMethodNotAllowed, errorBody{Error: fmt.Sprintf("%s %s: this address takes %s", r.Method, clip(r.URL.Path, 60), strings.Join(methods, " or "))})
+		fail(w, apiError(http.StatusMethodNotAllowed, "ui.api.method", "method", r.Method, "path", clip(r.URL.Path, 60), "methods", either(methods)))
+	})
+}
+
+// either joins methods with the language's "or": "GET or DELETE".
+func either(methods []string) any {
+	if len(methods) == 1 {
+		return methods[0]
 	}
+	var out *httpError
+	for _, m := range methods[1:] {
+		if out == nil {
+			out = word("ui.api.or", "a", methods[0], "b", m)
+		} else {
+			out = word("ui.api.or", "a", out, "b", m)
+		}
+	}
+	return out
 }

@@ -98,12 +98,12 @@ func TestBrowserWidths(t *testing.T) {
 }
 
 // glyphOrderJS finds the first element of sel whose text is a number and
-// a unit in Arabic letters ("10 منٹ") and answers the left edges of the
+// a unit in Arabic letters ("10 منٹ", "250 ملی سیکنڈ") and answers the left edges of the
 // number's glyphs and of the unit's, as laid out on the screen.
 const glyphOrderJS = `(sel => {
   for (const e of document.querySelectorAll(sel)) {
     const text = e.textContent.replace(/[\u2066-\u2069]/g, "");
-    if (!/^[0-9.,]+ [\u0600-\u06FF]+$/.test(text)) continue;
+    if (!/^[0-9.,]+ [\u0600-\u06FF][\u0600-\u06FF ]*$/.test(text)) continue;
     const walker = document.createTreeWalker(e, NodeFilter.SHOW_TEXT);
     let num = null, unit = null;
     for (let n; (n = walker.nextNode()); ) {

@@ -187,7 +187,7 @@ func (s *Server) file(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if !fs.ValidPath(name) || name == "." || name == "index.html" {
-		writeJSON(w, http.StatusNotFound, errorBody{Error: fmt.Sprintf("%s: no such file", clip(r.URL.Path, 60))})
+		fail(w, apiError(http.StatusNotFound, "ui.api.no_file", "path", clip(r.URL.Path, 60)))
 		return
 	}
 	s.serveFile(w, r, name)
@@ -204,7 +204,7 @@ var contentTypes = map[string]string{
 func (s *Server) serveFile(w http.ResponseWriter, r *http.Request, name string) {
 	b, err := fs.ReadFile(s.static, name)
 	if err != nil {
-		writeJSON(w, http.StatusNotFound, errorBody{Error: fmt.Sprintf("/static/%s: no such file", clip(name, 60))})
+		fail(w, apiError(http.StatusNotFound, "ui.api.no_file", "path", "/static/"+clip(name, 60)))
 		return
 	}
 	ct, ok := contentTypes[name[strings.LastIndexByte(name, '.'):]]

@@ -141,7 +141,7 @@ func (s *Server) buildTo(ctx context.Context, sh Shift, played int, toTheEnd boo
 	if toTheEnd {
 		sim, err = run.Run(ctx)
 		if a := sh.Autopilot; err == nil && a != nil && a.Until > sim.Setup().Minutes {
-			return nil, nil, nil, badRequest("autopilot.until = %d is out of range: it takes −1 (still on) or a minute from 0 to %d", a.Until, sim.Setup().Minutes)
+			return nil, nil, nil, apiError(http.StatusBadRequest, "ui.api.until", "until", a.Until, "played", sim.Setup().Minutes)
 		}
 	} else {
 		sim, err = run.Replay(ctx, played)
@@ -187,6 +187,10 @@ func shiftError(sh Shift, err error) error {
 	}
 	switch e.Kind {
 	case shift.MinuteOutOfRange:
+		var me *shift.MinuteError
+		if errors.As(e, &me) {
+			return apiError(http.StatusBadRequest, "ui.api.replay_minute", "minute", me.Minute, "scenario", me.Scenario, "end", me.End)
+		}
 		return badRequest("%v", e)
 	case shift.DecisionRefused:
 		return decisionError(e)
@@ -207,16 +211,12 @@ func decisionError(err error) error {
 	if errors.Is(err, shift.ErrOver) {
 		return apiError(http.StatusConflict, "ui.api.over_decision")
 	}
-	return badRequest("%v", err)
-}
-
-// prefix says where an error comes from and keeps its status.
-func prefix(where string, err error) error {
-	var he *httpError
-	if errors.As(err, &he) {
-		return &httpError{status: he.status, msg: where + he.msg}
+	var se *shift.Error
+	var oe *shift.OrderError
+	if errors.As(err, &se) && errors.As(err, &oe) {
+		return at("decisions["+strconv.Itoa(se.Decision)+"]: ", apiError(http.StatusBadRequest, "ui.api.order", "minute", oe.Minute, "from", oe.From, "to", oe.To))
 	}
-	return badRequest("%s%v", where, err)
+	return badRequest("%v", err)
 }
 
 func runError(sh Shift, err error) error {

@@ -31,8 +31,12 @@ func parseSeed(text string) (uint32, error) {
 	switch {
 	case errors.Is(err, shift.ErrNoSeed):
 		return 0, apiError(http.StatusBadRequest, "ui.api.seed_missing")
+	case errors.Is(err, shift.ErrSeedSet):
+		return 0, apiError(http.StatusBadRequest, "ui.api.seed_set", "seed", clip(text, 30))
+	case errors.Is(err, shift.ErrSeedLarge):
+		return 0, apiError(http.StatusBadRequest, "ui.api.seed_large", "seed", clip(text, 30))
 	case err != nil:
-		return 0, badRequest("seed = %s: %v", clip(text, 30), err)
+		return 0, apiError(http.StatusBadRequest, "ui.api.seed_bad", "seed", clip(text, 30))
 	}
 	return seed, nil
 }
@@ -84,7 +88,7 @@ func shiftOf(req createRequest) (createRequest, Shift, error) {
 			return req, Shift{}, apiError(http.StatusBadRequest, "ui.api.decisions_both")
 		}
 		if req.Decisions, err = ParseDecisions(req.D); err != nil {
-			return req, Shift{}, badRequest("d: %v", err)
+			return req, Shift{}, at("d: ", err)
 		}
 	}
 	return req, Shift{Scenario: req.Scenario, Seed: seed, Noise: req.Noise == nil || *req.Noise, Autopilot: req.Autopilot, Decisions: req.Decisions}, nil
@@ -159,7 +163,7 @@ func (s *Server) getSession(w http.ResponseWriter, r *http.Request) {
 func (s *Server) endSession(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
 	if !s.drop(id) {
-		writeJSON(w, http.StatusNotFound, errorBody{Error: "session " + clip(id, 40) + " is gone already"})
+		fail(w, apiError(http.StatusNotFound, "ui.api.gone_already", "id", clip(id, 40)))
 		return
 	}
 	writeJSON(w, http.StatusOK, map[string]bool{"ended": true})

@@ -78,7 +78,7 @@ func readTrace(q url.Values) (Shift, string, error) {
 	}
 	ds, err := ParseDecisions(q.Get("d"))
 	if err != nil {
-		return Shift{}, "", badRequest("d: %v", err)
+		return Shift{}, "", at("d: ", err)
 	}
 	sh := Shift{Scenario: q.Get("scenario"), Seed: seed, Noise: q.Get("noise") != "false", Decisions: ds}
 	if name, src := q.Get("policy"), q.Get("source"); name != "" || src != "" {

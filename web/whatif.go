@@ -2,6 +2,7 @@ package web
 
 import (
 	"errors"
+	"fmt"
 	"net/http"
 
 	"github.com/oncall-sim/oncall/engine"
@@ -57,13 +58,13 @@ func (s *Server) whatIfHandler(w http.ResponseWriter, r *http.Request) {
 
 func (s *Server) whatIf(r *http.Request, sh Shift, req whatIfRequest) (*WhatIf, error) {
 	if len(req.Do) == 0 || len(req.Do) > maxWhatIf {
-		return nil, badRequest("do: give 1 to %d decisions to take at the minute at, e.g. [{\"control\": \"rollback\"}]", maxWhatIf)
+		return nil, apiError(http.StatusBadRequest, "ui.api.whatif_do", "max", maxWhatIf)
 	}
 	do := make([]engine.Action, len(req.Do))
 	for i, d := range req.Do {
 		a, err := d.action("player")
 		if err != nil {
-			return nil, badRequest("do[%d]: %v", i, err)
+			return nil, at(fmt.Sprintf("do[%d]: ", i), err)
 		}
 		do[i] = a
 	}
@@ -73,20 +74,20 @@ func (s *Server) whatIf(r *http.Request, sh Shift, req whatIfRequest) (*WhatIf, 
 	}
 	rows := sim.Rows()
 	if req.At == nil || *req.At < 0 || *req.At >= len(rows) {
-		return nil, badRequest("at: give the minute to branch at, 0 to %d (the shift's last minute)", len(rows)-1)
+		return nil, apiError(http.StatusBadRequest, "ui.api.whatif_at", "last", len(rows)-1)
 	}
-	at := *req.At
+	minute := *req.At
 	played := shift.Shift{Scenario: sc, Seed: sh.Seed, Noise: sh.Noise, Decisions: shift.Recorded(rows), Limits: s.opts.Limits}
-	branch, first := played.Branch(at, do)
+	branch, first := played.Branch(minute, do)
 	bsim, err := branch.Run(r.Context())
 	if err != nil {
 		var e *shift.Error
 		if errors.As(err, &e) && e.Kind == shift.DecisionRefused && e.Decision >= first {
-			return nil, badRequest("do[%d]: %v", e.Decision-first, e.Err)
+			return nil, at(fmt.Sprintf("do[%d]: ", e.Decision-first), e.Err)
 		}
-		return nil, prefix("the branch: ", shiftError(sh, err))
+		return nil, wrapped("ui.api.branch", shiftError(sh, err))
 	}
-	wi := &WhatIf{At: at, Replayed: first, Dropped: len(played.Decisions) - first, Series: map[string][]float64{}, Played: sim.Outcome(), Outcome: bsim.Outcome()}
+	wi := &WhatIf{At: minute, Replayed: first, Dropped: len(played.Decisions) - first, Series: map[string][]float64{}, Played: sim.Outcome(), Outcome: bsim.Outcome()}
 	brows := bsim.Rows()
 	for _, name := range seriesNames {
 		spec, _ := engine.LookupMetric(name)

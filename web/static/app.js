@@ -537,6 +537,10 @@ function ownShift(sh, gameday) {
 // The dashboard: the six tiles a person on call reads first, shown large,
 // then the others. db_util and db_errors sit side by side: together they
 // say whether the database is the trouble.
+// TILE_LABELS are the key tiles' own short names, where the metric's name
+// would wrap in a tile a sixth of the dashboard wide: the charts and the
+// tables say the whole name.
+const TILE_LABELS = { burn_1h: "ui.tile.burn_1h", budget_left: "ui.tile.budget_left", serving: "ui.tile.serving" };
 const KEY_TILES = ["error_rate", "burn_1h", "budget_left", "p99_ms", "serving", "cost_per_hour"];
 const MORE_TILES = ["requests", "capacity", "utilization", "booting", "shed_traffic", "new_build",
   "db_util", "db_errors", "hit_rate", "cache_age_s", "recommendations", "cost"];
@@ -574,7 +578,7 @@ function draw() {
   $("deptiles").hidden = !usesDependency(sh.rows);
   for (const n of KEY_TILES.concat(MORE_TILES, DEP_TILES)) {
     const el = $("tile-" + n);
-    el.querySelector("dt").innerHTML = isoRuns(label(n));
+    el.querySelector("dt").innerHTML = isoRuns(TILE_LABELS[n] ? t(TILE_LABELS[n]) : label(n));
     $("val-" + n).innerHTML = isoRuns(last ? metricValue(n, last[n]) : "–");
     el.className = "tile " + (KEY_TILES.includes(n) ? "key " : "") + (last ? level(n, last[n]) : "");
   }
@@ -604,17 +608,22 @@ function drawP50(last) {
 // burn (projection.js) under the budget tile and under the budget chart.
 function drawProjection() {
   const sh = S.shift, p = sh.rows.length ? exhaustion(sh.rows) : null;
-  let msg = "";
-  if (p && p.spent) msg = t("ui.budget.spent");
-  else if (p && p.minute !== null && p.minute <= sh.duration) msg = tn("ui.budget.runs_out", p.in, { time: clockAt(p.minute) });
-  else if (p) msg = t("ui.budget.holds");
+  // The chart says it in a sentence, the tile in a few words on one line.
+  let msg = "", short = "";
+  if (p && p.spent) { msg = t("ui.budget.spent"); short = t("ui.budget.tile.spent"); }
+  else if (p && p.minute !== null && p.minute <= sh.duration) {
+    msg = tn("ui.budget.runs_out", p.in, { time: clockAt(p.minute) });
+    short = t("ui.budget.tile.runs_out", { time: clockAt(p.minute), in: F.minutes(S.fmt, p.in) });
+  } else if (p) { msg = t("ui.budget.holds"); short = t("ui.budget.tile.holds"); }
   const chart = $("chart-" + chartDefs().findIndex(d => d.key === "ui.chart.budget"));
   for (const [box, id] of [[$("tile-budget_left"), "budget-proj"], [chart, "chart-budget-proj"]]) {
     if (!box) continue;
     let el = $(id);
     // In the tile a dd after the value (a tile is a dt and its dds), under the chart a paragraph.
     if (!el) { el = document.createElement(box.classList.contains("tile") ? "dd" : "p"); el.id = id; el.className = "proj"; box.append(el); }
-    el.innerHTML = isoRuns(msg);
+    const tile = el.tagName === "DD";
+    el.innerHTML = isoRuns(tile ? short : msg);
+    if (tile) el.title = msg;
     el.hidden = !msg;
   }
 }
