@@ -328,29 +328,6 @@ func figuresJSON(specs []engine.OutcomeSpec, get func(engine.OutcomeSpec) float6
 	return json.RawMessage(b.String())
 }
 
-// outcomeJSON is OutcomeJSON with the scenario's own figures after the model's.
-func (r *Report) outcomeJSON(o *engine.Outcome) json.RawMessage {
-	return figuresJSON(r.specs(), func(s engine.OutcomeSpec) float64 { return s.Get(o) })
-}
-
-type runJSON struct {
-	Seed    uint32          `json:"seed"`
-	Outcome json.RawMessage `json:"outcome,omitempty"`
-	Error   string          `json:"error,omitempty"`
-}
-
-// pairJSON is one seed of a --vs batch: each side's outcome or the error
-// that stopped it (a run of one policy may stop while the other's finishes),
-// and the difference when both finished.
-type pairJSON struct {
-	Seed   uint32          `json:"seed"`
-	A      json.RawMessage `json:"a,omitempty"`
-	B      json.RawMessage `json:"b,omitempty"`
-	Diff   json.RawMessage `json:"a_minus_b,omitempty"`
-	ErrorA string          `json:"a_error,omitempty"`
-	ErrorB string          `json:"b_error,omitempty"`
-}
-
 // WriteJSON writes the whole report as one JSON object: what ran, every run
 // in seed order, the distributions and the differences.
 func (r *Report) WriteJSON(w io.Writer) error {

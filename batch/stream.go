@@ -42,7 +42,8 @@ type Stream struct {
 	a, b    *side
 	covered bool
 	rows    int
-	err     error // the first, after which nothing more is written
+	buf     []byte // a JSON row's, reused
+	err     error  // the first, after which nothing more is written
 }
 
 // side is what a Stream keeps of one policy's runs.
@@ -332,47 +333,78 @@ func (s *Stream) jsonHead() {
 }
 
 // jsonRow writes one seed's element of the runs, indented as the array's
-// place in the document has it.
+// place in the document has it: the bytes json.MarshalIndent writes there
+// of {seed, outcome or error} (or, with a comparison, {seed, a, b,
+// a_minus_b, a_error, b_error}, each there when it has a value), written by hand into one buffer reused from
+// row to row, so that a row makes no garbage.
 func (s *Stream) jsonRow(row Row) error {
-	var v any
-	a := &row.A
-	if s.b == nil {
-		run := runJSON{Seed: a.Seed}
-		if a.Err != nil {
-			run.Error = errText(a.Seed, a.Err)
-		} else {
-			run.Outcome = s.r.outcomeJSON(&a.Outcome)
-		}
-		v = run
-	} else {
-		b := row.B
-		run := pairJSON{Seed: a.Seed}
-		if a.Err != nil {
-			run.ErrorA = errText(a.Seed, a.Err)
-		} else {
-			run.A = s.r.outcomeJSON(&a.Outcome)
-		}
-		if b.Err != nil {
-			run.ErrorB = errText(b.Seed, b.Err)
-		} else {
-			run.B = s.r.outcomeJSON(&b.Outcome)
-		}
-		if a.Err == nil && b.Err == nil {
-			run.Diff = figuresJSON(s.specs, func(sp engine.OutcomeSpec) float64 { return sp.Get(&a.Outcome) - sp.Get(&b.Outcome) })
-		}
-		v = run
-	}
-	el, err := json.MarshalIndent(v, "    ", "  ")
-	if err != nil {
-		return err
-	}
+	b := s.buf[:0]
 	if s.rows == 0 {
-		s.out.WriteString("[\n    ")
+		b = append(b, "[\n    {\n      \"seed\": "...)
 	} else {
-		s.out.WriteString(",\n    ")
+		b = append(b, ",\n    {\n      \"seed\": "...)
 	}
-	_, err = s.out.Write(el)
+	a := &row.A
+	b = strconv.AppendUint(b, uint64(a.Seed), 10)
+	if s.b == nil {
+		if a.Err != nil {
+			b = s.appendError(b, "error", a)
+		} else {
+			b = s.appendOutcome(b, "outcome", func(sp engine.OutcomeSpec) float64 { return sp.Get(&a.Outcome) })
+		}
+	} else {
+		o := row.B
+		if a.Err == nil {
+			b = s.appendOutcome(b, "a", func(sp engine.OutcomeSpec) float64 { return sp.Get(&a.Outcome) })
+		}
+		if o.Err == nil {
+			b = s.appendOutcome(b, "b", func(sp engine.OutcomeSpec) float64 { return sp.Get(&o.Outcome) })
+		}
+		if a.Err == nil && o.Err == nil {
+			b = s.appendOutcome(b, "a_minus_b", func(sp engine.OutcomeSpec) float64 { return sp.Get(&a.Outcome) - sp.Get(&o.Outcome) })
+		}
+		if a.Err != nil {
+			b = s.appendError(b, "a_error", a)
+		}
+		if o.Err != nil {
+			b = s.appendError(b, "b_error", o)
+		}
+	}
+	b = append(b, "\n    }"...)
+	s.buf = b
+	_, err := s.out.Write(b)
 	return err
+}
+
+// appendOutcome appends a field of a row's element: an object of every
+// figure at its fixed precision, as figuresJSON writes it, indented.
+func (s *Stream) appendOutcome(b []byte, key string, get func(engine.OutcomeSpec) float64) []byte {
+	b = append(b, ",\n      \""...)
+	b = append(b, key...)
+	b = append(b, "\": {"...)
+	for i, sp := range s.specs {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, "\n        "...)
+		b = strconv.AppendQuote(b, sp.Name)
+		b = append(b, ": "...)
+		b = engine.AppendFixed(b, get(sp), sp.Decimals)
+	}
+	if len(s.specs) > 0 {
+		b = append(b, "\n      "...)
+	}
+	return append(b, '}')
+}
+
+// appendError appends a field of a row's element: the error of a run, as
+// encoding/json quotes a string.
+func (s *Stream) appendError(b []byte, key string, r *Result) []byte {
+	b = append(b, ",\n      \""...)
+	b = append(b, key...)
+	b = append(b, "\": "...)
+	q, _ := json.Marshal(errText(r.Seed, r.Err))
+	return append(b, q...)
 }
 
 func (s *Stream) jsonTail() error {
