@@ -89,14 +89,19 @@ type Pass struct {
 // and policies serve every worker at once: they must be safe for concurrent
 // calls. Options.Progress counts runs: the seeds × the passes;
 // Options.Coverage is not read (Pass.Coverage says it for each pass).
+//
+// It branches on the workers' number, on each row that comes (the
+// progress, the rows it lets go in order) and on what stops the batch (an
+// error of emit, ctx done, the workers gone first): the hand-over in seed
+// order, which these cases share the ring and the tokens of.
 func Rows(ctx context.Context, passes []Pass, seeds []uint32, o Options, emit func(i int, row []Result) error) error {
 	outer, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
-	inner := make([]context.Context, len(passes))
-	stops := make([]context.CancelCauseFunc, len(passes))
+	b := &rowsRun{passes: passes, seeds: seeds, outer: outer,
+		inner: make([]context.Context, len(passes)), stops: make([]context.CancelCauseFunc, len(passes))}
 	for p := range passes {
-		inner[p], stops[p] = context.WithCancelCause(outer)
-		defer stops[p](nil)
+		b.inner[p], b.stops[p] = context.WithCancelCause(outer)
+		defer b.stops[p](nil)
 	}
 	jobs := o.Jobs
 	if jobs <= 0 {
@@ -104,60 +109,30 @@ func Rows(ctx context.Context, passes []Pass, seeds []uint32, o Options, emit fu
 	}
 	jobs = max(1, min(jobs, len(seeds)))
 	window := Window * jobs
-
-	type done struct {
-		i   int
-		row []Result
-	}
 	// A worker takes a token before it takes a seed, and the token comes
 	// back when the seed's row is handed on: no more than window rows are
 	// under way or waiting at once.
-	tokens := make(chan struct{}, window)
+	b.tokens = make(chan struct{}, window)
 	for range window {
-		tokens <- struct{}{}
+		b.tokens <- struct{}{}
 	}
-	finished := make(chan done, window)
-	var next atomic.Int64
+	b.finished = make(chan doneRow, window)
 	var wg sync.WaitGroup
 	for range jobs {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			last := make([]*shift.Sim, len(passes)) // the worker's: each run is built in the last one's memory
-			for {
-				select {
-				case <-outer.Done():
-					return
-				case <-tokens:
-				}
-				i := int(next.Add(1) - 1)
-				if i >= len(seeds) {
-					return
-				}
-				row := make([]Result, len(passes))
-				for p, pass := range passes {
-					if inner[p].Err() != nil {
-						row[p] = Result{Seed: seeds[i], Err: fmt.Errorf("seed %d: not run: %w", seeds[i], context.Cause(inner[p]))}
-						continue
-					}
-					row[p], last[p] = result(inner[p], pass.Shift, seeds[i], last[p], pass.Coverage)
-					var spent *budget.Exceeded
-					if errors.As(row[p].Err, &spent) {
-						stops[p](fmt.Errorf("the batch stopped: %w", row[p].Err))
-					}
-				}
-				finished <- done{i, row}
-			}
+			b.work()
 		}()
 	}
-	go func() { wg.Wait(); close(finished) }()
+	go func() { wg.Wait(); close(b.finished) }()
 
 	// Rows wait here until the rows before them are handed on: at most
 	// window of them, so a ring of that size holds them.
 	pending := make([][]Result, window)
 	want, runs := 0, 0
 	var err error
-	for d := range finished {
+	for d := range b.finished {
 		if err != nil {
 			continue // draining: the workers stop at their next seed
 		}
@@ -166,31 +141,81 @@ func Rows(ctx context.Context, passes []Pass, seeds []uint32, o Options, emit fu
 			o.Progress(runs, len(seeds)*len(passes))
 		}
 		pending[d.i%window] = d.row
-		for want < len(seeds) && pending[want%window] != nil {
+		for ; want < len(seeds) && pending[want%window] != nil && err == nil; want++ {
 			row := pending[want%window]
 			pending[want%window] = nil
-			if ctx.Err() != nil {
-				break
+			if err = ctx.Err(); err == nil {
+				err = emit(want, row)
 			}
-			if err = emit(want, row); err != nil {
-				cancel(err)
-				break
-			}
-			want++
-			tokens <- struct{}{}
+			b.tokens <- struct{}{}
 		}
-		if err == nil && ctx.Err() != nil {
+		if err == nil {
 			err = ctx.Err()
+		}
+		if err != nil {
 			cancel(err)
 		}
 	}
 	if err == nil && want < len(seeds) {
-		err = ctx.Err()
-		if err == nil {
-			err = context.Cause(outer)
-		}
+		err = context.Cause(outer)
 	}
 	return err
+}
+
+// rowsRun is a batch under way in Rows: its passes and seeds, the
+// contexts that stop it (outer) and each pass (inner, by stops), and the
+// workers' channels.
+type rowsRun struct {
+	passes   []Pass
+	seeds    []uint32
+	outer    context.Context
+	inner    []context.Context
+	stops    []context.CancelCauseFunc
+	next     atomic.Int64
+	tokens   chan struct{}
+	finished chan doneRow
+}
+
+// doneRow is the row of the i-th seed, done.
+type doneRow struct {
+	i   int
+	row []Result
+}
+
+// work is a worker: it runs seeds, a token each, until none is left or the
+// batch stops.
+func (b *rowsRun) work() {
+	last := make([]*shift.Sim, len(b.passes)) // the worker's: each run is built in the last one's memory
+	for {
+		select {
+		case <-b.outer.Done():
+			return
+		case <-b.tokens:
+		}
+		i := int(b.next.Add(1) - 1)
+		if i >= len(b.seeds) {
+			return
+		}
+		b.finished <- doneRow{i, b.row(b.seeds[i], last)}
+	}
+}
+
+// row runs every pass on seed, but a pass stopped by a spent budget, whose
+// seed carries why it did not run.
+func (b *rowsRun) row(seed uint32, last []*shift.Sim) []Result {
+	row := make([]Result, len(b.passes))
+	for p, pass := range b.passes {
+		if b.inner[p].Err() != nil {
+			row[p] = Result{Seed: seed, Err: fmt.Errorf("seed %d: not run: %w", seed, context.Cause(b.inner[p]))}
+			continue
+		}
+		row[p], last[p] = result(b.inner[p], pass.Shift, seed, last[p], pass.Coverage)
+		var spent *budget.Exceeded
+		if errors.As(row[p].Err, &spent) {
+			b.stops[p](fmt.Errorf("the batch stopped: %w", row[p].Err))
+		}
+	}
+	return row
 }
 
 // result runs one seed in the memory of the worker's last run and sums it
