@@ -38,8 +38,8 @@ type BatchCmd struct {
 func (BatchCmd) Help() string {
 	return `Every run's outcome goes to standard output (or -o FILE) as CSV or JSON, in
 seed order, written as the seeds finish: the batch keeps a few numbers a
-seed, so that 100,000 seeds take little more memory than 100 (a file at -o
-takes its name once the last row is in). The distribution of the main figures (mean, p50, p90, worst) goes
+seed, not its runs (100,000 seeds in under 60 MiB; a file at -o takes its
+name once the last row is in). The distribution of the main figures (mean, p50, p90, worst) goes
 to standard error, or to standard output with -o. p50 and p90 count from the
 best run: 90 % of the runs did at least as well as p90. With --vs, each seed
 also gets the difference a − b (a = --policy, b = --vs) and the summary gives
