@@ -50,61 +50,30 @@ type Standing struct {
 // Score scores runs against the criteria, seed by seed (score.Seed). Seeds
 // whose reference run or no policy's run stopped are left out; the error
 // is of the scenario or the criteria.
-//
-// It branches on the seeds to leave out (a reference or no policy's run
-// stopped), on each criterion's share of each seed, on the means over the
-// seeds scored, and on holding the parts at no policy's points: the fields
-// of Standing, which share the per-seed scores.
 func (g *Graded) Score(runs []Result) (Standing, error) {
-	st := Standing{Criteria: make([]CriterionShare, len(g.Rules))}
-	for i, r := range g.Rules {
-		st.Criteria[i].Criterion, st.Criteria[i].Weight = r.Text, r.Weight
-	}
-	var seeds []score.Result
+	acc := newStandingAcc(g.Rules)
 	for j := range runs {
-		if j >= len(g.Ref) || j >= len(g.None) || g.Ref[j].Err != nil || g.None[j].Err != nil {
-			continue
-		}
-		var run *Result
-		if runs[j].Err == nil {
-			run = &runs[j]
-		}
-		res, err := score.Seed(g.Rules, outcomeOf(run), &g.Ref[j].Outcome, &g.None[j].Outcome)
-		if err != nil {
-			return st, fmt.Errorf("seed %d: %w", runs[j].Seed, err)
-		}
-		seeds = append(seeds, res)
-		for i, c := range res.Checks {
-			st.Criteria[i].Score += c.Score
-			st.Criteria[i].Points += c.Points
-			if c.Met && run != nil {
-				st.Criteria[i].Met++
-			}
+		if _, err := acc.add(&runs[j], g.ref(j), g.none(j)); err != nil {
+			return acc.standing(), err
 		}
 	}
-	if n := float64(len(seeds)); n > 0 {
-		for i := range st.Criteria {
-			st.Criteria[i].Met /= n
-			st.Criteria[i].Score /= n
-			st.Criteria[i].Points /= n
-		}
+	return acc.standing(), nil
+}
+
+// ref and none are the reference's and no policy's run of the j-th seed,
+// nil when there is none.
+func (g *Graded) ref(j int) *Result {
+	if j < len(g.Ref) {
+		return &g.Ref[j]
 	}
-	t := score.Sum(seeds)
-	st.Points, st.None, st.Worse, st.WorseSeeds = t.Points, t.None, t.Worse, t.WorseSeeds
-	// Held at no policy's points, the criteria's parts shrink alike.
-	var parts float64
-	for _, c := range st.Criteria {
-		parts += c.Points
+	return nil
+}
+
+func (g *Graded) none(j int) *Result {
+	if j < len(g.None) {
+		return &g.None[j]
 	}
-	if parts > st.Points {
-		for i := range st.Criteria {
-			st.Criteria[i].Points *= st.Points / parts
-		}
-	}
-	for _, r := range g.Rules {
-		st.Max += r.Weight
-	}
-	return st, nil
+	return nil
 }
 
 func outcomeOf(r *Result) *engine.Outcome {
@@ -128,21 +97,13 @@ type gradedJSON struct {
 // its seed, in the order of runs; NaN where the seed is left out (its
 // reference run or no policy's stopped). A run that stopped earns 0.
 func (g *Graded) SeedPoints(runs []Result) ([]float64, error) {
+	acc := newStandingAcc(g.Rules)
 	pts := make([]float64, len(runs))
 	for j := range runs {
-		pts[j] = math.NaN()
-		if j >= len(g.Ref) || j >= len(g.None) || g.Ref[j].Err != nil || g.None[j].Err != nil {
-			continue
+		var err error
+		if pts[j], err = acc.add(&runs[j], g.ref(j), g.none(j)); err != nil {
+			return nil, err
 		}
-		var run *Result
-		if runs[j].Err == nil {
-			run = &runs[j]
-		}
-		res, err := score.Seed(g.Rules, outcomeOf(run), &g.Ref[j].Outcome, &g.None[j].Outcome)
-		if err != nil {
-			return nil, fmt.Errorf("seed %d: %w", runs[j].Seed, err)
-		}
-		pts[j] = res.Points
 	}
 	return pts, nil
 }
@@ -156,42 +117,31 @@ func (g *Graded) SeedPoints(runs []Result) ([]float64, error) {
 // than no policy at no policy's points: the interval is of what the seeds
 // earned.
 func (g *Graded) PointsDifference(a, b []Result) (Difference, error) {
-	d := Difference{Figure: "points", Unit: "points", decimals: 2}
 	pa, err := g.SeedPoints(a)
 	if err != nil {
-		return d, err
+		return Difference{Figure: "points", Unit: "points", decimals: 2}, err
 	}
 	pb, err := g.SeedPoints(b)
 	if err != nil {
-		return d, err
+		return Difference{Figure: "points", Unit: "points", decimals: 2}, err
 	}
-	var diffs []float64
 	for i := range min(len(pa), len(pb)) {
-		if math.IsNaN(pa[i]) || math.IsNaN(pb[i]) || a[i].Seed != b[i].Seed {
-			continue
+		if a[i].Seed != b[i].Seed {
+			pa[i] = math.NaN()
 		}
-		diffs = append(diffs, pa[i]-pb[i])
 	}
-	d.N = len(diffs)
-	d.Mean, d.Low, d.High = PairedInterval(diffs, 0.95)
-	return d, nil
+	return pointsDifference(pa, pb), nil
 }
 
 // writeGraded writes the graded criteria: for each policy, the share of
 // seeds meeting each bound, its mean score of its own and its mean
 // points, every column at one precision, then each policy's mean points.
-func (r *Report) writeGraded(w io.Writer) error {
-	g := r.Graded
-	a, err := g.Score(r.A)
-	if err != nil {
-		return err
-	}
+func (s *Stream) writeGraded(w io.Writer) error {
+	g := s.r.Graded
+	a := s.a.graded.standing()
 	var b *Standing
-	if r.B != nil {
-		sb, err := g.Score(r.B)
-		if err != nil {
-			return err
-		}
+	if s.b != nil {
+		sb := s.b.graded.standing()
 		b = &sb
 	}
 	fmt.Fprintf(w, "\ngraded criteria: bounds from the reference policy %s on each seed; a score is the criterion's own (1 where the bound is met), points as oncall grade counts them: the main criteria's share × the guards'\n", g.Reference)
@@ -214,16 +164,13 @@ func (r *Report) writeGraded(w io.Writer) error {
 		return err
 	}
 	if b == nil {
-		_, err = fmt.Fprintf(w, "  mean points: %s of %s%s\n", fixedDigits(a.Points, 2), fixedDigits(a.Max, 2), worseNote(a))
+		_, err := fmt.Fprintf(w, "  mean points: %s of %s%s\n", fixedDigits(a.Points, 2), fixedDigits(a.Max, 2), worseNote(a))
 		return err
 	}
 	fmt.Fprintf(w, "  mean points: a %s%s, b %s%s, of %s\n", fixedDigits(a.Points, 2), worseNote(a), fixedDigits(b.Points, 2), worseNote(*b), fixedDigits(a.Max, 2))
-	d, err := g.PointsDifference(r.A, r.B)
-	if err != nil {
-		return err
-	}
+	d := s.pointsDifference()
 	dec := signDigits(d.decimals, d.Low, d.High)
-	_, err = fmt.Fprintf(w, "  points a − b per seed: mean %s, 95 %% CI [%s, %s] (paired t interval over %d seeds): %s\n",
+	_, err := fmt.Fprintf(w, "  points a − b per seed: mean %s, 95 %% CI [%s, %s] (paired t interval over %d seeds): %s\n",
 		fixedDigits(d.Mean, dec), fixedDigits(d.Low, dec), fixedDigits(d.High, dec), d.N, d.Verdict())
 	return err
 }

@@ -1,7 +1,6 @@
 package batch
 
 import (
-	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -125,18 +124,54 @@ func (r *Report) Failed() int {
 // WriteSummary writes the report for a person: the distribution of the main
 // figures for each policy and, with a comparison, the differences.
 func (r *Report) WriteSummary(w io.Writer) error {
-	fmt.Fprintf(w, "%s · %d seeds (%s) · noise %s\n", r.Scenario, len(r.Seeds), shift.FormatSeeds(r.Seeds), onOff(r.Noise))
-	if err := writeDistributions(w, "policy "+r.Policy, distributions(r.A, r.Figures())); err != nil {
+	s, err := r.stream(io.Discard, false)
+	if err != nil {
 		return err
 	}
-	if r.B != nil {
-		if err := writeDistributions(w, "vs "+r.Vs, distributions(r.B, r.Figures())); err != nil {
+	return s.WriteSummary(w)
+}
+
+// stream hands the report's runs to a Stream on w, which it closes.
+func (r *Report) stream(w io.Writer, json bool) (*Stream, error) {
+	s := NewStream(w, r, StreamOptions{JSON: json})
+	for i := range r.A {
+		row := Row{A: r.A[i]}
+		if r.B != nil && i < len(r.B) {
+			row.B = &r.B[i]
+		}
+		if g := r.Graded; g != nil {
+			if i < len(g.Ref) {
+				row.Ref = &g.Ref[i]
+			}
+			if i < len(g.None) {
+				row.None = &g.None[i]
+			}
+		}
+		if err := s.Add(row); err != nil {
+			return s, err
+		}
+	}
+	return s, s.Close()
+}
+
+// WriteSummary writes the report for a person, of the rows added so far:
+// the distribution of the main figures for each policy and, with a
+// comparison, the differences; the graded criteria and the coverage when
+// the report has them; the runs that stopped.
+func (s *Stream) WriteSummary(w io.Writer) error {
+	r := s.r
+	fmt.Fprintf(w, "%s · %d seeds (%s) · noise %s\n", r.Scenario, len(r.Seeds), shift.FormatSeeds(r.Seeds), onOff(r.Noise))
+	if err := writeDistributions(w, "policy "+r.Policy, s.a.distributions(s.seeds, s.figs)); err != nil {
+		return err
+	}
+	if s.b != nil {
+		if err := writeDistributions(w, "vs "+r.Vs, s.b.distributions(s.seeds, s.figs)); err != nil {
 			return err
 		}
 		fmt.Fprintf(w, "\ndifference a − b per seed (a = %s, b = %s): mean and 95 %% confidence interval (paired t interval)\n", r.Policy, r.Vs)
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(tw, "  figure\tunit\tpairs\tmean a − b\t95 % CI\tverdict")
-		for _, d := range r.Differences() {
+		for _, d := range s.differences() {
 			dec := signDigits(d.decimals+2, d.Low, d.High)
 			fmt.Fprintf(tw, "  %s\t%s\t%d\t%s\t[%s, %s]\t%s\n", d.Figure, d.Unit, d.N,
 				fixedDigits(d.Mean, dec), fixedDigits(d.Low, dec), fixedDigits(d.High, dec), d.Verdict())
@@ -146,24 +181,24 @@ func (r *Report) WriteSummary(w io.Writer) error {
 		}
 	}
 	if r.Graded != nil {
-		if err := r.writeGraded(w); err != nil {
+		if err := s.writeGraded(w); err != nil {
 			return err
 		}
 	}
 	for _, c := range []struct {
 		label string
 		rep   *coverage.Report
-	}{{"policy " + r.Policy, r.CoverA}, {"vs " + r.Vs, r.CoverB}} {
+	}{{"policy " + r.Policy, s.a.coverage()}, {"vs " + r.Vs, s.b.coverage()}} {
 		if c.rep != nil {
 			if err := c.rep.Write(w, c.label); err != nil {
 				return err
 			}
 		}
 	}
-	if n := r.Failed(); n > 0 {
-		first := FirstError(r.A)
+	if n := s.Failed(); n > 0 {
+		first := s.a.first
 		if first == nil {
-			first = FirstError(r.B)
+			first = s.b.first
 		}
 		fmt.Fprintf(w, "\n%d runs stopped on an error and are left out; the first: %v\n", n, first)
 	}
@@ -233,89 +268,12 @@ func onOff(b bool) string {
 // WriteCSV writes every run, one line a run in seed order: the seed, every
 // outcome figure at its fixed precision, and the error of a failed run. With
 // a comparison each seed has three lines, told apart by the column policy:
-// a, b and a-b (the difference).
-//
-// It branches on the columns a report has (policy with a comparison, points
-// with grading criteria, rules_fired with coverage) and, for each line, on a
-// stopped run's empty cells: the CSV format's optional columns, which the
-// header and every line must agree on.
+// a, b and a-b (the difference). With grading criteria a column points
+// holds each run's points on its seed (a stopped run earns 0, as in
+// grading) and a − b of them; with coverage, rules_fired what its rules did.
 func (r *Report) WriteCSV(w io.Writer) error {
-	cw := csv.NewWriter(w)
-	specs := r.specs()
-	head := []string{"seed"}
-	if r.B != nil {
-		head = append(head, "policy")
-	}
-	for _, s := range specs {
-		head = append(head, s.Name)
-	}
-	// With grading criteria, each run's points on its seed (a stopped run
-	// earns 0, as in grading), and a − b of them.
-	var pa, pb []float64
-	if r.Graded != nil {
-		head = append(head, "points")
-		var err error
-		if pa, err = r.Graded.SeedPoints(r.A); err != nil {
-			return err
-		}
-		if r.B != nil {
-			if pb, err = r.Graded.SeedPoints(r.B); err != nil {
-				return err
-			}
-		}
-	}
-	covered := r.CoverA != nil || r.CoverB != nil
-	if covered {
-		head = append(head, "rules_fired")
-	}
-	cw.Write(append(head, "error"))
-	fired := ""
-	line := func(seed uint32, label string, values func(engine.OutcomeSpec) string, points float64, err error) {
-		rec := []string{strconv.FormatUint(uint64(seed), 10)}
-		if r.B != nil {
-			rec = append(rec, label)
-		}
-		for _, s := range specs {
-			if err != nil {
-				rec = append(rec, "")
-			} else {
-				rec = append(rec, values(s))
-			}
-		}
-		if pa != nil {
-			if math.IsNaN(points) {
-				rec = append(rec, "")
-			} else {
-				rec = append(rec, engine.FormatFixed(points, 6))
-			}
-		}
-		if covered {
-			rec = append(rec, fired)
-		}
-		cw.Write(append(rec, errText(seed, err)))
-	}
-	at := func(ps []float64, i int) float64 {
-		if ps == nil {
-			return math.NaN()
-		}
-		return ps[i]
-	}
-	for i, a := range r.A {
-		fired = firedText(a.Coverage)
-		line(a.Seed, "a", figure(&a.Outcome), at(pa, i), a.Err)
-		if r.B == nil {
-			continue
-		}
-		b := r.B[i]
-		fired = firedText(b.Coverage)
-		line(b.Seed, "b", figure(&b.Outcome), at(pb, i), b.Err)
-		fired = ""
-		line(a.Seed, "a-b", func(s engine.OutcomeSpec) string {
-			return engine.FormatFixed(s.Get(&a.Outcome)-s.Get(&b.Outcome), s.Decimals)
-		}, at(pa, i)-at(pb, i), firstErr(a.Err, b.Err))
-	}
-	cw.Flush()
-	return cw.Error()
+	_, err := r.stream(w, false)
+	return err
 }
 
 // firedText is what a run's rules did for a CSV cell: each rule that
@@ -370,106 +328,11 @@ func figuresJSON(specs []engine.OutcomeSpec, get func(engine.OutcomeSpec) float6
 	return json.RawMessage(b.String())
 }
 
-// outcomeJSON is OutcomeJSON with the scenario's own figures after the model's.
-func (r *Report) outcomeJSON(o *engine.Outcome) json.RawMessage {
-	return figuresJSON(r.specs(), func(s engine.OutcomeSpec) float64 { return s.Get(o) })
-}
-
-type runJSON struct {
-	Seed    uint32          `json:"seed"`
-	Outcome json.RawMessage `json:"outcome,omitempty"`
-	Error   string          `json:"error,omitempty"`
-}
-
-// pairJSON is one seed of a --vs batch: each side's outcome or the error
-// that stopped it (a run of one policy may stop while the other's finishes),
-// and the difference when both finished.
-type pairJSON struct {
-	Seed   uint32          `json:"seed"`
-	A      json.RawMessage `json:"a,omitempty"`
-	B      json.RawMessage `json:"b,omitempty"`
-	Diff   json.RawMessage `json:"a_minus_b,omitempty"`
-	ErrorA string          `json:"a_error,omitempty"`
-	ErrorB string          `json:"b_error,omitempty"`
-}
-
 // WriteJSON writes the whole report as one JSON object: what ran, every run
 // in seed order, the distributions and the differences.
 func (r *Report) WriteJSON(w io.Writer) error {
-	doc := struct {
-		Scenario       string           `json:"scenario"`
-		Policy         string           `json:"policy"`
-		Vs             string           `json:"vs,omitempty"`
-		Seeds          string           `json:"seeds"`
-		Noise          bool             `json:"noise"`
-		Interval       string           `json:"interval,omitempty"`
-		Runs           any              `json:"runs"`
-		Distribution   []Distribution   `json:"distribution"`
-		VsDistribution []Distribution   `json:"vs_distribution,omitempty"`
-		Differences    []Difference     `json:"differences,omitempty"`
-		Graded         *gradedJSON      `json:"graded,omitempty"`
-		Coverage       *coverage.Report `json:"coverage,omitempty"`
-		VsCoverage     *coverage.Report `json:"vs_coverage,omitempty"`
-	}{Coverage: r.CoverA, VsCoverage: r.CoverB, Scenario: r.Scenario, Policy: r.Policy, Vs: r.Vs, Seeds: shift.FormatSeeds(r.Seeds), Noise: r.Noise,
-		Distribution: distributions(r.A, r.Figures())}
-	if r.Graded != nil {
-		g := &gradedJSON{Reference: r.Graded.Reference}
-		var err error
-		if g.A, err = r.Graded.Score(r.A); err != nil {
-			return err
-		}
-		if r.B != nil {
-			b, err := r.Graded.Score(r.B)
-			if err != nil {
-				return err
-			}
-			g.B = &b
-			d, err := r.Graded.PointsDifference(r.A, r.B)
-			if err != nil {
-				return err
-			}
-			g.PointsDifference = &d
-		}
-		doc.Graded = g
-	}
-	if r.B == nil {
-		runs := make([]runJSON, len(r.A))
-		for i, a := range r.A {
-			runs[i] = runJSON{Seed: a.Seed}
-			if a.Err != nil {
-				runs[i].Error = errText(a.Seed, a.Err)
-			} else {
-				runs[i].Outcome = r.outcomeJSON(&a.Outcome)
-			}
-		}
-		doc.Runs = runs
-	} else {
-		doc.Interval = "paired t interval of the mean of a − b over seeds, 95 %"
-		doc.VsDistribution = distributions(r.B, r.Figures())
-		doc.Differences = r.Differences()
-		runs := make([]pairJSON, len(r.A))
-		for i, a := range r.A {
-			b := r.B[i]
-			runs[i] = pairJSON{Seed: a.Seed}
-			if a.Err != nil {
-				runs[i].ErrorA = errText(a.Seed, a.Err)
-			} else {
-				runs[i].A = r.outcomeJSON(&a.Outcome)
-			}
-			if b.Err != nil {
-				runs[i].ErrorB = errText(b.Seed, b.Err)
-			} else {
-				runs[i].B = r.outcomeJSON(&b.Outcome)
-			}
-			if a.Err == nil && b.Err == nil {
-				runs[i].Diff = figuresJSON(r.specs(), func(s engine.OutcomeSpec) float64 { return s.Get(&a.Outcome) - s.Get(&b.Outcome) })
-			}
-		}
-		doc.Runs = runs
-	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(doc)
+	_, err := r.stream(w, true)
+	return err
 }
 
 // jsonNum is a number for JSON: null when it is NaN or infinite.

@@ -45,56 +45,177 @@ type Options struct {
 // budgets). The shift's scenario and policy serve every worker at once:
 // they must be safe for concurrent calls.
 func Many(ctx context.Context, sh shift.Shift, seeds []uint32, o Options) ([]Result, error) {
-	results := make([]Result, len(seeds))
-	ran := make([]bool, len(seeds))
-	inner, stop := context.WithCancelCause(ctx)
-	defer stop(nil)
+	results := make([]Result, 0, len(seeds))
+	err := Rows(ctx, []Pass{{Shift: sh, Coverage: o.Coverage}}, seeds, o, func(_ int, row []Result) error {
+		results = append(results, row[0])
+		return nil
+	})
+	if err != nil {
+		for i := len(results); i < len(seeds); i++ {
+			results = append(results, Result{Seed: seeds[i], Err: fmt.Errorf("seed %d: not run: %w", seeds[i], err)})
+		}
+	}
+	return results, err
+}
+
+// Window is how many seeds a worker may run ahead of the first seed whose
+// row is not handed on yet, for each worker: the rows waiting to be handed
+// on in seed order are at most Window × jobs, whatever the batch's length.
+const Window = 16
+
+// Pass is one shift a batch runs on every seed: a policy, or none.
+type Pass struct {
+	Shift shift.Shift
+	// Coverage keeps, for each run, what the policy's rules did in it
+	// (Result.Coverage).
+	Coverage bool
+}
+
+// Rows runs each of the passes on every seed, each run's seed taking the
+// place of the shift's Seed, and
+// hands each seed's row (one Result a pass, in the order of passes) to emit
+// in the order of seeds, as soon as it and the rows before it are done:
+// the batch keeps no more than a window of rows (Window), so that its
+// memory does not grow with its seeds. The workers run a seed's passes one
+// after the other.
+//
+// It stops early when ctx is cancelled, or when emit returns an error, with
+// that error; the rows handed on so far stay handed on. A run that fails
+// carries its error in its Result and the others go on, unless its code
+// spent its budget: then that pass's scenario or policy is at fault on every
+// seed, and the pass stops, each of its seeds not run carrying that error
+// rather than spending a budget of its own (a thousand seeds would otherwise
+// take a thousand budgets); the other passes go on. The shifts' scenarios
+// and policies serve every worker at once: they must be safe for concurrent
+// calls. Options.Progress counts runs: the seeds × the passes;
+// Options.Coverage is not read (Pass.Coverage says it for each pass).
+//
+// It branches on the workers' number, on each row that comes (the
+// progress, the rows it lets go in order) and on what stops the batch (an
+// error of emit, ctx done, the workers gone first): the hand-over in seed
+// order, which these cases share the ring and the tokens of.
+func Rows(ctx context.Context, passes []Pass, seeds []uint32, o Options, emit func(i int, row []Result) error) error {
+	outer, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	b := &rowsRun{passes: passes, seeds: seeds, outer: outer,
+		inner: make([]context.Context, len(passes)), stops: make([]context.CancelCauseFunc, len(passes))}
+	for p := range passes {
+		b.inner[p], b.stops[p] = context.WithCancelCause(outer)
+		defer b.stops[p](nil)
+	}
 	jobs := o.Jobs
 	if jobs <= 0 {
 		jobs = runtime.GOMAXPROCS(0)
 	}
 	jobs = max(1, min(jobs, len(seeds)))
-
-	var next atomic.Int64
-	done := make(chan struct{}, len(seeds))
+	window := Window * jobs
+	// A worker takes a token before it takes a seed, and the token comes
+	// back when the seed's row is handed on: no more than window rows are
+	// under way or waiting at once.
+	b.tokens = make(chan struct{}, window)
+	for range window {
+		b.tokens <- struct{}{}
+	}
+	b.finished = make(chan doneRow, window)
 	var wg sync.WaitGroup
 	for range jobs {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			var last *shift.Sim // the worker's: each run is built in the last one's memory
-			for inner.Err() == nil {
-				i := int(next.Add(1) - 1)
-				if i >= len(seeds) {
-					return
-				}
-				results[i], last = result(inner, sh, seeds[i], last, o.Coverage)
-				ran[i] = true
-				var spent *budget.Exceeded
-				if errors.As(results[i].Err, &spent) {
-					stop(fmt.Errorf("the batch stopped: %w", results[i].Err))
-				}
-				done <- struct{}{}
-			}
+			b.work()
 		}()
 	}
-	go func() { wg.Wait(); close(done) }()
-	n := 0
-	for range done {
-		n++
+	go func() { wg.Wait(); close(b.finished) }()
+
+	// Rows wait here until the rows before them are handed on: at most
+	// window of them, so a ring of that size holds them.
+	pending := make([][]Result, window)
+	want, runs := 0, 0
+	var err error
+	for d := range b.finished {
+		if err != nil {
+			continue // draining: the workers stop at their next seed
+		}
+		runs += len(passes)
 		if o.Progress != nil {
-			o.Progress(n, len(seeds))
+			o.Progress(runs, len(seeds)*len(passes))
+		}
+		pending[d.i%window] = d.row
+		for ; want < len(seeds) && pending[want%window] != nil && err == nil; want++ {
+			row := pending[want%window]
+			pending[want%window] = nil
+			if err = ctx.Err(); err == nil {
+				err = emit(want, row)
+			}
+			b.tokens <- struct{}{}
+		}
+		if err == nil {
+			err = ctx.Err()
+		}
+		if err != nil {
+			cancel(err)
 		}
 	}
-	if err := ctx.Err(); err != nil {
-		return results, err
+	if err == nil && want < len(seeds) {
+		err = context.Cause(outer)
 	}
-	for i := range results {
-		if !ran[i] {
-			results[i] = Result{Seed: seeds[i], Err: fmt.Errorf("seed %d: not run: %w", seeds[i], context.Cause(inner))}
+	return err
+}
+
+// rowsRun is a batch under way in Rows: its passes and seeds, the
+// contexts that stop it (outer) and each pass (inner, by stops), and the
+// workers' channels.
+type rowsRun struct {
+	passes   []Pass
+	seeds    []uint32
+	outer    context.Context
+	inner    []context.Context
+	stops    []context.CancelCauseFunc
+	next     atomic.Int64
+	tokens   chan struct{}
+	finished chan doneRow
+}
+
+// doneRow is the row of the i-th seed, done.
+type doneRow struct {
+	i   int
+	row []Result
+}
+
+// work is a worker: it runs seeds, a token each, until none is left or the
+// batch stops.
+func (b *rowsRun) work() {
+	last := make([]*shift.Sim, len(b.passes)) // the worker's: each run is built in the last one's memory
+	for {
+		select {
+		case <-b.outer.Done():
+			return
+		case <-b.tokens:
+		}
+		i := int(b.next.Add(1) - 1)
+		if i >= len(b.seeds) {
+			return
+		}
+		b.finished <- doneRow{i, b.row(b.seeds[i], last)}
+	}
+}
+
+// row runs every pass on seed, but a pass stopped by a spent budget, whose
+// seed carries why it did not run.
+func (b *rowsRun) row(seed uint32, last []*shift.Sim) []Result {
+	row := make([]Result, len(b.passes))
+	for p, pass := range b.passes {
+		if b.inner[p].Err() != nil {
+			row[p] = Result{Seed: seed, Err: fmt.Errorf("seed %d: not run: %w", seed, context.Cause(b.inner[p]))}
+			continue
+		}
+		row[p], last[p] = result(b.inner[p], pass.Shift, seed, last[p], pass.Coverage)
+		var spent *budget.Exceeded
+		if errors.As(row[p].Err, &spent) {
+			b.stops[p](fmt.Errorf("the batch stopped: %w", row[p].Err))
 		}
 	}
-	return results, nil
+	return row
 }
 
 // result runs one seed in the memory of the worker's last run and sums it

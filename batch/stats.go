@@ -39,6 +39,21 @@ func (d Distribution) Decimals() int { return d.decimals }
 // Distribute computes the distribution of a figure over the results that
 // carry no error. With no such result, N is 0 and the values are NaN.
 func Distribute(results []Result, spec engine.OutcomeSpec) Distribution {
+	seeds := make([]uint32, len(results))
+	vals := make([]float64, len(results))
+	ok := make([]bool, len(results))
+	for i := range results {
+		seeds[i], ok[i] = results[i].Seed, results[i].Err == nil
+		if ok[i] {
+			vals[i] = spec.Get(&results[i].Outcome)
+		}
+	}
+	return distribute(spec, seeds, vals, ok)
+}
+
+// distribute is Distribute of a figure's values, one a seed, over the
+// seeds whose run finished (ok).
+func distribute(spec engine.OutcomeSpec, seeds []uint32, vals []float64, ok []bool) Distribution {
 	d := Distribution{Figure: spec.Name, Unit: spec.Unit, LowerBetter: spec.LowerBetter, decimals: spec.Decimals}
 	type run struct {
 		seed uint32
@@ -46,13 +61,12 @@ func Distribute(results []Result, spec engine.OutcomeSpec) Distribution {
 	}
 	var runs []run
 	sum := 0.0
-	for i := range results {
-		if results[i].Err != nil {
+	for i := range vals {
+		if !ok[i] {
 			continue
 		}
-		v := spec.Get(&results[i].Outcome)
-		runs = append(runs, run{results[i].Seed, v})
-		sum += v
+		runs = append(runs, run{seeds[i], vals[i]})
+		sum += vals[i]
 	}
 	d.N = len(runs)
 	if d.N == 0 {
@@ -115,13 +129,29 @@ func (d Difference) Verdict() string {
 // share a seed) and computes the difference a − b of one figure. Pairs where
 // either run failed are left out.
 func Differ(a, b []Result, spec engine.OutcomeSpec) Difference {
+	n := min(len(a), len(b))
+	va, vb := make([]float64, n), make([]float64, n)
+	oka, okb := make([]bool, n), make([]bool, n)
+	for i := range n {
+		oka[i] = a[i].Err == nil && a[i].Seed == b[i].Seed
+		okb[i] = b[i].Err == nil
+		if oka[i] && okb[i] {
+			va[i], vb[i] = spec.Get(&a[i].Outcome), spec.Get(&b[i].Outcome)
+		}
+	}
+	return differ(spec, va, vb, oka, okb)
+}
+
+// differ is Differ of a figure's values, one a seed for each policy, over
+// the seeds on which both runs finished.
+func differ(spec engine.OutcomeSpec, a, b []float64, oka, okb []bool) Difference {
 	d := Difference{Figure: spec.Name, Unit: spec.Unit, LowerBetter: spec.LowerBetter, decimals: spec.Decimals}
 	var diffs []float64
 	for i := range min(len(a), len(b)) {
-		if a[i].Err != nil || b[i].Err != nil || a[i].Seed != b[i].Seed {
+		if !oka[i] || !okb[i] {
 			continue
 		}
-		diffs = append(diffs, spec.Get(&a[i].Outcome)-spec.Get(&b[i].Outcome))
+		diffs = append(diffs, a[i]-b[i])
 	}
 	d.N = len(diffs)
 	d.Mean, d.Low, d.High = PairedInterval(diffs, 0.95)

@@ -43,80 +43,152 @@ type Report struct {
 
 // Build sums up the runs of a policy whose rules are named rules (in the
 // file's order; nil: those that fired). The runs may come in any order.
-//
-// It branches on the runs, their rules and controls (the rules named or
-// fired, the actions never used, each rule's firings and seeds) and on the
-// two flags a rule can raise (keyed on the clock, firing before the signal):
-// the fields of Report, built in passes over the same runs.
 func Build(rules []string, runs []Seed) Report {
-	runs = slices.Clone(runs)
-	slices.SortFunc(runs, func(a, b Seed) int { return int(int64(a.Seed) - int64(b.Seed)) })
-	rep := Report{Runs: len(runs), Rules: []Rule{}, Unused: []string{}, Flags: []Flag{}}
-	names := slices.Clone(rules)
+	b := NewBuilder(rules)
 	for _, s := range runs {
-		for _, r := range s.Rules {
-			if !slices.Contains(names, r.Rule) {
-				names = append(names, r.Rule)
+		b.Add(s)
+	}
+	return b.Report()
+}
+
+// Builder sums up runs one at a time, as Build does for a slice of them,
+// keeping of each run only what the report needs (for each rule, its
+// seeds, its first firing on the lowest seed, and the lowest seed on which
+// it acted before the signal): a batch of many seeds builds its coverage
+// as its runs finish, without keeping them.
+type Builder struct {
+	rules []string
+	runs  int
+	accs  map[string]*ruleAcc
+	used  map[engine.Control]bool
+}
+
+// ruleAcc is what a Builder keeps of one rule over the runs so far.
+type ruleAcc struct {
+	firings int
+	seeds   []uint32
+	// first is the first firing on the lowest seed so far; at, where the
+	// rule first appears in the runs in seed order (the seed, and the
+	// rule's place among that seed's), orders the rules that fired but are
+	// not named.
+	first    RuleRun
+	at       [2]int64
+	clock    int    // of the first firing seen, in any order
+	actions  string // of the first firing seen
+	alike    bool   // every first firing seen has that clock and those actions
+	notBlind int    // first firings that read more than controls
+	before   int    // seeds on which it acted before the signal
+	earliest Seed   // the lowest of those seeds
+}
+
+// NewBuilder starts the coverage of a policy whose rules are named rules
+// (as for Build).
+func NewBuilder(rules []string) *Builder {
+	return &Builder{rules: slices.Clone(rules), accs: map[string]*ruleAcc{}, used: map[engine.Control]bool{}}
+}
+
+// Add counts one run: each run's seed is counted once.
+func (b *Builder) Add(s Seed) {
+	b.runs++
+	for _, c := range s.Controls {
+		b.used[c] = true
+	}
+	for i, rr := range s.Rules {
+		a := b.accs[rr.Rule]
+		at := [2]int64{int64(s.Seed), int64(i)}
+		if a == nil {
+			a = &ruleAcc{at: at, first: rr, clock: rr.Clock, actions: rr.Actions, alike: true}
+			b.accs[rr.Rule] = a
+		} else if at[0] < a.at[0] {
+			a.at, a.first = at, rr
+		}
+		a.firings += rr.Firings
+		a.seeds = append(a.seeds, s.Seed)
+		if rr.Clock != a.clock || rr.Actions != a.actions {
+			a.alike = false
+		}
+		if !rr.Blind {
+			a.notBlind++
+		}
+		if rr.Before > 0 {
+			if a.before == 0 || s.Seed < a.earliest.Seed {
+				a.earliest = s
 			}
+			a.before++
 		}
 	}
-	used := map[engine.Control]bool{}
-	for _, s := range runs {
-		for _, c := range s.Controls {
-			used[c] = true
+}
+
+// Report returns the coverage of the runs added so far.
+//
+// It branches on the rules named or fired, the actions never used, each
+// rule's firings and seeds and the two flags a rule can raise (keyed on the
+// clock, firing before the signal): the fields of Report.
+func (b *Builder) Report() Report {
+	rep := Report{Runs: b.runs, Rules: []Rule{}, Unused: []string{}, Flags: []Flag{}}
+	names := slices.Clone(b.rules)
+	var extra []string
+	for name := range b.accs {
+		if !slices.Contains(names, name) {
+			extra = append(extra, name)
 		}
 	}
+	slices.SortFunc(extra, func(x, y string) int {
+		ax, ay := b.accs[x].at, b.accs[y].at
+		if ax[0] != ay[0] {
+			return cmpInt64(ax[0], ay[0])
+		}
+		return cmpInt64(ax[1], ay[1])
+	})
+	names = append(names, extra...)
 	for _, a := range policy.Actions() {
-		if !used[a.Control] {
+		if !b.used[a.Control] {
 			rep.Unused = append(rep.Unused, a.Name)
 		}
 	}
 	for _, name := range names {
 		r := Rule{Rule: name}
-		var seeds []uint32
-		var firsts []RuleRun
-		var before []Seed
-		for _, s := range runs {
-			for _, rr := range s.Rules {
-				if rr.Rule != name {
-					continue
-				}
-				r.Firings += rr.Firings
-				seeds = append(seeds, s.Seed)
-				firsts = append(firsts, rr)
-				if rr.Before > 0 {
-					before = append(before, s)
-				}
-			}
+		a := b.accs[name]
+		if a == nil {
+			rep.Rules = append(rep.Rules, r)
+			continue
 		}
-		r.SeedsRun = len(seeds)
-		if len(seeds) > 0 {
-			r.Seeds = shift.FormatSeeds(seeds)
-		}
+		seeds := slices.Clone(a.seeds)
+		slices.Sort(seeds)
+		r.Firings, r.SeedsRun, r.Seeds = a.firings, len(seeds), shift.FormatSeeds(seeds)
 		rep.Rules = append(rep.Rules, r)
-		if f, ok := clockKeyed(name, firsts, len(runs)); ok {
+		if f, ok := clockKeyed(name, a, b.runs); ok {
 			rep.Flags = append(rep.Flags, f)
 		}
-		if len(runs) > 0 && 2*len(before) >= len(runs) {
-			rep.Flags = append(rep.Flags, beforeSignal(name, before, len(runs)))
+		if b.runs > 0 && 2*a.before >= b.runs {
+			rep.Flags = append(rep.Flags, beforeSignal(name, a.earliest, a.before, b.runs))
 		}
 	}
 	return rep
 }
 
+func cmpInt64(x, y int64) int {
+	switch {
+	case x < y:
+		return -1
+	case x > y:
+		return 1
+	}
+	return 0
+}
+
 // clockKeyed flags a rule whose first firing, on every one of two seeds or
 // more, is at the same clock time after the first minute, with the same
-// actions, its condition having read nothing but controls.
-func clockKeyed(name string, firsts []RuleRun, runs int) (Flag, bool) {
-	if runs < 2 || len(firsts) != runs || firsts[0].Actions == "" || firsts[0].Minute == 0 {
+// actions, its condition having read nothing but controls (on every seed
+// but the lowest, whose firing the others are held to).
+func clockKeyed(name string, a *ruleAcc, runs int) (Flag, bool) {
+	f := a.first
+	if runs < 2 || len(a.seeds) != runs || f.Actions == "" || f.Minute == 0 || !a.alike {
 		return Flag{}, false
 	}
-	for _, f := range firsts[1:] {
-		if f.Clock != firsts[0].Clock || f.Actions != firsts[0].Actions || !f.Blind {
-			return Flag{}, false
-		}
+	if a.notBlind > 1 || a.notBlind == 1 && f.Blind {
+		return Flag{}, false
 	}
-	f := firsts[0]
 	return Flag{Kind: ClockKeyed, Rule: name, Seeds: runs, Text: fmt.Sprintf(
 		"rule %q takes the same action (%s) at the same clock time (%s) on every seed (%d of %d), whatever the metrics: it follows the scenario's timetable, not the incident",
 		name, f.Actions, engine.ClockString(f.Clock), runs, runs)}, true
@@ -124,8 +196,7 @@ func clockKeyed(name string, firsts []RuleRun, runs int) (Flag, bool) {
 
 // beforeSignal flags a rule that acts before its seed's first signal on at
 // least half the seeds.
-func beforeSignal(name string, seeds []Seed, runs int) Flag {
-	s := seeds[0]
+func beforeSignal(name string, s Seed, n, runs int) Flag {
 	var first RuleRun
 	for _, r := range s.Rules {
 		if r.Rule == name {
@@ -136,9 +207,9 @@ func beforeSignal(name string, seeds []Seed, runs int) Flag {
 	if s.Signal >= 0 {
 		signal = "while the first signal came at " + engine.ClockString(s.SignalClock)
 	}
-	return Flag{Kind: BeforeSignal, Rule: name, Seeds: len(seeds), Text: fmt.Sprintf(
+	return Flag{Kind: BeforeSignal, Rule: name, Seeds: n, Text: fmt.Sprintf(
 		"rule %q acts before the first signal (the page, errors above 1 %%, p99 above 500 ms, a fleet or database at 90 %%) on %d of %d seeds: on seed %d it did %s at %s %s",
-		name, len(seeds), runs, s.Seed, first.Actions, engine.ClockString(first.Clock), signal)}
+		name, n, runs, s.Seed, first.Actions, engine.ClockString(first.Clock), signal)}
 }
 
 // Write writes the report for a teacher: a table of the rules, the

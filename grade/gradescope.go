@@ -118,7 +118,7 @@ func (r *Report) WriteGradescope(w io.Writer, o GradescopeOptions) error {
 // no longer fit their scenario): no points of the scenarios' maximum, and
 // why, so that an autograder shows the reason rather than a missing file.
 func Refused(policy, reference string, scenarios []Scenario, why string) *Report {
-	r := &Report{Policy: policy, Reference: reference, PassMark: 1, PassMarkPercent: 100, Refused: why, Scoring: Scoring}
+	r := &Report{Policy: policy, Reference: reference, Scenarios: []ScenarioResult{}, PassMark: 1, PassMarkPercent: 100, Refused: why, Scoring: Scoring}
 	for _, sc := range scenarios {
 		for _, c := range sc.Criteria {
 			r.MaxScore += c.Weight

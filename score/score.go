@@ -329,23 +329,43 @@ type Total struct {
 // at no policy's mean when the policy's main criteria are, on the mean of
 // the seeds that finished, worse than no policy's.
 func Sum(seeds []Result) Total {
-	var t Total
-	if len(seeds) == 0 {
-		return t
-	}
-	var raw float64
+	var a Adder
 	for _, s := range seeds {
-		t.Points += s.Points
-		t.None += s.None
-		t.Max = max(t.Max, s.Max)
-		raw += s.RawMain
-		if s.Worse {
-			t.WorseSeeds++
-		}
+		a.Add(s)
 	}
-	n := float64(len(seeds))
+	return a.Total()
+}
+
+// Adder adds up the seeds of one scenario one at a time, as Sum does for a
+// slice of them, keeping nothing of each seed: a batch of many seeds sums
+// them as they finish.
+type Adder struct {
+	sum Total
+	raw float64
+	n   int
+}
+
+// Add counts one seed.
+func (a *Adder) Add(s Result) {
+	a.n++
+	a.sum.Points += s.Points
+	a.sum.None += s.None
+	a.sum.Max = max(a.sum.Max, s.Max)
+	a.raw += s.RawMain
+	if s.Worse {
+		a.sum.WorseSeeds++
+	}
+}
+
+// Total is Sum of the seeds added so far.
+func (a *Adder) Total() Total {
+	t := a.sum
+	if a.n == 0 {
+		return Total{}
+	}
+	n := float64(a.n)
 	t.Points, t.None = t.Points/n, t.None/n
-	if raw < 0 || raw <= 0 && t.WorseSeeds > 0 {
+	if a.raw < 0 || a.raw <= 0 && t.WorseSeeds > 0 {
 		t.Worse = true
 		t.Points = math.Min(t.Points, t.None)
 	}

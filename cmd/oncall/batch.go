@@ -7,7 +7,6 @@ import (
 	"io"
 	"io/fs"
 	"path/filepath"
-	"slices"
 	"strings"
 	"syscall"
 
@@ -38,7 +37,9 @@ type BatchCmd struct {
 // Help shows examples under the flags.
 func (BatchCmd) Help() string {
 	return `Every run's outcome goes to standard output (or -o FILE) as CSV or JSON, in
-seed order; the distribution of the main figures (mean, p50, p90, worst) goes
+seed order, written as the seeds finish: the batch keeps a few numbers a
+seed, not its runs (100,000 seeds in under 60 MiB; a file at -o takes its
+name once the last row is in). The distribution of the main figures (mean, p50, p90, worst) goes
 to standard error, or to standard output with -o. p50 and p90 count from the
 best run: 90 % of the runs did at least as well as p90. With --vs, each seed
 also gets the difference a − b (a = --policy, b = --vs) and the summary gives
@@ -114,39 +115,84 @@ func (c *BatchCmd) Run(env *Env) error {
 		return err
 	}
 
+	return c.stream(env, &rep, c.passes(&rep, sh, other, sc, ref, hashA, hashB), ref.Name)
+}
+
+// stream runs the passes seed by seed and writes each seed's row to -o (or
+// stdout) as it and the rows before it are done, then the summary to the
+// other stream: the batch keeps a few numbers a seed, not its runs. A file
+// at -o is written under another name beside it and takes its name once
+// the last row is in, so that an interrupted batch leaves it as it was.
+//
+// It branches on where the rows go, on what stops the batch (an interrupt,
+// the reference policy stopping, a row that does not write) and on the runs
+// that stopped: the command's end, from the first run to the exit status.
+func (c *BatchCmd) stream(env *Env, rep *batch.Report, ps passList, refName string) error {
+	out, commit, abort, err := env.partialOutput(c.Output)
+	if err != nil {
+		return err
+	}
+	o := batch.StreamOptions{JSON: c.Format == "json"}
+	if p, ok := ps.policyA.(*policy.Program); ok {
+		o.RulesA = p.Rules()
+	}
+	if p, ok := ps.policyB.(*policy.Program); ok {
+		o.RulesB = p.Rules()
+	}
+	s := batch.NewStream(out, rep, o)
 	ctx, stop := interruptible(env)
 	defer stop()
-	passes := c.passes(&rep, sh, other, sc, ref, hashA, hashB)
-	bar := newProgress(env, len(seeds)*len(passes))
-	for i, p := range passes {
-		run := sh
-		run.Policy = p.policy
-		cover := p.policy != nil && (p.out == &rep.A || p.out == &rep.B || slices.Contains(p.also, &rep.A) || slices.Contains(p.also, &rep.B))
-		if *p.out, err = batch.Many(ctx, run, seeds, batch.Options{Jobs: c.Jobs, Progress: bar.pass(i * len(seeds)), Coverage: cover}); err != nil {
-			break
+	bar := newProgress(env, len(rep.Seeds)*len(ps.shifts))
+	var refStopped error
+	err = batch.Rows(ctx, ps.shifts, rep.Seeds, batch.Options{Jobs: c.Jobs, Progress: bar.pass(0)}, func(_ int, runs []batch.Result) error {
+		row := batch.Row{A: runs[ps.a]}
+		if ps.b >= 0 {
+			row.B = &runs[ps.b]
 		}
+		if ps.ref >= 0 {
+			row.Ref, row.None = &runs[ps.ref], &runs[ps.none]
+			if row.Ref.Err != nil {
+				refStopped = row.Ref.Err
+				return refStopped
+			}
+		}
+		return s.Add(row)
+	})
+	if err == nil {
+		err = s.Close()
 	}
 	bar.done()
-	if err != nil {
+	if refStopped != nil || ctx.Err() != nil || err != nil {
+		s.Abort()
+	}
+	switch {
+	case refStopped != nil:
+		abort()
+		return failure("the reference policy %s stopped, so the graded criteria have no bounds: %v", refName, refStopped)
+	case ctx.Err() != nil:
+		abort()
+		if c.Output == "" || c.Output == "-" {
+			return failure("interrupted before the last run: the runs written stop there, with no summary")
+		}
 		return failure("interrupted before the last run: nothing written")
+	case err != nil:
+		abort()
+		return failure("writing the runs: %v", err)
 	}
-	for _, p := range passes {
-		for _, to := range p.also {
-			*to = *p.out
-		}
+	if err := commit(); err != nil {
+		return failure("writing the runs: %v", err)
 	}
-	if p, ok := sh.Policy.(*policy.Program); ok {
-		rep.CoverA = batch.Coverage(p.Rules(), rep.A)
+	summary := env.Stderr
+	if c.Output != "" && c.Output != "-" {
+		summary = env.Stdout
 	}
-	if p, ok := other.(*policy.Program); ok {
-		rep.CoverB = batch.Coverage(p.Rules(), rep.B)
+	if err := s.WriteSummary(summary); err != nil {
+		return failure("writing the summary: %v", err)
 	}
-	if g := rep.Graded; g != nil {
-		if err := batch.FirstError(g.Ref); err != nil {
-			return failure("the reference policy %s stopped, so the graded criteria have no bounds: %v", ref.Name, err)
-		}
+	if n := s.Failed(); n > 0 {
+		return failure("%d of %d runs stopped on an error (see the error column)", n, s.Runs())
 	}
-	return c.write(env, &rep)
+	return nil
 }
 
 // customFigures are the figures the scenario computes itself, for every
@@ -159,13 +205,14 @@ func customFigures(sc *scenario.Program) []engine.OutcomeSpec {
 	return batch.ScenarioFigures(names, units, scenario.Rules(sc.Grading()))
 }
 
-// pass is one batch of runs: a policy (nil: none) with the SHA-256 of its
-// source, where its results go, and where else they serve.
-type pass struct {
-	policy shift.Policy
-	hash   string
-	out    *[]batch.Result
-	also   []*[]batch.Result
+// passList is the batches of runs of a batch, one a policy (or none) to
+// run on every seed, and which of them serves each side of the report: a,
+// b, the reference and no policy (-1: none).
+type passList struct {
+	shifts           []batch.Pass
+	hashes           []string
+	a, b, ref, none  int
+	policyA, policyB shift.Policy
 }
 
 // passes lists the batches to run: policy a, then b, then, for a scenario
@@ -173,29 +220,34 @@ type pass struct {
 // no policy. A policy whose source bytes are another's, or no policy
 // twice, runs once, its results serving both: `batch bad-deploy -p
 // scripts/bad-deploy.rules` runs the reference once and no policy once.
-func (c *BatchCmd) passes(rep *batch.Report, sh shift.Shift, other shift.Policy, sc *scenario.Program, ref grade.Policy, hashA, hashB string) []pass {
-	var passes []pass
-	add := func(pol shift.Policy, hash string, out *[]batch.Result) {
-		for i := range passes {
-			p := &passes[i]
-			if (p.policy == nil && pol == nil) || (p.policy != nil && pol != nil && hash != "" && p.hash == hash) {
-				p.also = append(p.also, out)
-				return
+// The runs of policy a and b keep what their rules did (coverage).
+func (c *BatchCmd) passes(rep *batch.Report, sh shift.Shift, other shift.Policy, sc *scenario.Program, ref grade.Policy, hashA, hashB string) passList {
+	ps := passList{b: -1, ref: -1, none: -1, policyA: sh.Policy, policyB: other}
+	add := func(pol shift.Policy, hash string, cover bool) int {
+		for i, p := range ps.shifts {
+			q := p.Shift.Policy
+			if (q == nil && pol == nil) || (q != nil && pol != nil && hash != "" && ps.hashes[i] == hash) {
+				ps.shifts[i].Coverage = ps.shifts[i].Coverage || cover
+				return i
 			}
 		}
-		passes = append(passes, pass{policy: pol, hash: hash, out: out})
+		run := sh
+		run.Policy = pol
+		ps.shifts = append(ps.shifts, batch.Pass{Shift: run, Coverage: cover})
+		ps.hashes = append(ps.hashes, hash)
+		return len(ps.shifts) - 1
 	}
-	add(sh.Policy, hashA, &rep.A)
+	ps.a = add(sh.Policy, hashA, sh.Policy != nil)
 	if other != nil {
-		add(other, hashB, &rep.B)
+		ps.b = add(other, hashB, true)
 	}
 	if ref.Program == nil {
-		return passes
+		return ps
 	}
 	rep.Graded = &batch.Graded{Reference: ref.Name, Rules: scenario.Rules(sc.Grading())}
-	add(ref.Program, ref.SHA256, &rep.Graded.Ref)
-	add(nil, "", &rep.Graded.None)
-	return passes
+	ps.ref = add(ref.Program, ref.SHA256, false)
+	ps.none = add(nil, "", false)
+	return ps
 }
 
 // referencePolicy loads --reference-policy, or the scenario's built-in
@@ -215,36 +267,6 @@ func (c *BatchCmd) referencePolicy(env *Env, sc *scenario.Program) (grade.Policy
 		return grade.Policy{}, nil
 	}
 	return p, nil
-}
-
-// write sends every run to -o (or stdout) and the summary to the other stream.
-func (c *BatchCmd) write(env *Env, rep *batch.Report) error {
-	out, closeOut, err := env.output(c.Output)
-	if err != nil {
-		return err
-	}
-	if c.Format == "json" {
-		err = rep.WriteJSON(out)
-	} else {
-		err = rep.WriteCSV(out)
-	}
-	if cerr := closeOut(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return failure("writing the runs: %v", err)
-	}
-	summary := env.Stderr
-	if c.Output != "" && c.Output != "-" {
-		summary = env.Stdout
-	}
-	if err := rep.WriteSummary(summary); err != nil {
-		return failure("writing the summary: %v", err)
-	}
-	if n := rep.Failed(); n > 0 {
-		return failure("%d of %d runs stopped on an error (see the error column)", n, len(rep.A)+len(rep.B))
-	}
-	return nil
 }
 
 // input is a file a command reads, named by its flag, for checkOutput.

@@ -186,6 +186,10 @@ func TestInterruptedBatchKeepsTheOldOutput(t *testing.T) {
 	if b, _ := os.ReadFile(out); string(b) != "old results" {
 		t.Errorf("%s holds %q after an interrupted batch", out, b)
 	}
+	// The rows streamed under another name beside it are gone too.
+	if entries, err := os.ReadDir(filepath.Dir(out)); err != nil || len(entries) != 1 {
+		t.Errorf("the folder of %s holds %v (%v) after an interrupted batch", out, entries, err)
+	}
 }
 
 // For a scenario with grading criteria, the summary shows how each policy

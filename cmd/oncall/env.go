@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"time"
 )
 
@@ -73,4 +74,40 @@ func (env *Env) output(name string) (io.Writer, func() error, error) {
 		return nil, nil, usageError("-o %s: %v", name, err)
 	}
 	return f, f.Close, nil
+}
+
+// partialOutput opens where a command streams what it writes: the file
+// named by -o, written under a name of its own beside it until commit
+// gives it its name (abort removes it, leaving a file already there as it
+// was), or stdout, which commit and abort leave be.
+func (env *Env) partialOutput(name string) (w io.Writer, commit, abort func() error, err error) {
+	if name == "" || name == "-" {
+		none := func() error { return nil }
+		return env.Stdout, none, none, nil
+	}
+	part := filepath.Join(filepath.Dir(name), fmt.Sprintf(".%s.%d.partial", filepath.Base(name), os.Getpid()))
+	f, err := env.Create(part)
+	if err != nil {
+		return nil, nil, nil, usageError("-o %s: %v", name, err)
+	}
+	closed := false
+	closeOnce := func() error {
+		if closed {
+			return nil
+		}
+		closed = true
+		return f.Close()
+	}
+	commit = func() error {
+		if err := closeOnce(); err != nil {
+			os.Remove(part)
+			return err
+		}
+		return os.Rename(part, name)
+	}
+	abort = func() error {
+		closeOnce()
+		return os.Remove(part)
+	}
+	return f, commit, abort, nil
 }

@@ -163,9 +163,10 @@ func (c *GradeCmd) grade(env *Env) error {
 		return failure("interrupted: no grade")
 	case errors.As(err, &stale):
 		stale.Rerecord = c.rerecord(stale)
-		if c.Format == "gradescope" && c.Output != "" {
-			// An autograder shows results.json, not standard error: it
-			// gets 0 points and the reason, and the exit code is still 2.
+		if c.Format == "json" || c.Format == "junit" || c.Format == "gradescope" && c.Output != "" {
+			// An autograder shows results.json or the JUnit report, not
+			// standard error: it gets 0 points, the reason and what to
+			// do, and the exit code is still 2.
 			if werr := c.write(env, grade.Refused(c.Policy, refName, scenarios, stale.Error())); werr != nil {
 				return werr
 			}

@@ -100,8 +100,9 @@ func (c *GradeCmd) gradeClass(env *Env) error {
 		return failure("interrupted: no grade")
 	case errors.As(err, &stale):
 		stale.Rerecord = c.rerecord(stale)
-		if c.Format == "gradescope" {
-			// Each student's autograder gets 0 points and the reason.
+		if perStudent {
+			// Each student's autograder (results.json or the JUnit
+			// report) gets 0 points, the reason and what to do.
 			refused := &grade.Class{}
 			for _, st := range students {
 				refused.Students = append(refused.Students, grade.ClassStudent{Name: st.Name, Report: grade.Refused(st.File, refName, scenarios, stale.Error())})
