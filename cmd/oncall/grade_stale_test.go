@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/oncall-sim/oncall/internal/luachunk"
 )
 
 // staleDrill records the references of a scenario, then edits the
@@ -14,9 +16,7 @@ import (
 // the references'.
 func staleDrill(t *testing.T, e *testEnv) (sc, refs string) {
 	t.Helper()
-	src := `scenario { id = "drill", title = "Drill", briefing = "B", start = "09:00", duration = "1h" }
-grade { { metric = "cost", at_most = "reference * 1.2" } }
-`
+	src := luachunk.Src(t, "testdata/grade.lua", "staleDrill")
 	sc = tempFile(t, "drill.lua", src)
 	refs = filepath.Join(t.TempDir(), "refs.json")
 	if code := e.run("golden", "record", "-s", sc, "-p", refBadDeploy, "--seeds", "1-3", "-o", refs); code != 0 {

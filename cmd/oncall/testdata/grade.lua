@@ -18,3 +18,6 @@ function on_minute(row)
   if row.shed > 0 then error("shedding breaks the probe") end
 end
 grade { { metric = "cost", at_most = "reference * 1.2" } }
+--- staleDrill
+scenario { id = "drill", title = "Drill", briefing = "B", start = "09:00", duration = "1h" }
+grade { { metric = "cost", at_most = "reference * 1.2" } }
