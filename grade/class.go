@@ -72,7 +72,7 @@ func GradeClass(ctx context.Context, o GradeOptions, students []Student) (*Class
 	if len(students) == 0 {
 		return nil, errors.New("no student to grade")
 	}
-	cl := &Class{Reference: o.ReferenceName}
+	reports := make([]*Report, len(students))
 	for i, st := range students {
 		so := o
 		so.Policy, so.PolicyName, so.PolicyError = st.Policy, st.File, st.Error
@@ -84,6 +84,18 @@ func GradeClass(ctx context.Context, o GradeOptions, students []Student) (*Class
 		if err != nil {
 			return nil, err
 		}
+		reports[i] = rep
+	}
+	return NewClass(o.ReferenceName, students, reports), nil
+}
+
+// NewClass is the class of the students graded one by one, reports[i]
+// being students[i]'s grade (Grade's): what GradeClass gives, and what
+// separate grade commands add up to.
+func NewClass(reference string, students []Student, reports []*Report) *Class {
+	cl := &Class{Reference: reference}
+	for i, st := range students {
+		rep := reports[i]
 		if i == 0 {
 			cl.PassMark, cl.MaxScore = 100*rep.PassMark, rep.MaxScore
 			for _, s := range rep.Scenarios {
@@ -107,7 +119,7 @@ func GradeClass(ctx context.Context, o GradeOptions, students []Student) (*Class
 		cs.Diagnostic, cs.Flags = rep.firstDiagnostic(), rep.flags()
 		cl.Students = append(cl.Students, cs)
 	}
-	return cl, nil
+	return cl
 }
 
 // firstDiagnostic is the first thing that went wrong: the first line of
