@@ -119,6 +119,14 @@ func LookupControl(name string) (Control, error) {
 		name, didYouMean(name, ControlNames()), strings.Join(ControlNames(), ", "))
 }
 
+// IsControl reports whether name is a control or an action's name, as
+// LookupControl finds it, without the message it builds for one that is
+// not (a constant's name, which a scenario's set{} takes too).
+func IsControl(name string) bool {
+	_, ok := find(controlSpecs[:], name)
+	return ok
+}
+
 // Range describes the values the control takes, for messages.
 func (s ControlSpec) Range() string {
 	switch s.Kind {
