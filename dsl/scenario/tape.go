@@ -41,7 +41,7 @@ type Tapes struct {
 	p  *Program
 	mu sync.Mutex
 	by map[tapeKey]*tape
-	// replayed counts the runs that replayed every recorded call, and
+	// replayed counts the runs released without their script, and
 	// tookOver those whose script took over (for tests).
 	replayed, tookOver int
 }
@@ -60,7 +60,10 @@ func (p *Program) Tapes() *Tapes { return &Tapes{p: p, by: map[tapeKey]*tape{}} 
 type tape struct {
 	setup engine.Setup // Page left out: each run has its own
 	load  budget.Spent
-	calls []tapeCall
+	// calls are the calls that ran code or gave something, in order; the
+	// others of minutes 0 to minutes − 1 gave nothing (recorder.note).
+	calls   []tapeCall
+	minutes int
 }
 
 // tapeCall is one call: Events(minute) or Surge(minute), what it gave,
@@ -147,6 +150,9 @@ func (c *recorder) Surge(m int) (float64, error) {
 	return v, err
 }
 
+// note records a call, unless it ran no code and gave nothing (no at()
+// that minute, no surge()): most minutes' calls, which a replay gives as
+// idle without keeping them.
 func (c *recorder) note(call tapeCall, mark budget.Spent, err error) {
 	if err != nil || c.m.Err() != nil {
 		c.broken = true
@@ -155,6 +161,9 @@ func (c *recorder) note(call tapeCall, mark budget.Spent, err error) {
 		return
 	}
 	call.reads, call.spent = c.reads, c.m.Since(mark)
+	if call.spent.Steps == 0 && call.spent.Kept == 0 && call.spent.Held == mark.Held && len(call.reads) == 0 && len(call.events) == 0 && (!call.surge || call.value == 1) {
+		return
+	}
 	c.tape.calls = append(c.tape.calls, call)
 }
 
@@ -163,6 +172,7 @@ func (c *recorder) note(call tapeCall, mark budget.Spent, err error) {
 func (c *recorder) Outcomes(rows []engine.Row) ([]engine.Figure, error) {
 	figs, err := c.run.Outcomes(rows)
 	if err == nil && !c.broken && c.m.Err() == nil {
+		c.tape.minutes = len(rows)
 		c.t.mu.Lock()
 		if c.t.by[c.key] == nil {
 			c.t.by[c.key] = c.tape
@@ -242,7 +252,7 @@ func (p *replay) Surge(m int) (float64, error) {
 
 // take returns the recorded call to give the engine, charged to the run,
 // or nil when the script must make it: the call is not the one recorded
-// next, the run reads otherwise than recorded, or its charge would stop
+// there, the run reads otherwise than recorded, or its charge would stop
 // the run. The script then takes over.
 func (p *replay) take(m int, surge bool) *tapeCall {
 	if p.live != nil || p.err != nil {
@@ -250,34 +260,43 @@ func (p *replay) take(m int, surge bool) *tapeCall {
 	}
 	if p.next < len(p.tape.calls) {
 		c := &p.tape.calls[p.next]
-		if c.minute == m && c.surge == surge && p.readsSame(c.reads) && (c.spent.Steps == 0 && c.spent.Kept == 0 || p.m.Fits(c.spent)) {
-			// A call that spent nothing ran no code (no at() that minute,
-			// no surge()): the script would not have looked at the meter.
-			if c.spent.Steps == 0 && c.spent.Kept == 0 {
-				p.next++
-				p.finished()
-				return c
+		if c.minute == m && c.surge == surge {
+			if p.readsSame(c.reads) && p.m.Fits(c.spent) {
+				if err := p.m.Replay(c.spent); err == nil {
+					p.next++
+					return c
+				}
+				// Fits said it would not stop: only a context done since can.
 			}
-			if err := p.m.Replay(c.spent); err == nil {
-				p.next++
-				p.finished()
-				return c
-			}
-			// Fits said it would not stop: only a context done since can.
+			p.takeOver()
+			return nil
 		}
+		if m < c.minute || (m == c.minute && !surge && c.surge) {
+			return p.idle(m, surge) // a call before the next recorded one
+		}
+		p.takeOver() // the run skipped a recorded call
+		return nil
 	}
-	p.takeOver()
-	return nil
+	return p.idle(m, surge)
 }
 
-// finished counts a replay that gave every recorded call.
-func (p *replay) finished() {
-	if p.next == len(p.tape.calls) {
-		p.t.mu.Lock()
-		p.t.replayed++
-		p.t.mu.Unlock()
+// idle returns what a call that ran no code gave (the tape keeps none of
+// them, see recorder.note) when the recorded run made it: no event, a
+// surge of 1; the script would not have looked at the meter. A call past
+// the recorded run's end is the script's.
+func (p *replay) idle(m int, surge bool) *tapeCall {
+	if m >= p.tape.minutes {
+		p.takeOver()
+		return nil
 	}
+	if surge {
+		return &idleSurge
+	}
+	return &idleEvents
 }
+
+// What a call that ran no code gives: Events no event, Surge 1.
+var idleEvents, idleSurge = tapeCall{}, tapeCall{surge: true, value: 1}
 
 // readsSame reports whether the run reads now what the recorded call read.
 func (p *replay) readsSame(reads []worldRead) bool {
@@ -371,5 +390,11 @@ func (p *replay) Observe(row *engine.Row) error {
 func (p *replay) Release() {
 	if p.live != nil {
 		p.live.Release()
+		return
+	}
+	if p.err == nil {
+		p.t.mu.Lock()
+		p.t.replayed++
+		p.t.mu.Unlock()
 	}
 }

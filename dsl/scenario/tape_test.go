@@ -119,6 +119,19 @@ func TestTapesReplayTheScript(t *testing.T) {
 			}
 		}
 	}
+	// A tape recorded on a run cut short serves the minutes it has: a
+	// longer run goes on with the script from there.
+	short := tapeRun(t, shift.Shift{Scenario: tapes, Seed: 9, Minutes: 30})
+	if want := tapeRun(t, shift.Shift{Scenario: p, Seed: 9, Minutes: 30}); short != want {
+		t.Fatalf("30 minutes: the replay gave\n%s\nthe script gave\n%s", short, want)
+	}
+	before := tapes.tookOver
+	if got, want := tapeRun(t, shift.Shift{Scenario: tapes, Seed: 9, Noise: true}), tapeRun(t, shift.Shift{Scenario: p, Seed: 9, Noise: true}); got != want {
+		t.Fatalf("past the tape's end: the replay gave\n%s\nthe script gave\n%s", got, want)
+	}
+	if tapes.tookOver != before+1 {
+		t.Errorf("a run past the tape's end was not taken over by the script")
+	}
 	t.Logf("%d runs replayed to their end, %d taken over by the script", tapes.replayed, tapes.tookOver)
 	if tapes.replayed == 0 || tapes.tookOver == 0 {
 		t.Errorf("%d runs replayed, %d taken over: both must happen", tapes.replayed, tapes.tookOver)
