@@ -55,8 +55,9 @@ type tapeKey struct {
 // calls once and replays them to every later run of the seed (see Tapes).
 func (p *Program) Tapes() *Tapes { return &Tapes{p: p, by: map[tapeKey]*tape{}} }
 
-// tape is a seed's record: the setup, what loading spent, and every call
-// the engine made to the script, in order. It is not changed once kept.
+// tape is a seed's record: the setup, what loading spent, and the calls
+// the engine made to the script that ran code or gave something, in
+// order, over the run's minutes. It is not changed once kept.
 type tape struct {
 	setup engine.Setup // Page left out: each run has its own
 	load  budget.Spent
