@@ -112,3 +112,34 @@ func (r *Rand) noiseDraws() noiseDraws {
 		r2: math.Sqrt(-2 * lnUnit(1-u3)), c2: cosTurn(2 * math.Pi * u4),
 	}
 }
+
+// NoiseDraws is the traffic noise of one seed drawn ahead, a minute's
+// draws a minute: runs of the seed (a class's students) share it instead
+// of each drawing the same stream again. It is read only once made, and
+// safe to share between runs on many goroutines.
+type NoiseDraws struct {
+	seed  uint32
+	draws []noiseDraws
+	end   Rand // the stream after the last draw, for a run longer than the table
+}
+
+// NewNoiseDraws draws the noise of the first minutes of runs seeded with
+// seed.
+func NewNoiseDraws(seed uint32, minutes int) *NoiseDraws {
+	t := &NoiseDraws{seed: seed, draws: make([]noiseDraws, max(0, minutes)), end: Rand{state: seed}}
+	for i := range t.draws {
+		t.draws[i] = t.end.noiseDraws()
+	}
+	return t
+}
+
+// drawNext returns the draws of the next minute of the stream: the table's,
+// then the stream's own from where the table ends.
+func (s *Sim) drawNext() noiseDraws {
+	if s.drawn < len(s.table) {
+		d := s.table[s.drawn]
+		s.drawn++
+		return d
+	}
+	return s.noise.noiseDraws()
+}

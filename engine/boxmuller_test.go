@@ -3,6 +3,7 @@ package engine
 import (
 	"math"
 	"os"
+	"reflect"
 	"sync"
 	"testing"
 
@@ -134,4 +135,40 @@ func TestNoiseIsTheModelsNormals(t *testing.T) {
 			}
 		}
 	})
+}
+
+// A run reading its seed's noise drawn ahead is the run that draws it,
+// row for row, whatever the table's length (shorter than the run, the run
+// draws the rest), and a table of another seed is not read.
+func TestNoiseDrawsAreTheStream(t *testing.T) {
+	setup := FreePlay()
+	setup.Minutes = 120
+	run := func(seed uint32, d *NoiseDraws) []Row {
+		sim, err := New(Options{Setup: setup, Seed: seed, Noise: true, Draws: d})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := sim.Run(0); err != nil {
+			t.Fatal(err)
+		}
+		return sim.Rows()
+	}
+	for _, seed := range []uint32{0, 1, 7, 1 << 31} {
+		want := run(seed, nil)
+		for _, n := range []int{0, 1, 60, 120, 121, 500} {
+			got := run(seed, NewNoiseDraws(seed, n))
+			for m := range want {
+				if !reflect.DeepEqual(got[m], want[m]) {
+					t.Fatalf("seed %d, %d minutes drawn ahead: minute %d gives %v requests, drawing gives %v", seed, n, m, got[m].Requests, want[m].Requests)
+				}
+			}
+		}
+		other := run(seed, NewNoiseDraws(seed+1, 121))
+		if !reflect.DeepEqual(other, want) {
+			t.Fatalf("seed %d read the noise of seed %d", seed, seed+1)
+		}
+	}
+	if a, b := run(1, nil), run(2, nil); a[60].Requests == b[60].Requests {
+		t.Fatal("seeds 1 and 2 give the same minute 60: the test cannot tell the streams apart")
+	}
 }

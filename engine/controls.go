@@ -130,6 +130,14 @@ func (e *UnknownControlError) Error() string {
 	return fmt.Sprintf("unknown control %q%s (controls: %s)", e.Name, hintFor(e.Nearest), strings.Join(e.Known, ", "))
 }
 
+// IsControl reports whether name is a control or an action's name, as
+// LookupControl finds it, without the message it builds for one that is
+// not (a constant's name, which a scenario's set{} takes too).
+func IsControl(name string) bool {
+	_, ok := find(controlSpecs[:], name)
+	return ok
+}
+
 // Range describes the values the control takes, for messages.
 func (s ControlSpec) Range() string {
 	switch s.Kind {

@@ -26,6 +26,10 @@ type Options struct {
 	// runs allocate neither a Sim nor a trace. Nothing of the old run may
 	// be read after; an Outcome taken from it before stays as it was.
 	Reuse *Sim
+	// Draws, when made for Seed, is its noise drawn ahead (NewNoiseDraws),
+	// read instead of drawing it again: the run is the same. Nil, or made
+	// for another seed: the run draws its own.
+	Draws *NoiseDraws
 }
 
 // Sim is one run of the model. It is not safe for concurrent use.
@@ -39,7 +43,9 @@ type Sim struct {
 	pol     Policy
 	page    PageRule
 	noise   Rand
-	next    noiseDraws // the next minute's noise, drawn a minute ahead (demand)
+	table   []noiseDraws // the noise drawn ahead (Options.Draws), then noise's own
+	drawn   int          // draws of table read
+	next    noiseDraws   // the next minute's noise, drawn a minute ahead (demand)
 	seed    uint32
 	noisy   bool
 	sine    *[1440]float64 // daySine, read once
@@ -94,8 +100,11 @@ func New(o Options) (*Sim, error) {
 		warm: o.Setup.Warm, budget: o.Setup.BudgetLeft, builds: newFleetBuilds(),
 		sine: daySine(),
 	}
+	if d := o.Draws; d != nil && d.seed == o.Seed {
+		s.table, s.noise = d.draws, d.end
+	}
 	if s.noisy {
-		s.next = s.noise.noiseDraws() // the first minute's (demand)
+		s.next = s.drawNext() // the first minute's (demand)
 	}
 	if s.sc == nil {
 		s.sc = NoScenario{}
@@ -354,7 +363,7 @@ func (s *Sim) demand(m int, r *Row) error {
 		// minute's long chain of dependent steps, they are computed by the
 		// processor alongside it instead of heading the next minute's.
 		d := s.next
-		s.next = s.noise.noiseDraws()
+		s.next = s.drawNext()
 		// Normal(mean, √mean)·(1 + Normal(0, cv)), to the bit.
 		count := (mean + math.Sqrt(mean)*d.r1*d.c1) * (1 + (0 + c.NoiseCV*d.r2*d.c2))
 		r.Requests = max(0, math.Round(count)) / 60

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/oncall-sim/oncall/engine"
 	"github.com/oncall-sim/oncall/shift"
 )
 
@@ -72,7 +73,8 @@ func GradeClass(ctx context.Context, o GradeOptions, students []Student) (*Class
 	if len(students) == 0 {
 		return nil, errors.New("no student to grade")
 	}
-	cl := &Class{Reference: o.ReferenceName}
+	o.draws = classDraws(o)
+	reports := make([]*Report, len(students))
 	for i, st := range students {
 		so := o
 		so.Policy, so.PolicyName, so.PolicyError = st.Policy, st.File, st.Error
@@ -84,6 +86,41 @@ func GradeClass(ctx context.Context, o GradeOptions, students []Student) (*Class
 		if err != nil {
 			return nil, err
 		}
+		reports[i] = rep
+	}
+	return NewClass(o.ReferenceName, students, reports), nil
+}
+
+// classDraws draws each seed's traffic noise once for the whole class, as
+// long as the longest reference run of the seed needs (a longer run draws
+// the rest itself): every student runs on the same seeds.
+func classDraws(o GradeOptions) func(seed uint32) *engine.NoiseDraws {
+	minutes := map[uint32]int{}
+	for _, sc := range o.Scenarios {
+		ref, err := o.References.Lookup(sc.ID)
+		if err != nil || !ref.Noise {
+			continue // Grade says why, or no run draws
+		}
+		for _, r := range ref.Runs {
+			minutes[r.Seed] = max(minutes[r.Seed], r.Outcome.Minutes, r.None.Minutes)
+		}
+	}
+	draws := make(map[uint32]*engine.NoiseDraws, len(minutes))
+	for seed, n := range minutes {
+		// Minute m reads the draws of m and takes those of m + 1; no run
+		// is longer than engine.MaxMinutes, whatever a file says.
+		draws[seed] = engine.NewNoiseDraws(seed, min(n, engine.MaxMinutes)+1)
+	}
+	return func(seed uint32) *engine.NoiseDraws { return draws[seed] }
+}
+
+// NewClass is the class of the students graded one by one, reports[i]
+// being students[i]'s grade (Grade's): what GradeClass gives, and what
+// separate grade commands add up to.
+func NewClass(reference string, students []Student, reports []*Report) *Class {
+	cl := &Class{Reference: reference}
+	for i, st := range students {
+		rep := reports[i]
 		if i == 0 {
 			cl.PassMark, cl.MaxScore = 100*rep.PassMark, rep.MaxScore
 			for _, s := range rep.Scenarios {
@@ -107,7 +144,7 @@ func GradeClass(ctx context.Context, o GradeOptions, students []Student) (*Class
 		cs.Diagnostic, cs.Flags = rep.firstDiagnostic(), rep.flags()
 		cl.Students = append(cl.Students, cs)
 	}
-	return cl, nil
+	return cl
 }
 
 // firstDiagnostic is the first thing that went wrong: the first line of

@@ -64,6 +64,10 @@ type GradeOptions struct {
 	// the report says why, so that an autograder still gets a report with
 	// the student's errors in it rather than no file at all.
 	PolicyError string
+	// draws gives each seed's noise drawn ahead, for a class whose
+	// students all run on the same seeds (GradeClass); nil: each run draws
+	// its own.
+	draws func(seed uint32) *engine.NoiseDraws
 }
 
 // notLoaded is the error of every seed when the policy did not load.
@@ -161,7 +165,7 @@ func runPolicy(ctx context.Context, o GradeOptions, sc Scenario, ref *Reference)
 	if o.Progress != nil {
 		opts.Progress = func(done, total int) { o.Progress(sc.ID, done, total) }
 	}
-	return batch.Many(ctx, shift.Shift{Scenario: sc.Source, Noise: ref.Noise, Policy: o.Policy, Limits: o.Limits}, ref.SeedList(), opts)
+	return batch.Many(ctx, shift.Shift{Scenario: sc.Source, Noise: ref.Noise, Policy: o.Policy, Limits: o.Limits, Draws: o.draws}, ref.SeedList(), opts)
 }
 
 // gradeScenario scores every seed (score.Seed) and adds them up

@@ -74,6 +74,11 @@ type Shift struct {
 	// (engine.Options.Reuse; Rows is then not read). A batch worker passes
 	// its last run. Nothing of the old run may be read after.
 	Reuse *Sim
+	// Draws, when set, gives a seed's traffic noise drawn ahead
+	// (engine.NewNoiseDraws), shared by the runs of that seed: the run reads
+	// it instead of drawing the same stream again, and is the same run. Nil,
+	// or nil for the seed: the run draws its own.
+	Draws func(seed uint32) *engine.NoiseDraws
 }
 
 // Sim is a run built from a Shift: the engine's Sim and the meter its
@@ -157,7 +162,11 @@ func (sh Shift) start(ctx context.Context) (*Sim, error) {
 	} else {
 		out = new(Sim)
 	}
-	sim, err := engine.New(engine.Options{Setup: setup, Scenario: inst, Policy: pol, Seed: sh.Seed, Noise: sh.Noise, Rows: sh.Rows, Reuse: reuse})
+	var draws *engine.NoiseDraws
+	if sh.Draws != nil && sh.Noise {
+		draws = sh.Draws(sh.Seed)
+	}
+	sim, err := engine.New(engine.Options{Setup: setup, Scenario: inst, Policy: pol, Seed: sh.Seed, Noise: sh.Noise, Rows: sh.Rows, Reuse: reuse, Draws: draws})
 	if err != nil {
 		return nil, &Error{Kind: SetupRefused, Err: err}
 	}

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/oncall-sim/oncall/dsl/scenario"
 	"github.com/oncall-sim/oncall/grade"
 )
 
@@ -51,6 +52,14 @@ func (c *GradeCmd) gradeClass(env *Env) error {
 	scenarios, err := c.scenarios(env, refs, refName, limits)
 	if err != nil {
 		return err
+	}
+	// Every student runs on the same seeds: each seed's script is run once
+	// to its end and replayed to the others (scenario.Tapes), which gives
+	// the same runs.
+	for i := range scenarios {
+		if p, ok := scenarios[i].Source.(*scenario.Program); ok {
+			scenarios[i].Source = p.Tapes()
+		}
 	}
 	if err := checkOutput(env, "-o", c.Output, input{"--reference", c.Reference}); err != nil {
 		return err

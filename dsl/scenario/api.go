@@ -325,7 +325,7 @@ func readSetting(evs *[]engine.Event, key string, v lua.LValue, in *reading) {
 		*evs = append(*evs, engine.Event{Kind: engine.EventDepName, Name: name})
 		return
 	}
-	if _, err := engine.LookupControl(key); err == nil {
+	if engine.IsControl(key) {
 		c, x, err := controlValue(key, v)
 		if err != nil {
 			in.add(in.place().value(key), "%v", err)

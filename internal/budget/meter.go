@@ -48,6 +48,7 @@ type Meter struct {
 
 	held int64 // bytes the scenario's state held at its last measure
 	kept int64 // bytes the run keeps in its trace: events, values rules saw
+	peak int64 // the most of held + kept since the last Mark
 
 	err error // the first budget spent; every check gives it again
 	off bool  // Unmetered: nothing stops the run
@@ -203,6 +204,7 @@ func (m *Meter) checkMemory() error {
 	if m.err != nil || m.off {
 		return m.err
 	}
+	m.peak = max(m.peak, m.held+m.kept)
 	if m.held+m.kept <= m.limits.Memory {
 		return nil
 	}
@@ -241,3 +243,57 @@ func (m *Meter) stop(err error) error {
 type Exceeded struct{ msg string }
 
 func (e *Exceeded) Error() string { return e.msg }
+
+// Spent is what the scenario's code spent over a stretch of a run (a load,
+// one call): its steps, the bytes the run came to keep, the bytes its state
+// held at the end, and the most it held and kept together on the way over
+// what the run kept before the stretch (what the policy keeps differs from
+// run to run; what the scenario's state holds does not). A
+// recorder of a scenario's calls (dsl/scenario's tapes) takes it so that a
+// later run can be charged the same without running the code again.
+type Spent struct {
+	Steps, Kept, Held, Peak int64
+}
+
+// Mark starts a stretch: what Since measures is counted from here.
+func (m *Meter) Mark() Spent {
+	m.peak = m.held + m.kept
+	return Spent{Steps: m.by[Scenario], Kept: m.kept, Held: m.held, Peak: m.peak}
+}
+
+// Since returns what the scenario spent since the mark.
+func (m *Meter) Since(mark Spent) Spent {
+	return Spent{Steps: m.by[Scenario] - mark.Steps, Kept: m.kept - mark.Kept, Held: m.held, Peak: max(m.peak, m.held+m.kept) - mark.Kept}
+}
+
+// Fits reports whether charging s (Replay) would stop nothing: no budget is
+// spent yet, the steps stay within theirs, the memory the stretch reached
+// (s.Peak over what the run keeps now) within its, and the context
+// is not done. A replayed stretch that does not fit must be run for real,
+// so that its error is the one its code meets where it meets it.
+func (m *Meter) Fits(s Spent) bool {
+	if m.err != nil || m.steps+s.Steps > m.limits.Steps || (!m.off && m.kept+s.Peak > m.limits.Memory) {
+		return false
+	}
+	if m.done != nil {
+		select {
+		case <-m.done:
+			return false
+		default:
+		}
+	}
+	return true
+}
+
+// Replay charges what a recorded stretch spent, as its code charged it:
+// its steps to the scenario, what it kept, what its state held at its end.
+// The caller checks Fits first; the time of the stretch is not counted,
+// for no code runs.
+func (m *Meter) Replay(s Spent) error {
+	if err := m.Charge(Scenario, s.Steps); err != nil {
+		return err
+	}
+	m.kept += s.Kept
+	m.held = s.Held
+	return m.checkMemory()
+}

@@ -1,0 +1,139 @@
+package scenario
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/oncall-sim/oncall/engine"
+	"github.com/oncall-sim/oncall/internal/budget"
+	"github.com/oncall-sim/oncall/shift"
+)
+
+// tapeScript draws from its stream in surge() and at(), reads the run
+// (get(), and the constants scale{} checks) and says what it read: a run
+// whose policy raises min_instances reads otherwise than the one recorded.
+const tapeScript = `scenario { id = "tape", title = "T", briefing = "B", start = "10:00", duration = "1h" }
+local size = 1 + rng.uniform(0, 2)
+function surge(t)
+  local s = 1
+  for i = 1, 40 do s = s + rng.uniform(0, 0.001) end
+  if t > 20 and t < 40 then return s * size end
+  return s
+end
+at("10:05", function() scale { db_capacity = 0.5 } end)
+at("10:10", function()
+  if get("min_instances") > 12 then say("a big fleet") else say("a small fleet") end
+end)
+at("10:30", function() scale { db_capacity = 1 } end)
+at("10:45", function() say("the end is near: " .. get("db_capacity")) end)
+`
+
+// tapePolicy raises min_instances to floor at minute at (never when at is
+// 0) and spends steps a minute.
+func tapePolicy(at, floor int, steps int64) shift.Policy {
+	return shift.PolicyFunc(func(m *budget.Meter) engine.Policy {
+		return policyFunc(func(rows []engine.Row) ([]engine.Firing, error) {
+			if err := m.Charge(budget.Policy, steps); err != nil {
+				return nil, err
+			}
+			if at > 0 && len(rows) == at {
+				return []engine.Firing{{Rule: "floor", Actions: []engine.Action{{Control: engine.MinInstances, Value: float64(floor), By: "floor"}}}}, nil
+			}
+			return nil, nil
+		})
+	})
+}
+
+type policyFunc func(rows []engine.Row) ([]engine.Firing, error)
+
+func (f policyFunc) Decide(rows []engine.Row) ([]engine.Firing, error) { return f(rows) }
+
+// tapeRun runs the shift and writes what it gave: the trace, the outcome,
+// the steps of each party and the error.
+func tapeRun(t *testing.T, sh shift.Shift) string {
+	t.Helper()
+	sim, err := sh.Run(context.Background())
+	if sim == nil {
+		return fmt.Sprintf("no run: %v\n", err)
+	}
+	var b bytes.Buffer
+	if werr := engine.Instructor.WriteCSV(&b, sim.Rows()); werr != nil {
+		t.Fatal(werr)
+	}
+	fmt.Fprintf(&b, "outcome: %+v\nsteps: %d scenario, %d policy\nerror: %v\n", sim.Outcome(),
+		sim.Meter().StepsOf(budget.Scenario), sim.Meter().StepsOf(budget.Policy), err)
+	sim.Release()
+	return b.String()
+}
+
+// A replayed run is the run the script gives, byte for byte: its trace,
+// its outcome, the steps each party spent and the error that stopped it,
+// whether the run reads what the recorded one read or not (the script
+// then takes over), and whatever the step budget, which the scenario
+// shares with the policy (a call whose charge would spend it is run, so
+// that the error is the script's own). Both ways happen, or the test
+// would prove nothing.
+func TestTapesReplayTheScript(t *testing.T) {
+	p, err := Compile("tape.lua", []byte(tapeScript), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// What a run spends without a policy, so that the budgets below fall
+	// in the middle of runs.
+	base := tapeRun(t, shift.Shift{Scenario: p, Seed: 1})
+	sim, _ := shift.Shift{Scenario: p, Seed: 1}.Run(context.Background())
+	scenarioSteps := sim.Meter().StepsOf(budget.Scenario)
+	sim.Release()
+	if scenarioSteps < 1000 {
+		t.Fatalf("the script spends %d steps a run, too few to test the budget: %s", scenarioSteps, base)
+	}
+	policies := []struct {
+		name string
+		pol  shift.Policy
+	}{
+		{"none", nil},
+		{"cheap", tapePolicy(0, 0, 1)},
+		{"big fleet at 10:03", tapePolicy(3, 20, 1)},
+		{"big fleet at 10:20", tapePolicy(20, 20, 7)},
+		{"costly", tapePolicy(0, 0, scenarioSteps/30)},
+	}
+	var limits []int64
+	for _, share := range []int64{0, 50, 90, 100, 110, 130, 160, 200} {
+		limits = append(limits, scenarioSteps*share/100+1)
+	}
+	tapes := p.Tapes()
+	for _, steps := range limits {
+		for seed := uint32(1); seed <= 3; seed++ {
+			for _, pol := range policies {
+				l := budget.Limits{Steps: steps}
+				if steps == 1 {
+					l = budget.Limits{}
+				}
+				want := tapeRun(t, shift.Shift{Scenario: p, Seed: seed, Noise: true, Policy: pol.pol, Limits: l})
+				got := tapeRun(t, shift.Shift{Scenario: tapes, Seed: seed, Noise: true, Policy: pol.pol, Limits: l})
+				if got != want {
+					t.Fatalf("steps %d, seed %d, policy %s: the replay gave\n%s\nthe script gave\n%s", steps, seed, pol.name, got, want)
+				}
+			}
+		}
+	}
+	// A tape recorded on a run cut short serves the minutes it has: a
+	// longer run goes on with the script from there.
+	short := tapeRun(t, shift.Shift{Scenario: tapes, Seed: 9, Minutes: 30})
+	if want := tapeRun(t, shift.Shift{Scenario: p, Seed: 9, Minutes: 30}); short != want {
+		t.Fatalf("30 minutes: the replay gave\n%s\nthe script gave\n%s", short, want)
+	}
+	before := tapes.tookOver
+	if got, want := tapeRun(t, shift.Shift{Scenario: tapes, Seed: 9, Noise: true}), tapeRun(t, shift.Shift{Scenario: p, Seed: 9, Noise: true}); got != want {
+		t.Fatalf("past the tape's end: the replay gave\n%s\nthe script gave\n%s", got, want)
+	}
+	if tapes.tookOver != before+1 {
+		t.Errorf("a run past the tape's end was not taken over by the script")
+	}
+	t.Logf("%d runs replayed to their end, %d taken over by the script", tapes.replayed, tapes.tookOver)
+	if tapes.replayed == 0 || tapes.tookOver == 0 {
+		t.Errorf("%d runs replayed, %d taken over: both must happen", tapes.replayed, tapes.tookOver)
+	}
+}
