@@ -8,27 +8,9 @@ import (
 
 	"github.com/oncall-sim/oncall/engine"
 	"github.com/oncall-sim/oncall/internal/budget"
+	"github.com/oncall-sim/oncall/internal/luachunk"
 	"github.com/oncall-sim/oncall/shift"
 )
-
-// tapeScript draws from its stream in surge() and at(), reads the run
-// (get(), and the constants scale{} checks) and says what it read: a run
-// whose policy raises min_instances reads otherwise than the one recorded.
-const tapeScript = `scenario { id = "tape", title = "T", briefing = "B", start = "10:00", duration = "1h" }
-local size = 1 + rng.uniform(0, 2)
-function surge(t)
-  local s = 1
-  for i = 1, 40 do s = s + rng.uniform(0, 0.001) end
-  if t > 20 and t < 40 then return s * size end
-  return s
-end
-at("10:05", function() scale { db_capacity = 0.5 } end)
-at("10:10", function()
-  if get("min_instances") > 12 then say("a big fleet") else say("a small fleet") end
-end)
-at("10:30", function() scale { db_capacity = 1 } end)
-at("10:45", function() say("the end is near: " .. get("db_capacity")) end)
-`
 
 // tapePolicy raises min_instances to floor at minute at (never when at is
 // 0) and spends steps a minute.
@@ -76,7 +58,7 @@ func tapeRun(t *testing.T, sh shift.Shift) string {
 // that the error is the script's own). Both ways happen, or the test
 // would prove nothing.
 func TestTapesReplayTheScript(t *testing.T) {
-	p, err := Compile("tape.lua", []byte(tapeScript), Options{})
+	p, err := Compile("tape.lua", []byte(luachunk.Src(t, "testdata/tape.lua", "tape")), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
