@@ -16,8 +16,10 @@ import (
 
 // overflowJS lists what does not fit the window: the page's own overflow,
 // any visible control or label whose box leaves the screen, any box whose
-// text is wider than the box (a cut word), and a select whose chosen
-// option is wider than the select.
+// text is wider than the box (a cut word), a word of a label, a button or
+// a heading broken across two lines ("Utilisatio|n"), a control's name
+// drawn over its control, and a select whose chosen option is wider than
+// the select.
 const overflowJS = `(W => {
   const out = [];
   const over = document.documentElement.scrollWidth - W;
@@ -37,6 +39,30 @@ const overflowJS = `(W => {
       c.font = s.fontWeight + " " + s.fontSize + " " + s.fontFamily;
       const need = c.measureText(e.options[e.selectedIndex].text).width + 28;
       if (need > e.clientWidth + 1) out.push(name(e) + " cuts “" + e.options[e.selectedIndex].text + "” (" + Math.round(need) + " > " + e.clientWidth + ")");
+    }
+  }
+  const words = ".ctl > label, .ctl > .name, #main dt, #main button, #main h2, #main h3, #main legend, #main th, .top a, .head button";
+  for (const e of document.querySelectorAll(words)) {
+    if (!shown(e) || inScroller(e)) continue;
+    const walker = document.createTreeWalker(e, NodeFilter.SHOW_TEXT);
+    for (let n; (n = walker.nextNode()); ) {
+      for (const m of n.data.matchAll(/[^\s\-\u2010\u2011\/]+/g)) {
+        const r = document.createRange();
+        r.setStart(n, m.index); r.setEnd(n, m.index + m[0].length);
+        const lines = new Set([...r.getClientRects()].filter(b => b.width > 0).map(b => Math.round(b.top)));
+        if (lines.size > 1) out.push(name(e) + " breaks the word “" + m[0] + "”");
+      }
+    }
+  }
+  for (const c of document.querySelectorAll(".ctl")) {
+    const l = c.querySelector(":scope > label, :scope > .name");
+    if (!l || !shown(l)) continue;
+    const a = l.getBoundingClientRect();
+    for (const o of c.children) {
+      if (o === l || !shown(o) || o.matches(".help, .range, .pending")) continue;
+      const b = o.getBoundingClientRect();
+      if (a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5)
+        out.push(name(l) + " “" + l.textContent.trim() + "” overlaps " + name(o));
     }
   }
   return out;

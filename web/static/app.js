@@ -1008,10 +1008,11 @@ function drawDebrief() {
     out.push(`<table class="outcome"><thead><tr><th scope="col">${esc(t("ui.debrief.criterion"))}</th><th scope="col">${esc(t("ui.debrief.bound"))}</th><th scope="col">${esc(t("ui.debrief.you"))}</th><th scope="col">${esc(t("ui.debrief.reference"))}</th><th scope="col">${esc(t("ui.debrief.result"))}</th></tr></thead><tbody>`);
     for (const c of d.criteria) {
       const o = metricSpec(c.metric);
-      const f = v => value(o.unit, v, o.decimals);
-      out.push(`<tr><th scope="row">${esc(t("outcome." + c.metric + ".label"))}</th><td class="num">${esc(t(c.op === "at_least" ? "ui.debrief.at_least" : "ui.debrief.at_most", { bound: f(c.limit) }))}</td>` +
-        `<td class="num">${iso(f(c.value))}</td><td class="num">${iso(d.reference ? f(c.reference) : "–")}</td>` +
-        `<td class="${c.pass ? "pass" : "failc"}">${esc(t(c.pass ? "ui.debrief.pass" : c.points > 0 ? "ui.debrief.partial" : "ui.debrief.fail", { n: num(c.weight, 0), points: num(c.points, 1) }))}</td></tr>`);
+      // A figure and its unit stay on one line ("95,0 %").
+      const f = v => value(o.unit, v, o.decimals).replace(/ /g, "\u00a0");
+      out.push(`<tr><th scope="row">${esc(t("outcome." + c.metric + ".label"))}</th><td class="num" data-label="${esc(t("ui.debrief.bound"))}">${esc(t(c.op === "at_least" ? "ui.debrief.at_least" : "ui.debrief.at_most", { bound: f(c.limit) }))}</td>` +
+        `<td class="num" data-label="${esc(t("ui.debrief.you"))}">${iso(f(c.value))}</td><td class="num" data-label="${esc(t("ui.debrief.reference"))}">${iso(d.reference ? f(c.reference) : "–")}</td>` +
+        `<td class="${c.pass ? "pass" : "failc"}" data-label="${esc(t("ui.debrief.result"))}">${esc(t(c.pass ? "ui.debrief.pass" : c.points > 0 ? "ui.debrief.partial" : "ui.debrief.fail", { n: num(c.weight, 0), points: num(c.points, 1) }))}</td></tr>`);
     }
     out.push("</tbody></table>");
     if (d.worse) out.push(`<p class="failc">${esc(t("ui.debrief.worse", { figures: d.worse }))}</p>`);
