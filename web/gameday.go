@@ -2,6 +2,7 @@ package web
 
 import (
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -29,14 +30,33 @@ func newGameDayID() string {
 	return hex.EncodeToString(b[:])
 }
 
-// getGameDay answers a game day and its results.
+// getGameDay answers a game day and its results. The results page asks
+// again every few seconds, and each result carries its replay (up to
+// gameday.MaxReplay), so the answer names its bytes by a hash (ETag) and
+// the browser revalidates (no-cache): a poll that finds nothing new is
+// answered 304 with no body, and the page reads the answer it kept.
 func (s *Server) getGameDay(w http.ResponseWriter, r *http.Request) {
 	g, err := s.results.Get(r.Context(), r.PathValue("id"))
 	if err != nil {
 		fail(w, s.storeError(r, err))
 		return
 	}
-	writeJSON(w, http.StatusOK, g)
+	b, err := json.Marshal(g)
+	if err != nil {
+		writeJSON(w, http.StatusOK, g) // writes the internal error
+		return
+	}
+	sum := sha256.Sum256(b)
+	tag := `"` + hex.EncodeToString(sum[:12]) + `"`
+	h := w.Header()
+	h.Set("ETag", tag)
+	h.Set("Cache-Control", "no-cache")
+	if match := r.Header.Get("If-None-Match"); match != "" && strings.Contains(match, tag) {
+		w.WriteHeader(http.StatusNotModified)
+		return
+	}
+	h.Set("Content-Type", "application/json; charset=utf-8")
+	w.Write(b)
 }
 
 type gameDayRequest struct {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"net/http/httptest"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -162,5 +163,37 @@ func TestFreeName(t *testing.T) {
 	g.Results = append(g.Results, Result{Name: long})
 	if got := freeName(g, long); got != strings.Repeat("é", 36)+" (2)" || utf8.RuneCountInString(got) > gameday.MaxName {
 		t.Errorf("freeName of a 40-letter name = %q", got)
+	}
+}
+
+// TestGameDayPollRevalidates: the results page's poll of a game day is
+// answered 304 with no body while nothing changed, and in full once a
+// result arrives, with a new tag.
+func TestGameDayPollRevalidates(t *testing.T) {
+	store, err := gameday.OpenMemory()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	ts := newTestServer(t, Options{Results: store})
+	var g GameDay
+	ts.doJSON(t, "POST", "/api/gamedays", map[string]any{"scenario": "bad-deploy", "seed": 7}, &g)
+	first := ts.do("GET", "/api/gamedays/"+g.ID, "")
+	tag := first.Header().Get("ETag")
+	if first.Code != http.StatusOK || tag == "" || first.Header().Get("Cache-Control") != "no-cache" {
+		t.Fatalf("first poll: %d, ETag %q, Cache-Control %q", first.Code, tag, first.Header().Get("Cache-Control"))
+	}
+	poll := func() *httptest.ResponseRecorder {
+		req := pageRequest("GET", "/api/gamedays/"+g.ID, "")
+		req.Header.Set("If-None-Match", tag)
+		return ts.send(req)
+	}
+	if again := poll(); again.Code != http.StatusNotModified || again.Body.Len() != 0 {
+		t.Fatalf("a poll with nothing new: %d with %d bytes, want 304 with none", again.Code, again.Body.Len())
+	}
+	ts.doJSON(t, "POST", "/api/gamedays/"+g.ID+"/results", map[string]any{"name": "Ana", "decisions": []Decision{{Minute: 20, Control: "rollback"}}}, &g)
+	after := poll()
+	if after.Code != http.StatusOK || after.Header().Get("ETag") == tag || !strings.Contains(after.Body.String(), `"Ana"`) {
+		t.Fatalf("a poll after a result: %d, ETag %q (was %q), body %.200s", after.Code, after.Header().Get("ETag"), tag, after.Body.String())
 	}
 }
