@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/oncall-sim/oncall/engine"
@@ -117,5 +118,44 @@ func TestTapesReplayTheScript(t *testing.T) {
 	t.Logf("%d runs replayed to their end, %d taken over by the script", tapes.replayed, tapes.tookOver)
 	if tapes.replayed == 0 || tapes.tookOver == 0 {
 		t.Errorf("%d runs replayed, %d taken over: both must happen", tapes.replayed, tapes.tookOver)
+	}
+}
+
+// A script that hoards memory minute after minute is stopped by the memory
+// budget at the same minute, with the same error, whether its calls run or
+// are replayed from a tape: the tape, recorded by a run that fits, is
+// replayed to runs whose policy keeps more, and a replayed call that would
+// pass the budget is run for real. Runs that fit and runs stopped both
+// happen, and replays of both kinds.
+func TestTapesHoldTheMemoryBudget(t *testing.T) {
+	p, err := Compile("tape.lua", []byte(luachunk.Src(t, "testdata/tape.lua", "hoard")), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	keeping := func(n int64) shift.Policy {
+		return shift.PolicyFunc(func(m *budget.Meter) engine.Policy {
+			return policyFunc(func([]engine.Row) ([]engine.Firing, error) { return nil, m.Keep(n) })
+		})
+	}
+	tapes := p.Tapes()
+	stopped, finished := 0, 0
+	for _, mb := range []int64{24, 32, 48, 64} {
+		l := budget.Limits{Steps: budget.DefaultSteps, Memory: mb << 20}
+		tapeRun(t, shift.Shift{Scenario: tapes, Seed: 1, Limits: l}) // records the tape, if it fits
+		for _, n := range []int64{0, 64 << 10, 256 << 10, 1 << 20} {
+			want := tapeRun(t, shift.Shift{Scenario: p, Seed: 1, Policy: keeping(n), Limits: l})
+			got := tapeRun(t, shift.Shift{Scenario: tapes, Seed: 1, Policy: keeping(n), Limits: l})
+			if got != want {
+				t.Fatalf("%d MB, a policy keeping %d bytes a minute: the replay gave\n%s\nthe script gave\n%s", mb, n, got, want)
+			}
+			if strings.Contains(want, "error: <nil>") {
+				finished++
+			} else {
+				stopped++
+			}
+		}
+	}
+	if stopped == 0 || finished == 0 || tapes.replayed == 0 || tapes.tookOver == 0 {
+		t.Errorf("%d runs stopped, %d finished, %d replayed, %d taken over: each must happen", stopped, finished, tapes.replayed, tapes.tookOver)
 	}
 }

@@ -16,3 +16,11 @@ at("10:10", function()
 end)
 at("10:30", function() scale { db_capacity = 1 } end)
 at("10:45", function() say("the end is near: " .. get("db_capacity")) end)
+--- hoard: a script that keeps more each minute, for the memory budget
+scenario { id = "hoard", title = "H", briefing = "B", start = "10:00", duration = "1h" }
+local kept = {}
+for m = 1, 50 do
+  at(string.format("10:%02d", m), function()
+    kept[#kept + 1] = string.rep(string.char(65 + m % 26), 16384 * m)
+  end)
+end
