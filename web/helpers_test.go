@@ -6,7 +6,6 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -93,15 +92,6 @@ func testCompiler(filename, src string) (shift.Policy, error) {
 type diagError struct{ msg string }
 
 func (e *diagError) Error() string { return e.msg }
-
-// testUI reads the English UI strings the page uses.
-func testUI(t testing.TB) []byte {
-	b, err := os.ReadFile("../i18n/catalog/ui.en.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
 
 // testServer is a console with the test scenarios and policy, and a count
 // of the panics it caught, which every test expects to stay at zero.

@@ -32,14 +32,6 @@ type entry struct {
 	value lua.LValue
 }
 
-// entryName names an entry in a message.
-func entryName(kv entry) string {
-	if kv.key == "" {
-		return fmt.Sprintf("#%d", kv.index)
-	}
-	return kv.key
-}
-
 // entries lists a table's entries: named ones by name, then list items in
 // order, so that what the script declares never depends on the order of a
 // Lua hash.
