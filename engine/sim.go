@@ -218,7 +218,14 @@ func (s *Sim) Step() (*Row, error) {
 	if s.m >= s.setup.Minutes {
 		return nil, ErrDone
 	}
-	row, err := s.step()
+	return s.finish(s.step())
+}
+
+// finish ends the minute step computed, row, or that failed with err: the
+// minute that failed is dropped and stops the run; otherwise the run moves
+// to the next minute, and after the last the scenario computes its own
+// outcomes.
+func (s *Sim) finish(row *Row, err error) (*Row, error) {
 	if err != nil {
 		s.rows = s.rows[:s.m] // drop the minute that failed
 		s.err = fmt.Errorf("minute %d (%s): %w", s.m, ClockString(s.setup.Start+s.m), err)
@@ -438,6 +445,12 @@ func (s *Sim) decide(r *Row) error {
 	if err != nil {
 		return err
 	}
+	return s.take(r, firings)
+}
+
+// take queues the actions of the policy's firings on row r, the minute
+// just computed, and records the firings in it.
+func (s *Sim) take(r *Row, firings []Firing) error {
 	for _, f := range firings {
 		for _, a := range f.Actions {
 			if a.By == "" {

@@ -1,0 +1,94 @@
+package engine
+
+import (
+	"errors"
+	"slices"
+)
+
+// Forks. Runs of one seed under different policies are the same run until
+// a policy first fires: before that, no policy has changed anything. A
+// batch that runs many policies on a seed (a class graded at once) computes
+// those minutes once, in a run whose policy only listens, and forks it for
+// each policy at the minute that policy first answers (Fork): the fork is
+// the run as that policy's own would stand there, and goes on alone.
+
+// Fork says what a fork of a run has of its own: the run's scenario and
+// page rule from the fork on (charging the fork's budget), its policy, and
+// what the policy answered when shown the last minute computed.
+type Fork struct {
+	Scenario Scenario // nil: no events, no surge
+	Page     PageRule // nil: the rule of docs/model.md
+	Policy   Policy
+	// Firings and Err are what Policy.Decide gave on the run's rows: the
+	// fork takes them as its policy's answer on its last minute, as a run
+	// of that policy would have (Err stops the fork there).
+	Firings []Firing
+	Err     error
+}
+
+// Fork returns a copy of the run as a run of f.Policy would stand: the
+// same minutes computed, but the last shown to f.Policy, whose answer is
+// f.Firings or f.Err. It is that run only if f.Policy gave no firing and
+// no error on every minute before the last, shown the same rows: a run
+// whose policy gave nothing (or that has none) is unchanged by it. The
+// copy shares nothing that either changes: the run and the fork go on
+// apart. A run not yet started, stopped or whose last minute a policy
+// fired on cannot be forked.
+func (s *Sim) Fork(f Fork) (*Sim, error) {
+	switch {
+	case s.err != nil:
+		return nil, errors.New("a run that stopped cannot be forked")
+	case s.m == 0:
+		return nil, errors.New("a run is forked after a minute computed")
+	case s.rows[s.m-1].Fired != nil:
+		return nil, errors.New("a run is forked on a minute no policy fired on")
+	}
+	c := s.clone()
+	c.sc, c.pol, c.page, c.setup.Page = f.Scenario, f.Policy, f.Page, f.Page
+	if c.sc == nil {
+		c.sc = NoScenario{}
+	}
+	if c.page == nil {
+		c.page = DefaultPage{}
+	}
+	if a, ok := c.sc.(Attached); ok {
+		a.Attach(c)
+	}
+	if a, ok := c.pol.(Attached); ok {
+		a.Attach(c)
+	}
+	// Back to the end of the last minute's step 14, as the policy is shown
+	// it; finish then ends the minute as Step does.
+	c.m--
+	c.figures = nil
+	r := &c.rows[c.m]
+	err := f.Err
+	if err == nil {
+		err = c.take(r, f.Firings)
+	}
+	c.finish(r, err)
+	return c, nil
+}
+
+// clone copies the run: every slice the run appends to or changes in
+// place is its own in the copy; the scenario's, policy's and page rule's
+// are shared (Fork replaces them), and so are what no run changes (the
+// noise drawn ahead, the day's sine) and the rows' own slices (a computed
+// row is not changed again). TestForkCopiesEveryField keeps this list in
+// step with the fields of Sim.
+func (s *Sim) clone() *Sim {
+	c := new(Sim)
+	*c = *s
+	c.changes = slices.Clone(s.changes)
+	c.booting = slices.Clone(s.booting)
+	c.builds.rest = slices.Clone(s.builds.rest)
+	c.builds.shipped = slices.Clone(s.builds.shipped)
+	c.rollbackMix = slices.Clone(s.rollbackMix)
+	c.pending = slices.Clone(s.pending)
+	c.fleetTo = slices.Clone(s.fleetTo)
+	c.logs = nil
+	c.rows = make([]Row, len(s.rows), max(cap(s.rows), s.setup.Minutes))
+	copy(c.rows, s.rows)
+	c.figures = slices.Clone(s.figures)
+	return c
+}

@@ -1,0 +1,193 @@
+package engine
+
+import (
+	"bytes"
+	"errors"
+	"reflect"
+	"slices"
+	"testing"
+
+	"pgregory.net/rapid"
+)
+
+// TestForkCopiesEveryField names each field of Sim and fleetBuilds with
+// how clone copies it. A field added to either fails here until clone
+// (and this list) say what a fork does with it: a slice the run appends to
+// or changes, shared with a fork, would change the other run.
+func TestForkCopiesEveryField(t *testing.T) {
+	fields := map[reflect.Type]map[string]string{
+		reflect.TypeFor[Sim](): {
+			"setup": "value (Page replaced)", "c": "value", "set": "value",
+			"changes": "cloned", "ctl": "value", "sc": "replaced", "pol": "replaced",
+			"page": "replaced", "noise": "value", "table": "shared: read only",
+			"drawn": "value", "next": "value", "seed": "value", "noisy": "value",
+			"sine": "shared: read only", "m": "value", "serving": "value",
+			"booting": "cloned", "builds": "value, its slices cloned",
+			"rollbackAt": "value", "rollbackSeq": "value",
+			"rollbackMix": "cloned", "warmupEnd": "value", "prevErr": "value",
+			"warm": "value", "budget": "value", "cost": "value", "quiet": "value",
+			"paging": "value", "errs": "value: arrays only", "refillTau": "value",
+			"refillShare": "value", "pending": "cloned", "fleetTo": "cloned",
+			"logs": "the minute's scratch: a fork's own", "rows": "cloned, rows shallow",
+			"figures": "cloned", "err": "value (nil: a stopped run is not forked)",
+		},
+		reflect.TypeFor[fleetBuilds](): {
+			"rest": "cloned", "newest": "value", "rolling": "value", "rollout": "value",
+			"start": "value", "since": "value", "limit": "value", "held": "value",
+			"shipped": "cloned, before shared: never changed", "seq": "value",
+			"cached": "value", "cachedShare": "value", "haveCached": "value",
+		},
+		reflect.TypeFor[errorWindow](): {
+			"rates": "array", "pos": "value", "sums": "array", "odd": "value",
+			"burnsOf": "array", "burnsFor": "value", "burnsCached": "value",
+		},
+	}
+	for typ, known := range fields {
+		for i := range typ.NumField() {
+			f := typ.Field(i)
+			if _, ok := known[f.Name]; !ok {
+				t.Errorf("%s.%s (%s): say in clone how a fork copies it, then add it here", typ.Name(), f.Name, f.Type)
+			}
+			delete(known, f.Name)
+		}
+		for name := range known {
+			t.Errorf("%s.%s is listed but is no field", typ.Name(), name)
+		}
+	}
+}
+
+// schedule is a policy that fires at the minutes of its map, each firing
+// its actions, and fails at the minute fail (−1: never).
+type schedule struct {
+	at   map[int][]Action
+	fail int
+}
+
+func (p schedule) Decide(rows []Row) ([]Firing, error) {
+	m := len(rows) - 1
+	if m == p.fail {
+		return nil, errors.New("the rule's code failed")
+	}
+	if acts, ok := p.at[m]; ok {
+		return []Firing{{Rule: "r", Actions: slices.Clone(acts)}}, nil
+	}
+	return nil, nil
+}
+
+// A run forked from a run without a policy at the minute a policy first
+// fires is the policy's own run, byte for byte, however the two go on
+// after (stepped in turn); the run forked from goes on as it would have
+// alone, and a policy's error at the fork stops the fork as it stops the
+// policy's run.
+func TestPropertyForkIsThePolicysRun(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		in := genRun(t)
+		pol := schedule{at: in.decisions, fail: -1}
+		if rapid.Bool().Draw(t, "fails") {
+			pol.fail = rapid.IntRange(0, in.setup.Minutes-1).Draw(t, "fail")
+		}
+		first := pol.fail
+		for m := range in.decisions {
+			if first < 0 || m < first {
+				first = m
+			}
+		}
+		if first < 0 {
+			return // the policy never answers: nothing to fork
+		}
+		own := newRun(t, in, pol)
+		ownErr := own.Run(0)
+		// After the fork the run forked from takes decisions of its own,
+		// so that both append to what they might share.
+		later := map[int][]Action{}
+		for range rapid.IntRange(0, 10).Draw(t, "later") {
+			m := rapid.IntRange(first, in.setup.Minutes-1).Draw(t, "later after")
+			later[m] = append(later[m], genAction(t))
+		}
+		alone := newRun(t, in, nil)
+		for !alone.Done() {
+			m := alone.Minute()
+			if _, err := alone.Step(); err != nil {
+				t.Fatal(err)
+			}
+			decideAll(t, alone, later[m])
+		}
+
+		base := newRun(t, in, nil)
+		if err := base.Run(first + 1); err != nil {
+			t.Fatal(err)
+		}
+		fs, ferr := pol.Decide(base.Rows())
+		fork, err := base.Fork(Fork{Scenario: in.sc, Policy: pol, Firings: fs, Err: ferr})
+		if err != nil {
+			t.Fatal(err)
+		}
+		decideAll(t, base, later[first])
+		var forkErr error
+		for !base.Done() || (!fork.Done() && forkErr == nil) {
+			if !base.Done() {
+				m := base.Minute()
+				if _, err := base.Step(); err != nil {
+					t.Fatal(err)
+				}
+				decideAll(t, base, later[m])
+			}
+			if !fork.Done() {
+				_, forkErr = fork.Step()
+			}
+		}
+		if forkErr == nil {
+			forkErr = fork.Err()
+		}
+		if (ownErr == nil) != (forkErr == nil) || (ownErr != nil && ownErr.Error() != forkErr.Error()) {
+			t.Fatalf("the policy's run stopped with %v, the fork with %v", ownErr, forkErr)
+		}
+		if got, want := renderRows(t, fork.Rows()), renderRows(t, own.Rows()); !bytes.Equal(got, want) {
+			t.Fatalf("seed %d: the fork at minute %d differs from the policy's own run", in.seed, first)
+		}
+		if got, want := fork.Outcome(), own.Outcome(); !reflect.DeepEqual(got, want) {
+			t.Fatalf("the fork's outcome is %+v, the policy's run's %+v", got, want)
+		}
+		if got, want := renderRows(t, base.Rows()), renderRows(t, alone.Rows()); !bytes.Equal(got, want) {
+			t.Fatalf("seed %d: the run forked at minute %d went on otherwise than alone", in.seed, first)
+		}
+	})
+}
+
+// decideAll decides each action as a player, those the run refuses
+// (a floor over the ceiling) refused alike in every run.
+func decideAll(t *rapid.T, s *Sim, acts []Action) {
+	for _, a := range acts {
+		_ = s.Decide(a)
+	}
+}
+
+func newRun(t *rapid.T, in randomRun, pol Policy) *Sim {
+	s, err := New(Options{Setup: in.setup, Scenario: in.sc, Policy: pol, Seed: in.seed, Noise: in.noise})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func renderRows(t *rapid.T, rows []Row) []byte {
+	var b bytes.Buffer
+	if err := Instructor.WriteCSV(&b, rows); err != nil {
+		t.Fatal(err)
+	}
+	if err := Instructor.WriteJSON(&b, Trace{Rows: rows}); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+func TestForkRefuses(t *testing.T) {
+	s := newSim(t, FreePlay(), nil)
+	if _, err := s.Fork(Fork{}); err == nil {
+		t.Fatal("a run with no minute computed was forked")
+	}
+	stepN(t, s, 3)
+	if _, err := s.Fork(Fork{}); err != nil {
+		t.Fatal(err)
+	}
+}
