@@ -24,6 +24,9 @@ type Fork struct {
 	// of that policy would have (Err stops the fork there).
 	Firings []Firing
 	Err     error
+	// Reuse is a run that is over and read (Options.Reuse): the fork is
+	// built in its memory. Nil: memory of its own.
+	Reuse *Sim
 }
 
 // Fork returns a copy of the run as a run of f.Policy would stand: the
@@ -43,7 +46,7 @@ func (s *Sim) Fork(f Fork) (*Sim, error) {
 	case s.rows[s.m-1].Fired != nil:
 		return nil, errors.New("a run is forked on a minute no policy fired on")
 	}
-	c := s.clone()
+	c := s.clone(f.Reuse)
 	c.sc, c.pol, c.page, c.setup.Page = f.Scenario, f.Policy, f.Page, f.Page
 	if c.sc == nil {
 		c.sc = NoScenario{}
@@ -70,14 +73,26 @@ func (s *Sim) Fork(f Fork) (*Sim, error) {
 	return c, nil
 }
 
-// clone copies the run: every slice the run appends to or changes in
-// place is its own in the copy; the scenario's, policy's and page rule's
-// are shared (Fork replaces them), and so are what no run changes (the
-// noise drawn ahead, the day's sine) and the rows' own slices (a computed
-// row is not changed again). TestForkCopiesEveryField keeps this list in
-// step with the fields of Sim.
-func (s *Sim) clone() *Sim {
-	c := new(Sim)
+// clone copies the run into into's memory (nil: memory of its own):
+// every slice the run appends to or changes in place is its own in the
+// copy; the scenario's, policy's and page rule's are shared (Fork replaces
+// them), and so are what no run changes (the noise drawn ahead, the day's
+// sine) and the slices of the rows copied (a computed row is not changed
+// again; shared counts them, so that a run built in the copy's memory
+// later does not write over them). TestForkCopiesEveryField keeps this
+// list in step with the fields of Sim.
+func (s *Sim) clone(into *Sim) *Sim {
+	var rows []Row
+	if into != nil {
+		into.unshare()
+		rows = into.rows[:0]
+	} else {
+		into = new(Sim)
+	}
+	if cap(rows) < s.setup.Minutes {
+		rows = make([]Row, 0, max(cap(s.rows), s.setup.Minutes))
+	}
+	c := into
 	*c = *s
 	c.changes = slices.Clone(s.changes)
 	c.booting = slices.Clone(s.booting)
@@ -87,8 +102,18 @@ func (s *Sim) clone() *Sim {
 	c.pending = slices.Clone(s.pending)
 	c.fleetTo = slices.Clone(s.fleetTo)
 	c.logs = nil
-	c.rows = make([]Row, len(s.rows), max(cap(s.rows), s.setup.Minutes))
-	copy(c.rows, s.rows)
+	c.rows = append(rows, s.rows...)
+	c.shared = len(s.rows)
 	c.figures = slices.Clone(s.figures)
 	return c
+}
+
+// unshare lets go of the rows' slices a fork shares with the run it was
+// forked from, before the fork's memory holds another run: a row written
+// there reuses the memory of its slot's log lines.
+func (s *Sim) unshare() {
+	for i := range min(s.shared, len(s.rows)) {
+		s.rows[i].Logs = nil
+	}
+	s.shared = 0
 }

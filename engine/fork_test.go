@@ -29,6 +29,7 @@ func TestForkCopiesEveryField(t *testing.T) {
 			"paging": "value", "errs": "value: arrays only", "refillTau": "value",
 			"refillShare": "value", "pending": "cloned", "fleetTo": "cloned",
 			"logs": "the minute's scratch: a fork's own", "rows": "cloned, rows shallow",
+			"shared":  "the rows copied",
 			"figures": "cloned", "err": "value (nil: a stopped run is not forked)",
 		},
 		reflect.TypeFor[fleetBuilds](): {
@@ -190,4 +191,60 @@ func TestForkRefuses(t *testing.T) {
 	if _, err := s.Fork(Fork{}); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// A fork built in the memory of another fork (Fork.Reuse) writes nothing
+// over the rows of the run that one was forked from, and is its policy's
+// run: the memory of an earlier fork holds rows shared with its run.
+func TestPropertyForkInTheMemoryOfAnother(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		in := genRun(t)
+		if in.setup.Minutes < 3 {
+			return
+		}
+		alone := newRun(t, in, nil)
+		if err := alone.Run(0); err != nil {
+			t.Fatal(err)
+		}
+		want := renderRows(t, alone.Rows())
+		// An earlier fork, late in a run: its first rows are that run's.
+		late := rapid.IntRange(2, in.setup.Minutes).Draw(t, "late")
+		other := newRun(t, in, nil)
+		if err := other.Run(late); err != nil {
+			t.Fatal(err)
+		}
+		old, err := other.Fork(Fork{Scenario: in.sc})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := old.Run(0); err != nil {
+			t.Fatal(err)
+		}
+		// A fork earlier in another run, built in its memory.
+		at := rapid.IntRange(1, late-1).Draw(t, "at")
+		pol := schedule{at: map[int][]Action{at - 1: {genAction(t)}}, fail: -1}
+		own := newRun(t, in, pol)
+		ownErr := own.Run(0)
+		base := newRun(t, in, nil)
+		if err := base.Run(at); err != nil {
+			t.Fatal(err)
+		}
+		fs, _ := pol.Decide(base.Rows())
+		fork, err := base.Fork(Fork{Scenario: in.sc, Policy: pol, Firings: fs, Reuse: old})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if forkErr := fork.Run(0); (forkErr == nil) != (ownErr == nil) {
+			t.Fatalf("the policy's run stopped with %v, the fork with %v", ownErr, forkErr)
+		}
+		if err := other.Run(0); err != nil {
+			t.Fatal(err)
+		}
+		if got := renderRows(t, other.Rows()); !bytes.Equal(got, want) {
+			t.Fatalf("seed %d: a fork built in the memory of a fork of minute %d changed the run that one was forked from", in.seed, late)
+		}
+		if got, want := renderRows(t, fork.Rows()), renderRows(t, own.Rows()); !bytes.Equal(got, want) {
+			t.Fatalf("seed %d: the fork at minute %d built in another's memory differs from the policy's run", in.seed, at)
+		}
+	})
 }

@@ -78,6 +78,7 @@ type Sim struct {
 	fleetTo []fleetChange // the autoscaler's decisions for the start of the next minute
 	logs    []LogLine     // the scenario's own log lines of the minute
 	rows    []Row
+	shared  int      // the first rows, whose slices are another run's (clone)
 	figures []Figure // the scenario's own outcomes, once the run is over
 	err     error
 }
@@ -91,6 +92,7 @@ func New(o Options) (*Sim, error) {
 	if s == nil {
 		s = new(Sim)
 	} else {
+		s.unshare()
 		rows = s.rows
 	}
 	*s = Sim{
