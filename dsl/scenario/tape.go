@@ -17,8 +17,10 @@ import (
 // runs of the seed replay the record instead of running the script.
 //
 // A replayed run is the run the script would have given, byte for byte:
-//   - a script that watches the run (on_minute, on_decision, outcome{}) is
-//     never recorded: its runs run it;
+//   - a script that watches every minute (on_minute) is never recorded:
+//     its runs run it; one with on_decision or outcome{} takes over
+//     (below) at the first decision, or at the end for its outcomes, and
+//     a run that decides records nothing;
 //   - what a call read of the run (get(), the constants scale{} checks) is
 //     recorded with it, and the call is replayed only when the run reads
 //     the same there; otherwise the script takes over (below);
@@ -65,6 +67,10 @@ type tape struct {
 	// others of minutes 0 to minutes − 1 gave nothing (recorder.note).
 	calls   []tapeCall
 	minutes int
+	// decides and outcomes say that the script has on_decision or
+	// outcome{}: a replay hands over to it at the first decision, and at
+	// the end for the outcomes.
+	decides, outcomes bool
 }
 
 // tapeCall is one call: Events(minute) or Surge(minute), what it gave,
@@ -110,10 +116,10 @@ func (t *Tapes) Instance(m *budget.Meter, seed uint32) (engine.Scenario, engine.
 		return sc, setup, err
 	}
 	r := sc.(*run)
-	if r.onMinute != nil || r.onDecision != nil || len(r.outcomes) > 0 {
-		return r, setup, nil // it watches the run: never replayed
+	if r.onMinute != nil {
+		return r, setup, nil // it watches every minute: never replayed
 	}
-	rec := &recorder{run: r, t: t, key: key, m: m, tape: &tape{setup: setup, load: m.Since(mark)}}
+	rec := &recorder{run: r, t: t, key: key, m: m, tape: &tape{setup: setup, load: m.Since(mark), decides: r.onDecision != nil, outcomes: len(r.outcomes) > 0}}
 	rec.tape.setup.Page = nil
 	return rec, setup, nil
 }
@@ -166,6 +172,15 @@ func (c *recorder) note(call tapeCall, mark budget.Spent, err error) {
 		return
 	}
 	c.tape.calls = append(c.tape.calls, call)
+}
+
+// Decided implements engine.DecisionObserver. A script's on_decision may
+// change what it gives from then on: a run that decides records nothing.
+func (c *recorder) Decided(a engine.Action, row *engine.Row) error {
+	if c.run.onDecision != nil {
+		c.broken = true
+	}
+	return c.run.Decided(a, row)
 }
 
 // Outcomes implements engine.Outcomer: the run is at its end, and its
@@ -376,6 +391,58 @@ func (w *tapeWorld) pop(set bool) worldRead {
 func (w *tapeWorld) Constants() engine.Constants    { return w.pop(false).consts }
 func (w *tapeWorld) Controls() engine.Controls      { return w.pop(false).ctls }
 func (w *tapeWorld) ConstantsSet() engine.Constants { return w.pop(true).consts }
+
+// Fork implements shift.Forking: a replay that has not handed over to its
+// script is where it stands in the record, which a fork's replay starts
+// from, charging m. A nil m only asks whether it can.
+func (p *replay) Fork(m *budget.Meter) (engine.Scenario, engine.PageRule, bool) {
+	if p.live != nil || p.err != nil {
+		return nil, nil, false
+	}
+	if m == nil {
+		return nil, nil, true
+	}
+	c := *p
+	c.m, c.world = m, nil
+	return &c, p.t.p.pageFor(m), true
+}
+
+// Fork implements shift.Forking: a run that records is forked by none, but
+// the seed's later runs replay the record, and they may be.
+func (c *recorder) Fork(*budget.Meter) (engine.Scenario, engine.PageRule, bool) {
+	return nil, nil, false
+}
+
+// Decided implements engine.DecisionObserver: a script with on_decision
+// takes over at the run's first decision, which it sees, and makes every
+// call from then on.
+func (p *replay) Decided(a engine.Action, row *engine.Row) error {
+	if p.live == nil && p.err == nil {
+		if !p.tape.decides {
+			return nil
+		}
+		p.takeOver()
+	}
+	if p.live == nil {
+		return p.err
+	}
+	return p.live.Decided(a, row)
+}
+
+// Outcomes implements engine.Outcomer: a script with outcome{} takes over
+// at the end of the run and computes them.
+func (p *replay) Outcomes(rows []engine.Row) ([]engine.Figure, error) {
+	if p.live == nil && p.err == nil {
+		if !p.tape.outcomes {
+			return nil, nil
+		}
+		p.takeOver()
+	}
+	if p.live == nil {
+		return nil, p.err
+	}
+	return p.live.Outcomes(rows)
+}
 
 // Observe implements engine.Scenario: a replayed script does not watch
 // the run.

@@ -24,3 +24,23 @@ for m = 1, 50 do
     kept[#kept + 1] = string.rep(string.char(65 + m % 26), 16384 * m)
   end)
 end
+--- watcher: a script that sees the decisions and computes an outcome
+scenario { id = "watcher", title = "W", briefing = "B", start = "10:00", duration = "1h" }
+local size = 1 + rng.uniform(0, 2)
+local decided = 0
+function surge(t)
+  local s = 1
+  for i = 1, 40 do s = s + rng.uniform(0, 0.001) end
+  if t > 20 and t < 40 then return s * size end
+  return s
+end
+function on_decision(action, row)
+  decided = decided + 1
+  if action.name == "min_instances" then scale { db_capacity = 0.8 } end
+end
+at("10:05", function() scale { db_capacity = 0.5 } end)
+at("10:30", function() say("decisions so far: " .. decided) end)
+outcome {
+  name = "decisions",
+  value = function(rows) return decided + #rows / 1000 end,
+}
