@@ -38,6 +38,16 @@ func (f policyFunc) Decide(rows []engine.Row) ([]engine.Firing, error) { return 
 func tapeRun(t *testing.T, sh shift.Shift) string {
 	t.Helper()
 	sim, err := sh.Run(context.Background())
+	out := rendered(t, sim, err)
+	if sim != nil {
+		sim.Release()
+	}
+	return out
+}
+
+// rendered is what tapeRun writes of a run.
+func rendered(t *testing.T, sim *shift.Sim, err error) string {
+	t.Helper()
 	if sim == nil {
 		return fmt.Sprintf("no run: %v\n", err)
 	}
@@ -47,7 +57,6 @@ func tapeRun(t *testing.T, sh shift.Shift) string {
 	}
 	fmt.Fprintf(&b, "outcome: %+v\nsteps: %d scenario, %d policy\nerror: %v\n", sim.Outcome(),
 		sim.Meter().StepsOf(budget.Scenario), sim.Meter().StepsOf(budget.Policy), err)
-	sim.Release()
 	return b.String()
 }
 
@@ -56,10 +65,17 @@ func tapeRun(t *testing.T, sh shift.Shift) string {
 // whether the run reads what the recorded one read or not (the script
 // then takes over), and whatever the step budget, which the scenario
 // shares with the policy (a call whose charge would spend it is run, so
-// that the error is the script's own). Both ways happen, or the test
-// would prove nothing.
+// that the error is the script's own). A script with on_decision and
+// outcome{} takes over at the first decision and at the end. Both ways
+// happen, or the test would prove nothing.
 func TestTapesReplayTheScript(t *testing.T) {
-	p, err := Compile("tape.lua", []byte(luachunk.Src(t, "testdata/tape.lua", "tape")), Options{})
+	for _, chunk := range []string{"tape", "watcher"} {
+		t.Run(chunk, func(t *testing.T) { testTapesReplayTheScript(t, chunk) })
+	}
+}
+
+func testTapesReplayTheScript(t *testing.T, chunk string) {
+	p, err := Compile("tape.lua", []byte(luachunk.Src(t, "testdata/tape.lua", chunk)), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -157,5 +173,122 @@ func TestTapesHoldTheMemoryBudget(t *testing.T) {
 	}
 	if stopped == 0 || finished == 0 || tapes.replayed == 0 || tapes.tookOver == 0 {
 		t.Errorf("%d runs stopped, %d finished, %d replayed, %d taken over: each must happen", stopped, finished, tapes.replayed, tapes.tookOver)
+	}
+}
+
+// attached counts the runs a policy's instances were attached to: more
+// than one, and the instance's run was forked from a shared one.
+type attached struct {
+	shift.Policy
+	forked *int
+}
+
+func (a attached) Instance(m *budget.Meter) engine.Policy {
+	return &attachedInstance{Policy: a.Policy.Instance(m), forked: a.forked}
+}
+
+type attachedInstance struct {
+	engine.Policy
+	forked *int
+	worlds int
+}
+
+func (a *attachedInstance) Attach(w engine.World) {
+	if a.worlds++; a.worlds == 2 {
+		*a.forked++
+	}
+}
+
+// Runs of a seed made together (shift.Shift.RunEach, whose runs share
+// the minutes before each policy first answers) are each the run made
+// alone, byte for byte: trace, outcome, the steps of each party, the
+// error; with policies that never answer, answer early or late, fail,
+// spend much or keep memory, budgets that stop some runs in the shared
+// minutes, and scripts that read the run, see decisions and compute
+// outcomes. Runs are forked, or the test would prove nothing.
+func TestRunEachIsEachRun(t *testing.T) {
+	forked := 0
+	failing := shift.PolicyFunc(func(*budget.Meter) engine.Policy {
+		return policyFunc(func(rows []engine.Row) ([]engine.Firing, error) {
+			if len(rows) == 10 {
+				return nil, fmt.Errorf("the rule failed at minute 9")
+			}
+			return nil, nil
+		})
+	})
+	keeping := shift.PolicyFunc(func(m *budget.Meter) engine.Policy {
+		return policyFunc(func([]engine.Row) ([]engine.Firing, error) { return nil, m.Keep(96 << 10) })
+	})
+	pols := []shift.Policy{
+		nil,
+		attached{tapePolicy(0, 0, 1), &forked},
+		attached{tapePolicy(3, 20, 1), &forked},
+		attached{tapePolicy(20, 20, 7), &forked},
+		attached{tapePolicy(45, 4, 300), &forked},
+		attached{tapePolicy(0, 0, 2000), &forked},
+		failing,
+		keeping,
+	}
+	for _, chunk := range []string{"tape", "watcher", "hoard"} {
+		p, err := Compile("tape.lua", []byte(luachunk.Src(t, "testdata/tape.lua", chunk)), Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		tapes := p.Tapes()
+		for _, l := range []budget.Limits{{}, {Steps: 40000}, {Steps: 90000}, {Memory: 24 << 20}, {Memory: 40 << 20}} {
+			for seed := uint32(1); seed <= 3; seed++ {
+				got := make([]string, len(pols))
+				ctxs := make([]context.Context, len(pols))
+				for i := range ctxs {
+					ctxs[i] = context.Background()
+				}
+				sh := shift.Shift{Scenario: tapes, Seed: seed, Noise: true, Limits: l}
+				sh.RunEach(context.Background(), pols, ctxs, nil, func(i int, sim *shift.Sim, err error) {
+					got[i] = rendered(t, sim, err)
+				})
+				for i, pol := range pols {
+					want := tapeRun(t, shift.Shift{Scenario: p, Seed: seed, Noise: true, Policy: pol, Limits: l})
+					if got[i] != want {
+						t.Fatalf("%s, limits %+v, seed %d, policy %d: run together it gave\n%s\nalone\n%s", chunk, l, seed, i, got[i], want)
+					}
+				}
+			}
+		}
+	}
+	if forked == 0 {
+		t.Error("no run was forked")
+	}
+	// A policy that panics, shared or forked, is run alone, where its
+	// panic is its run's error; the others are not disturbed.
+	p, err := Compile("tape.lua", []byte(luachunk.Src(t, "testdata/tape.lua", "tape")), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	panicking := func(at int) shift.Policy {
+		return shift.PolicyFunc(func(*budget.Meter) engine.Policy {
+			return policyFunc(func(rows []engine.Row) ([]engine.Firing, error) {
+				if len(rows) == at {
+					panic("boom")
+				}
+				if len(rows) == 5 {
+					return []engine.Firing{{Rule: "r", Actions: []engine.Action{{Control: engine.MinInstances, Value: 9}}}}, nil
+				}
+				return nil, nil
+			})
+		})
+	}
+	pols = []shift.Policy{panicking(3), panicking(30), tapePolicy(20, 20, 7)}
+	got := make([]string, len(pols))
+	ctxs := []context.Context{context.Background(), context.Background(), context.Background()}
+	shift.Shift{Scenario: p.Tapes(), Seed: 1}.RunEach(context.Background(), pols, ctxs, nil, func(i int, sim *shift.Sim, err error) {
+		got[i] = rendered(t, sim, err)
+	})
+	for i := range 2 {
+		if want := "no run: internal error: boom\n"; got[i] != want {
+			t.Errorf("policy %d panicking: run together it gave %q, want %q", i, got[i], want)
+		}
+	}
+	if want := tapeRun(t, shift.Shift{Scenario: p, Seed: 1, Policy: pols[2]}); got[2] != want {
+		t.Errorf("beside policies that panic, run together it gave\n%s\nalone\n%s", got[2], want)
 	}
 }
