@@ -33,6 +33,10 @@ type Options struct {
 	// Coverage keeps, for each run, what the policy's rules did in it
 	// (Result.Coverage), for coverage.Build.
 	Coverage bool
+	// Shared says that Rows's passes are one shift but for their policies:
+	// a seed's runs then share the minutes before each policy first
+	// answers (shift.Shift.RunEach), and give the same results.
+	Shared bool
 }
 
 // Many runs the shift sh once a seed, each run's seed taking the place of
@@ -97,7 +101,7 @@ type Pass struct {
 func Rows(ctx context.Context, passes []Pass, seeds []uint32, o Options, emit func(i int, row []Result) error) error {
 	outer, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
-	b := &rowsRun{passes: passes, seeds: seeds, outer: outer,
+	b := &rowsRun{passes: passes, seeds: seeds, outer: outer, shared: o.Shared,
 		inner: make([]context.Context, len(passes)), stops: make([]context.CancelCauseFunc, len(passes))}
 	for p := range passes {
 		b.inner[p], b.stops[p] = context.WithCancelCause(outer)
@@ -167,6 +171,7 @@ func Rows(ctx context.Context, passes []Pass, seeds []uint32, o Options, emit fu
 // workers' channels.
 type rowsRun struct {
 	passes   []Pass
+	shared   bool
 	seeds    []uint32
 	outer    context.Context
 	inner    []context.Context
@@ -186,6 +191,7 @@ type doneRow struct {
 // batch stops.
 func (b *rowsRun) work() {
 	last := make([]*shift.Sim, len(b.passes)) // the worker's: each run is built in the last one's memory
+	spare := new(shift.Spare)                 // the same, for the passes run together (Options.Shared)
 	for {
 		select {
 		case <-b.outer.Done():
@@ -196,26 +202,50 @@ func (b *rowsRun) work() {
 		if i >= len(b.seeds) {
 			return
 		}
-		b.finished <- doneRow{i, b.row(b.seeds[i], last)}
+		b.finished <- doneRow{i, b.row(b.seeds[i], last, spare)}
 	}
 }
 
 // row runs every pass on seed, but a pass stopped by a spent budget, whose
 // seed carries why it did not run.
-func (b *rowsRun) row(seed uint32, last []*shift.Sim) []Result {
+func (b *rowsRun) row(seed uint32, last []*shift.Sim, spare *shift.Spare) []Result {
 	row := make([]Result, len(b.passes))
-	for p, pass := range b.passes {
+	var run []int // the passes not stopped
+	for p := range b.passes {
 		if b.inner[p].Err() != nil {
 			row[p] = Result{Seed: seed, Err: fmt.Errorf("seed %d: not run: %w", seed, context.Cause(b.inner[p]))}
 			continue
 		}
-		row[p], last[p] = result(b.inner[p], pass.Shift, seed, last[p], pass.Coverage)
+		run = append(run, p)
+	}
+	if b.shared && len(run) > 1 {
+		b.shareRow(seed, run, row, spare)
+	} else {
+		for _, p := range run {
+			row[p], last[p] = result(b.inner[p], b.passes[p].Shift, seed, last[p], b.passes[p].Coverage)
+		}
+	}
+	for _, p := range run {
 		var spent *budget.Exceeded
 		if errors.As(row[p].Err, &spent) {
 			b.stops[p](fmt.Errorf("the batch stopped: %w", row[p].Err))
 		}
 	}
 	return row
+}
+
+// shareRow runs the passes run of a seed together (Options.Shared).
+func (b *rowsRun) shareRow(seed uint32, run []int, row []Result, spare *shift.Spare) {
+	pols := make([]shift.Policy, len(run))
+	ctxs := make([]context.Context, len(run))
+	for i, p := range run {
+		pols[i], ctxs[i] = b.passes[p].Shift.Policy, b.inner[p]
+	}
+	sh := b.passes[run[0]].Shift
+	sh.Seed = seed
+	sh.RunEach(b.outer, pols, ctxs, spare, func(i int, sim *shift.Sim, err error) {
+		row[run[i]] = summary(seed, sim, err, b.passes[run[i]].Coverage)
+	})
 }
 
 // result runs one seed in the memory of the worker's last run and sums it
@@ -232,18 +262,28 @@ func result(ctx context.Context, sh shift.Shift, seed uint32, last *shift.Sim, c
 	}()
 	sh.Seed, sh.Reuse = seed, last
 	sim, err := sh.Run(ctx)
+	res = summary(seed, sim, err, cover)
+	if sim != nil {
+		sim.Release()
+	}
+	return res, sim
+}
+
+// summary sums up a run of seed that ended with err (sim nil: it could not
+// start).
+func summary(seed uint32, sim *shift.Sim, err error, cover bool) Result {
+	res := Result{Seed: seed}
 	if sim != nil {
 		res.Outcome = sim.Outcome()
 		if cover {
 			c := coverage.Of(seed, sim.Rows())
 			res.Coverage = &c
 		}
-		sim.Release()
 	}
 	if err != nil {
 		res.Err = fmt.Errorf("seed %d: %w", seed, err)
 	}
-	return res, sim
+	return res
 }
 
 // FirstError returns the error of the first failed run in seed order, or nil.

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/oncall-sim/oncall/batch"
 	"github.com/oncall-sim/oncall/engine"
 	"github.com/oncall-sim/oncall/shift"
 )
@@ -74,14 +75,15 @@ func GradeClass(ctx context.Context, o GradeOptions, students []Student) (*Class
 		return nil, errors.New("no student to grade")
 	}
 	o.draws = classDraws(o)
+	runs, err := classRuns(ctx, o, students)
+	if err != nil {
+		return nil, err
+	}
 	reports := make([]*Report, len(students))
 	for i, st := range students {
 		so := o
 		so.Policy, so.PolicyName, so.PolicyError = st.Policy, st.File, st.Error
-		if o.Progress != nil {
-			progress := o.Progress
-			so.Progress = func(sc string, done, total int) { progress(fmt.Sprintf("%d:%s", i, sc), done, total) }
-		}
+		so.Progress, so.runs = nil, runs[i]
 		rep, err := Grade(ctx, so)
 		if err != nil {
 			return nil, err
@@ -89,6 +91,51 @@ func GradeClass(ctx context.Context, o GradeOptions, students []Student) (*Class
 		reports[i] = rep
 	}
 	return NewClass(o.ReferenceName, students, reports), nil
+}
+
+// classRuns runs every student whose policy loaded on every scenario and
+// seed, a scenario at a time: a seed's runs of the class share the minutes
+// before each policy first answers (batch.Options.Shared), which is most
+// of them. runs[i][scenario] are student i's results, those runPolicy
+// would give. A scenario whose references Grade refuses is left out: the
+// student's Grade says why.
+func classRuns(ctx context.Context, o GradeOptions, students []Student) ([]map[string][]batch.Result, error) {
+	runs := make([]map[string][]batch.Result, len(students))
+	var loaded []int
+	for i, st := range students {
+		runs[i] = map[string][]batch.Result{}
+		if st.Error == "" {
+			loaded = append(loaded, i)
+		}
+	}
+	if len(loaded) == 0 {
+		return runs, nil
+	}
+	for _, sc := range o.Scenarios {
+		ref, err := o.References.Lookup(sc.ID)
+		if err != nil || len(sc.Criteria) == 0 || (ref.Stale(sc) != nil && !o.AllowStale) {
+			continue
+		}
+		passes := make([]batch.Pass, len(loaded))
+		for k, i := range loaded {
+			passes[k] = batch.Pass{Shift: shift.Shift{Scenario: sc.Source, Noise: ref.Noise, Policy: students[i].Policy, Limits: o.Limits, Draws: o.draws}, Coverage: true}
+		}
+		opts := batch.Options{Jobs: o.Jobs, Shared: true}
+		if o.Progress != nil {
+			id := sc.ID
+			opts.Progress = func(done, total int) { o.Progress(id, done, total) }
+		}
+		err = batch.Rows(ctx, passes, ref.SeedList(), opts, func(_ int, row []batch.Result) error {
+			for k, i := range loaded {
+				runs[i][sc.ID] = append(runs[i][sc.ID], row[k])
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	return runs, nil
 }
 
 // classDraws draws each seed's traffic noise once for the whole class, as
