@@ -117,3 +117,48 @@ func (s *Sim) unshare() {
 	}
 	s.shared = 0
 }
+
+// Answer is what a policy answered at a minute: its firings.
+type Answer struct {
+	Minute  int
+	Firings []Firing
+}
+
+// Relabel returns a copy of the run (in into's memory, as Fork.Reuse) as
+// the run of another policy that gave the same actions at the same
+// minutes, its answers being where this run's policy's were: the same run
+// but for who decided, which only the rows name (the firings of the
+// minute, the action events of the next, which take the names their
+// actions are decided by). Runs of policies whose actions agree share one
+// run until they part (shift.Shift.RunEach), whose scenario does not see
+// who decides; each is that run relabelled.
+func (s *Sim) Relabel(answers []Answer, into *Sim) *Sim {
+	c := s.clone(into)
+	for _, a := range answers {
+		if a.Minute >= len(c.rows) {
+			continue
+		}
+		c.rows[a.Minute].Fired = a.Firings
+		if a.Minute+1 >= len(c.rows) {
+			continue
+		}
+		var by []string
+		for _, f := range a.Firings {
+			for _, act := range f.Actions {
+				if act.By == "" {
+					act.By = f.Rule
+				}
+				by = append(by, act.By)
+			}
+		}
+		r := &c.rows[a.Minute+1]
+		r.Events = slices.Clone(r.Events)
+		for i := range r.Events {
+			if ev := &r.Events[i]; ev.Kind == EventAction && len(by) > 0 {
+				ev.By, by = by[0], by[1:]
+				ev.Quiet = quietKind(*ev)
+			}
+		}
+	}
+	return c
+}

@@ -248,3 +248,62 @@ func TestPropertyForkInTheMemoryOfAnother(t *testing.T) {
 		}
 	})
 }
+
+// named is a schedule whose firings carry a rule's name, and whose
+// actions take it (By unset) or a name of their own.
+type named struct {
+	schedule
+	rule, by string
+}
+
+func (p named) Decide(rows []Row) ([]Firing, error) {
+	fs, err := p.schedule.Decide(rows)
+	for i := range fs {
+		fs[i].Rule = p.rule
+		for j := range fs[i].Actions {
+			fs[i].Actions[j].By = p.by
+		}
+	}
+	return fs, err
+}
+
+// The run of a policy relabelled with the answers of another that gives
+// the same actions at the same minutes under other names is that other
+// policy's run, byte for byte: rows, firings, events, outcome.
+func TestPropertyRelabelIsTheOtherPolicysRun(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		in := genRun(t)
+		a := named{schedule{at: in.decisions, fail: -1}, "rule a", ""}
+		b := named{schedule{at: in.decisions, fail: -1}, "rule b", rapid.SampledFrom([]string{"", "by b", "scenario"}).Draw(t, "by")}
+		runA, runB := newRun(t, in, a), newRun(t, in, b)
+		errA, errB := runA.Run(0), runB.Run(0)
+		if (errA == nil) != (errB == nil) {
+			t.Fatalf("one policy's run stopped (%v), the other's not (%v)", errA, errB)
+		}
+		if errA != nil {
+			return // a refused action names who decided: such runs are not shared
+		}
+		var answers []Answer
+		for _, r := range runB.Rows() {
+			if r.Fired != nil {
+				answers = append(answers, Answer{Minute: r.Minute, Firings: r.Fired})
+			}
+		}
+		got := runA.Relabel(answers, nil)
+		if g, w := renderRows(t, got.Rows()), renderRows(t, runB.Rows()); !bytes.Equal(g, w) {
+			t.Fatalf("seed %d: policy a's run relabelled differs from policy b's", in.seed)
+		}
+		if g, w := got.Outcome(), runB.Outcome(); !reflect.DeepEqual(g, w) {
+			t.Fatalf("the relabelled outcome is %+v, policy b's %+v", g, w)
+		}
+		if g, w := renderRows(t, runA.Rows()), renderRows(t, newRunDone(t, in, a).Rows()); !bytes.Equal(g, w) {
+			t.Fatal("relabelling changed the run relabelled")
+		}
+	})
+}
+
+func newRunDone(t *rapid.T, in randomRun, pol Policy) *Sim {
+	s := newRun(t, in, pol)
+	_ = s.Run(0)
+	return s
+}
