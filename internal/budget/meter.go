@@ -42,7 +42,7 @@ type Meter struct {
 	done <-chan struct{}
 
 	depth   int           // calls into untrusted code under way
-	base    time.Time     // the meter's clock: times are offsets from it
+	relay   *Relay        // the clock's last reading, passed between meters
 	since   time.Duration // when the call under way started, on the meter's clock
 	elapsed time.Duration // time of the run's calls before this one
 
@@ -58,7 +58,7 @@ type Meter struct {
 // defaults), bound to no context.
 func New(l Limits) *Meter {
 	l = l.WithDefaults()
-	return &Meter{limits: l, next: min(CheckEvery, l.Steps+1), base: time.Now()}
+	return &Meter{limits: l, next: min(CheckEvery, l.Steps+1)}
 }
 
 // Unmetered returns a meter that never stops a run and whose users skip
@@ -66,6 +66,14 @@ func New(l Limits) *Meter {
 // that compares the two. Nothing that runs a user's code uses it.
 func Unmetered() *Meter {
 	return &Meter{limits: Limits{}.WithDefaults(), next: math.MaxInt64, off: true}
+}
+
+// Clone returns a copy of the meter as it stands, bound to the same
+// context: a run forked from another (shift.Shift.RunEach) goes on
+// charging its own from what that run had spent.
+func (m *Meter) Clone() *Meter {
+	c := *m
+	return &c
 }
 
 // Off reports whether the meter is Unmetered.
@@ -130,9 +138,41 @@ func (m *Meter) check() error {
 	return nil
 }
 
-// now reads the meter's clock: the monotonic time since the meter was
-// made, one read of the clock (time.Since reads no wall time).
-func (m *Meter) now() time.Duration { return time.Since(m.base) }
+// epoch is the meters' clock's zero: their times are offsets from it, the
+// same for every meter, so that one's reading serves another (Relay).
+var epoch = time.Now()
+
+// now reads the meters' clock: the monotonic time since epoch, one read of
+// the clock (time.Since reads no wall time).
+func (m *Meter) now() time.Duration { return time.Since(epoch) }
+
+// Relay passes the clock's reading at the end of a call to the start of
+// the next, on another meter, when nothing of a user's code runs between:
+// the meters of runs shown one minute one after another (shift's RunEach)
+// read the clock once a call rather than twice. What runs between the two
+// counts in the time of the second call.
+type Relay struct {
+	at    time.Duration
+	fresh bool // at may start the next call: Break clears it
+}
+
+// Break says that work not to be counted to the next call has run since
+// the last reading (the next minute's computing): the next call reads the
+// clock at its start.
+func (r *Relay) Break() { r.fresh = false }
+
+// UseRelay makes the meter's calls start at r's last reading, when fresh,
+// and leave theirs in it; nil: the meter reads its own.
+func (m *Meter) UseRelay(r *Relay) { m.relay = r }
+
+// start is the clock at the start of an outermost call.
+func (m *Meter) start() time.Duration {
+	if r := m.relay; r != nil && r.fresh {
+		r.fresh = false
+		return r.at
+	}
+	return m.now()
+}
 
 func (m *Meter) overTime() error {
 	return m.fail(fmt.Sprintf("the run spent its time budget of %v%s: is there an endless loop, or a call that takes long on a long input?", m.limits.Time, m.shares()))
@@ -140,14 +180,15 @@ func (m *Meter) overTime() error {
 
 // Enter and Leave bracket each call into untrusted code: the time budget
 // counts the time between them. The clock is read when the outermost call
-// begins and when it ends, and every CheckEvery steps in between; each
+// begins (or its reading taken from a Relay: the end of the call before)
+// and when it ends, and every CheckEvery steps in between; each
 // read compares, the first of a call too, so that no call escapes the
 // budget however few steps it charges (one library call that works long
 // on a long input). Work before the first check of a call counts from
 // its start.
 func (m *Meter) Enter() {
 	if m.depth == 0 && !m.off {
-		m.since = m.now()
+		m.since = m.start()
 	}
 	m.depth++
 }
@@ -162,7 +203,11 @@ func (m *Meter) Leave() error {
 	if m.depth > 0 || m.off {
 		return nil
 	}
-	m.elapsed += m.now() - m.since
+	t := m.now()
+	m.elapsed += t - m.since
+	if r := m.relay; r != nil {
+		r.at, r.fresh = t, true
+	}
 	if m.err == nil && m.elapsed > m.limits.Time {
 		return m.overTime()
 	}
@@ -283,6 +328,18 @@ func (m *Meter) Fits(s Spent) bool {
 		}
 	}
 	return true
+}
+
+// Take charges a recorded stretch when it fits, and reports whether it
+// did: Fits, then Replay. A stretch that spent nothing and left the
+// scenario's state as it was (most minutes of a replayed script) charges
+// nothing and cannot stop the run: it is taken without a look at the
+// context, which the next check reads.
+func (m *Meter) Take(s Spent) bool {
+	if s.Steps == 0 && s.Kept == 0 && s.Held == m.held && s.Peak <= s.Held && m.err == nil {
+		return true
+	}
+	return m.Fits(s) && m.Replay(s) == nil
 }
 
 // Replay charges what a recorded stretch spent, as its code charged it:

@@ -228,3 +228,57 @@ func BenchmarkCall(b *testing.B) {
 		}
 	}
 }
+
+// Take is Fits, then Replay: on any stretch, the same answer and the same
+// meter after, its quick way for a stretch that spent nothing included.
+func TestTakeIsFitsThenReplay(t *testing.T) {
+	l := Limits{Steps: 5000, Memory: 4000}
+	stretches := []Spent{
+		{}, {Held: 100, Peak: 100}, {Steps: 10}, {Kept: 50, Held: 100, Peak: 150},
+		{Held: 100, Peak: 900}, {Held: 300, Peak: 300}, {Steps: 2000, Held: 300, Peak: 300},
+		{Kept: 3000, Held: 300, Peak: 3300}, {Held: 300, Peak: 300}, {Steps: 4000},
+	}
+	took, fit := New(l), New(l)
+	for i, s := range stretches {
+		got := took.Take(s)
+		want := fit.Fits(s) && fit.Replay(s) == nil
+		if got != want {
+			t.Fatalf("stretch %d %+v: Take says %v, Fits and Replay %v", i, s, got, want)
+		}
+		if took.steps != fit.steps || took.held != fit.held || took.kept != fit.kept || took.peak != fit.peak || (took.err == nil) != (fit.err == nil) {
+			t.Fatalf("stretch %d %+v: after Take the meter is %+v, after Fits and Replay %+v", i, s, *took, *fit)
+		}
+	}
+}
+
+// A call started from a relay counts its time from the end of the call
+// before it, on another meter: what ran between is the second call's. A
+// break makes the next call read the clock itself.
+func TestRelayPassesTheClock(t *testing.T) {
+	var r Relay
+	first, second := New(Limits{}), New(Limits{})
+	first.UseRelay(&r)
+	second.UseRelay(&r)
+	first.Enter()
+	if err := first.Leave(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(50 * time.Millisecond)
+	second.Enter()
+	if err := second.Leave(); err != nil {
+		t.Fatal(err)
+	}
+	if second.elapsed < 50*time.Millisecond {
+		t.Errorf("a call started from the relay counted %v, not the 50 ms since the last call ended", second.elapsed)
+	}
+	time.Sleep(50 * time.Millisecond)
+	r.Break()
+	before := first.elapsed
+	first.Enter()
+	if err := first.Leave(); err != nil {
+		t.Fatal(err)
+	}
+	if d := first.elapsed - before; d >= 50*time.Millisecond {
+		t.Errorf("a call after a break counted %v: the time before the break", d)
+	}
+}
