@@ -3,6 +3,7 @@ package shift
 import (
 	"context"
 	"fmt"
+	"math"
 
 	"github.com/oncall-sim/oncall/engine"
 	"github.com/oncall-sim/oncall/internal/budget"
@@ -17,6 +18,19 @@ import (
 // never forked.
 type Forking interface {
 	Fork(m *budget.Meter) (sc engine.Scenario, page engine.PageRule, ok bool)
+	// Blind reports that the scenario's code sees nothing of who decides
+	// (dsl/scenario's without on_decision), so that runs whose decisions
+	// differ in their names alone may share it (RunEach).
+	Blind() bool
+}
+
+// NamesUnread is a Policy whose rules read nothing of the rows but their
+// metrics: not their firings, nor the names their actions' events carry
+// (dsl/policy's). Runs of such policies whose actions agree, at the same
+// minutes, share one run until they part (RunEach).
+type NamesUnread interface {
+	Policy
+	NamesUnread()
 }
 
 // RunEach runs the shift once for each of pols (nil: no automation) on its
@@ -32,7 +46,10 @@ type Forking interface {
 // it, and at the minute a policy first answers the run is forked for it
 // (engine.Sim.Fork), its scenario with it (Forking), and the fork goes on
 // alone. A policy that never answers has the run without a policy for its
-// own. The meter of each policy's run is charged what the scenario spent
+// own. Policies that answer the same actions at a minute share a fork,
+// as long as they agree, when the scenario is Blind and each is a
+// NamesUnread: the run of each is then that fork with its own names
+// (engine.Sim.Relabel). The meter of each policy's run is charged what the scenario spent
 // each minute before the policy is shown it, as its own run charges it.
 // Only the time budget sees less: the time the scenario's code took in the
 // shared minutes counts for the shared run alone (as a replayed call's
@@ -134,6 +151,11 @@ type waiter struct {
 	m       *budget.Meter
 	firings []engine.Firing
 	err     error
+	// unnamed: the policy reads no names (NamesUnread); answers are its
+	// answers while it shared a fork with others, whose names that fork's
+	// rows carry instead.
+	unnamed bool
+	answers []engine.Answer
 }
 
 // listener is the shared run's policy: it charges each waiting run's meter
@@ -142,6 +164,7 @@ type waiter struct {
 type listener struct {
 	m        *budget.Meter // the shared run's
 	mark     budget.Spent
+	relay    budget.Relay // the waiters' meters' clock, read once a policy
 	waiting  []*waiter
 	answered []*waiter // at the last minute: forked after it
 }
@@ -153,14 +176,14 @@ func (l *listener) Decide(rows []engine.Row) ([]engine.Firing, error) {
 	}
 	spent := l.m.Since(l.mark)
 	kept := l.waiting[:0]
+	l.relay.Break() // the minute was computed since the last policy was shown it
+	defer l.relay.Break()
 	for _, w := range l.waiting {
-		if w.ctx.Err() != nil || !w.m.Fits(spent) || w.m.Replay(spent) != nil {
+		if w.ctx.Err() != nil || !w.m.Take(spent) {
 			continue // run alone
 		}
-		fs, panicked, err := show(w.pol, rows)
+		fs, err := w.pol.Decide(rows) // a panic stops the shared run: what is left runs alone
 		switch {
-		case panicked:
-			// run alone
 		case len(fs) > 0 || err != nil:
 			w.firings, w.err = fs, err
 			l.answered = append(l.answered, w)
@@ -172,18 +195,6 @@ func (l *listener) Decide(rows []engine.Row) ([]engine.Firing, error) {
 	l.waiting = kept
 	l.mark = l.m.Mark()
 	return nil, nil
-}
-
-// show shows a policy the rows, and says whether it panicked (its run
-// alone meets the panic again, and says so as a run does).
-func show(p engine.Policy, rows []engine.Row) (fs []engine.Firing, panicked bool, err error) {
-	defer func() {
-		if recover() != nil {
-			panicked = true
-		}
-	}()
-	fs, err = p.Decide(rows)
-	return fs, false, err
 }
 
 // shared runs the policies that can share the run without a policy
@@ -201,29 +212,141 @@ func (e *eachRun) shared(ctx context.Context) {
 	}()
 	none := e.listen(base, load, lis)
 	lis.m, lis.mark = base.meter, base.meter.Mark()
-	end := base.Setup().Minutes
-	for base.Minute() < end && (len(lis.waiting) > 0 || len(none) > 0) {
-		if _, err := base.Sim.Step(); err != nil {
+	e.run(group{sim: base, fork: fork, lis: lis}, none)
+}
+
+// group is a run shared by the waiters of its listener, its policy: the
+// run without a policy, or a fork shared by policies whose actions have
+// agreed.
+type group struct {
+	sim  *Sim // its meter is the group's own
+	fork Forking
+	lis  *listener
+}
+
+// run computes the group's run while a policy waits on it, forking it for
+// those that answer, and finishes the runs of those left at its end, and
+// of the nil policies none, whose run it is. A run that stops leaves its
+// waiters to run alone.
+func (e *eachRun) run(g group, none []int) {
+	end := g.sim.Setup().Minutes
+	for g.sim.Minute() < end && (len(g.lis.waiting) > 0 || len(none) > 0) {
+		if _, err := g.sim.Sim.Step(); err != nil {
 			return // the runs not finished run alone, and meet the error themselves
 		}
-		for _, w := range lis.answered {
-			e.forkFor(base, fork, w)
-		}
-		clear(lis.answered)
-		lis.answered = lis.answered[:0]
+		e.part(g)
 	}
 	for _, i := range none {
-		e.finish(i, base, nil)
+		e.finish(i, &Sim{Sim: g.sim.Sim, meter: g.sim.meter, inst: g.sim.inst, shared: true}, nil)
 	}
 	// What the scenario spent after the last minute (its outcomes) is
 	// charged too.
-	spent := base.meter.Since(lis.mark)
-	for _, w := range lis.waiting {
-		if !w.m.Fits(spent) || w.m.Replay(spent) != nil {
+	spent := g.sim.meter.Since(g.lis.mark)
+	for _, w := range g.lis.waiting {
+		if !w.m.Take(spent) {
 			continue // run alone
 		}
-		e.finish(w.i, &Sim{Sim: base.Sim, meter: w.m}, nil)
+		e.finishOwn(w, g.sim.Sim, nil, nil)
 	}
+}
+
+// part forks the group's run for the policies that answered at its last
+// minute: those that answered the same actions together, when they can,
+// the others each alone.
+func (e *eachRun) part(g group) {
+	answered := g.lis.answered
+	g.lis.answered = nil
+	together := g.fork.Blind() && g.sim.Minute() < g.sim.Setup().Minutes
+	var keys []string
+	by := map[string][]*waiter{}
+	for _, w := range answered {
+		k, ok := actionsKey(w)
+		if !together || !ok {
+			e.forkFor(g, w)
+			continue
+		}
+		if by[k] == nil {
+			keys = append(keys, k)
+		}
+		by[k] = append(by[k], w)
+	}
+	for _, k := range keys {
+		if ws := by[k]; len(ws) == 1 {
+			e.forkFor(g, ws[0])
+		} else {
+			e.together(g, ws)
+		}
+	}
+}
+
+// actionsKey is what a waiter's answer does, the actions in order without
+// who decides them; ok is false when it may not share a fork: an error, a
+// policy that reads names, an action the engine refuses (its error names
+// who decided).
+func actionsKey(w *waiter) (string, bool) {
+	if w.err != nil || !w.unnamed {
+		return "", false
+	}
+	var b []byte
+	for _, f := range w.firings {
+		for _, a := range f.Actions {
+			if a.Check() != nil {
+				return "", false
+			}
+			b = fmt.Appendf(b, "%d=%x;", a.Control, math.Float64bits(a.Value))
+		}
+	}
+	return string(b), true
+}
+
+// together forks the group's run for waiters whose answers did the same,
+// the fork a group of theirs: its rows carry the first one's names, and
+// each one's own answer is kept to relabel its run with at its end. A
+// panic leaves those not finished to run alone.
+func (e *eachRun) together(g group, ws []*waiter) {
+	defer func() { _ = recover() }()
+	m := g.sim.meter.Clone()
+	sc, page, ok := g.fork.Fork(m)
+	if !ok {
+		return // run alone
+	}
+	fork, ok := sc.(Forking)
+	if !ok {
+		return
+	}
+	lis := &listener{m: m, mark: m.Mark()}
+	es, err := g.sim.Sim.Fork(engine.Fork{Scenario: sc, Page: page, Policy: lis, Firings: ws[0].firings, Reuse: e.spare.take()})
+	if err != nil {
+		return
+	}
+	sub := &Sim{Sim: es, meter: m, inst: sc}
+	defer func() {
+		sub.Release()
+		e.spare.put(es)
+	}()
+	for _, w := range ws {
+		w.m.UseRelay(&lis.relay)
+		w.answers = append(w.answers, engine.Answer{Minute: es.Minute() - 1, Firings: w.firings})
+		w.firings = nil
+		if a, ok := w.pol.(engine.Attached); ok {
+			a.Attach(es)
+		}
+	}
+	lis.waiting = ws
+	e.run(group{sim: sub, fork: fork, lis: lis}, nil)
+}
+
+// finishOwn finishes a waiter's run, which is run with the names of the
+// group runs it shared: relabelled with its own answers there.
+func (e *eachRun) finishOwn(w *waiter, run *engine.Sim, inst engine.Scenario, err error) {
+	if len(w.answers) == 0 {
+		// With no scenario of its own, it is the run without a policy.
+		e.finish(w.i, &Sim{Sim: run, meter: w.m, inst: inst, shared: inst == nil}, err)
+		return
+	}
+	own := run.Relabel(w.answers, e.spare.take())
+	e.finish(w.i, &Sim{Sim: own, meter: w.m, inst: inst}, err)
+	e.spare.put(own)
 }
 
 // listen makes a waiter of each policy left, whose run's meter is charged
@@ -238,10 +361,12 @@ func (e *eachRun) listen(base *Sim, load budget.Spent, lis *listener) (none []in
 		default:
 			m := budget.New(e.sh.Limits)
 			m.Bind(e.ctxs[i])
-			if !m.Fits(load) || m.Replay(load) != nil {
+			if !m.Take(load) {
 				continue // run alone
 			}
-			w := &waiter{i: i, ctx: e.ctxs[i], pol: p.Instance(m), m: m}
+			_, unnamed := p.(NamesUnread)
+			m.UseRelay(&lis.relay)
+			w := &waiter{i: i, ctx: e.ctxs[i], pol: p.Instance(m), m: m, unnamed: unnamed}
 			if a, ok := w.pol.(engine.Attached); ok {
 				a.Attach(base.Sim)
 			}
@@ -292,23 +417,24 @@ func (e *eachRun) start(ctx context.Context, lis *listener) (*Sim, budget.Spent,
 	return nil, budget.Spent{}, nil
 }
 
-// forkFor forks the shared run for a policy that answered at its last
+// forkFor forks the group's run for a policy that answered at its last
 // minute and runs the fork to its end; a panic leaves the policy to run
 // alone.
-func (e *eachRun) forkFor(base *Sim, fork Forking, w *waiter) {
+func (e *eachRun) forkFor(g group, w *waiter) {
 	defer func() { _ = recover() }()
 	defer w.m.Bind(nil)
-	sc, page, ok := fork.Fork(w.m)
+	w.m.UseRelay(nil) // alone from here
+	sc, page, ok := g.fork.Fork(w.m)
 	if !ok {
 		return // run alone
 	}
-	es, err := base.Sim.Fork(engine.Fork{Scenario: sc, Page: page, Policy: w.pol, Firings: w.firings, Err: w.err, Reuse: e.spare.take()})
+	es, err := g.sim.Sim.Fork(engine.Fork{Scenario: sc, Page: page, Policy: w.pol, Firings: w.firings, Err: w.err, Reuse: e.spare.take()})
 	if err != nil {
 		return
 	}
 	sim := &Sim{Sim: es, meter: w.m, inst: sc}
 	defer sim.Release()
 	err = e.sh.play(w.ctx, sim, es.Setup().Minutes)
-	e.finish(w.i, sim, err)
+	e.finishOwn(w, es, sc, err)
 	e.spare.put(es)
 }

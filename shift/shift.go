@@ -87,7 +87,16 @@ type Sim struct {
 	*engine.Sim
 	meter *budget.Meter
 	inst  engine.Scenario
+	// shared: the run is RunEach's run without a policy, which the
+	// policies that never fired have for theirs (Shared).
+	shared bool
 }
+
+// Shared reports whether the run is the run without a policy that a
+// RunEach shares with every policy that never fired on the seed: the runs
+// RunEach gives that are Shared are the same engine run but for their
+// meters, and their outcomes and traces are the same.
+func (s *Sim) Shared() bool { return s.shared }
 
 // Release gives what the run's scenario holds (a Lua state) back to its
 // source for a later run, once this one is over and read: a batch worker

@@ -88,6 +88,10 @@ type place struct {
 	pos  dsl.Pos
 }
 
+// NamesUnread implements shift.NamesUnread: the rules read the rows'
+// metrics, not their firings nor who decided their actions.
+func (p *Program) NamesUnread() {}
+
 // Rules returns the rule names in file order.
 func (p *Program) Rules() []string {
 	names := make([]string, len(p.rules))

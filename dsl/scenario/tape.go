@@ -407,6 +407,13 @@ func (p *replay) Fork(m *budget.Meter) (engine.Scenario, engine.PageRule, bool) 
 	return &c, p.t.p.pageFor(m), true
 }
 
+// Blind implements shift.Forking: a script without on_decision does not
+// see who decides, and a replay has not run it.
+func (p *replay) Blind() bool { return p.live == nil && !p.tape.decides }
+
+// Blind implements shift.Forking.
+func (c *recorder) Blind() bool { return false }
+
 // Fork implements shift.Forking: a run that records is forked by none, but
 // the seed's later runs replay the record, and they may be.
 func (c *recorder) Fork(*budget.Meter) (engine.Scenario, engine.PageRule, bool) {

@@ -16,18 +16,34 @@ import (
 // tapePolicy raises min_instances to floor at minute at (never when at is
 // 0) and spends steps a minute.
 func tapePolicy(at, floor int, steps int64) shift.Policy {
-	return shift.PolicyFunc(func(m *budget.Meter) engine.Policy {
+	return namedPolicy("floor", "floor", at, floor, steps)
+}
+
+// namedPolicy is tapePolicy whose rule is called rule, its action decided
+// by by ("": the rule), which reads no names (shift.NamesUnread), and
+// which raises the floor again to floor+1 at minute at+10.
+func namedPolicy(rule, by string, at, floor int, steps int64) shift.Policy {
+	return unnamed{shift.PolicyFunc(func(m *budget.Meter) engine.Policy {
 		return policyFunc(func(rows []engine.Row) ([]engine.Firing, error) {
 			if err := m.Charge(budget.Policy, steps); err != nil {
 				return nil, err
 			}
-			if at > 0 && len(rows) == at {
-				return []engine.Firing{{Rule: "floor", Actions: []engine.Action{{Control: engine.MinInstances, Value: float64(floor), By: "floor"}}}}, nil
+			if at > 0 && (len(rows) == at || (rule != "floor" && len(rows) == at+10)) {
+				v := float64(floor)
+				if len(rows) > at {
+					v++
+				}
+				return []engine.Firing{{Rule: rule, Actions: []engine.Action{{Control: engine.MinInstances, Value: v, By: by}}}}, nil
 			}
 			return nil, nil
 		})
-	})
+	})}
 }
+
+// unnamed is a policy that reads no names.
+type unnamed struct{ shift.Policy }
+
+func (unnamed) NamesUnread() {}
 
 type policyFunc func(rows []engine.Row) ([]engine.Firing, error)
 
@@ -176,28 +192,35 @@ func TestTapesHoldTheMemoryBudget(t *testing.T) {
 	}
 }
 
-// attached counts the runs a policy's instances were attached to: more
-// than one, and the instance's run was forked from a shared one.
+// attached counts the runs a policy's instances were attached to, in
+// count, once an instance reaches at: 2, and its run was forked from a
+// shared one; 3, and forked again from a fork it shared with others.
 type attached struct {
 	shift.Policy
-	forked *int
+	count *int
+	at    int
 }
 
 func (a attached) Instance(m *budget.Meter) engine.Policy {
-	return &attachedInstance{Policy: a.Policy.Instance(m), forked: a.forked}
+	return &attachedInstance{Policy: a.Policy.Instance(m), a: a}
 }
 
 type attachedInstance struct {
 	engine.Policy
-	forked *int
+	a      attached
 	worlds int
 }
 
 func (a *attachedInstance) Attach(w engine.World) {
-	if a.worlds++; a.worlds == 2 {
-		*a.forked++
+	if a.worlds++; a.worlds == a.a.at {
+		*a.a.count++
 	}
 }
+
+// namesUnread is attached that reads no names.
+type namesUnread struct{ attached }
+
+func (namesUnread) NamesUnread() {}
 
 // Runs of a seed made together (shift.Shift.RunEach, whose runs share
 // the minutes before each policy first answers) are each the run made
@@ -207,7 +230,9 @@ func (a *attachedInstance) Attach(w engine.World) {
 // minutes, and scripts that read the run, see decisions and compute
 // outcomes. Runs are forked, or the test would prove nothing.
 func TestRunEachIsEachRun(t *testing.T) {
-	forked := 0
+	// forked counts the runs forked; regrouped, for floor d, forks shared
+	// again (its run's third world).
+	forked, regrouped := 0, 0
 	failing := shift.PolicyFunc(func(*budget.Meter) engine.Policy {
 		return policyFunc(func(rows []engine.Row) ([]engine.Firing, error) {
 			if len(rows) == 10 {
@@ -221,13 +246,19 @@ func TestRunEachIsEachRun(t *testing.T) {
 	})
 	pols := []shift.Policy{
 		nil,
-		attached{tapePolicy(0, 0, 1), &forked},
-		attached{tapePolicy(3, 20, 1), &forked},
-		attached{tapePolicy(20, 20, 7), &forked},
-		attached{tapePolicy(45, 4, 300), &forked},
-		attached{tapePolicy(0, 0, 2000), &forked},
+		attached{tapePolicy(0, 0, 1), &forked, 2},
+		attached{tapePolicy(3, 20, 1), &forked, 2},
+		attached{tapePolicy(20, 20, 7), &forked, 2},
+		attached{tapePolicy(45, 4, 300), &forked, 2},
+		attached{tapePolicy(0, 0, 2000), &forked, 2},
 		failing,
 		keeping,
+		// The same actions under other names: they share a fork.
+		namedPolicy("floor a", "", 3, 20, 1),
+		namedPolicy("floor b", "by b", 3, 20, 1),
+		namedPolicy("floor c", "scenario", 3, 20, 2),
+		namesUnread{attached{namedPolicy("floor d", "", 3, 20, 3), &regrouped, 3}},
+		namedPolicy("floor e", "", 20, 20, 1),
 	}
 	for _, chunk := range []string{"tape", "watcher", "hoard"} {
 		p, err := Compile("tape.lua", []byte(luachunk.Src(t, "testdata/tape.lua", chunk)), Options{})
@@ -255,8 +286,8 @@ func TestRunEachIsEachRun(t *testing.T) {
 			}
 		}
 	}
-	if forked == 0 {
-		t.Error("no run was forked")
+	if forked == 0 || regrouped == 0 {
+		t.Errorf("%d runs forked, %d forks shared twice: both must happen", forked, regrouped)
 	}
 	// A policy that panics, shared or forked, is run alone, where its
 	// panic is its run's error; the others are not disturbed.
