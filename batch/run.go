@@ -243,8 +243,28 @@ func (b *rowsRun) shareRow(seed uint32, run []int, row []Result, spare *shift.Sp
 	}
 	sh := b.passes[run[0]].Shift
 	sh.Seed = seed
+	// The policies that never fire share the run without a policy: it is
+	// summed up once, with coverage and without.
+	var shared [2]*Result
 	sh.RunEach(b.outer, pols, ctxs, spare, func(i int, sim *shift.Sim, err error) {
-		row[run[i]] = summary(seed, sim, err, b.passes[run[i]].Coverage)
+		p, cover := run[i], b.passes[run[i]].Coverage
+		k := 0
+		if cover {
+			k = 1
+		}
+		switch {
+		case sim == nil || err != nil || !sim.Shared():
+			row[p] = summary(seed, sim, err, cover)
+		case shared[k] == nil:
+			row[p] = summary(seed, sim, err, cover)
+			shared[k] = &row[p]
+		default:
+			row[p] = *shared[k]
+			if c := row[p].Coverage; c != nil {
+				own := *c
+				row[p].Coverage = &own
+			}
+		}
 	})
 }
 
