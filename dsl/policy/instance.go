@@ -338,15 +338,40 @@ func (in *instance) slotValue(s *slot, rows []engine.Row) float64 {
 		case slotMean:
 			acc += x
 		case slotMax:
-			acc = math.Max(acc, x)
+			acc = maxOf(acc, x)
 		case slotMin:
-			acc = math.Min(acc, x)
+			acc = minOf(acc, x)
 		}
 	}
 	if s.kind == slotMean {
 		acc /= float64(last - from + 1)
 	}
 	return acc
+}
+
+// maxOf is math.Max(a, b), which is a call where this is inlined, and a
+// window's maximum makes one a row: of two equal zeros +0 is the larger,
+// and NaN is math.Max's own.
+func maxOf(a, b float64) float64 {
+	switch {
+	case b > a || (b == a && b == 0 && !math.Signbit(b)):
+		return b
+	case b <= a:
+		return a
+	}
+	return math.Max(a, b)
+}
+
+// minOf is math.Min(a, b), as maxOf is math.Max: of two zeros −0 is the
+// smaller.
+func minOf(a, b float64) float64 {
+	switch {
+	case b < a || (b == a && b == 0 && math.Signbit(b)):
+		return b
+	case b >= a:
+		return a
+	}
+	return math.Min(a, b)
 }
 
 func b2f(b bool) float64 {
