@@ -171,6 +171,7 @@ func newRun(t *rapid.T, in randomRun, pol Policy) *Sim {
 	return s
 }
 
+// renderRows writes the rows as the instructor's trace, CSV and JSON.
 func renderRows(t *rapid.T, rows []Row) []byte {
 	var b bytes.Buffer
 	if err := Instructor.WriteCSV(&b, rows); err != nil {

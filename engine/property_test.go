@@ -238,16 +238,7 @@ func TestPropertyDeterministic(t *testing.T) {
 func TestPropertyReusedRows(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		before, in := genRun(t), genRun(t)
-		render := func(rows []Row) []byte {
-			var b bytes.Buffer
-			if err := Instructor.WriteCSV(&b, rows); err != nil {
-				t.Fatal(err)
-			}
-			if err := Instructor.WriteJSON(&b, Trace{Rows: rows}); err != nil {
-				t.Fatal(err)
-			}
-			return b.Bytes()
-		}
+		render := func(rows []Row) []byte { return renderRows(t, rows) }
 		want := render(in.run(t))
 		reused := before.run(t)
 		for i := range reused { // what only some minutes set

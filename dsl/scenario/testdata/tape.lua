@@ -29,9 +29,8 @@ scenario { id = "watcher", title = "W", briefing = "B", start = "10:00", duratio
 local size = 1 + rng.uniform(0, 2)
 local decided = 0
 function surge(t)
-  local s = 1
-  for i = 1, 40 do s = s + rng.uniform(0, 0.001) end
-  if t > 20 and t < 40 then return s * size end
+  local s = 1 + rng.uniform(0, 0.04)
+  if t > 25 and t < 45 then s = s * size end
   return s
 end
 function on_decision(action, row)
