@@ -46,14 +46,17 @@ type NamesUnread interface {
 // it, and at the minute a policy first answers the run is forked for it
 // (engine.Sim.Fork), its scenario with it (Forking), and the fork goes on
 // alone. A policy that never answers has the run without a policy for its
-// own. Policies that answer the same actions at a minute share a fork,
-// as long as they agree, when the scenario is Blind and each is a
+// own. Policies that answer the same actions at a minute share a fork, as
+// long as they agree, when the scenario is Blind and each is a
 // NamesUnread: the run of each is then that fork with its own names
-// (engine.Sim.Relabel). The meter of each policy's run is charged what the scenario spent
-// each minute before the policy is shown it, as its own run charges it.
-// Only the time budget sees less: the time the scenario's code took in the
+// (engine.Sim.Relabel).
+//
+// The meter of each policy's run is charged what the scenario spent each
+// minute before the policy is shown it, as its own run charges it. Only
+// the time budget sees less: the time the scenario's code took in the
 // shared minutes counts for the shared run alone (as a replayed call's
-// counts for none, dsl/scenario's tapes).
+// counts for none, dsl/scenario's tapes), and the policies shown a minute
+// in turn pass the clock's reading on (budget.Relay).
 //
 // A run that cannot share so is run alone, as Run runs it: a shift with
 // decisions made by hand or a meter of its own, a scenario that cannot be
