@@ -44,7 +44,7 @@ func (s *Sim) Fork(f Fork) (*Sim, error) {
 	case s.m == 0:
 		return nil, errors.New("a run is forked after a minute computed")
 	case s.rows[s.m-1].Fired != nil:
-		return nil, errors.New("a run is forked on a minute no policy fired on")
+		return nil, errors.New("a run whose policy fired on its last minute cannot be forked")
 	}
 	c := s.clone(f.Reuse)
 	c.sc, c.pol, c.page, c.setup.Page = f.Scenario, f.Policy, f.Page, f.Page
