@@ -192,6 +192,14 @@ func TestForkRefuses(t *testing.T) {
 	if _, err := s.Fork(Fork{}); err != nil {
 		t.Fatal(err)
 	}
+	fired, err := New(Options{Setup: FreePlay(), Policy: schedule{at: map[int][]Action{2: {{Control: Shed, Value: 0.1}}}, fail: -1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	stepN(t, fired, 3)
+	if _, err := fired.Fork(Fork{}); err == nil {
+		t.Fatal("a run whose policy fired on its last minute was forked")
+	}
 }
 
 // A fork built in the memory of another fork (Fork.Reuse) writes nothing
