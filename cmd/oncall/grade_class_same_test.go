@@ -17,22 +17,39 @@ import (
 // grade -p writes. The class replays each seed's scenario script
 // (scenario.Tapes); separate commands run it.
 func TestGradeClassEqualsSeparateGrades(t *testing.T) {
-	dir := t.TempDir()
-	class := filepath.Join(dir, "class")
-	if err := os.Mkdir(class, 0o755); err != nil {
-		t.Fatal(err)
-	}
 	var files []string
 	for _, pat := range []string{"../../scripts/*.rules", "../../scripts/ladder/bad-deploy/*.rules", "../../scripts/ladder/db-degradation/*.rules", "../../scripts/ladder/surge/*.rules"} {
 		m, _ := filepath.Glob(pat)
 		files = append(files, m...)
+	}
+	classEqualsSeparate(t, files, []string{"bad-deploy", "cache-flush", "config-push", "db-degradation", "free-play", "memory-leak", "surge", "thundering-herd"}, 15)
+}
+
+// Under a step budget that stops runs part way, in the minutes a class
+// shares or after, and with a policy whose action the engine refuses, the
+// class still gives the separate grades, byte for byte: its runs are each
+// the run made alone (-j 1, so that a budget spent stops the same seeds).
+func TestGradeClassEqualsSeparateGradesUnderABudget(t *testing.T) {
+	files := []string{"../../scripts/bad-deploy.rules", "../../scripts/free-play.rules", "../../scripts/examples/autoscaler.rules",
+		"../../scripts/ladder/bad-deploy/always.rules", "../../scripts/ladder/db-degradation/late.rules", "testdata/class/quota.rules"}
+	classEqualsSeparate(t, files, []string{"bad-deploy", "free-play", "config-push"}, 6, "--step-budget", "20000", "-j", "1")
+}
+
+// classEqualsSeparate grades the policy files as a class on the scenarios,
+// seeds 1 to 6, and as separate grade commands, with the flags, and
+// requires the class's CSV, JSON and JUnit reports to equal theirs.
+func classEqualsSeparate(t *testing.T, files, scenarios []string, least int, flags ...string) {
+	dir := t.TempDir()
+	class := filepath.Join(dir, "class")
+	if err := os.Mkdir(class, 0o755); err != nil {
+		t.Fatal(err)
 	}
 	for _, f := range files {
 		src, err := os.ReadFile(f)
 		if err != nil {
 			t.Fatal(err)
 		}
-		name := strings.NewReplacer("/", "-", ".", "").Replace(strings.TrimPrefix(f, "../../scripts/")) + ".rules"
+		name := strings.NewReplacer("/", "-", ".", "").Replace(strings.TrimPrefix(strings.TrimPrefix(f, "../../scripts/"), "testdata/")) + ".rules"
 		if err := os.WriteFile(filepath.Join(class, name), src, 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -40,7 +57,7 @@ func TestGradeClassEqualsSeparateGrades(t *testing.T) {
 	refs := filepath.Join(dir, "refs.json")
 	e := newTestEnv(t)
 	args := []string{"golden", "record", "--seeds", "1-6", "-o", refs}
-	for _, s := range []string{"bad-deploy", "cache-flush", "config-push", "db-degradation", "free-play", "memory-leak", "surge", "thundering-herd"} {
+	for _, s := range scenarios {
 		args = append(args, "-s", s)
 	}
 	if code := e.run(args...); code != 0 {
@@ -58,7 +75,7 @@ func TestGradeClassEqualsSeparateGrades(t *testing.T) {
 	}
 	for _, f := range students {
 		name := strings.TrimSuffix(filepath.Base(f), ".rules")
-		if code := e.run("grade", "-p", f, "--reference", refs, "-f", "json"); code > 1 {
+		if code := e.run(append([]string{"grade", "-p", f, "--reference", refs, "-f", "json"}, flags...)...); code > 1 {
 			t.Fatalf("grade -p %s: exit %d: %s", f, code, e.err.String())
 		}
 		var rep grade.Report
@@ -68,14 +85,14 @@ func TestGradeClassEqualsSeparateGrades(t *testing.T) {
 		rep.PassMark = rep.PassMarkPercent / 100
 		sts = append(sts, grade.Student{Name: name, File: f})
 		reports = append(reports, &rep)
-		if code := e.run("grade", "-p", f, "--reference", refs, "-f", "junit", "-o", filepath.Join(junit, name+".xml")); code > 1 {
+		if code := e.run(append([]string{"grade", "-p", f, "--reference", refs, "-f", "junit", "-o", filepath.Join(junit, name+".xml")}, flags...)...); code > 1 {
 			t.Fatalf("grade -p %s -f junit: exit %d: %s", f, code, e.err.String())
 		}
 	}
 	separate := grade.NewClass(reports[0].Reference, sts, reports)
 	for _, format := range []string{"csv", "json"} {
 		out := filepath.Join(dir, "class."+format)
-		if code := e.run("grade", "--class", class, "--reference", refs, "-f", format, "-o", out); code != 0 {
+		if code := e.run(append([]string{"grade", "--class", class, "--reference", refs, "-f", format, "-o", out}, flags...)...); code != 0 {
 			t.Fatalf("grade --class -f %s: exit %d: %s", format, code, e.err.String())
 		}
 		got, err := os.ReadFile(out)
@@ -99,7 +116,7 @@ func TestGradeClassEqualsSeparateGrades(t *testing.T) {
 	if err := os.Mkdir(out, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if code := e.run("grade", "--class", class, "--reference", refs, "-f", "junit", "--out", out); code != 0 {
+	if code := e.run(append([]string{"grade", "--class", class, "--reference", refs, "-f", "junit", "--out", out}, flags...)...); code != 0 {
 		t.Fatalf("grade --class -f junit: exit %d: %s", code, e.err.String())
 	}
 	for _, st := range sts {
@@ -115,7 +132,7 @@ func TestGradeClassEqualsSeparateGrades(t *testing.T) {
 			t.Errorf("%s: the class's JUnit report differs from grade -p's:\n%s\nwant:\n%s", st.Name, got, want)
 		}
 	}
-	if len(sts) < 15 {
+	if len(sts) < least {
 		t.Errorf("%d students: the class is too small to say much", len(sts))
 	}
 }
