@@ -126,11 +126,7 @@ func TestGameDayStoreDown(t *testing.T) {
 // boundary and at the store's (a store written by a caller of its own);
 // a name of nothing but controls is refused with the field named.
 func TestResultNamesAreCleaned(t *testing.T) {
-	store, err := gameday.OpenMemory()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer store.Close()
+	store := memoryStore(t)
 	ts := newTestServer(t, Options{Results: store})
 	var g GameDay
 	ts.doJSON(t, "POST", "/api/gamedays", map[string]any{"scenario": "bad-deploy", "seed": 1}, &g)
@@ -142,7 +138,8 @@ func TestResultNamesAreCleaned(t *testing.T) {
 	if rec.Code != http.StatusBadRequest || !strings.Contains(rec.Body.String(), "name = ") {
 		t.Errorf("a name of controls only: %d %s", rec.Code, rec.Body)
 	}
-	if g, err = store.Add(context.Background(), g.ID, Result{Name: "Budi\x1b[2J", Max: 10}); err != nil || g.Results[1].Name != "Budi[2J" {
+	g, err := store.Add(context.Background(), g.ID, Result{Name: "Budi\x1b[2J", Max: 10})
+	if err != nil || g.Results[1].Name != "Budi[2J" {
 		t.Errorf("the store kept %+v, %v", g.Results, err)
 	}
 }
@@ -170,11 +167,7 @@ func TestFreeName(t *testing.T) {
 // answered 304 with no body while nothing changed, and in full once a
 // result arrives, with a new tag.
 func TestGameDayPollRevalidates(t *testing.T) {
-	store, err := gameday.OpenMemory()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer store.Close()
+	store := memoryStore(t)
 	ts := newTestServer(t, Options{Results: store})
 	var g GameDay
 	ts.doJSON(t, "POST", "/api/gamedays", map[string]any{"scenario": "bad-deploy", "seed": 7}, &g)

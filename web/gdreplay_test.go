@@ -21,11 +21,7 @@ import (
 // replay too large for the store is refused with its size, before any
 // replay is run.
 func TestGameDayReplay(t *testing.T) {
-	store, err := gameday.OpenMemory()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer store.Close()
+	store := memoryStore(t)
 	ts := newTestServer(t, Options{Results: store})
 	var g GameDay
 	ts.doJSON(t, "POST", "/api/gamedays", map[string]any{"scenario": "bad-deploy", "seed": 31, "noise": false}, &g)
@@ -74,11 +70,7 @@ func TestGameDayReplay(t *testing.T) {
 // read back) shows no link and its exact score, and opening a replay sends
 // no second result.
 func TestBrowserGameDayReplay(t *testing.T) {
-	store, err := gameday.OpenMemory()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer store.Close()
+	store := memoryStore(t)
 	o := realOptions(t)
 	o.Results = store
 	base, _ := serve(t, o)
@@ -169,11 +161,7 @@ func afterLoad(t *testing.T, ctx context.Context, cond string) {
 // start form (a pasted policy starts by a click, as any link's does);
 // started, it opens at the shift's end with the result's outcome and score.
 func TestBrowserGameDayPastedReplay(t *testing.T) {
-	store, err := gameday.OpenMemory()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer store.Close()
+	store := memoryStore(t)
 	o := realOptions(t)
 	o.Results = store
 	base, _ := serve(t, o)

@@ -13,9 +13,21 @@ import (
 	"github.com/oncall-sim/oncall/dsl"
 	"github.com/oncall-sim/oncall/dsl/scenario"
 	"github.com/oncall-sim/oncall/engine"
+	"github.com/oncall-sim/oncall/gameday"
 	"github.com/oncall-sim/oncall/internal/budget"
 	"github.com/oncall-sim/oncall/shift"
 )
+
+// memoryStore is a game-day store in memory, closed when the test ends.
+func memoryStore(t testing.TB) gameday.Store {
+	t.Helper()
+	store, err := gameday.OpenMemory()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { store.Close() })
+	return store
+}
 
 // badDeploy is the seed scenario "Bad deploy" written in Go for the tests:
 // 09:00, two hours, 20 % of the budget, a bad build at 09:10 over 2 minutes.

@@ -8,8 +8,6 @@ import (
 	"testing"
 
 	"github.com/chromedp/chromedp"
-
-	"github.com/oncall-sim/oncall/gameday"
 )
 
 // TestBrowserALinkSubmitsNothing: a link written by another site, with a
@@ -17,11 +15,7 @@ import (
 // the player's name when the page opens it: the page shows the game day's
 // form, and the honest result the player sent by playing stays as it was.
 func TestBrowserALinkSubmitsNothing(t *testing.T) {
-	store, err := gameday.OpenMemory()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer store.Close()
+	store := memoryStore(t)
 	o := realOptions(t)
 	o.Results = store
 	base, _ := serve(t, o)
