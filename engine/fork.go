@@ -145,10 +145,7 @@ func (s *Sim) Relabel(answers []Answer, into *Sim) *Sim {
 		var by []string
 		for _, f := range a.Firings {
 			for _, act := range f.Actions {
-				if act.By == "" {
-					act.By = f.Rule
-				}
-				by = append(by, act.By)
+				by = append(by, f.decidedBy(act))
 			}
 		}
 		r := &c.rows[a.Minute+1]

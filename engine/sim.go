@@ -455,9 +455,7 @@ func (s *Sim) decide(r *Row) error {
 func (s *Sim) take(r *Row, firings []Firing) error {
 	for _, f := range firings {
 		for _, a := range f.Actions {
-			if a.By == "" {
-				a.By = f.Rule
-			}
+			a.By = f.decidedBy(a)
 			if err := a.Check(); err != nil {
 				return fmt.Errorf("rule %q: %w", f.Rule, err)
 			}
@@ -466,6 +464,15 @@ func (s *Sim) take(r *Row, firings []Firing) error {
 	}
 	r.Fired = firings
 	return nil
+}
+
+// decidedBy is who decides an action of the firing: the name it carries,
+// or else the rule's.
+func (f *Firing) decidedBy(a Action) string {
+	if a.By == "" {
+		return f.Rule
+	}
+	return a.By
 }
 
 // grow makes room for more rows: twice as many, but never more than the

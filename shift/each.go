@@ -180,7 +180,6 @@ func (l *listener) Decide(rows []engine.Row) ([]engine.Firing, error) {
 	spent := l.m.Since(l.mark)
 	kept := l.waiting[:0]
 	l.relay.Break() // the minute was computed since the last policy was shown it
-	defer l.relay.Break()
 	for _, w := range l.waiting {
 		if w.ctx.Err() != nil || !w.m.Take(spent) {
 			continue // run alone
@@ -197,6 +196,7 @@ func (l *listener) Decide(rows []engine.Row) ([]engine.Firing, error) {
 	clear(l.waiting[len(kept):])
 	l.waiting = kept
 	l.mark = l.m.Mark()
+	l.relay.Break()
 	return nil, nil
 }
 
@@ -391,7 +391,6 @@ func (e *eachRun) start(ctx context.Context, lis *listener) (*Sim, budget.Spent,
 		none := e.sh
 		none.Policy, none.Meter = PolicyFunc(func(*budget.Meter) engine.Policy { return lis }), m
 		none.Reuse = e.spare.reuse()
-		lis.m = m
 		base, err := none.start(ctx)
 		if err != nil {
 			return nil, budget.Spent{}, nil // each run alone meets the error
