@@ -140,7 +140,9 @@ func classRuns(ctx context.Context, o GradeOptions, students []Student) ([]map[s
 
 // classDraws draws each seed's traffic noise once for the whole class, as
 // long as the longest reference run of the seed needs (a longer run draws
-// the rest itself): every student runs on the same seeds.
+// the rest itself): every student runs on the same seeds, and a run forked
+// from the shared one (batch.Options.Shared) reads the rest of its noise
+// from the table rather than drawing it again.
 func classDraws(o GradeOptions) func(seed uint32) *engine.NoiseDraws {
 	minutes := map[uint32]int{}
 	for _, sc := range o.Scenarios {
