@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/oncall-sim/oncall/engine"
 	"github.com/oncall-sim/oncall/internal/budget"
@@ -321,5 +322,42 @@ func TestRunEachIsEachRun(t *testing.T) {
 	}
 	if want := tapeRun(t, shift.Shift{Scenario: p, Seed: 1, Policy: pols[2]}); got[2] != want {
 		t.Errorf("beside policies that panic, run together it gave\n%s\nalone\n%s", got[2], want)
+	}
+}
+
+// A policy that spins in its calls, charging no step, is stopped by the
+// time budget when its run shares minutes with others (RunEach) as when it
+// runs alone, whatever the clock readings passed between the policies
+// shown a minute in turn; the others' runs are still their runs alone.
+func TestRunEachHoldsTheTimeBudget(t *testing.T) {
+	p, err := Compile("tape.lua", []byte(luachunk.Src(t, "testdata/tape.lua", "tape")), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	spinning := shift.PolicyFunc(func(m *budget.Meter) engine.Policy {
+		return policyFunc(func([]engine.Row) ([]engine.Firing, error) {
+			m.Enter()
+			for start := time.Now(); time.Since(start) < 3*time.Millisecond; {
+			}
+			return nil, m.Leave()
+		})
+	})
+	l := budget.Limits{Time: 60 * time.Millisecond}
+	pols := []shift.Policy{tapePolicy(0, 0, 1), spinning, tapePolicy(20, 20, 7), spinning}
+	got := make([]string, len(pols))
+	errs := make([]error, len(pols))
+	ctxs := []context.Context{context.Background(), context.Background(), context.Background(), context.Background()}
+	shift.Shift{Scenario: p.Tapes(), Seed: 1, Limits: l}.RunEach(context.Background(), pols, ctxs, nil, func(i int, sim *shift.Sim, err error) {
+		got[i], errs[i] = rendered(t, sim, err), err
+	})
+	for _, i := range []int{1, 3} {
+		if errs[i] == nil || !strings.Contains(errs[i].Error(), "time budget of 60ms") {
+			t.Errorf("policy %d spins 3 ms a minute under a 60 ms budget: its run together ended with %v", i, errs[i])
+		}
+	}
+	for _, i := range []int{0, 2} {
+		if want := tapeRun(t, shift.Shift{Scenario: p, Seed: 1, Policy: pols[i], Limits: l}); got[i] != want {
+			t.Errorf("policy %d beside policies that spin: run together it gave\n%s\nalone\n%s", i, got[i], want)
+		}
 	}
 }
