@@ -29,12 +29,18 @@ type Limits struct {
 	// Lookback is how far back an instant vector looks for a sample
 	// (--query.lookback-delta).
 	Lookback time.Duration
+	// RunTimeout is the longest the rules may take over one run, every
+	// query together: a rule cheap at each minute but heavy over a
+	// thousand minutes stops at it.
+	RunTimeout time.Duration
 }
 
-// DefaultLimits hold a query to a million samples (some 16 MB of
-// points, 100 times what the heaviest honest rule over a week's run
-// holds) and a second: a hostile rule stops within 3 s of CPU and 256 MiB.
-var DefaultLimits = Limits{MaxSamples: 1_000_000, Timeout: time.Second, Lookback: 5 * time.Minute}
+// DefaultLimits hold a query to 200,000 samples (20 times what the
+// heaviest honest rule over a week's run holds; a query at the bound
+// takes some 50 MiB), the rules over one run to 2 s (a day's run of ten
+// rules takes a few milliseconds) and a second, 20 times what a range query over a week's run
+// takes: a hostile rule stops within 3 s of CPU and 256 MiB.
+var DefaultLimits = Limits{MaxSamples: 200_000, Timeout: time.Second, Lookback: 5 * time.Minute, RunTimeout: 2 * time.Second}
 
 // Evaluator evaluates a rule file over runs. It is safe for concurrent
 // use: each run has a storage and states of its own.
@@ -42,6 +48,7 @@ type Evaluator struct {
 	rules  *Rules
 	engine *promql.Engine
 	limits Limits
+	ranged bool // a range query a rule (ranged.go)
 }
 
 // NewEvaluator makes the PromQL engine of a rule file, with its bounds.
@@ -55,6 +62,9 @@ func NewEvaluator(rules *Rules, l Limits) *Evaluator {
 	if l.Lookback <= 0 {
 		l.Lookback = DefaultLimits.Lookback
 	}
+	if l.RunTimeout <= 0 {
+		l.RunTimeout = DefaultLimits.RunTimeout
+	}
 	eng := promql.NewEngine(promql.EngineOpts{
 		Logger:               slog.New(slog.NewTextHandler(io.Discard, nil)),
 		MaxSamples:           l.MaxSamples,
@@ -63,8 +73,11 @@ func NewEvaluator(rules *Rules, l Limits) *Evaluator {
 		EnableAtModifier:     true,
 		EnableNegativeOffset: true,
 		Parser:               newParser(),
+		// A subquery without a step steps by a minute, the groups'
+		// interval, as Prometheus' default evaluation interval would.
+		NoStepSubqueryIntervalFn: func(int64) int64 { return time.Minute.Milliseconds() },
 	})
-	return &Evaluator{rules: rules, engine: eng, limits: l}
+	return &Evaluator{rules: rules, engine: eng, limits: l, ranged: ranged(rules)}
 }
 
 // Result is what the rules did over one run: for each alerting rule of
@@ -91,6 +104,7 @@ type EvalError struct {
 	Minute int
 	Err    error
 	limits Limits
+	runOut bool // the run's time ran out
 }
 
 func (e *EvalError) Error() string {
@@ -100,8 +114,13 @@ func (e *EvalError) Error() string {
 	switch {
 	case errors.As(e.Err, &tooMany):
 		msg += fmt.Sprintf(" (a query may hold %d samples at once: --max-samples)", e.limits.MaxSamples)
+	case e.runOut:
+		msg = fmt.Sprintf("the rules took more than %v over the run (--run-timeout)", e.limits.RunTimeout)
 	case errors.As(e.Err, &timeout) || errors.Is(e.Err, context.DeadlineExceeded):
 		msg += fmt.Sprintf(" (a query may run %v: --query-timeout)", e.limits.Timeout)
+	}
+	if e.Minute < 0 {
+		return fmt.Sprintf("%s: group %q, rule %q: evaluation stopped: %s", e.Rule.Pos, e.Group, e.Rule.Name, msg)
 	}
 	return fmt.Sprintf("%s: group %q, rule %q: evaluation stopped at minute %d: %s", e.Rule.Pos, e.Group, e.Rule.Name, e.Minute, msg)
 }
@@ -150,6 +169,20 @@ const resolvedRetention = 15 * time.Minute
 // Run evaluates every group of the file at every minute of the run (every
 // Interval of a group), and says when each alerting rule fired.
 func (ev *Evaluator) Run(ctx context.Context, run metricsout.Run) (*Result, error) {
+	ctx, cancel := context.WithTimeoutCause(ctx, ev.limits.RunTimeout, errRunTimeout)
+	defer cancel()
+	res, err := ev.run(ctx, run)
+	var ee *EvalError
+	if errors.As(err, &ee) && context.Cause(ctx) == errRunTimeout {
+		ee.runOut = true
+	}
+	return res, err
+}
+
+// errRunTimeout is the cause of a run's context when its time runs out.
+var errRunTimeout = errors.New("the run's time for its rules ran out")
+
+func (ev *Evaluator) run(ctx context.Context, run metricsout.Run) (*Result, error) {
 	st := &state{ev: ev, mem: newMemory(metricsout.Build(run)), alerts: map[*Rule]map[uint64]*alert{}}
 	alerting := ev.rules.Alerting()
 	res := &Result{Firing: make([][]bool, len(alerting))}
@@ -158,6 +191,13 @@ func (ev *Evaluator) Run(ctx context.Context, run metricsout.Run) (*Result, erro
 		index[rl] = i
 		res.Firing[i] = make([]bool, len(run.Rows))
 		st.alerts[rl] = map[uint64]*alert{}
+	}
+	if ev.ranged {
+		if err := ev.runRanged(ctx, run, st, res, index); err != nil {
+			return nil, err
+		}
+		res.Silent = st.silent()
+		return res, nil
 	}
 	for m := range run.Rows {
 		ts := run.Start.Add(time.Duration(run.Rows[m].Minute) * time.Minute)

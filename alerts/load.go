@@ -85,6 +85,10 @@ func newParser() parser.Parser { return parser.NewParser(parser.Options{}) }
 // not know, an expression PromQL does not parse (at the place in the
 // expression), a metric the export does not write ("no metric named X;
 // did you mean Y?"), a group interval oncall's minutes cannot keep.
+//
+// It branches on the steps of loading, each of which can find problems:
+// rulefmt's, the groups' intervals, the rules' places in the file, the
+// names and subqueries of their expressions; all are reported together.
 func Load(file string, src []byte) (*Rules, error) {
 	if len(src) > MaxRuleFile {
 		return nil, dsl.List{{Pos: dsl.Pos{File: file}, Message: fmt.Sprintf("the file is %d bytes: a rule file oncall reads is at most %d", len(src), MaxRuleFile)}}
@@ -94,7 +98,10 @@ func Load(file string, src []byte) (*Rules, error) {
 	nodes, _ := exprNodes(src)
 	var diags dsl.List
 	for _, err := range errs {
-		diags = append(diags, diagnose(file, string(src), err, nodes))
+		d := diagnose(file, string(src), err, nodes)
+		if n := len(diags); n == 0 || diags[n-1].Error() != d.Error() { // rulefmt may say a YAML error twice
+			diags = append(diags, d)
+		}
 	}
 	if len(diags) > 0 {
 		diags.Sort()
@@ -133,6 +140,7 @@ func Load(file string, src []byte) (*Rules, error) {
 		out.Groups = append(out.Groups, grp)
 	}
 	diags = append(diags, unknownMetrics(string(src), out, recorded)...)
+	diags = append(diags, costlySubqueries(string(src), out)...)
 	if len(diags) > 0 {
 		diags.Sort()
 		return nil, diags
@@ -354,6 +362,61 @@ func unknownMetrics(src string, rules *Rules, recorded map[string]bool) dsl.List
 							Context: fmt.Sprintf("group %q, rule %d, %q", g.Name, i+1, rl.Name),
 							Message: fmt.Sprintf("no metric named %s%s (oncall run -f prometheus lists the metrics)", m.Value, spell.Suggest(m.Value, names))})
 					}
+				}
+				return nil
+			})
+		}
+	}
+	return diags
+}
+
+// MaxSubquerySteps bounds the evaluations a step of a rule makes through
+// nested subqueries: the product of each subquery's range over its step.
+// Prometheus checks a query's deadline once a series, not once a point, so
+// a deep nest of fine subqueries over one series would run on past the
+// timeout: it is refused before it runs. Two weeks of minutes.
+const MaxSubquerySteps = 20160
+
+// costlySubqueries finds the subqueries finer than a run's one sample a
+// minute, which compute nothing a step of a minute does not, and nests
+// of them that evaluate more than MaxSubquerySteps times a step.
+func costlySubqueries(src string, rules *Rules) dsl.List {
+	var diags dsl.List
+	for _, g := range rules.Groups {
+		for i, rl := range g.Rules {
+			parser.Inspect(rl.Expr, func(n parser.Node, path []parser.Node) error {
+				sq, ok := n.(*parser.SubqueryExpr)
+				if !ok {
+					return nil
+				}
+				step := sq.Step
+				if step == 0 {
+					step = g.Interval
+				}
+				at := rl.Pos
+				if rl.node != nil {
+					at = placeIn(rl.node, src, int(sq.PositionRange().Start))
+					at.File = rules.File
+				}
+				ctx := fmt.Sprintf("group %q, rule %d, %q", g.Name, i+1, rl.Name)
+				if step < time.Minute {
+					diags = append(diags, dsl.Diagnostic{Pos: at, Snippet: dsl.LineOf(src, at.Line), Context: ctx, Kind: "bounds",
+						Message: fmt.Sprintf("a subquery step of %v is finer than the runs' one sample a minute: write 1m or more", model.Duration(step))})
+					return nil
+				}
+				steps := float64(sq.Range / step)
+				for _, p := range path {
+					if outer, ok := p.(*parser.SubqueryExpr); ok && outer != sq {
+						os := outer.Step
+						if os == 0 {
+							os = g.Interval
+						}
+						steps *= float64(outer.Range / max(os, time.Minute))
+					}
+				}
+				if steps > MaxSubquerySteps {
+					diags = append(diags, dsl.Diagnostic{Pos: at, Snippet: dsl.LineOf(src, at.Line), Context: ctx, Kind: "bounds",
+						Message: fmt.Sprintf("its subqueries evaluate %.0f times a step, more than the %d oncall allows (a long range over a short step, or subqueries nested)", steps, MaxSubquerySteps)})
 				}
 				return nil
 			})

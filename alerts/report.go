@@ -45,6 +45,10 @@ type Line struct {
 }
 
 // score adds a run's firing minutes against its incidents to the line.
+//
+// It branches on each incident (detected or missed, still firing at its
+// end) and each quiet minute (a page that begins there is false): the
+// counts of one line, made in one pass over the run.
 func (l *Line) score(firing []bool, incs []Incident) {
 	l.Runs++
 	l.Incidents += len(incs)

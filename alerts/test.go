@@ -112,7 +112,7 @@ func testRun(ctx context.Context, ev *Evaluator, sc Scenario, seed uint32, date 
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s, seed %d: %w", sc.Name, seed, err)
 	}
-	incs := Incidents(trace.Rows, 1-setup.Constants.SLO)
+	incs := Incidents(trace.Rows, 1-setup.Constants.SLO, setup.Constants.SLODays*1440)
 	alerting := ev.rules.Alerting()
 	lines := make([]Line, len(alerting)+1)
 	for i, rl := range alerting {
