@@ -116,7 +116,13 @@ func (ev *Evaluator) rangeQuery(ctx context.Context, mem *memory, rl *Rule, star
 	if !ok {
 		return nil, errors.New("rule result is not a vector or scalar")
 	}
-	return mat, nil
+	// Close gives the points' memory back to the engine's pools, where
+	// another query takes it: the answer is copied out first.
+	out := make(promql.Matrix, len(mat))
+	for i, s := range mat {
+		out[i] = promql.Series{Metric: s.Metric, Floats: append([]promql.FPoint(nil), s.Floats...)}
+	}
+	return out, nil
 }
 
 // byStep cuts a range query's answer into the vector of each step.
