@@ -7,7 +7,9 @@
 # Node.js: the same way, it installs Debian's nodejs when absent. The
 # game-day store's tests need PostgreSQL: it installs Debian's postgresql
 # when absent, then starts a throwaway server for them. Each phase says what
-# it does before it starts; the end is go test's own summary.
+# it does before it starts; the end is go test's own summary. promtool,
+# which checks the metrics oncall exports, comes the same way (Debian's
+# prometheus package).
 set -euo pipefail
 cd "$(dirname "$0")"
 began=$SECONDS
@@ -34,6 +36,13 @@ fi
 if ! command -v node >/dev/null 2>&1 && can_install; then
   say "installing nodejs for the tests of chart.js and format.js (apt-get)"
   apt_install nodejs
+fi
+
+# promtool (in Debian's prometheus package) checks what oncall exports:
+# the scrape, the OpenMetrics blocks, the alerting rules' state machine.
+if ! command -v promtool >/dev/null 2>&1 && can_install; then
+  say "installing prometheus for promtool, which checks the metrics oncall exports (apt-get)"
+  apt_install --no-install-recommends prometheus
 fi
 
 # Debian keeps PostgreSQL's programs in /usr/lib/postgresql/VERSION/bin.

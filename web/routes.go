@@ -17,6 +17,7 @@ func (s *Server) routes() []route {
 	return []route{
 		{"GET", "/{$}", s.page},
 		{"GET", "/static/{name...}", s.file},
+		{"GET", "/metrics", s.metrics},
 		{"GET", "/api/meta", s.meta},
 		{"GET", "/api/model", s.model},
 		{"GET", "/api/i18n/{lang}", s.messages},

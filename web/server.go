@@ -61,6 +61,9 @@ type Options struct {
 	// holds and answers (DefaultSessionMemory, and at most MaxMemory).
 	// weight.go says how they are weighed.
 	MaxMemory, SessionMemory int64
+	// Live gives the live shifts /metrics shows (a game day's teams'); nil
+	// serves a scrape without series.
+	Live LiveShifts
 }
 
 // PolicySource is a policy file the console offers on autopilot.

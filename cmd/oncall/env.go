@@ -24,6 +24,7 @@ type CLI struct {
 	Golden    GoldenCmd    `cmd:"" help:"Record reference outcomes for grading (instructors)."`
 	Play      PlayCmd      `cmd:"" help:"Serve the web console on a loopback address and print its URL."`
 	Gameday   GamedayCmd   `cmd:"" help:"List, export or delete the game days a console keeps."`
+	Alerts    AlertsCmd    `cmd:"" help:"Test a team's Prometheus alerting rules against oncall's runs."`
 }
 
 // Env is what a subcommand may touch of the process: its streams, the seed

@@ -20,7 +20,8 @@ type RunCmd struct {
 	Set      []string   `short:"s" help:"Start with a control set to a value (name=value), repeatable: --set shed=0.5 --set feature=false." placeholder:"NAME=VALUE"`
 	Minutes  *int       `help:"Minutes to run (default: the scenario's duration)." placeholder:"N"`
 	Noise    bool       `default:"true" negatable:"" help:"Traffic noise; --no-noise (or --noise=false) gives requests = demand."`
-	Format   string     `short:"f" enum:"table,csv,json" default:"table" help:"Trace format: table, csv or json."`
+	Format   string     `short:"f" enum:"table,csv,json,openmetrics,prometheus" default:"table" help:"Trace format: table, csv or json; openmetrics (every minute, timestamped from --start: promtool tsdb create-blocks-from openmetrics loads it) or prometheus (one scrape: the last minute's values)."`
+	Start    string     `help:"With -f openmetrics: the date (YYYY-MM-DD, minute 0 at the scenario's clock, UTC) or the time (RFC 3339) of minute 0; default 2026-01-05, so that the output is the same every time." placeholder:"DATE"`
 	Output   string     `short:"o" help:"Write the trace to FILE instead of standard output." placeholder:"FILE"`
 	Plot     string     `help:"Also draw the main metrics over the run as an SVG chart in FILE." placeholder:"FILE.svg"`
 	Policy   string     `short:"p" help:"Answer the shift with the rules of FILE (a policy; see docs/policies.md); fired rules show in the trace." placeholder:"FILE.rules"`
@@ -43,6 +44,8 @@ func (RunCmd) Help() string {
   oncall run bad-deploy --seed 7 --policy scripts/bad-deploy.rules   automated by a policy
   oncall run bad-deploy --seed 7 --full         every minute in the table, not only those where something happened
   oncall run memory-leak --seed 7 --reveal      the instructor's trace: what the scenario did quietly
+  oncall run bad-deploy --seed 7 -f openmetrics -o shift.om   for promtool tsdb create-blocks-from openmetrics
+  oncall run bad-deploy --seed 7 -f prometheus | promtool check metrics   one scrape: the last minute
   oncall run bad-deploy --replay trace.json --at 09:15 --do rollback   what if: the shift of trace.json, rolled back at 09:15`
 }
 
@@ -53,6 +56,9 @@ func (c *RunCmd) Run(env *Env) error {
 	}
 	sh, err := c.build(env)
 	if err != nil {
+		return err
+	}
+	if _, err := c.startDate(); err != nil {
 		return err
 	}
 	// A --plot that cannot be written shows before the trace, not after it.
@@ -142,6 +148,8 @@ func (c *RunCmd) write(env *Env, sim *shift.Sim) error {
 		}
 	case "json":
 		err = view.WriteJSON(out, trace)
+	case "openmetrics", "prometheus":
+		err = c.writeMetrics(out, trace, sim.Setup(), view)
 	default:
 		err = writeTable(out, trace, view, c.Full || toFile)
 	}
