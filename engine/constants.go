@@ -44,6 +44,7 @@ type Constants struct {
 	DepErrorRate        float64 // share of its calls that fail
 	DepTimeoutMS        float64 // how long the app waits for it, ms
 	Retries             float64 // times a client retries a failed request, at once
+	WastedWork          float64 // share of the last minute's queue failures the fleet still serves
 	// DepName is the dependency's label on the dashboard and in the logs
 	// (SetDepName checks it).
 	DepName string
@@ -60,6 +61,7 @@ func DefaultConstants() Constants {
 		ScaleInQuietMinutes: 10, MaxInstances: 40, BootDelay: 3,
 		BaseDemand: 1000, DailySwing: 0.25, NoiseCV: 0.02, SLO: 0.999, SLODays: 30,
 		DepShare: 0, DepMS: 20, DepErrorRate: 0, DepTimeoutMS: 1000, Retries: 0, DepName: "payments",
+		WastedWork: 0,
 	}
 }
 
@@ -109,6 +111,7 @@ var constantSpecs = []ConstantSpec{
 	{"dep_error_rate", "share", 0, 1, false, "share of the dependency's calls that fail", func(c *Constants) *float64 { return &c.DepErrorRate }},
 	{"dep_timeout_ms", "ms", 1, 60000, false, "how long the app waits for the dependency, T", func(c *Constants) *float64 { return &c.DepTimeoutMS }},
 	{"retries", "count", 0, 5, true, "times a client retries a failed request, at once", func(c *Constants) *float64 { return &c.Retries }},
+	{"wasted_work", "share", 0, 1, false, "share of the last minute's queue failures (timeouts and overload) the fleet still serves for clients that gave up", func(c *Constants) *float64 { return &c.WastedWork }},
 }
 
 // MinDepMS is the least mean latency of the dependency: docs/model.md asks

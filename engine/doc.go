@@ -134,15 +134,28 @@
 //     leave every figure of the seeds' model to the bit.
 //   - e′ is the previous row's error_rate, 0 at minute 0; the retries'
 //     factor multiplies requests after the noise and is not rounded.
-//   - A retry storm outlives its cause but does not sustain itself when
-//     the load without retries fits: with ρ0 the utilization without
-//     retries, r = retries, and failed = 1 − 1/ρ, the next minute's error
-//     rate is e = 1 − (1 − e′)/(ρ0·(1 − e′^(r+1))), which for ρ0 < 1 has no
-//     fixed point above 0. The storm decays by about
+//   - Without work for clients that gave up, a retry storm outlives its
+//     cause but does not sustain itself when the load without retries
+//     fits: with ρ0 the utilization without retries, r = retries, and
+//     failed = 1 − 1/ρ, the next minute's error rate is
+//     e = 1 − (1 − e′)/(ρ0·(1 − e′^(r+1))), which for ρ0 < 1 has no fixed
+//     point above 0. The storm decays by about
 //     (1 − e′)(1/ρ0 − 1) + e′^(r+1)(1 − e′) a minute: for tens of minutes
-//     when ρ0 is close to 1 (retry-storm, ρ0 ≈ 0.98), within a few when it
-//     is well below. MODEL.md's "sustains itself" holds only for ρ0 ≥ 1;
-//     the engine follows the relations, and the scenarios say "lingers".
+//     when ρ0 is close to 1, within a few when it is well below.
+//   - Work for clients that gave up (wasted_work, docs/model.md): Z is
+//     wasted_work in force this minute times the last minute's queue
+//     failures alone, (failed′ + timeouts′)·admitted′ (a request failed by
+//     the database, the dependency or a build has had its answer; a shed
+//     one was never admitted), 0 at minute 0. It is added to the work
+//     served only when above 0, so that with wasted_work 0 every figure is
+//     computed as before it, bit for bit. It is no request: requests,
+//     errors, logs and retries are the admitted attempts'. The row keeps Z
+//     (Row.Wasted, no column), so that P50MS reads the queue p99 was read
+//     from. With retries and wasted_work near 1 a storm sustains itself
+//     above ρ0 ≈ 0.68 (r = 4), 0.71 (r = 3), and only less load ends it.
+//     No control drops expired work (deadline propagation): that is code
+//     shipped after such a night, and a scenario stages it by setting
+//     wasted_work to 0.
 //   - Log counts are int64(math.Round(60·rate·share)); a cause whose count
 //     rounds to 0 writes no line. A scenario's log{} lines follow the
 //     engine's and do not appear among the timeline's events.

@@ -24,7 +24,7 @@ func TestForkCopiesEveryField(t *testing.T) {
 			"sine": "shared: read only", "m": "value", "serving": "value",
 			"booting": "cloned", "builds": "value, its slices cloned",
 			"rollbackAt": "value", "rollbackSeq": "value",
-			"rollbackMix": "cloned", "warmupEnd": "value", "prevErr": "value",
+			"rollbackMix": "cloned", "warmupEnd": "value", "prevErr": "value", "prevLost": "value",
 			"warm": "value", "budget": "value", "cost": "value", "quiet": "value",
 			"paging": "value", "errs": "value: arrays only", "refillTau": "value",
 			"refillShare": "value", "pending": "cloned", "fleetTo": "cloned",

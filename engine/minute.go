@@ -13,6 +13,11 @@ type load struct {
 	builds    buildEffects // what the builds serving the minute do (serve; see serveInto)
 	serving   int
 	breaker   bool // the circuit breaker in front of the dependency is open
+	// wasted is Z, the work the fleet still does for clients that gave up
+	// (req/s): it runs its queries and holds workers as a request does,
+	// but is no request of the minute (docs/model.md, "Work for clients
+	// that gave up").
+	wasted float64
 }
 
 // served is what steps 4 to 9 give out.
@@ -66,7 +71,14 @@ func (c *Constants) serveInto(in *load, b *buildEffects, out *served) {
 		appMS += c.FeatureMS
 	}
 	out.queries = q
-	out.dbLoad = out.admitted * q * (1 - out.hitRate)
+	// What the fleet serves: the admitted requests, and the work for
+	// clients that gave up when there is any (added only then, so that
+	// without it every figure is the one computed from admitted alone).
+	work := out.admitted
+	if in.wasted > 0 {
+		work += in.wasted
+	}
+	out.dbLoad = work * q * (1 - out.hitRate)
 	if in.warmingUp {
 		out.dbLoad += c.WarmupQueries
 	}
@@ -104,9 +116,10 @@ func (c *Constants) serveInto(in *load, b *buildEffects, out *served) {
 		}
 	}
 
-	// 8. Queue.
+	// 8. Queue: offered the work served, a = (admitted + Z)·S; its E is
+	// the share of the admitted attempts that fail.
 	n := in.serving * int(c.Workers)
-	out.queue = mmnQueue(out.admitted, out.serviceMS/1000, n, c.TimeoutS)
+	out.queue = mmnQueue(work, out.serviceMS/1000, n, c.TimeoutS)
 	out.capacity = float64(n) / (out.serviceMS / 1000)
 
 	// 9. Errors: the queue's, the database's, the dependency's and the

@@ -29,6 +29,7 @@ func genSetup(t *rapid.T) Setup {
 	s.Instances = rapid.IntRange(0, 40).Draw(t, "instances")
 	s.Constants.BootDelay = float64(rapid.IntRange(0, 12).Draw(t, "boot_delay"))
 	s.Constants.DBCapacity = rapid.Float64Range(500, 20000).Draw(t, "db_capacity")
+	s.Constants.WastedWork = rapid.Float64Range(0, 1).Draw(t, "wasted_work")
 	return s
 }
 

@@ -30,6 +30,7 @@ var relations = []Relation{
 	{"demand", "λ(t) = base × (1 + {daily_swing}·sin(2π(h − 6)/24)) × surge(t), base = {base_demand} req/s", "Demand follows the time of day, peaking at 12:00, times the scenario's surge.", []int{6}},
 	{"noise", "count = N(60λ, √(60λ)) × (1 + N(0, {noise_cv})), requests = count/60", "Each minute's arrivals are a Poisson-like count with a little extra day-to-day noise.", []int{6}},
 	{"retries", "A = 1 + e′ + e′² + … + e′^{retries}, e′ = the last minute's error_rate; requests = A·count/60; retry_share = (A − 1)/A", "Clients retry a failed request up to {retries} times at once, so the load balancer sees the new requests and their retries; with two or more retries an overload that fails half its requests can outlive its cause.", []int{8}},
+	{"wasted_work", "Z = {wasted_work}·(failed′ + timeouts′)·admitted′ (the last minute's); db_load and the queue's a take admitted + Z; wasted_share = Z/(admitted + Z)", "Servers that do not know their client gave up still serve {wasted_work} of the last minute's timed-out and refused requests: the work runs its queries and holds workers, but answers nobody and is no request, error or retry. With retries it keeps an overload alive after its trigger (a metastable failure) until the load falls under a threshold.", []int{8, 9}},
 	{"shedding", "admitted = requests × (1 − {low_priority}·shed)", "Shedding rejects a share of the {low_priority} low-priority traffic at the load balancer; shed requests are not errors.", []int{6}},
 	{"hit_rate", "hit = warm × rT/(1 + rT), r = admitted/{hot_objects}, T = TTL", "Hit ratio of a TTL cache under Poisson requests, scaled by how full the cache is.", []int{5, 6}},
 	{"cache_age", "cache_age = TTL/2", "A cached answer is on average half a TTL old.", []int{5}},
@@ -70,6 +71,7 @@ var sources = []Source{
 	{6, "Assumption: worker count, service times, database capacity, cache size, refill speed, prices and the bad build's error rate are illustrative values for a mid-sized web service; target tracking follows the Kubernetes Horizontal Pod Autoscaler rule desired = ⌈current × metric/target⌉."},
 	{7, "Baccelli, Hébuterne, \"On queues with impatient customers\", Performance '81, 1981."},
 	{8, "Bronson, Aghayev, Charapko, Zhu, \"Metastable Failures in Distributed Systems\", HotOS 2021; Nygard, Release It!, 2nd ed., Pragmatic 2018, ch. 5 (circuit breakers and timeouts)."},
+	{9, "Huang, Magnusson, Muralikrishna, Estyak, Isaacs, Aghayev, Zhu, Charapko, \"Metastable Failures in the Wild\", OSDI 2022."},
 }
 
 // Relations returns every relation of the model, in the order of a minute.

@@ -15,6 +15,8 @@ type Row struct {
 	Demand          float64
 	Requests        float64
 	RetryShare      float64
+	WastedShare     float64
+	Wasted          float64 // Z, req/s: work served for clients that gave up (wasted_share's numerator; no column)
 	Admitted        float64
 	ShedTraffic     float64
 	Serving         int
@@ -140,6 +142,7 @@ var metricSpecs = []MetricSpec{
 	{Name: "demand", Unit: "req/s", Decimals: 2, Max: inf, Doc: "λ(t), before noise", Get: func(r *Row) float64 { return r.Demand }},
 	{Name: "requests", Unit: "req/s", Decimals: 2, Max: inf, Shown: InTable | InPlot | OnTile | InChart | InDebrief, Doc: "the minute's observed arrivals, noise included, with the clients' retries", Get: func(r *Row) float64 { return r.Requests }},
 	{Name: "retry_share", Unit: "share", Decimals: 6, Max: 1, Shown: InTable | OnTile | InChart, Doc: "share of the requests that are clients' retries, (A − 1)/A", Get: func(r *Row) float64 { return r.RetryShare }},
+	{Name: "wasted_share", Unit: "share", Decimals: 6, Max: 1, Shown: InTable | OnTile | InChart, Doc: "share of the fleet's work done for clients that gave up, Z/(admitted + Z): the last minute's queue failures still served", Get: func(r *Row) float64 { return r.WastedShare }},
 	{Name: "admitted", Unit: "req/s", Decimals: 2, Max: inf, Doc: "requests left after shedding", Get: func(r *Row) float64 { return r.Admitted }},
 	{Name: "shed_traffic", Unit: "share", Decimals: 6, Max: 1, Shown: OnTile, Doc: "share of all requests rejected at the load balancer", Get: func(r *Row) float64 { return r.ShedTraffic }},
 	{Name: "serving", Unit: "instances", Kind: Integer, Max: 40, Shown: InTable | InPlot | OnTile | InChart | InDebrief, Doc: "instances serving", Get: func(r *Row) float64 { return float64(r.Serving) }},

@@ -64,6 +64,7 @@ type Sim struct {
 	rollbackMix []deployed
 	warmupEnd   int     // first minute after a running warm-up
 	prevErr     float64 // the last minute's error_rate, e′ of the clients' retries
+	prevLost    float64 // the last minute's queue failures, (failed + timeouts)·admitted, req/s
 
 	warm   float64
 	budget float64
@@ -297,6 +298,7 @@ func (s *Sim) step() (*Row, error) {
 	in.requests, in.shed, in.ttl, in.warm = r.Requests, s.ctl.Shed, s.ctl.TTL, s.warm
 	in.feature, in.warmingUp, in.serving = s.ctl.Feature, warmingUp, s.serving
 	in.breaker = s.ctl.Breaker
+	in.wasted = s.wasted()
 	var out served
 	c.serveInto(&in, builds, &out)
 	r.Admitted, r.ShedTraffic = out.admitted, out.shedTraffic
@@ -317,8 +319,11 @@ func (s *Sim) step() (*Row, error) {
 		r.RollbackLeft = s.rollbackAt - m
 	}
 
+	s.wastedShare(r, in.wasted)
+
 	s.writeLogs(r, &out, s.logs)
 	s.prevErr = r.ErrorRate
+	s.prevLost = (r.Failed + r.Timeouts) * r.Admitted
 
 	// 10. SLO: burn, budget, windows, page rule.
 	if err := s.slo(m, r); err != nil {
@@ -395,6 +400,27 @@ func (s *Sim) retry(r *Row) {
 	}
 	r.Requests *= a
 	r.RetryShare = (a - 1) / a
+}
+
+// wasted is Z of docs/model.md, "Work for clients that gave up": the
+// share wasted_work (in force this minute) of the last minute's queue
+// failures, which the fleet still serves, Z = wasted_work·((failed′ +
+// timeouts′)·admitted′) req/s; 0 at minute 0, and 0 whenever wasted_work
+// is 0, whatever the last minute failed.
+func (s *Sim) wasted() float64 {
+	if s.c.WastedWork == 0 {
+		return 0
+	}
+	return s.c.WastedWork * s.prevLost
+}
+
+// wastedShare writes Z and wasted_share = Z/(admitted + Z), the share of
+// the fleet's work done for clients that have gone, into the row.
+func (s *Sim) wastedShare(r *Row, z float64) {
+	if z > 0 {
+		r.Wasted = z
+		r.WastedShare = z / (r.Admitted + z)
+	}
 }
 
 // slo is step 10 of minute m: the burn rate, the budget left, the burn

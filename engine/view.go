@@ -74,14 +74,18 @@ var learnerMetrics = func() []MetricSpec {
 // P50MS is the minute's approximate median latency in ms, which the trace
 // does not carry: the queue of step 8 read at its median instead of its
 // 99th percentile (docs/model.md, "p50"), from the row alone: its admitted
-// rate, service time and capacity (N = capacity·S). It is at most the
-// row's p99, which is at most the timeout in force; when a ≥ N it is p99,
-// the timeout.
+// rate with the work for clients that gave up (Z), service time and
+// capacity (N = capacity·S). It is at most the row's p99, which is at most
+// the timeout in force; when a ≥ N it is p99, the timeout.
 func P50MS(r *Row) float64 {
 	s := r.ServiceMS / 1000
 	n := 0
 	if s > 0 && r.Capacity > 0 {
 		n = int(math.Round(r.Capacity * s))
 	}
-	return mmnP50MS(r.Admitted, s, n, r.P99MS/1000)
+	work := r.Admitted
+	if r.Wasted > 0 {
+		work += r.Wasted // the queue is offered the work for clients that gave up too
+	}
+	return mmnP50MS(work, s, n, r.P99MS/1000)
 }

@@ -115,6 +115,7 @@
 ---@field dep_error_rate? number Share of the dependency's calls that fail, share; 0 to 1 (default 0)
 ---@field dep_timeout_ms? number How long the app waits for the dependency, T, ms; 1 to 60000 (default 1000)
 ---@field retries? integer Times a client retries a failed request, at once, count; 0 to 5 (default 0)
+---@field wasted_work? number Share of the last minute's queue failures (timeouts and overload) the fleet still serves for clients that gave up, share; 0 to 1 (default 0)
 ---@field dep_name? string The dependency's name on the dashboard and in the logs, 1 to 40 characters (default "payments")
 
 ---@class oncall.Controls
@@ -132,6 +133,7 @@
 ---@field demand number λ(t), before noise (req/s)
 ---@field requests number The minute's observed arrivals, noise included, with the clients' retries (req/s)
 ---@field retry_share number Share of the requests that are clients' retries, (A − 1)/A (share)
+---@field wasted_share number Share of the fleet's work done for clients that gave up, Z/(admitted + Z): the last minute's queue failures still served (share)
 ---@field admitted number Requests left after shedding (req/s)
 ---@field shed_traffic number Share of all requests rejected at the load balancer (share)
 ---@field serving integer Instances serving (instances)

@@ -98,9 +98,10 @@
 // message are its text as written, isolated (dir=auto). The panel sits
 // under the tiles, in the first screen at 1366×768 while paged; on a phone
 // under the controls, wrapping its lines. The dependency's tiles and
-// charts (its wait, its errors, the clients' retries) show from the first
-// minute a request calls it (dep_ms_seen or dep_errors above 0) or a
-// client retries, and not at all in a shift that has none. The rollout's
+// charts (its wait, its errors, the clients' retries, the work for
+// clients that gave up) show from the first minute a request calls it
+// (dep_ms_seen or dep_errors above 0), a client retries or the fleet works
+// for a client that left, and not at all in a shift that has none. The rollout's
 // buttons work while a rollout serves part of the traffic (new_build
 // between 0 and 1), under way or held; B, P and U press the breaker,
 // Pause and Resume from the keyboard, none asking first since each is

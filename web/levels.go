@@ -24,6 +24,8 @@ func bound(v float64) *float64 { return &v }
 // bounds on the burn rates; the others are the dashboard's choice of
 // "nearly full". Any error from database overload is amber (the database
 // is past its capacity), and red where the error rate's own red begins.
+// Any work for clients that gave up is amber (the fleet serves requests
+// that already failed), and red from a fifth of the fleet's work.
 func levels(setup engine.Setup) map[string]level {
 	earned := 1 - setup.Constants.SLO
 	return map[string]level{
@@ -35,6 +37,7 @@ func levels(setup engine.Setup) map[string]level {
 		"db_util":      {Warn: bound(0.85), Bad: bound(0.95)},
 		"db_errors":    {Warn: bound(0), Bad: bound(10 * earned), Strict: true},
 		"shed_traffic": {Warn: bound(0), Strict: true},
+		"wasted_share": {Warn: bound(0), Bad: bound(0.2), Strict: true},
 	}
 }
 

@@ -49,7 +49,7 @@ func TestPlotPanelsFollowTheSpecs(t *testing.T) {
 // show only when they apply included, are the metrics the specs mark
 // InTable; the learner's table has none that production does not show.
 func TestTableColumnsFollowTheSpecs(t *testing.T) {
-	everything := []engine.Row{{DepErrors: 0.1, DepMSSeen: 20, RetryShare: 0.2}}
+	everything := []engine.Row{{DepErrors: 0.1, DepMSSeen: 20, RetryShare: 0.2, WastedShare: 0.3}}
 	var names []string
 	for _, c := range tableColumns(engine.Instructor, everything) {
 		if c.metric != "" { // the time of day, which is text

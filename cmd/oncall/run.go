@@ -198,23 +198,28 @@ type tableColumn struct{ head, metric string }
 // the learner's has the share on the new build, the instructor's the share
 // on bad builds too; a run whose requests call the dependency or whose
 // clients retry has the dependency's errors and wait, and the retries'
-// share, after the database's.
+// share, after the database's; one whose fleet works for clients that gave
+// up, the share of that work.
 func tableColumns(v engine.View, rows []engine.Row) []tableColumn {
 	cols := []tableColumn{
 		{"time", ""}, {"req/s", "requests"}, {"serve", "serving"}, {"boot", "booting"},
 		{"util", "utilization"}, {"p99 ms", "p99_ms"}, {"errors", "error_rate"}, {"burn 1h", "burn_1h"},
 		{"budget", "budget_left"}, {"hit", "hit_rate"}, {"db", "db_util"},
 	}
-	var dep, retry bool
+	var dep, retry, wasted bool
 	for i := range rows {
 		dep = dep || rows[i].DepErrors > 0 || rows[i].DepMSSeen > 0
 		retry = retry || rows[i].RetryShare > 0
+		wasted = wasted || rows[i].WastedShare > 0
 	}
 	if dep {
 		cols = append(cols, tableColumn{"dep err", "dep_errors"}, tableColumn{"dep ms", "dep_ms_seen"})
 	}
 	if retry {
 		cols = append(cols, tableColumn{"retry", "retry_share"})
+	}
+	if wasted {
+		cols = append(cols, tableColumn{"wasted", "wasted_share"})
 	}
 	cols = append(cols, tableColumn{"new", "new_build"})
 	if v == engine.Instructor {

@@ -238,9 +238,10 @@ func TestRunSummaryByDefault(t *testing.T) {
 	}
 }
 
-// A run whose requests call a slow dependency and whose clients retry has
-// the dependency's and the retries' columns in its table, and their log
-// lines in its CSV; free play has neither column.
+// A run whose requests call a slow dependency, whose clients retry and
+// whose fleet works for clients that gave up has the dependency's, the
+// retries' and the wasted work's columns in its table, and their log lines
+// in its CSV; free play has none of them.
 func TestRunTableShowsTheDependency(t *testing.T) {
 	e := newTestEnv(t)
 	dir := t.TempDir()
@@ -253,7 +254,7 @@ func TestRunTableShowsTheDependency(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, e.err.String())
 	}
 	b, _ := os.ReadFile(table)
-	for _, head := range []string{"dep err", "dep ms", "retry"} {
+	for _, head := range []string{"dep err", "dep ms", "retry", "wasted"} {
 		if !strings.Contains(string(b), head) {
 			t.Errorf("the table lacks the column %q:\n%.400s", head, b)
 		}
@@ -269,7 +270,7 @@ func TestRunTableShowsTheDependency(t *testing.T) {
 	if code := e.run("run", "--minutes", "3", "-o", free); code != 0 {
 		t.Fatalf("exit %d: %s", code, e.err.String())
 	}
-	if b, _ := os.ReadFile(free); strings.Contains(string(b), "dep err") || strings.Contains(string(b), "retry") {
+	if b, _ := os.ReadFile(free); strings.Contains(string(b), "dep err") || strings.Contains(string(b), "retry") || strings.Contains(string(b), "wasted") {
 		t.Errorf("free play's table has the dependency's columns")
 	}
 }

@@ -19,17 +19,19 @@ export const LOG_MINUTES = 10;
 const MAX_LINES = 60;
 const RANK = { ERROR: 0, WARN: 1, INFO: 2 };
 
-// DEP_TILES are the dependency's tiles, shown once a request of the shift
-// has called it.
-export const DEP_TILES = ["dep_ms_seen", "dep_errors", "retry_share"];
+// DEP_TILES are the dependency's tiles, with the clients' retries and the
+// work for clients that gave up, shown once a request of the shift has
+// called it, or a client retried, or the fleet worked for one that left.
+export const DEP_TILES = ["dep_ms_seen", "dep_errors", "retry_share", "wasted_share"];
 
 // usesDependency says whether the rows show a dependency in use: a wait
 // for it (dep_ms_seen is above 0 whenever requests call it with the
 // breaker closed, dep_ms being at least 0.001 ms), its errors (the
-// breaker open fails its share), or clients' retries. A scenario that
-// never sets dep_share shows none of them, and the page no tile for it.
+// breaker open fails its share), clients' retries, or work for clients
+// that gave up. A scenario that sets none of dep_share, retries and
+// wasted_work shows none of them, and the page no tile for them.
 export function usesDependency(rows) {
-  return rows.some(r => r.dep_ms_seen > 0 || r.dep_errors > 0 || r.retry_share > 0);
+  return rows.some(r => r.dep_ms_seen > 0 || r.dep_errors > 0 || r.retry_share > 0 || r.wasted_share > 0);
 }
 
 // depCharts are the charts of the dependency, after the others (their
@@ -37,7 +39,7 @@ export function usesDependency(rows) {
 export function depCharts() {
   return [
     { key: "ui.chart.dep_ms", unit: "ms", lines: ["dep_ms_seen"] },
-    { key: "ui.chart.dep_errors", unit: "share", lines: ["dep_errors", "retry_share"], max: 1 },
+    { key: "ui.chart.dep_errors", unit: "share", lines: ["dep_errors", "retry_share", "wasted_share"], max: 1 },
   ];
 }
 

@@ -12,3 +12,11 @@ at("09:20", function()
   log { level = "WARN", source = "cert", message = "certificate expires in 10 minutes", count = 3 }
 end)
 at("09:30", function() set { breaker = true } end)
+--- TestWastedWorkFromAScenario
+scenario { id = "t", title = "T", briefing = "B", start = "08:00", duration = "80m",
+  constants = { retries = 3, wasted_work = 1 }, controls = { min_instances = 7, autoscaling = false } }
+function surge(t) if t >= 30 and t <= 39 then return 1.6 end return 1 end
+at("09:00", function()
+  say(tostring(get("wasted_work")))
+  set { wasted_work = 0 }
+end)

@@ -42,3 +42,11 @@ scenario { id = "t", title = "T", briefing = "B", start = "09:00", duration = "1
 at("09:05", function()
   set { breaker = 1 } -- ### "breaker = 1: it takes true or false"
 end)
+---
+scenario { id = "t", title = "T", briefing = "B", start = "09:00", duration = "1h", constants = { wasted_work = 0.5 } }
+at("09:05", function()
+  set { wasted_work = 1.5 } -- ### "constant wasted_work = 1\\.5 is out of range: it takes 0 to 1 share"
+end)
+---
+scenario { id = "t", title = "T", briefing = "B", start = "09:00", duration = "1h",
+  constants = { wasted_work = -0.1 } } -- ### "constant wasted_work = -0\\.1 is out of range: it takes 0 to 1 share"
