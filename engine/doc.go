@@ -113,14 +113,21 @@
 //     latest deploy's record whatever any build's quality, and pops it, so
 //     that a second rollback walks back the deploy before. Its target is
 //     fixed at its first press: a press while it prepares restarts the
-//     clock only. With no deploy to revert it restores the mix in force
-//     when pressed. good_rollbacks counts the targeted deploy when its
-//     build is not bad (the rollback_done event names it).
+//     clock only, even one taking effect in step 1 of the minute it would
+//     switch (step 2). With no deploy to revert it restores the mix in
+//     force when pressed. Its switch reverts every deploy from its target
+//     on (fleetBuilds.target's from), those shipped while it prepared
+//     included, also when it had no target: none is left for a later
+//     rollback to walk back to. good_rollbacks counts the targeted deploy
+//     when its build is not bad (the rollback_done event names it), not
+//     the deploys shipped while it prepared.
 //   - A held rollout (hold_at, pause_rollout) keeps its share; a pause
 //     takes the share served the minute before, so one taking effect at
 //     the deploy's own minute holds it at 0. resume_rollout goes on at
-//     1/rollout a minute from the held share. Either with nothing to act
-//     on is a no-op whose action event carries a note.
+//     1/rollout a minute from the held share, to the hold_at when the
+//     rollout was paused short of it (it holds there again), else to the
+//     whole traffic. Either with nothing to act on is a no-op whose
+//     action event carries a note.
 //   - What production shows of a build is its name and its rollout:
 //     new_build, the share of the newest deploy. bad_traffic is a quiet
 //     column (MetricSpec.Quiet), in the instructor's trace only, and

@@ -23,7 +23,7 @@ func TestForkCopiesEveryField(t *testing.T) {
 			"drawn": "value", "next": "value", "seed": "value", "noisy": "value",
 			"sine": "shared: read only", "m": "value", "serving": "value",
 			"booting": "cloned", "builds": "value, its slices cloned",
-			"rollbackAt": "value", "rollbackSeq": "value",
+			"rollbackAt": "value", "rollbackSeq": "value", "revertFrom": "value",
 			"rollbackMix": "cloned", "warmupEnd": "value", "prevErr": "value",
 			"warm": "value", "budget": "value", "cost": "value", "quiet": "value",
 			"paging": "value", "errs": "value: arrays only", "refillTau": "value",

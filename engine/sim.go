@@ -59,8 +59,9 @@ type Sim struct {
 	rollbackAt int // minute a rollback switches traffic; 0 when none is preparing
 	// What the rollback preparing restores: the mix the deploy rollbackSeq
 	// replaced (0: the mix in force when it was pressed), fixed when it
-	// was pressed.
+	// was pressed; its switch reverts every deploy from revertFrom on.
 	rollbackSeq int
+	revertFrom  int
 	rollbackMix []deployed
 	warmupEnd   int     // first minute after a running warm-up
 	prevErr     float64 // the last minute's error_rate, e′ of the clients' retries
@@ -274,7 +275,7 @@ func (s *Sim) step() (*Row, error) {
 	if s.rollbackAt != 0 && s.rollbackAt == m {
 		s.rollbackAt = 0
 		ev := Event{Kind: EventRollbackDone}
-		if b, ok := s.builds.rollBack(s.rollbackSeq, s.rollbackMix); ok {
+		if b, ok := s.builds.rollBack(s.rollbackSeq, s.revertFrom, s.rollbackMix); ok {
 			ev.Name, ev.Build = b.Name, b
 		}
 		s.rollbackMix = nil
@@ -532,7 +533,7 @@ func (s *Sim) apply(a Action, r *Row) error {
 		if s.rollbackAt == 0 {
 			// The target is fixed when the rollback is pressed; pressed
 			// again while it prepares, it restarts the clock alone.
-			s.rollbackSeq, s.rollbackMix = s.builds.target(m)
+			s.rollbackSeq, s.revertFrom, s.rollbackMix = s.builds.target(m)
 		}
 		s.rollbackAt = m + int(s.c.RollbackMinutes)
 	case PauseRollout:
