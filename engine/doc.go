@@ -133,6 +133,27 @@
 //     column (MetricSpec.Quiet), in the instructor's trace only, and
 //     policies cannot read it: they act on what production shows.
 //
+// Fleet health (health.go; docs/model.md, "Fleet health and partial cache
+// loss"):
+//
+//   - A loss of instances takes from those serving when its event runs in
+//     step 1, before the minute's boots finish and before the autoscaler's
+//     and the decisions' changes: the fleet that served the minute before,
+//     less what a loss earlier in the same minute took (two losses of half
+//     of 10 in one minute take 5, then 3). A share rounds half up with a
+//     slack of 1e-9 (nearlyWhole), so that 0.58 of 25, 14.499999999999998
+//     in binary, is 15 as written; the running share of failed launches is
+//     compared with the same slack, as docs/model.md asks.
+//   - A removal the autoscaler decided after the minute before takes what
+//     is left of the instances it was decided for when a loss came first,
+//     and its event reports those it took (none: no event).
+//   - The event of launches that failed, launch_failed with their number,
+//     comes after the minute's step-1 events, and before a rollback's
+//     switch; it is not quiet. A loss is quiet, and records the instances
+//     it took in Value (and the share asked, if any).
+//   - A whole flush, flush_cache() or flush_cache(1), is recorded with no
+//     share, as it always was; warm × 0 is the +0 that warm = 0 was.
+//
 // The dependency, retries and logs (docs/model.md, "Beyond one service"):
 //
 //   - dep_ms is at least MinDepMS (1 µs): the specification asks for more

@@ -22,7 +22,7 @@ func TestForkCopiesEveryField(t *testing.T) {
 			"page": "replaced", "noise": "value", "table": "shared: read only",
 			"drawn": "value", "next": "value", "seed": "value", "noisy": "value",
 			"sine": "shared: read only", "m": "value", "serving": "value",
-			"booting": "cloned", "builds": "value, its slices cloned",
+			"booting": "cloned", "failShare": "value", "builds": "value, its slices cloned",
 			"rollbackAt": "value", "rollbackSeq": "value", "revertFrom": "value",
 			"rollbackMix": "cloned", "warmupEnd": "value", "prevErr": "value",
 			"warm": "value", "budget": "value", "cost": "value", "quiet": "value",

@@ -18,9 +18,11 @@ func (s *Sim) applyEvent(ev Event, r *Row) error {
 	case EventDeploy:
 		ev, err = s.deployEvent(ev, r.Minute)
 	case EventFlush:
-		s.warm = 0
+		ev, err = s.flushEvent(ev)
 	case EventSetConstant, EventScale, EventRamp, EventDepName:
 		err = s.constantEvent(ev, r.Minute)
+	case EventLoseInstances:
+		ev, err = s.loseEvent(ev)
 	case EventSay:
 		if ev.Text["en"] == "" {
 			err = errors.New("say: a message needs an English text (en)")

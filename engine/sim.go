@@ -53,6 +53,8 @@ type Sim struct {
 	m       int   // the next minute to compute
 	serving int   // instances serving
 	booting []int // minute each booting instance starts serving, in launch order
+	// The running share of launches that fail to start (failsToStart).
+	failShare float64
 
 	builds fleetBuilds // what the fleet runs
 
@@ -271,7 +273,9 @@ func (s *Sim) step() (*Row, error) {
 
 	// 2. Fleet: boots that have finished; a finished rollback; the builds
 	// that serve the minute.
-	s.finishBoots(m)
+	if n := s.finishBoots(m); n > 0 {
+		r.Events = append(r.Events, Event{Kind: EventLaunchFailed, Value: float64(n)})
+	}
 	if s.rollbackAt != 0 && s.rollbackAt == m {
 		s.rollbackAt = 0
 		ev := Event{Kind: EventRollbackDone}
@@ -593,17 +597,23 @@ func (s *Sim) launch(at, n int) {
 	}
 }
 
-// finishBoots moves the instances whose boot has finished by minute m to serving.
-func (s *Sim) finishBoots(m int) {
+// finishBoots moves the instances whose boot has finished by minute m to
+// serving, in launch order, but for those that fail to start: they leave
+// the fleet, and it returns how many.
+func (s *Sim) finishBoots(m int) (failed int) {
 	kept := s.booting[:0]
 	for _, ready := range s.booting {
-		if ready <= m {
-			s.serving++
-		} else {
+		switch {
+		case ready > m:
 			kept = append(kept, ready)
+		case s.failsToStart():
+			failed++
+		default:
+			s.serving++
 		}
 	}
 	s.booting = kept
+	return failed
 }
 
 // fleetChange is a decision of the autoscaler, for the start of the next
@@ -654,22 +664,29 @@ func (s *Sim) autoscale(m int, u float64) {
 
 // changeFleet carries out the autoscaler's decisions at the start of
 // minute m, after the scenario's events: a launch boots with the boot
-// delay in force then.
+// delay in force then. A removal takes what is left of the instances it
+// was decided for, when the minute's events lost some first, and reports
+// those it took.
 func (s *Sim) changeFleet(m int, r *Row) {
 	for _, c := range s.fleetTo {
 		if c.launch > 0 {
 			s.launch(m, c.launch)
-		} else {
-			s.remove(c.remove, c.bootingFirst)
+		} else if n := s.remove(c.remove, c.bootingFirst); n != c.remove {
+			if n == 0 {
+				continue
+			}
+			c.ev.Value = float64(n)
 		}
 		r.Events = append(r.Events, c.ev)
 	}
 	s.fleetTo = s.fleetTo[:0]
 }
 
-// remove takes n instances out of the fleet: booting ones first (newest
-// first) when bootingFirst, else serving ones first.
-func (s *Sim) remove(n int, bootingFirst bool) {
+// remove takes n instances out of the fleet, as many as there are:
+// booting ones first (newest first) when bootingFirst, else serving ones
+// first. It returns how many it took.
+func (s *Sim) remove(n int, bootingFirst bool) int {
+	want := n
 	takeBooting := func() {
 		k := min(n, len(s.booting))
 		s.booting = s.booting[:len(s.booting)-k]
@@ -682,4 +699,5 @@ func (s *Sim) remove(n int, bootingFirst bool) {
 	s.serving -= k
 	n -= k
 	takeBooting()
+	return want - n
 }
