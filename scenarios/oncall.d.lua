@@ -59,6 +59,11 @@
 ---@class oncall.Leak
 ---@field app_ms_per_min number Application time added each minute since the deploy, 0 to 1000 ms.
 
+---Instances taken out of the fleet by lose_instances{}: give exactly one of count and share.
+---@class oncall.Lose
+---@field count? integer Instances lost, a whole number, 0 or more; at most those serving are lost.
+---@field share? number The share of the serving instances lost, above 0 and up to 1, rounded half up (0.6 of 10: 6).
+
 ---Factors for scale{}: each constant's value set, multiplied from now on (1 ends the scale).
 ---@class oncall.Scale: oncall.Constants
 
@@ -237,8 +242,16 @@ function get(name) end
 ---@param d oncall.Deploy
 function deploy(d) end
 
----Empties the cache. Only inside at() or on_minute.
-function flush_cache() end
+---Empties the cache, or the share of it given: warm × (1 − share). Quiet. Only inside at() or on_minute.
+---@param share? number Above 0, up to 1 (default 1: all of it).
+function flush_cache(share) end
+
+---Takes serving instances out of the fleet at once: they stop serving and
+---being billed, and the autoscaler (or the floor) replaces them as any
+---shortfall. Quiet: production shows what the scenario says and logs.
+---Only inside at() or on_minute.
+---@param loss oncall.Lose
+function lose_instances(loss) end
 
 ---Changes controls (someone else's decision) and constants. Quiet: only the instructor's trace shows it. Only inside at() or on_minute.
 ---@param values oncall.Set
