@@ -273,9 +273,7 @@ func (s *Sim) step() (*Row, error) {
 
 	// 2. Fleet: boots that have finished; a finished rollback; the builds
 	// that serve the minute.
-	if n := s.finishBoots(m); n > 0 {
-		r.Events = append(r.Events, Event{Kind: EventLaunchFailed, Value: float64(n)})
-	}
+	s.finishBoots(m, r)
 	if s.rollbackAt != 0 && s.rollbackAt == m {
 		s.rollbackAt = 0
 		ev := Event{Kind: EventRollbackDone}
@@ -599,9 +597,10 @@ func (s *Sim) launch(at, n int) {
 
 // finishBoots moves the instances whose boot has finished by minute m to
 // serving, in launch order, but for those that fail to start: they leave
-// the fleet, and it returns how many.
-func (s *Sim) finishBoots(m int) (failed int) {
+// the fleet, and r, minute m's row, says how many.
+func (s *Sim) finishBoots(m int, r *Row) {
 	kept := s.booting[:0]
+	failed := 0
 	for _, ready := range s.booting {
 		switch {
 		case ready > m:
@@ -613,7 +612,9 @@ func (s *Sim) finishBoots(m int) (failed int) {
 		}
 	}
 	s.booting = kept
-	return failed
+	if failed > 0 {
+		r.Events = append(r.Events, Event{Kind: EventLaunchFailed, Value: float64(failed)})
+	}
 }
 
 // fleetChange is a decision of the autoscaler, for the start of the next
