@@ -241,34 +241,44 @@ func (f *fleetBuilds) pause(m int) bool {
 	return true
 }
 
-// resume continues a held rollout at its rate from minute m, to the whole
-// traffic; it reports false, changing nothing, when none is held.
+// resume continues a held rollout at its rate from minute m, from the
+// share it holds: to its hold_at when it was paused before reaching it
+// (pausing never skips the canary stage), else to the whole traffic. It
+// reports false, changing nothing, when none is held.
 func (f *fleetBuilds) resume(m int) bool {
 	if _, held := f.rolloutAt(m); !held {
 		return false
 	}
-	f.start, f.since, f.limit, f.held = f.share(m-1), float64(m), 1, false
+	from := f.share(m - 1)
+	if from >= f.limit {
+		f.limit = 1 // resumed at its hold_at: on to the whole traffic
+	}
+	f.start, f.since, f.held = from, float64(m), false
 	return true
 }
 
-// target is what a rollback pressed at the start of minute m will restore:
-// the mix the latest deploy replaced, and that deploy's number (0, with the
-// mix in force, when no deploy is left to revert).
-func (f *fleetBuilds) target(m int) (seq int, mix []deployed) {
+// target is what a rollback whose press takes effect at the start of
+// minute m will restore, fixed then: the mix the latest deploy replaced,
+// and that deploy's number (seq 0, with the mix that served minute m − 1,
+// when no deploy is left to revert); and from, the number of the first
+// deploy its switch reverts: that deploy's, or, with none, the next
+// deploy's, so that the deploys shipped while it prepares are reverted
+// with it.
+func (f *fleetBuilds) target(m int) (seq, from int, mix []deployed) {
 	if n := len(f.shipped); n > 0 {
-		return f.shipped[n-1].seq, f.shipped[n-1].before
+		return f.shipped[n-1].seq, f.shipped[n-1].seq, f.shipped[n-1].before
 	}
-	return 0, f.mixAt(m - 1)
+	return 0, f.seq + 1, f.mixAt(m - 1)
 }
 
-// rollBack moves every request to mix, the builds that served before the
-// deploy seq, whatever the quality of any of them; that deploy and every
-// later one are no longer revertible. It returns the reverted deploy's
-// build (ok false when seq is 0: nothing was reverted).
-func (f *fleetBuilds) rollBack(seq int, mix []deployed) (reverted Build, ok bool) {
+// rollBack moves every request to mix, whatever the quality of any of its
+// builds, and reverts every deploy numbered from on: they are no longer
+// revertible. It returns the build of the deploy seq, the rollback's
+// target (ok false when seq is 0: it targeted none).
+func (f *fleetBuilds) rollBack(seq, from int, mix []deployed) (reverted Build, ok bool) {
 	kept := f.shipped[:0]
 	for _, sh := range f.shipped {
-		if sh.seq < seq || seq == 0 {
+		if sh.seq < from {
 			kept = append(kept, sh)
 		} else if sh.seq == seq {
 			reverted, ok = sh.build, true

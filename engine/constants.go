@@ -34,6 +34,7 @@ type Constants struct {
 	ScaleInQuietMinutes float64 // quiet minutes before a scale-in
 	MaxInstances        float64 // fleet ceiling
 	BootDelay           float64 // minutes from launch to serving
+	LaunchFailure       float64 // share of launches that fail to start (a running share, health.go)
 	BaseDemand          float64 // demand before the daily swing, req/s
 	DailySwing          float64 // amplitude of the daily sine
 	NoiseCV             float64 // relative noise of the minute's count
@@ -100,7 +101,8 @@ var constantSpecs = []ConstantSpec{
 	{"scale_in_share", "share", 0, 1, false, "most of the fleet one scale-in removes", func(c *Constants) *float64 { return &c.ScaleInShare }},
 	{"scale_in_quiet_minutes", "min", 1, 1440, true, "quiet minutes in a row before a scale-in", func(c *Constants) *float64 { return &c.ScaleInQuietMinutes }},
 	{"max_instances", "count", 1, 40, true, "fleet ceiling", func(c *Constants) *float64 { return &c.MaxInstances }},
-	{"boot_delay", "min", 0, 120, true, "minutes from launch to serving", func(c *Constants) *float64 { return &c.BootDelay }},
+	{"boot_delay", "min", 0, 1440, true, "minutes from launch to serving", func(c *Constants) *float64 { return &c.BootDelay }},
+	{"launch_failure", "share", 0, 1, false, "share of launched instances that fail to start when their boot ends (a running share: 0.5 fails every second one)", func(c *Constants) *float64 { return &c.LaunchFailure }},
 	{"base_demand", "req/s", 0, 1e6, false, "demand before the daily swing", func(c *Constants) *float64 { return &c.BaseDemand }},
 	{"daily_swing", "share", 0, 1, false, "amplitude of the daily swing of demand", func(c *Constants) *float64 { return &c.DailySwing }},
 	{"noise_cv", "share", 0, 0.5, false, "relative noise of a minute's request count", func(c *Constants) *float64 { return &c.NoiseCV }},

@@ -113,18 +113,46 @@
 //     latest deploy's record whatever any build's quality, and pops it, so
 //     that a second rollback walks back the deploy before. Its target is
 //     fixed at its first press: a press while it prepares restarts the
-//     clock only. With no deploy to revert it restores the mix in force
-//     when pressed. good_rollbacks counts the targeted deploy when its
-//     build is not bad (the rollback_done event names it).
+//     clock only, even one taking effect in step 1 of the minute it would
+//     switch (step 2). With no deploy to revert it restores the mix in
+//     force when pressed. Its switch reverts every deploy from its target
+//     on (fleetBuilds.target's from), those shipped while it prepared
+//     included, also when it had no target: none is left for a later
+//     rollback to walk back to. good_rollbacks counts the targeted deploy
+//     when its build is not bad (the rollback_done event names it), not
+//     the deploys shipped while it prepared.
 //   - A held rollout (hold_at, pause_rollout) keeps its share; a pause
 //     takes the share served the minute before, so one taking effect at
 //     the deploy's own minute holds it at 0. resume_rollout goes on at
-//     1/rollout a minute from the held share. Either with nothing to act
-//     on is a no-op whose action event carries a note.
+//     1/rollout a minute from the held share, to the hold_at when the
+//     rollout was paused short of it (it holds there again), else to the
+//     whole traffic. Either with nothing to act on is a no-op whose
+//     action event carries a note.
 //   - What production shows of a build is its name and its rollout:
 //     new_build, the share of the newest deploy. bad_traffic is a quiet
 //     column (MetricSpec.Quiet), in the instructor's trace only, and
 //     policies cannot read it: they act on what production shows.
+//
+// Fleet health (health.go; docs/model.md, "Fleet health and partial cache
+// loss"):
+//
+//   - A loss of instances takes from those serving when its event runs in
+//     step 1, before the minute's boots finish and before the autoscaler's
+//     and the decisions' changes: the fleet that served the minute before,
+//     less what a loss earlier in the same minute took (two losses of half
+//     of 10 in one minute take 5, then 3). A share rounds half up with a
+//     slack of 1e-9 (nearlyWhole), so that 0.58 of 25, 14.499999999999998
+//     in binary, is 15 as written; the running share of failed launches is
+//     compared with the same slack, as docs/model.md asks.
+//   - A removal the autoscaler decided after the minute before takes what
+//     is left of the instances it was decided for when a loss came first,
+//     and its event reports those it took (none: no event).
+//   - The event of launches that failed, launch_failed with their number,
+//     comes after the minute's step-1 events, and before a rollback's
+//     switch; it is not quiet. A loss is quiet, and records the instances
+//     it took in Value (and the share asked, if any).
+//   - A whole flush, flush_cache() or flush_cache(1), is recorded with no
+//     share, as it always was; warm × 0 is the +0 that warm = 0 was.
 //
 // The dependency, retries and logs (docs/model.md, "Beyond one service"):
 //

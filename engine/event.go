@@ -10,11 +10,12 @@ import (
 // EventKind says what happened.
 type EventKind string
 
-// The kinds of event. Deploy, Flush, SetConstant, Scale, Ramp, SetControl
-// and Say come from scenarios; the others are written by the engine.
+// The kinds of event. Deploy, Flush, SetConstant, Scale, Ramp, SetControl,
+// Say, Log, DepName and LoseInstances come from scenarios; the others are
+// written by the engine.
 const (
 	EventDeploy       EventKind = "deploy"        // Name: build; Value: rollout minutes; Build: what it does
-	EventFlush        EventKind = "flush_cache"   // the cache empties
+	EventFlush        EventKind = "flush_cache"   // Share: of the cache lost (0: all of it, as 1)
 	EventSetConstant  EventKind = "set_constant"  // Name: constant; Value: new value
 	EventScale        EventKind = "scale"         // Name: constant; Value: factor on the value set
 	EventRamp         EventKind = "ramp"          // Name: constant; Value: where it ends; Over: minutes
@@ -28,6 +29,15 @@ const (
 	EventRollbackDone EventKind = "rollback_done" // traffic switched to the last good build
 	EventPage         EventKind = "page"          // the page rule became true
 	EventResolve      EventKind = "resolve"       // the page rule became false
+)
+
+// The kinds of event of the fleet's health (docs/model.md, "Fleet health
+// and partial cache loss").
+const (
+	// Value: instances lost, or Share: of those serving, when given (Value
+	// then records the instances lost).
+	EventLoseInstances EventKind = "lose_instances"
+	EventLaunchFailed  EventKind = "launch_failed" // Value: instances whose boot ended and that failed to start
 )
 
 // Text is a message in several languages, keyed by language code; "en" is required.
@@ -56,6 +66,9 @@ type Event struct {
 	// until it is resumed (a canary); 0: none, the rollout goes to 1.
 	HoldAt float64 `json:"hold_at,omitempty"`
 	Log    LogLine `json:"log,omitzero"`
+	// Share is the share of the cache a flush empties (0: all of it) or
+	// of the fleet serving that a loss takes (0: Value instances).
+	Share float64 `json:"share,omitempty"`
 	// Note says why an action did nothing (a pause with no rollout in
 	// progress).
 	Note  string `json:"note,omitempty"`
@@ -68,7 +81,7 @@ type Event struct {
 // action it presses.
 func quietKind(e Event) bool {
 	switch e.Kind {
-	case EventFlush, EventSetConstant, EventScale, EventRamp, EventSetControl, EventDepName:
+	case EventFlush, EventSetConstant, EventScale, EventRamp, EventSetControl, EventDepName, EventLoseInstances:
 		return true
 	case EventAction:
 		return e.By == "scenario"
@@ -106,10 +119,13 @@ func (e Event) text(reveal bool) string {
 		} else {
 			b.WriteString(" " + e.Name + "=" + PersonNum(e.Value))
 		}
-	case EventLaunch, EventRemove:
+	case EventLaunch, EventRemove, EventLaunchFailed, EventLoseInstances:
 		b.WriteString(" " + strconv.Itoa(int(e.Value)))
 	case EventSay:
 		b.WriteString(" " + strconv.Quote(e.Text.In("en")))
+	}
+	if e.Share != 0 {
+		b.WriteString(" (share " + PersonNum(e.Share) + ")")
 	}
 	if e.Note != "" {
 		b.WriteString(" (" + e.Note + ")")

@@ -6,7 +6,8 @@ package engine
 // does not: its line is in the minute's logs.)
 func EventKinds() []EventKind {
 	return []EventKind{
-		EventDeploy, EventFlush, EventSetConstant, EventScale, EventRamp, EventSetControl, EventSay, EventDepName, EventAction,
-		EventLaunch, EventRemove, EventRollbackDone, EventPage, EventResolve,
+		EventDeploy, EventFlush, EventSetConstant, EventScale, EventRamp, EventSetControl, EventSay, EventDepName,
+		EventLoseInstances, EventAction, EventLaunch, EventRemove, EventLaunchFailed, EventRollbackDone, EventPage,
+		EventResolve,
 	}
 }

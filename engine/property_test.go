@@ -67,7 +67,7 @@ func genScenario(t *rapid.T) *randomScenario {
 	for range rapid.IntRange(0, 5).Draw(t, "events") {
 		m := rapid.IntRange(0, 239).Draw(t, "at")
 		var ev Event
-		switch rapid.IntRange(0, 6).Draw(t, "kind") {
+		switch rapid.IntRange(0, 8).Draw(t, "kind") {
 		case 0:
 			ev = Event{Kind: EventDeploy, Name: "bad", Value: float64(rapid.IntRange(1, 10).Draw(t, "rollout"))}
 		case 1:
@@ -85,6 +85,10 @@ func genScenario(t *rapid.T) *randomScenario {
 			ev = Event{Kind: EventScale, Name: "db_capacity", Value: rapid.Float64Range(0.1, 2).Draw(t, "factor")}
 		case 6:
 			ev = Event{Kind: EventRamp, Name: "app_ms", Value: rapid.Float64Range(1, 500).Draw(t, "to"), Over: float64(rapid.IntRange(1, 60).Draw(t, "over"))}
+		case 7:
+			ev = genLoss(t)
+		case 8:
+			ev = Event{Kind: EventSetConstant, Name: "launch_failure", Value: rapid.Float64Range(0, 1).Draw(t, "launch_failure")}
 		}
 		sc.events[m] = append(sc.events[m], ev)
 	}

@@ -53,14 +53,17 @@ type Sim struct {
 	m       int   // the next minute to compute
 	serving int   // instances serving
 	booting []int // minute each booting instance starts serving, in launch order
+	// The running share of launches that fail to start (failsToStart).
+	failShare float64
 
 	builds fleetBuilds // what the fleet runs
 
 	rollbackAt int // minute a rollback switches traffic; 0 when none is preparing
 	// What the rollback preparing restores: the mix the deploy rollbackSeq
 	// replaced (0: the mix in force when it was pressed), fixed when it
-	// was pressed.
+	// was pressed; its switch reverts every deploy from revertFrom on.
 	rollbackSeq int
+	revertFrom  int
 	rollbackMix []deployed
 	warmupEnd   int     // first minute after a running warm-up
 	prevErr     float64 // the last minute's error_rate, e′ of the clients' retries
@@ -271,11 +274,11 @@ func (s *Sim) step() (*Row, error) {
 
 	// 2. Fleet: boots that have finished; a finished rollback; the builds
 	// that serve the minute.
-	s.finishBoots(m)
+	s.finishBoots(m, r)
 	if s.rollbackAt != 0 && s.rollbackAt == m {
 		s.rollbackAt = 0
 		ev := Event{Kind: EventRollbackDone}
-		if b, ok := s.builds.rollBack(s.rollbackSeq, s.rollbackMix); ok {
+		if b, ok := s.builds.rollBack(s.rollbackSeq, s.revertFrom, s.rollbackMix); ok {
 			ev.Name, ev.Build = b.Name, b
 		}
 		s.rollbackMix = nil
@@ -547,111 +550,6 @@ func (s *Sim) eventsAndDecisions(m int, r *Row) error {
 	return nil
 }
 
-// applyEvent carries out a scenario event at the start of minute m.
-//
-// It branches on the kinds of scenario event, each with its own checks (a
-// deploy's hold_at, a constant or scale within the ceiling, a control's
-// action, a message's English text, a log line): one case a kind, as the
-// scenario API lists them, so that an unknown kind falls to the one default.
-func (s *Sim) applyEvent(ev Event, r *Row) error {
-	switch ev.Kind {
-	case EventDeploy:
-		b, rollout, err := s.shipped(ev)
-		if err != nil {
-			return err
-		}
-		hold := ev.HoldAt
-		if hold == 0 {
-			hold = 1
-		} else if !(hold > 0 && hold <= 1) {
-			return fmt.Errorf("deploy: hold_at = %s is out of range: it takes a share of traffic above 0, up to 1", fmtNum(ev.HoldAt))
-		}
-		s.builds.deploy(b, r.Minute, rollout, hold)
-		ev.Name, ev.Value, ev.Build = b.Name, rollout, b
-	case EventFlush:
-		s.warm = 0
-	case EventSetConstant:
-		if err := s.setConstant(ev.Name, ev.Value); err != nil {
-			return err
-		}
-		if err := s.checkCeiling(); err != nil {
-			return err
-		}
-	case EventScale:
-		if err := s.scale(ev.Name, ev.Value); err != nil {
-			return err
-		}
-		if err := s.checkCeiling(); err != nil {
-			return err
-		}
-	case EventRamp:
-		if err := s.ramp(ev.Name, ev.Value, ev.Over, r.Minute); err != nil {
-			return err
-		}
-	case EventSetControl:
-		ctl, err := LookupControl(ev.Name)
-		if err != nil {
-			return err
-		}
-		a := Action{Control: ctl, Value: ev.Value, By: ev.By}
-		if a.By == "" {
-			a.By = "scenario"
-		}
-		if err := a.Check(); err != nil {
-			return err
-		}
-		return s.apply(a, r)
-	case EventSay:
-		if ev.Text["en"] == "" {
-			return errors.New("say: a message needs an English text (en)")
-		}
-	case EventLog:
-		if err := CheckLog(ev.Log); err != nil {
-			return err
-		}
-		ev.Log.Cause, ev.Log.Name, ev.Log.TimeoutMS = "", "", 0
-		s.logs = append(s.logs, ev.Log)
-		return nil // the line is in the minute's logs, not on its timeline
-	case EventDepName:
-		if err := s.c.SetDepName(ev.Name); err != nil {
-			return err
-		}
-		s.set.DepName = ev.Name
-	default:
-		return fmt.Errorf("unknown event %q", ev.Kind)
-	}
-	ev.Quiet = quietKind(ev)
-	r.Events = append(r.Events, ev)
-	return nil
-}
-
-// shipped reads the build a deploy event ships and its rollout. An event
-// that names a build without its properties (a message alone, at most)
-// ships the model's bad build for "bad" (BadBuild) and a build that changes
-// nothing for any other name; a rollout of 0 is one minute.
-func (s *Sim) shipped(ev Event) (Build, float64, error) {
-	b := ev.Build
-	switch {
-	case b.Name == "" && ev.Name == "bad":
-		msg := b.Message // the model's bad build, with a line of its own if given
-		b = BadBuild(&s.c)
-		b.Message = msg
-	case b.Name == "":
-		b = Build{Name: ev.Name, Message: b.Message}
-	}
-	if err := b.Check(); err != nil {
-		return Build{}, 0, fmt.Errorf("deploy: %w", err)
-	}
-	rollout := ev.Value
-	if rollout == 0 {
-		rollout = 1
-	}
-	if !(rollout >= 1) || math.IsInf(rollout, 0) {
-		return Build{}, 0, fmt.Errorf("deploy: rollout = %s is out of range: it takes 1 minute or more", fmtNum(ev.Value))
-	}
-	return b, rollout, nil
-}
-
 // apply carries out a decision at the start of minute r.Minute.
 func (s *Sim) apply(a Action, r *Row) error {
 	m := r.Minute
@@ -663,7 +561,7 @@ func (s *Sim) apply(a Action, r *Row) error {
 		if s.rollbackAt == 0 {
 			// The target is fixed when the rollback is pressed; pressed
 			// again while it prepares, it restarts the clock alone.
-			s.rollbackSeq, s.rollbackMix = s.builds.target(m)
+			s.rollbackSeq, s.revertFrom, s.rollbackMix = s.builds.target(m)
 		}
 		s.rollbackAt = m + int(s.c.RollbackMinutes)
 	case PauseRollout:
@@ -723,17 +621,26 @@ func (s *Sim) launch(at, n int) {
 	}
 }
 
-// finishBoots moves the instances whose boot has finished by minute m to serving.
-func (s *Sim) finishBoots(m int) {
+// finishBoots moves the instances whose boot has finished by minute m to
+// serving, in launch order, but for those that fail to start: they leave
+// the fleet, and r, minute m's row, says how many.
+func (s *Sim) finishBoots(m int, r *Row) {
 	kept := s.booting[:0]
+	failed := 0
 	for _, ready := range s.booting {
-		if ready <= m {
-			s.serving++
-		} else {
+		switch {
+		case ready > m:
 			kept = append(kept, ready)
+		case s.failsToStart():
+			failed++
+		default:
+			s.serving++
 		}
 	}
 	s.booting = kept
+	if failed > 0 {
+		r.Events = append(r.Events, Event{Kind: EventLaunchFailed, Value: float64(failed)})
+	}
 }
 
 // fleetChange is a decision of the autoscaler, for the start of the next
@@ -784,22 +691,29 @@ func (s *Sim) autoscale(m int, u float64) {
 
 // changeFleet carries out the autoscaler's decisions at the start of
 // minute m, after the scenario's events: a launch boots with the boot
-// delay in force then.
+// delay in force then. A removal takes what is left of the instances it
+// was decided for, when the minute's events lost some first, and reports
+// those it took.
 func (s *Sim) changeFleet(m int, r *Row) {
 	for _, c := range s.fleetTo {
 		if c.launch > 0 {
 			s.launch(m, c.launch)
-		} else {
-			s.remove(c.remove, c.bootingFirst)
+		} else if n := s.remove(c.remove, c.bootingFirst); n != c.remove {
+			if n == 0 {
+				continue
+			}
+			c.ev.Value = float64(n)
 		}
 		r.Events = append(r.Events, c.ev)
 	}
 	s.fleetTo = s.fleetTo[:0]
 }
 
-// remove takes n instances out of the fleet: booting ones first (newest
-// first) when bootingFirst, else serving ones first.
-func (s *Sim) remove(n int, bootingFirst bool) {
+// remove takes n instances out of the fleet, as many as there are:
+// booting ones first (newest first) when bootingFirst, else serving ones
+// first. It returns how many it took.
+func (s *Sim) remove(n int, bootingFirst bool) int {
+	want := n
 	takeBooting := func() {
 		k := min(n, len(s.booting))
 		s.booting = s.booting[:len(s.booting)-k]
@@ -812,4 +726,5 @@ func (s *Sim) remove(n int, bootingFirst bool) {
 	s.serving -= k
 	n -= k
 	takeBooting()
+	return want - n
 }

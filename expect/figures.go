@@ -20,7 +20,7 @@ const (
 var eventKinds = []engine.EventKind{
 	engine.EventDeploy, engine.EventFlush, engine.EventSetConstant, engine.EventScale, engine.EventRamp,
 	engine.EventSetControl, engine.EventSay, engine.EventAction, engine.EventLaunch, engine.EventRemove,
-	engine.EventRollbackDone, engine.EventPage, engine.EventResolve,
+	engine.EventRollbackDone, engine.EventPage, engine.EventResolve, engine.EventLoseInstances, engine.EventLaunchFailed,
 }
 
 // FigureNames are the names a check reads of a run (NAME.figure): every

@@ -117,6 +117,8 @@ func eventVariants(kind engine.EventKind) []string {
 		return []string{"player.set", "player.press", "scenario.set", "scenario.press", "rule.set", "rule.press"}
 	case engine.EventLaunch, engine.EventRemove:
 		return []string{"autoscaler", "min_instances"}
+	case engine.EventFlush:
+		return []string{"whole", "partial"}
 	}
 	return nil
 }
@@ -143,6 +145,8 @@ func EventKeys() []string {
 //	action        event.action.<who>.set | .press               {control} {value} ({rule} for a rule)
 //	              who: player, scenario, or rule (any other By: a policy rule's name)
 //	launch        event.launch.autoscaler | .min_instances      {n}
+//	flush_cache   event.flush_cache.whole | .partial            {share}: of the cache lost, as a percentage
+//	lose_instances, launch_failed                               {n}
 //	remove        event.remove.autoscaler | .min_instances      {n}
 //	set_constant  event.set_constant                            {constant} {value}: its label, ConstantValue
 //	scale         event.scale                                   {constant} {factor}
@@ -165,6 +169,11 @@ func EventKey(e engine.Event) string {
 			return k + ".autoscaler"
 		}
 		return k + ".min_instances"
+	case engine.EventFlush:
+		if e.Share > 0 && e.Share < 1 {
+			return k + ".partial"
+		}
+		return k + ".whole"
 	}
 	return k
 }
@@ -190,6 +199,7 @@ func EventText(lang string, e engine.Event) string {
 		"build", e.Name,
 		"over", Minutes(lang, int(math.Round(e.Over))),
 		"factor", Number(lang, e.Value, shortDecimals(e.Value)),
+		"share", Percent(lang, e.Share, shortDecimals(e.Share*100)),
 	}
 	switch e.Kind {
 	case engine.EventSetControl, engine.EventAction:

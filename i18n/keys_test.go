@@ -107,6 +107,12 @@ func TestEventText(t *testing.T) {
 		{"ur", engine.Event{Kind: engine.EventPage}, "پیج بج گیا"},
 		{"en", engine.Event{Kind: engine.EventRollbackDone}, "Rollback done: traffic on the builds before the latest deploy"},
 		{"fr", engine.Event{Kind: engine.EventDepName, Name: "auth"}, "La dépendance s’appelle désormais auth"},
+		{"en", engine.Event{Kind: engine.EventFlush}, "The cache was emptied"},
+		{"fr", engine.Event{Kind: engine.EventFlush, Share: 0.5}, "Le cache a perdu 50 % de son contenu"},
+		{"en", engine.Event{Kind: engine.EventFlush, Share: 0.125}, "The cache lost 12.5 % of its entries"},
+		{"es", engine.Event{Kind: engine.EventLoseInstances, Value: 6, Share: 0.6}, "Instancias perdidas: 6"},
+		{"en", engine.Event{Kind: engine.EventLaunchFailed, Value: 3}, "Instances failed to start: 3"},
+		{"ur", engine.Event{Kind: engine.EventLaunchFailed, Value: 3}, "انسٹینس شروع نہ ہو سکیں: \u20663\u2069"},
 	} {
 		if got := EventText(tc.lang, tc.e); got != tc.want {
 			t.Errorf("EventText(%s, %v) = %q, want %q", tc.lang, tc.e, got, tc.want)
@@ -128,6 +134,8 @@ func TestEveryEventRenders(t *testing.T) {
 		{Kind: engine.EventRemove, By: "autoscaler", Value: 2}, {Kind: engine.EventRemove, By: "min_instances", Value: 2},
 		{Kind: engine.EventRollbackDone}, {Kind: engine.EventPage}, {Kind: engine.EventResolve},
 		{Kind: engine.EventDepName, Name: "auth"},
+		{Kind: engine.EventFlush, Share: 0.25}, {Kind: engine.EventLoseInstances, Value: 6, Share: 0.6},
+		{Kind: engine.EventLaunchFailed, Value: 3},
 	}
 	for _, by := range []string{"player", "scenario", "a rule"} {
 		events = append(events, engine.Event{Kind: engine.EventAction, By: by, Name: "min_instances", Value: 12},

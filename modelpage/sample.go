@@ -147,7 +147,7 @@ func runOnce(src Source, seed uint32, limits budget.Limits, v engine.View) (run,
 				r.ctls = append(r.ctls, ctlSnapshot{row.Minute, row.Controls})
 			case engine.EventDeploy:
 				r.builds = append(r.builds, timedEvent{row.Minute, ev})
-			case engine.EventFlush:
+			case engine.EventFlush, engine.EventLoseInstances:
 			default:
 				continue
 			}

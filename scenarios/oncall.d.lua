@@ -59,6 +59,11 @@
 ---@class oncall.Leak
 ---@field app_ms_per_min number Application time added each minute since the deploy, 0 to 1000 ms.
 
+---Instances taken out of the fleet by lose_instances{}: give exactly one of count and share.
+---@class oncall.Lose
+---@field count? integer Instances lost, a whole number, 0 or more; at most those serving are lost.
+---@field share? number The share of the serving instances lost, above 0 and up to 1, rounded half up (0.6 of 10: 6).
+
 ---Factors for scale{}: each constant's value set, multiplied from now on (1 ends the scale).
 ---@class oncall.Scale: oncall.Constants
 
@@ -104,7 +109,8 @@
 ---@field scale_in_share? number Most of the fleet one scale-in removes, share; 0 to 1 (default 0.2)
 ---@field scale_in_quiet_minutes? integer Quiet minutes in a row before a scale-in, min; 1 to 1440 (default 10)
 ---@field max_instances? integer Fleet ceiling, count; 1 to 40 (default 40)
----@field boot_delay? integer Minutes from launch to serving, min; 0 to 120 (default 3)
+---@field boot_delay? integer Minutes from launch to serving, min; 0 to 1440 (default 3)
+---@field launch_failure? number Share of launched instances that fail to start when their boot ends (a running share: 0.5 fails every second one), share; 0 to 1 (default 0)
 ---@field base_demand? number Demand before the daily swing, req/s; 0 to 1e+06 (default 1000)
 ---@field daily_swing? number Amplitude of the daily swing of demand, share; 0 to 1 (default 0.25)
 ---@field noise_cv? number Relative noise of a minute's request count, share; 0 to 0.5 (default 0.02)
@@ -238,8 +244,16 @@ function get(name) end
 ---@param d oncall.Deploy
 function deploy(d) end
 
----Empties the cache. Only inside at() or on_minute.
-function flush_cache() end
+---Empties the cache, or the share of it given: warm × (1 − share). Quiet. Only inside at() or on_minute.
+---@param share? number Above 0, up to 1 (default 1: all of it).
+function flush_cache(share) end
+
+---Takes serving instances out of the fleet at once: they stop serving and
+---being billed, and the autoscaler (or the floor) replaces them as any
+---shortfall. Quiet: production shows what the scenario says and logs.
+---Only inside at() or on_minute.
+---@param loss oncall.Lose
+function lose_instances(loss) end
 
 ---Changes controls (someone else's decision) and constants. Quiet: only the instructor's trace shows it. Only inside at() or on_minute.
 ---@param values oncall.Set

@@ -18,7 +18,7 @@ import (
 func API() []string {
 	return []string{
 		"scenario", "grade", "outcome", "at", "clock", "now", "get",
-		"deploy", "flush_cache", "set", "scale", "ramp", "say", "log", "warmup", "rollback",
+		"deploy", "flush_cache", "lose_instances", "set", "scale", "ramp", "say", "log", "warmup", "rollback",
 		"pause_rollout", "resume_rollout",
 		"rng", "surge", "on_minute", "on_decision",
 	}
@@ -40,6 +40,7 @@ func registerAPI(L *lua.LState, g *lua.LTable) {
 		"now":            (*run).now,
 		"deploy":         (*run).deploy,
 		"flush_cache":    (*run).flushCache,
+		"lose_instances": (*run).loseInstances,
 		"set":            (*run).set,
 		"say":            (*run).say,
 		"log":            (*run).log,
@@ -49,13 +50,13 @@ func registerAPI(L *lua.LState, g *lua.LTable) {
 		"resume_rollout": action(engine.ResumeRollout),
 	}
 	for name, fn := range fns {
-		g.RawSetString(name, L.NewFunction(onRun(fn)))
+		g.RawSetString(name, L.NewFunction(onRun(arity(name, fn))))
 	}
 	rng := L.CreateTable(0, 4)
-	rng.RawSetString("uniform", L.NewFunction(onRun((*run).uniform)))
-	rng.RawSetString("exponential", L.NewFunction(onRun((*run).exponential)))
-	rng.RawSetString("normal", L.NewFunction(onRun((*run).normal)))
-	rng.RawSetString("poisson", L.NewFunction(onRun((*run).poisson)))
+	rng.RawSetString("uniform", L.NewFunction(onRun(arity("rng.uniform", (*run).uniform))))
+	rng.RawSetString("exponential", L.NewFunction(onRun(arity("rng.exponential", (*run).exponential))))
+	rng.RawSetString("normal", L.NewFunction(onRun(arity("rng.normal", (*run).normal))))
+	rng.RawSetString("poisson", L.NewFunction(onRun(arity("rng.poisson", (*run).poisson))))
 	g.RawSetString("rng", rng)
 }
 
@@ -234,10 +235,78 @@ func readArg[D any](r *run, what, name string, spec *tableSpec[D], d *D, t *lua.
 	}
 }
 
-// flushCache implements flush_cache(): the cache empties.
+// loss is what lose_instances{} says: a count of instances or a share of
+// those serving.
+type loss struct {
+	count, share float64
+}
+
+// loseTable declares lose_instances{ count = n } or { share = s }; that
+// exactly one is given is loseInstances' to check.
+var loseTable = tableSpec[loss]{
+	fields: []field[loss]{
+		to("count", lossCount, func(l *loss, n float64) { l.count = n }),
+		to("share", lossShare, func(l *loss, s float64) { l.share = s }),
+	},
+	notList: "takes one named field, count or share, e.g. lose_instances{ count = 6 } or lose_instances{ share = 0.6 }, not a list",
+}
+
+func lossCount(v lua.LValue) (float64, error) {
+	n, ok := v.(lua.LNumber)
+	if x := float64(n); !ok || !(x >= 0) || x != math.Trunc(x) || math.IsInf(x, 0) {
+		return 0, fmt.Errorf("= %s: it takes the instances lost, a whole number, 0 or more (at most those serving are lost), e.g. count = 6", luaText(v))
+	}
+	return float64(n), nil
+}
+
+func lossShare(v lua.LValue) (float64, error) {
+	n, ok := v.(lua.LNumber)
+	if !ok || !(n > 0 && n <= 1) {
+		return 0, fmt.Errorf("= %s is out of range: it takes the share of the serving instances lost, above 0 and up to 1, e.g. share = 0.6", luaText(v))
+	}
+	return float64(n), nil
+}
+
+// loseInstances implements lose_instances{}: the fleet loses instances
+// that serve, quietly (what production shows is the scenario's say and
+// log).
+func (r *run) loseInstances(L *lua.LState) int {
+	r.needEvent("lose_instances{}")
+	t := tableArg(L, "lose_instances", `lose_instances{ count = 6 } or lose_instances{ share = 0.6 }`)
+	var l loss
+	var diags dsl.List
+	in := r.newReading("lose_instances{}", "lose_instances", 0, &diags)
+	loseTable.read(&l, t, in)
+	count, share := t.RawGetString("count") != lua.LNil, t.RawGetString("share") != lua.LNil
+	switch {
+	case count && share:
+		in.add(in.place().key("share"), "give count or share, not both: count = n loses n instances, share = s that share of those serving")
+	case !count && !share && len(diags) == 0:
+		in.add(in.place().start(), "lose_instances{} says nothing: give count, the instances lost, or share, the share of those serving, e.g. lose_instances{ share = 0.6 }")
+	}
+	if len(diags) > 0 {
+		r.raise(diags)
+	}
+	r.emit(engine.Event{Kind: engine.EventLoseInstances, Value: l.count, Share: l.share})
+	return 0
+}
+
+// flushCache implements flush_cache(share): the cache loses that share of
+// what it holds (warm × (1 − share)); flush_cache() empties it.
 func (r *run) flushCache(L *lua.LState) int {
 	r.needEvent("flush_cache()")
-	r.emit(engine.Event{Kind: engine.EventFlush})
+	ev := engine.Event{Kind: engine.EventFlush}
+	if v := L.Get(1); v != lua.LNil {
+		n, ok := v.(lua.LNumber)
+		switch {
+		case !ok:
+			r.argError("flush_cache", 1, "share = %s: it takes the share of the cache lost, a number above 0 and up to 1, e.g. flush_cache(0.5); flush_cache() empties it all", luaText(v))
+		case !(n > 0 && n <= 1):
+			r.argError("flush_cache", 1, "share = %s is out of range: it takes the share of the cache lost, above 0 and up to 1, e.g. flush_cache(0.5); flush_cache() empties it all", luaText(v))
+		}
+		ev.Share = float64(n)
+	}
+	r.emit(ev)
 	return 0
 }
 

@@ -379,6 +379,7 @@ func TestAnnotationsCoverTheAPI(t *testing.T) {
 		"oncall.Criterion": criterionTable.names(),
 		"oncall.Deploy":    deployTable.names(),
 		"oncall.Leak":      leakTable.names(),
+		"oncall.Lose":      loseTable.names(),
 		"oncall.Ramp":      rampTable.names(),
 		"oncall.Outcome":   outcomeTable.names(),
 	} {

@@ -253,7 +253,11 @@ func (p *Program) loadChunk(m *budget.Meter, seed uint32, proto *lua.FunctionPro
 		return nil, dsl.List{{Pos: dsl.Pos{File: p.file}, Message: "once loaded, " + r.m.Err().Error(), Cause: r.m.Err()}}, 0
 	}
 	if err != nil {
-		r.diags = append(r.diags, r.caused(p.placed(asList(p.file, p.src, err, "", r.errLine)))...)
+		l := r.raisedAs(err) // what the API found wrong, each problem at its place
+		if l == nil {
+			l = asList(p.file, p.src, err, "", r.errLine)
+		}
+		r.diags = append(r.diags, r.caused(p.placed(l))...)
 		if r.m.Err() != nil || r.broken != nil {
 			return nil, r.diags, 0 // a budget spent: loading again would spend it again
 		}

@@ -45,6 +45,16 @@ at("09:20", function()
   say(incident_name)
 end)
 
+at("09:30", function()
+  --! callbacks
+  flush_cache(0.5, "now")
+end)
+
+at("09:40", function()
+  --! callbacks
+  lose_instances { count = 6, share = 0.6 }
+end)
+
 --! declaration
 at("12:00", function() flush_cache() end)
 
