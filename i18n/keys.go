@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 
+	"golang.org/x/text/unicode/bidi"
+
 	"github.com/oncall-sim/oncall/engine"
 )
 
@@ -214,15 +216,38 @@ func EventText(lang string, e engine.Event) string {
 }
 
 // Isolate prepares a value to fill into a message of lang: in a
-// right-to-left language it is set between the marks LRI and PDI (U+2066,
-// U+2069), so that "4.00 $/h", "09:16" or a Latin name keeps its order
-// inside an Urdu sentence; elsewhere it is unchanged. The web page does the
-// same for the values it fills itself.
+// right-to-left language it is set apart in the direction of its first
+// strong letter, between LRI and PDI (U+2066, U+2069) when that letter is
+// Latin or there is none, so that "4.00 $/h", "09:16" or a Latin name keeps
+// its order inside an Urdu sentence, and between RLI and PDI (U+2067) when
+// it is Urdu, so that "7 منٹ" reads as Urdu writes it, the number first,
+// on the right of its unit; elsewhere it is unchanged. This is what FSI
+// would choose, written out, so that a reader that does not resolve FSI
+// (a terminal) sees the same order. The web page does the same for the
+// values it fills itself.
 func Isolate(lang, value string) string {
-	if l, ok := Lookup(lang); ok && l.Dir == "rtl" {
-		return "\u2066" + value + "\u2069"
+	if l, ok := Lookup(lang); !ok || l.Dir != "rtl" {
+		return value
 	}
-	return value
+	if firstStrongRTL(value) {
+		return "\u2067" + value + "\u2069"
+	}
+	return "\u2066" + value + "\u2069"
+}
+
+// firstStrongRTL reports whether the first character of s with a strong
+// direction (Unicode's bidirectional classes L, R and AL) is right to left.
+// Digits, spaces and signs have no strong direction.
+func firstStrongRTL(s string) bool {
+	for _, r := range s {
+		switch p, _ := bidi.LookupRune(r); p.Class() {
+		case bidi.R, bidi.AL:
+			return true
+		case bidi.L:
+			return false
+		}
+	}
+	return false
 }
 
 // ControlValue writes a control's value as the console shows it: a switch
