@@ -184,7 +184,8 @@ func TestNamedKeysAreUsed(t *testing.T) {
 		KeyScenarioSeeds: "KeyScenarioSeeds", KeyScenarioLegend: "KeyScenarioLegend", KeyScenarioValue: "KeyScenarioValue",
 		KeyScenarioEvent: "KeyScenarioEvent", KeyScenarioEventsVary: "KeyScenarioEventsVary", KeyScenarioBuild: "KeyScenarioBuild",
 		KeyScenarioSurge: "KeyScenarioSurge", KeyScenarioPage: "KeyScenarioPage",
-		KeySwitchOn: "KeySwitchOn", KeySwitchOff: "KeySwitchOff", KeyUnitQueries: "KeyUnitQueries", KeyUnitDays: "KeyUnitDays"}
+		KeySwitchOn: "KeySwitchOn", KeySwitchOff: "KeySwitchOff", KeyUnitQueries: "KeyUnitQueries", KeyUnitDays: "KeyUnitDays",
+		KeyScenarioHidden: "KeyScenarioHidden", KeyScenarioBriefing: "KeyScenarioBriefing", KeyScenarioEventsLater: "KeyScenarioEventsLater"}
 	for _, k := range NamedKeys() {
 		c, ok := consts[k]
 		if !ok {

@@ -41,6 +41,12 @@ const (
 	KeySwitchOff           = "switch.off"                 // a switch control that is off
 	KeyUnitQueries         = "unit.queries_per_s"         // database queries a second after a number: "{n} queries/s"
 	KeyUnitDays            = "unit.days"                  // days after a number, a plural message (N): "{n} days"
+
+	// The model page of a shift being played, whose seed's draws stay
+	// hidden until it ends (modelpage.BuildHidden).
+	KeyScenarioHidden      = "model.scenario.hidden"       // {seed}: the seed of the shift
+	KeyScenarioBriefing    = "model.scenario.briefing"     // {briefing}: the scenario's briefing
+	KeyScenarioEventsLater = "model.scenario.events_later" // the events differ from seed to seed; the shift's show on its timeline
 )
 
 // NamedKeys lists the named keys above.
@@ -49,7 +55,8 @@ func NamedKeys() []string {
 		KeyModelRandomness, KeyModelDisclaimer, KeyModelConstants, KeyModelConstantsLine, KeyModelDepartures,
 		KeyDepartureSaturation, KeyDepartureDBOverload, KeyDepartureScenario, KeyScenario, KeyScenarioStart,
 		KeyScenarioSeed, KeyScenarioSeeds, KeyScenarioLegend, KeyScenarioValue, KeyScenarioEvent,
-		KeyScenarioEventsVary, KeyScenarioBuild, KeyScenarioSurge, KeyScenarioPage, KeySwitchOn, KeySwitchOff, KeyUnitQueries, KeyUnitDays}
+		KeyScenarioEventsVary, KeyScenarioBuild, KeyScenarioSurge, KeyScenarioPage, KeySwitchOn, KeySwitchOff, KeyUnitQueries, KeyUnitDays,
+		KeyScenarioHidden, KeyScenarioBriefing, KeyScenarioEventsLater}
 }
 
 // ControlLabelKey and the functions below name the keys derived from the

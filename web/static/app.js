@@ -433,7 +433,7 @@ function linkParams() {
   } else if (!$("model").hidden) {
     q.set("view", "model");
     // The values in force travel with the link: the scenario and its seed.
-    if (S.modelFor) { q.set("scenario", S.modelFor.scenario); if (S.modelFor.seed !== undefined) q.set("seed", S.modelFor.seed); }
+    if (S.modelFor) { q.set("scenario", S.modelFor.scenario); if (S.modelFor.seed !== undefined) q.set("seed", S.modelFor.seed); if (S.modelFor.hidden) q.set("draws", "hidden"); }
   }
   else if (!$("results").hidden) q.set("view", "results");
   if (S.gameday) q.set("gameday", S.gameday);
@@ -493,7 +493,7 @@ async function onHistory(e) {
   S.histView = view || null;
   try {
     if (q.get("lang") && q.get("lang") !== S.lang) await setLang(q.get("lang"));
-    if (q.get("view") === "model") return await showModel(q.get("scenario") ? { scenario: q.get("scenario"), seed: q.get("seed") ?? undefined } : null);
+    if (q.get("view") === "model") return await showModel(modelTarget(q));
     if (q.get("gameday") && q.get("view") === "results") return await showResults(q.get("gameday"));
     const k = S.kept;
     if (q.get("scenario") && k && k.scenario === q.get("scenario") && String(k.seed) === q.get("seed")) {
@@ -1108,11 +1108,19 @@ function isolated(name) { return S.dir === "rtl" ? name : "\u2068" + name + "\u2
 
 // showModel opens the model page for target, a scenario and a seed, or
 // for the shift being played when target is undefined: the formulas then
-// print the values in force in that shift. Without either it shows the
-// model's defaults.
+// print the values in force in that shift, and until it ends only those
+// every seed shares and the ranges of the others (hidden), not what its
+// seed draws, which the shift is there to find out. Without either it
+// shows the model's defaults.
+// modelTarget is the model page a link names: the defaults, or a
+// scenario, its seed, and whether the seed's draws stay hidden.
+function modelTarget(q) {
+  return q.get("scenario") ? { scenario: q.get("scenario"), seed: q.get("seed") ?? undefined, hidden: q.get("draws") === "hidden" } : null;
+}
+
 async function showModel(target) {
   const sh = S.shift;
-  S.modelFor = target !== undefined ? target : sh ? { scenario: sh.scenario, seed: sh.seed } : null;
+  S.modelFor = target !== undefined ? target : sh ? { scenario: sh.scenario, seed: sh.seed, hidden: !sh.done } : null;
   stop();
   keep();
   showView("model");
@@ -1126,6 +1134,7 @@ async function loadModel() {
   const p = { lang: S.lang }, f = S.modelFor;
   if (f && f.scenario) p.scenario = f.scenario;
   if (f && f.seed !== undefined && f.seed !== null && f.seed !== "") p.seed = f.seed;
+  if (f && f.hidden) p.draws = "hidden";
   const q = new URLSearchParams(p).toString();
   if (!S.model || S.model.query !== q) S.model = Object.assign(await api("GET", "/api/model?" + q), { query: q });
   drawModel();
@@ -1310,7 +1319,7 @@ async function boot() {
     let lang = q.get("lang");
     try { lang = lang || localStorage.getItem("oncall.lang"); } catch (e) { /* storage off */ }
     await setLang(lang || S.meta.lang);
-    if (q.get("view") === "model") return await showModel(q.get("scenario") ? { scenario: q.get("scenario"), seed: q.get("seed") ?? undefined } : null);
+    if (q.get("view") === "model") return await showModel(modelTarget(q));
     if (q.get("gameday") && q.get("view") === "results") return await showResults(q.get("gameday"));
     if (q.get("gameday")) {
       S.gameday = q.get("gameday");
