@@ -119,6 +119,14 @@ func TestEnglishMatchesTheEngine(t *testing.T) {
 		if got := T("en", RelationKey(r.ID)); got != r.Text {
 			t.Errorf("%s: catalogue %q, engine %q", RelationKey(r.ID), got, r.Text)
 		}
+		if o, ok := r.Off(); ok {
+			if got := T("en", FormulaKey(OffID(r.ID))); got != o.Formula {
+				t.Errorf("%s: catalogue %q, engine %q", FormulaKey(OffID(r.ID)), got, o.Formula)
+			}
+			if got := T("en", RelationKey(OffID(r.ID))); got != o.Text {
+				t.Errorf("%s: catalogue %q, engine %q", RelationKey(OffID(r.ID)), got, o.Text)
+			}
+		}
 	}
 	for _, s := range engine.Sources() {
 		if TranslatedSource(s) && T("en", SourceKey(s.N)) != s.Text {

@@ -93,6 +93,10 @@ func FormulaKey(id string) string { return "formula." + id }
 // RelationKey is the key of a relation's explanation (engine.Relation.Text).
 func RelationKey(id string) string { return "relation." + id }
 
+// OffID is the id whose keys (FormulaKey, RelationKey) hold how a relation
+// reads with its mechanism off (engine.Relation.Off): "retries.off".
+func OffID(id string) string { return id + ".off" }
+
 // SourceKey is the key of a source's text, for the sources that are prose
 // (TranslatedSource); references to books and papers stay as they are.
 func SourceKey(n int) string { return "source." + strconv.Itoa(n) }
@@ -335,6 +339,9 @@ func DerivedKeys() []string {
 	}
 	for _, r := range engine.Relations() {
 		keys = append(keys, FormulaKey(r.ID), RelationKey(r.ID))
+		if _, ok := r.Off(); ok {
+			keys = append(keys, FormulaKey(OffID(r.ID)), RelationKey(OffID(r.ID)))
+		}
 	}
 	for _, s := range engine.Sources() {
 		if TranslatedSource(s) {

@@ -102,9 +102,13 @@ func (b *builder) page(seed *uint32) Page {
 		Disclaimer:          t(i18n.KeyModelDisclaimer),
 	}
 	for _, r := range engine.Relations() {
+		id := r.ID
+		if off, ok := r.Off(); ok && b.zero[off.When] {
+			id = i18n.OffID(r.ID) // "clients do not retry", not "up to 0 times"
+		}
 		rel := Relation{ID: r.ID, Sources: r.Sources,
-			Formula: t(i18n.FormulaKey(r.ID), b.formulaArgs...),
-			Text:    t(i18n.RelationKey(r.ID), b.textArgs...)}
+			Formula: t(i18n.FormulaKey(id), b.formulaArgs...),
+			Text:    t(i18n.RelationKey(id), b.textArgs...)}
 		for _, n := range append(engine.PlaceholderNames(r.Formula), engine.PlaceholderNames(r.Text)...) {
 			rel.Changed = rel.Changed || b.changed[n]
 		}
@@ -151,6 +155,7 @@ type builder struct {
 	formulaArgs []any           // quantity, its value as a formula writes it, …
 	textArgs    []any           // quantity, its value in the page's language, …
 	changed     map[string]bool // quantities that differ from the default
+	zero        map[string]bool // quantities that are 0 throughout
 	pageRule    string
 	varied      bool // some value of the scenario differs from seed to seed
 	hidden      bool // the chosen seed's draws are kept back (BuildHidden)
@@ -158,9 +163,10 @@ type builder struct {
 
 // fill renders every quantity, for the formulas and for the texts.
 func (b *builder) fill() {
-	b.changed = map[string]bool{}
+	b.changed, b.zero = map[string]bool{}, map[string]bool{}
 	for _, q := range engine.Quantities() {
 		f := b.d.quantityFigure(q, b.chosen)
+		b.zero[q.Name] = f.zero()
 		b.formulaArgs = append(b.formulaArgs, q.Name, f.render(formulaNumber(b.lang, q.Unit), false))
 		b.textArgs = append(b.textArgs, q.Name, f.render(b.quantityValue(q), false))
 		b.changed[q.Name] = f.changed()

@@ -426,3 +426,39 @@ func TestFormulasHaveNoEnglishWords(t *testing.T) {
 		}
 	}
 }
+
+// With retries off (0, the model's default) the page says so, in every
+// language: no "up to 0 times", no e′^0. A scenario that turns them on
+// reads the relation with its value, and no longer claims that retries
+// alone keep an overload alive.
+func TestBuildRetriesOff(t *testing.T) {
+	for _, lang := range i18n.Codes() {
+		p, err := Build(lang, nil, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := relation(t, p, "retries")
+		if r.Formula != i18n.T(lang, i18n.FormulaKey(i18n.OffID("retries"))) || r.Text != i18n.T(lang, i18n.RelationKey(i18n.OffID("retries"))) {
+			t.Errorf("%s, retries off: %q, %q", lang, r.Formula, r.Text)
+		}
+		if strings.Contains(r.Formula, "^0") || strings.Contains(r.Text, " 0 ") {
+			t.Errorf("%s, retries off, says 0 badly: %q, %q", lang, r.Formula, r.Text)
+		}
+	}
+	prog, err := scenario.Builtin("retry-storm", scenario.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := Sample(prog, 5, budget.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := Build("en", d, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := relation(t, p, "retries")
+	if !strings.HasPrefix(r.Formula, "A = 1 + e′ + e′² + … + e′^4*,") || !strings.Contains(r.Text, "at most 1 + 4* times") || !strings.Contains(r.Text, "alone they do not keep it going") {
+		t.Errorf("retry storm: %q, %q", r.Formula, r.Text)
+	}
+}
