@@ -50,7 +50,9 @@ function value(unit, v, decimals) {
   return num(v, Math.min(decimals ?? 2, 2));
 }
 
-// axis formats a chart's axis label: short, the unit is in the caption.
+// axis formats a chart's axis label: short, the unit is in the caption,
+// with axisDecimals(unit) decimals (of a share, of its percentage), so
+// that the ticks fall on values it writes exactly.
 function axis(unit, v) {
   switch (unit) {
     case "share": return pct(v, 0);
@@ -59,6 +61,7 @@ function axis(unit, v) {
   }
   return num(v, 0);
 }
+const axisDecimals = unit => ({ "×": 1, "$/h": 2 })[unit] ?? 0;
 
 function metricSpec(name) { return S.meta.metrics.find(m => m.name === name) || S.meta.outcomes.find(m => m.name === name) || pageMetric(name); }
 
@@ -796,7 +799,7 @@ function drawCharts() {
     const svg = lineChart({
       series, times: sh.times, from, to, now: sh.rows.length, max: d.max, least: d.least, scale: d.unit === "share" ? 100 : 1,
       marks: mk, thresholds: bounds.map(b => ({ value: b.value, title: label(b.metric) + " " + b.op + " " + value(d.unit, b.value), label: axis(d.unit, b.value) })),
-      fmtY: v => axis(d.unit, v), label: t(d.key),
+      fmtY: v => axis(d.unit, v), decimals: axisDecimals(d.unit), label: t(d.key),
     });
     const fig = $("chart-" + i);
     fig.querySelector("figcaption").innerHTML = isoRuns(t(d.key));
