@@ -1181,12 +1181,15 @@ function stepOne(said) {
   return serial(() => advance(1)).then(() => { if (said) announce(whereNow()); }).catch(oops);
 }
 
-// askRollback asks before a rollback pressed from the keyboard: one key is
-// easy to press by mistake, and a rollback bills the fleet twice.
+// askRollback asks before a rollback, pressed from the keyboard or with
+// the button alike: a rollback bills the fleet twice, and one with no
+// deploy to revert changes nothing else, which the question then says.
 function askRollback() {
   const b = $("ctl-rollback");
   if (!b || b.disabled || S.shift.done) { announce(t("ui.keys.unavailable")); return; }
   stop();
+  const deployed = S.shift.rows.some(r => r.events.some(e => e.kind === "deploy"));
+  $("rb-q").textContent = t(deployed ? "ui.confirm.rollback" : "ui.confirm.rollback_none");
   $("rbdialog").returnValue = "";
   $("rbdialog").showModal();
   $("rb-yes").focus();
@@ -1310,7 +1313,8 @@ function wire() {
       return;
     }
     const b = e.target.closest("button[data-ctl]");
-    if (b) decideCtl(b.dataset.ctl, 0);
+    if (b && b.dataset.ctl === "rollback") askRollback();
+    else if (b) decideCtl(b.dataset.ctl, 0);
   });
 }
 
