@@ -439,9 +439,33 @@ function linkParams() {
     if (S.modelFor) { q.set("scenario", S.modelFor.scenario); if (S.modelFor.seed !== undefined) q.set("seed", S.modelFor.seed); if (S.modelFor.hidden) q.set("draws", "hidden"); }
   }
   else if (!$("results").hidden) q.set("view", "results");
+  else if (!$("start").hidden && !S.gameday) startParams(q);
   if (S.gameday) q.set("gameday", S.gameday);
   q.set("lang", S.lang);
   return q;
+}
+
+// startParams puts the start page's choice in its link: the scenario, the
+// seed in the seed box when it is one, and the noise when it is off. The
+// link opens the start page so chosen (startFromLink), for its reader to
+// read the briefing and start.
+function startParams(q) {
+  q.set("view", "start");
+  if ($("scenario").value) q.set("scenario", $("scenario").value);
+  const seed = $("seed").value.trim();
+  if (/^\d{1,10}$/.test(seed) && +seed <= 4294967295) q.set("seed", seed);
+  if (!$("noise").checked) q.set("noise", "false");
+}
+
+// startFromLink opens the start page with the choice its link carries.
+function startFromLink(q) {
+  showStart();
+  if (S.gd) return; // a game day's start page plays the game day's shift
+  const sc = q.get("scenario"), seed = q.get("seed") || "";
+  if (S.meta.scenarios.some(x => x.id === sc)) { $("scenario").value = sc; brief(); }
+  if (/^\d{1,10}$/.test(seed) && +seed <= 4294967295) $("seed").value = seed;
+  $("noise").checked = q.get("noise") !== "false";
+  updateLink();
 }
 
 function updateLink() {
@@ -498,6 +522,7 @@ async function onHistory(e) {
     if (q.get("lang") && q.get("lang") !== S.lang) await setLang(q.get("lang"));
     if (q.get("view") === "model") return await showModel(modelTarget(q));
     if (q.get("gameday") && q.get("view") === "results") return await showResults(q.get("gameday"));
+    if (q.get("view") === "start") return startFromLink(q);
     const k = S.kept;
     if (q.get("scenario") && k && k.scenario === q.get("scenario") && String(k.seed) === q.get("seed")) {
       stop();
@@ -1249,7 +1274,8 @@ function chartOf(el) { const f = el.closest && el.closest("figure.chart"); retur
 function wire() {
   initWhatIf({ S, t, api, serial, shiftBody, value, iso, ctlLabel, toShown, fromShown, clockAt, draw, oops, say });
   $("startform").addEventListener("submit", startShift);
-  $("scenario").addEventListener("change", brief);
+  $("scenario").addEventListener("change", () => { brief(); updateLink(); });
+  $("noise").addEventListener("change", updateLink);
   $("seed").addEventListener("input", updateLink);
   $("newseed").addEventListener("click", () => { $("seed").value = randomSeed(); updateLink(); });
   $("resume").addEventListener("click", () => { const s = loadSaved(); if (s) { S.gameday = s.gameday || S.gameday; open(s, s.minute); } });
@@ -1332,6 +1358,7 @@ async function boot() {
       S.gameday = q.get("gameday");
       S.gd = await api("GET", "/api/gamedays/" + encodeURIComponent(S.gameday));
     }
+    if (q.get("view") === "start") return startFromLink(q);
     if (q.get("scenario")) return await openLink(q);
     showStart();
   } catch (e) { oops(e); showView("start"); }
