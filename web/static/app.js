@@ -6,6 +6,7 @@ import * as F from "./format.js";
 import { initWhatIf, drawWhatIf, branchSeries, branchLegend } from "./whatif.js";
 import { drawLogs, usesDependency, depCharts, rolloutLive, DEP_TILES } from "./logs.js";
 import { exhaustion } from "./projection.js";
+import { fit, fitAll } from "./fit.js";
 
 const $ = id => document.getElementById(id);
 const S = { meta: null, lang: "en", msgs: {}, en: {}, fmt: {}, shift: null, running: false, timer: 0, loopId: 0, drawn: 0, model: null, span: null, cursor: null, charts: [], sent: {} };
@@ -610,7 +611,7 @@ function draw() {
     $("val-" + n).innerHTML = isoRuns(last ? metricValue(n, last[n]) : "–");
     el.className = "tile " + (KEY_TILES.includes(n) ? "key " : "") + (last ? level(n, last[n]) : "");
   }
-  drawP50(last);
+  fitTiles(last);
   drawPage(last);
   drawCharts();
   drawProjection();
@@ -621,27 +622,40 @@ function draw() {
   drawEnd();
 }
 
+// fitTiles makes each tile's value and second line fit its tile, as
+// laid out in the page's language and width (fit.js); the page calls it
+// again, with the budget's projection, when the window or its fonts change.
+function fitTiles(last) {
+  fitAll(KEY_TILES.concat(MORE_TILES, DEP_TILES).map(n => $("val-" + n).parentNode));
+  drawP50(last);
+}
+
 // drawP50 writes the last minute's median latency under the p99 tile, a
-// dd after its value, as the budget tile writes its projection.
+// dd after its value, as the budget tile writes its projection: with the
+// figure's name, or as p50 where that does not fit.
 function drawP50(last) {
   const box = $("tile-p99_ms");
   if (!box) return;
   let el = $("val2-p50_ms");
   if (!el) { el = document.createElement("dd"); el.id = "val2-p50_ms"; el.className = "proj"; box.append(el); }
-  el.innerHTML = last && last.p50_ms != null ? `${isoRuns(label("p50_ms"))} ${iso(metricValue("p50_ms", last.p50_ms))}` : "";
-  el.hidden = !el.innerHTML;
+  el.hidden = !(last && last.p50_ms != null);
+  if (el.hidden) return;
+  const v = iso(metricValue("p50_ms", last.p50_ms));
+  fit(el, [`${isoRuns(label("p50_ms"))} ${v}`, `<bdi dir="ltr">p50</bdi> ${v}`]);
 }
 
 // drawProjection writes when the error budget runs out at the current
 // burn (projection.js) under the budget tile and under the budget chart.
 function drawProjection() {
   const sh = S.shift, p = sh.rows.length ? exhaustion(sh.rows) : null;
-  // The chart says it in a sentence, the tile in a few words on one line.
-  let msg = "", short = "";
+  // The chart says it in a sentence, the tile in a few words on one line:
+  // when and in how long, or in how long alone where both do not fit.
+  let msg = "", short = "", shorter = "";
   if (p && p.spent) { msg = t("ui.budget.spent"); short = t("ui.budget.tile.spent"); }
   else if (p && p.minute !== null && p.minute <= sh.duration) {
     msg = tn("ui.budget.runs_out", p.in, { time: clockAt(p.minute) });
     short = t("ui.budget.tile.runs_out", { time: clockAt(p.minute), in: F.minutes(S.fmt, p.in) });
+    shorter = t("ui.budget.tile.runs_out_in", { in: F.minutes(S.fmt, p.in) });
   } else if (p) { msg = t("ui.budget.holds"); short = t("ui.budget.tile.holds"); }
   const chart = $("chart-" + chartDefs().findIndex(d => d.key === "ui.chart.budget"));
   for (const [box, id] of [[$("tile-budget_left"), "budget-proj"], [chart, "chart-budget-proj"]]) {
@@ -650,9 +664,9 @@ function drawProjection() {
     // In the tile a dd after the value (a tile is a dt and its dds), under the chart a paragraph.
     if (!el) { el = document.createElement(box.classList.contains("tile") ? "dd" : "p"); el.id = id; el.className = "proj"; box.append(el); }
     const tile = el.tagName === "DD";
-    el.innerHTML = isoRuns(tile ? short : msg);
-    if (tile) el.title = msg;
     el.hidden = !msg;
+    if (!tile) el.innerHTML = isoRuns(msg);
+    else if (msg) { el.title = msg; fit(el, [short, shorter].filter(Boolean).map(isoRuns)); }
   }
 }
 
@@ -1303,6 +1317,10 @@ function wire() {
     decideCtl("rollback", 0).then(() => announce($("pend-rollback").textContent));
   });
   document.addEventListener("keydown", onKey);
+  // A value fits its tile as the window and the fonts lay it out.
+  const refit = () => { if (S.shift && !$("shift").hidden) { fitTiles(S.shift.rows.at(-1)); drawProjection(); } };
+  addEventListener("resize", refit);
+  document.fonts.addEventListener("loadingdone", refit);
   addEventListener("popstate", onHistory);
   $("loglevel").addEventListener("change", () => { if (S.shift) drawLogs(S.shift, { t, num, esc }); });
   $("spans").addEventListener("click", e => { const b = e.target.closest("button[data-span]"); if (b) { S.span = +b.dataset.span; drawCharts(); } });
