@@ -1195,7 +1195,7 @@ function drawModel() {
     $("inforce-legend").textContent = f.legend;
   }
   $("relations").innerHTML = `<thead><tr><th scope="col">${esc(t("ui.model.formula"))}</th><th scope="col">${esc(t("ui.model.meaning"))}</th><th scope="col">${esc(t("ui.model.source"))}</th></tr></thead><tbody>` +
-    m.relations.map(r => `<tr><td><code dir="ltr">${esc(r.formula)}</code></td><td>${esc(r.text)}</td><td>${r.sources.map(n => `<a href="#source-${n}">[${n}]</a>`).join(" ")}</td></tr>`).join("") + "</tbody>";
+    m.relations.map(r => `<tr><td><code dir="ltr">${formulaHTML(r.formula)}</code></td><td>${esc(r.text)}</td><td class="src" data-label="${esc(t("ui.model.source"))}">${r.sources.map(n => `<a href="#source-${n}">[${n}]</a>`).join(" ")}</td></tr>`).join("") + "</tbody>";
   $("model-constants-title").textContent = m.constants_title;
   $("model-constants").textContent = m.constants;
   $("model-departures").textContent = m.departures_title;
@@ -1207,7 +1207,23 @@ function drawModel() {
   $("model-randomness").textContent = m.randomness;
 }
 
-// ---- wiring ----------------------------------------------------------------
+// formulaHTML writes a formula left to right, as its mathematics reads; in
+// a right-to-left language each phrase of its words, with the numbers it
+// counts ("30 دن کی مدت میں"), is set right to left inside it, so that a
+// number reads first, on the right of its unit, as Urdu writes it. A
+// phrase is Arabic letters and the numbers before them, not the
+// punctuation that joins it to the formula.
+const RTL_PHRASE = /(?:[0-9][0-9.,]*\*?[ \u00a0]+)?[\u0620-\u065F\u066E-\u06D3\u06FA-\u06FF]+(?:[ \u00a0]+(?:[0-9][0-9.,]*\*?[ \u00a0]+)?[\u0620-\u065F\u066E-\u06D3\u06FA-\u06FF]+)*/g;
+function formulaHTML(f) {
+  if (S.dir !== "rtl") return esc(f);
+  let out = "", at = 0;
+  for (const m of f.matchAll(RTL_PHRASE)) {
+    out += esc(f.slice(at, m.index)) + `<bdi dir="rtl">${esc(m[0])}</bdi>`;
+    at = m.index + m[0].length;
+  }
+  return out + esc(f.slice(at));
+}
+
 // ---- the keyboard ----------------------------------------------------------
 
 // announce tells a screen reader what a shortcut did.
