@@ -29,7 +29,7 @@ type Source struct {
 var relations = []Relation{
 	{"demand", "λ(t) = base × (1 + {daily_swing}·sin(2π(h − 6)/24)) × surge(t), base = {base_demand} req/s", "Demand follows the time of day, peaking at 12:00, times the scenario's surge.", []int{6}},
 	{"noise", "count = N(60λ, √(60λ)) × (1 + N(0, {noise_cv})), requests = count/60", "Each minute's arrivals are a Poisson-like count with a little extra day-to-day noise.", []int{6}},
-	{"retries", "A = 1 + e′ + e′² + … + e′^{retries}, e′ = the last minute's error_rate; requests = A·count/60; retry_share = (A − 1)/A", "Clients retry a failed request up to {retries} times at once, so the load balancer sees the new requests and their retries; with two or more retries an overload that fails half its requests can outlive its cause.", []int{8}},
+	{"retries", "A = 1 + e′ + e′² + … + e′^{retries}, e′ = the last minute's error_rate; requests = A·count/60; retry_share = (A − 1)/A", "Clients retry a failed request at once: each request is sent at most 1 + {retries} times, so the load balancer sees the new requests and their retries. Retries amplify an overload, but alone they do not keep it going once its cause is gone: when the load without them fits, a storm of retries dies out.", []int{8}},
 	{"wasted_work", "Z = {wasted_work}·(failed′ + timeouts′)·admitted′ (the last minute's); db_load and the queue's a take admitted + Z; wasted_share = Z/(admitted + Z)", "Servers that do not know their client gave up still serve {wasted_work} of the last minute's timed-out and refused requests: the work runs its queries and holds workers, but answers nobody and is no request, error or retry. With retries it keeps an overload alive after its trigger (a metastable failure) until the load falls under a threshold.", []int{8, 9}},
 	{"shedding", "admitted = requests × (1 − {low_priority}·shed)", "Shedding rejects a share of the {low_priority} low-priority traffic at the load balancer; shed requests are not errors.", []int{6}},
 	{"hit_rate", "hit = warm × rT/(1 + rT), r = admitted/{hot_objects}, T = TTL", "Hit ratio of a TTL cache under Poisson requests, scaled by how full the cache is.", []int{5, 6}},
@@ -77,6 +77,27 @@ var sources = []Source{
 
 // Relations returns every relation of the model, in the order of a minute.
 func Relations() []Relation { return append([]Relation(nil), relations...) }
+
+// Off is how a relation reads when the mechanism it describes is off,
+// that is when the quantity When is 0: clients that do not retry send each
+// request once, which "up to 0 times" and e′^0 would say badly. The
+// catalogue translates it under "formula.<ID>.off" and "relation.<ID>.off".
+type Off struct {
+	When    string // the quantity whose 0 turns the mechanism off
+	Formula string
+	Text    string
+}
+
+var offs = map[string]Off{
+	"retries": {"retries", "A = 1: retries = 0, clients do not retry; requests = count/60; retry_share = 0", "Clients do not retry a failed request: the load balancer sees each request once. A scenario that sets retries makes a failed request come back at once."},
+}
+
+// Off returns how the relation reads when its mechanism is off, if it has
+// such a wording.
+func (r Relation) Off() (Off, bool) {
+	o, ok := offs[r.ID]
+	return o, ok
+}
 
 // Sources returns the references the relations cite.
 func Sources() []Source { return append([]Source(nil), sources...) }

@@ -27,6 +27,28 @@ func TestRelationPlaceholdersAreQuantities(t *testing.T) {
 	}
 }
 
+// A relation's wording for its mechanism off names a quantity of its own
+// formula, and has no placeholder left to fill: it says the 0.
+func TestRelationOff(t *testing.T) {
+	n := 0
+	for _, r := range Relations() {
+		o, ok := r.Off()
+		if !ok {
+			continue
+		}
+		n++
+		if !slices.Contains(PlaceholderNames(r.Formula+r.Text), o.When) {
+			t.Errorf("relation %s is off when %s is 0, which it does not print", r.ID, o.When)
+		}
+		if PlaceholderNames(o.Formula+o.Text) != nil || o.Formula == "" || o.Text == "" {
+			t.Errorf("relation %s off: %q, %q", r.ID, o.Formula, o.Text)
+		}
+	}
+	if n == 0 {
+		t.Error("no relation has a wording for its mechanism off: the retries have one")
+	}
+}
+
 func TestQuantitiesDerived(t *testing.T) {
 	c := DefaultConstants()
 	for _, tc := range []struct {

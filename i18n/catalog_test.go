@@ -119,6 +119,14 @@ func TestEnglishMatchesTheEngine(t *testing.T) {
 		if got := T("en", RelationKey(r.ID)); got != r.Text {
 			t.Errorf("%s: catalogue %q, engine %q", RelationKey(r.ID), got, r.Text)
 		}
+		if o, ok := r.Off(); ok {
+			if got := T("en", FormulaKey(OffID(r.ID))); got != o.Formula {
+				t.Errorf("%s: catalogue %q, engine %q", FormulaKey(OffID(r.ID)), got, o.Formula)
+			}
+			if got := T("en", RelationKey(OffID(r.ID))); got != o.Text {
+				t.Errorf("%s: catalogue %q, engine %q", RelationKey(OffID(r.ID)), got, o.Text)
+			}
+		}
 	}
 	for _, s := range engine.Sources() {
 		if TranslatedSource(s) && T("en", SourceKey(s.N)) != s.Text {
@@ -184,7 +192,8 @@ func TestNamedKeysAreUsed(t *testing.T) {
 		KeyScenarioSeeds: "KeyScenarioSeeds", KeyScenarioLegend: "KeyScenarioLegend", KeyScenarioValue: "KeyScenarioValue",
 		KeyScenarioEvent: "KeyScenarioEvent", KeyScenarioEventsVary: "KeyScenarioEventsVary", KeyScenarioBuild: "KeyScenarioBuild",
 		KeyScenarioSurge: "KeyScenarioSurge", KeyScenarioPage: "KeyScenarioPage",
-		KeySwitchOn: "KeySwitchOn", KeySwitchOff: "KeySwitchOff", KeyUnitQueries: "KeyUnitQueries", KeyUnitDays: "KeyUnitDays"}
+		KeySwitchOn: "KeySwitchOn", KeySwitchOff: "KeySwitchOff", KeyUnitQueries: "KeyUnitQueries", KeyUnitDays: "KeyUnitDays",
+		KeyScenarioHidden: "KeyScenarioHidden", KeyScenarioBriefing: "KeyScenarioBriefing", KeyScenarioEventsLater: "KeyScenarioEventsLater"}
 	for _, k := range NamedKeys() {
 		c, ok := consts[k]
 		if !ok {

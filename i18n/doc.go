@@ -75,10 +75,11 @@
 // in six languages at no cost; Money and Burn are there as its reference.
 //
 // Values inside right-to-left text (Urdu) are written with Latin digits, as
-// the seeds do, and isolated (Isolate: the marks LRI and PDI around each
-// value that EventText fills, as the page does around the values it fills
-// and with <bdi> for those it shows alone) so that "4.00 $/h" keeps its
-// order.
+// the seeds do, and isolated (Isolate: LRI or RLI and PDI around each
+// value that EventText fills, by the value's first strong letter, as the
+// page does with FSI around the values it fills and with <bdi> for those
+// it shows alone) so that "4.00 $/h" keeps its order and "7 منٹ" reads
+// number first, as Urdu writes it.
 //
 // Nothing in the package changes after the catalogue is first read: the
 // maps handed out are copies.

@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 
+	"golang.org/x/text/unicode/bidi"
+
 	"github.com/oncall-sim/oncall/engine"
 )
 
@@ -39,6 +41,12 @@ const (
 	KeySwitchOff           = "switch.off"                 // a switch control that is off
 	KeyUnitQueries         = "unit.queries_per_s"         // database queries a second after a number: "{n} queries/s"
 	KeyUnitDays            = "unit.days"                  // days after a number, a plural message (N): "{n} days"
+
+	// The model page of a shift being played, whose seed's draws stay
+	// hidden until it ends (modelpage.BuildHidden).
+	KeyScenarioHidden      = "model.scenario.hidden"       // {seed}: the seed of the shift
+	KeyScenarioBriefing    = "model.scenario.briefing"     // {briefing}: the scenario's briefing
+	KeyScenarioEventsLater = "model.scenario.events_later" // the events differ from seed to seed; the shift's show on its timeline
 )
 
 // NamedKeys lists the named keys above.
@@ -47,7 +55,8 @@ func NamedKeys() []string {
 		KeyModelRandomness, KeyModelDisclaimer, KeyModelConstants, KeyModelConstantsLine, KeyModelDepartures,
 		KeyDepartureSaturation, KeyDepartureDBOverload, KeyDepartureScenario, KeyScenario, KeyScenarioStart,
 		KeyScenarioSeed, KeyScenarioSeeds, KeyScenarioLegend, KeyScenarioValue, KeyScenarioEvent,
-		KeyScenarioEventsVary, KeyScenarioBuild, KeyScenarioSurge, KeyScenarioPage, KeySwitchOn, KeySwitchOff, KeyUnitQueries, KeyUnitDays}
+		KeyScenarioEventsVary, KeyScenarioBuild, KeyScenarioSurge, KeyScenarioPage, KeySwitchOn, KeySwitchOff, KeyUnitQueries, KeyUnitDays,
+		KeyScenarioHidden, KeyScenarioBriefing, KeyScenarioEventsLater}
 }
 
 // ControlLabelKey and the functions below name the keys derived from the
@@ -83,6 +92,10 @@ func FormulaKey(id string) string { return "formula." + id }
 
 // RelationKey is the key of a relation's explanation (engine.Relation.Text).
 func RelationKey(id string) string { return "relation." + id }
+
+// OffID is the id whose keys (FormulaKey, RelationKey) hold how a relation
+// reads with its mechanism off (engine.Relation.Off): "retries.off".
+func OffID(id string) string { return id + ".off" }
 
 // SourceKey is the key of a source's text, for the sources that are prose
 // (TranslatedSource); references to books and papers stay as they are.
@@ -224,15 +237,38 @@ func EventText(lang string, e engine.Event) string {
 }
 
 // Isolate prepares a value to fill into a message of lang: in a
-// right-to-left language it is set between the marks LRI and PDI (U+2066,
-// U+2069), so that "4.00 $/h", "09:16" or a Latin name keeps its order
-// inside an Urdu sentence; elsewhere it is unchanged. The web page does the
-// same for the values it fills itself.
+// right-to-left language it is set apart in the direction of its first
+// strong letter, between LRI and PDI (U+2066, U+2069) when that letter is
+// Latin or there is none, so that "4.00 $/h", "09:16" or a Latin name keeps
+// its order inside an Urdu sentence, and between RLI and PDI (U+2067) when
+// it is Urdu, so that "7 منٹ" reads as Urdu writes it, the number first,
+// on the right of its unit; elsewhere it is unchanged. This is what FSI
+// would choose, written out, so that a reader that does not resolve FSI
+// (a terminal) sees the same order. The web page does the same for the
+// values it fills itself.
 func Isolate(lang, value string) string {
-	if l, ok := Lookup(lang); ok && l.Dir == "rtl" {
-		return "\u2066" + value + "\u2069"
+	if l, ok := Lookup(lang); !ok || l.Dir != "rtl" {
+		return value
 	}
-	return value
+	if firstStrongRTL(value) {
+		return "\u2067" + value + "\u2069"
+	}
+	return "\u2066" + value + "\u2069"
+}
+
+// firstStrongRTL reports whether the first character of s with a strong
+// direction (Unicode's bidirectional classes L, R and AL) is right to left.
+// Digits, spaces and signs have no strong direction.
+func firstStrongRTL(s string) bool {
+	for _, r := range s {
+		switch p, _ := bidi.LookupRune(r); p.Class() {
+		case bidi.R, bidi.AL:
+			return true
+		case bidi.L:
+			return false
+		}
+	}
+	return false
 }
 
 // ControlValue writes a control's value as the console shows it: a switch
@@ -313,6 +349,9 @@ func DerivedKeys() []string {
 	}
 	for _, r := range engine.Relations() {
 		keys = append(keys, FormulaKey(r.ID), RelationKey(r.ID))
+		if _, ok := r.Off(); ok {
+			keys = append(keys, FormulaKey(OffID(r.ID)), RelationKey(OffID(r.ID)))
+		}
 	}
 	for _, s := range engine.Sources() {
 		if TranslatedSource(s) {

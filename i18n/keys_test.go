@@ -120,6 +120,30 @@ func TestEventText(t *testing.T) {
 	}
 }
 
+// TestIsolate: in Urdu a value is set apart in the direction of its first
+// strong letter: "4.00 $/h", a time or a Latin name left to right, a count
+// of minutes in Urdu words right to left, so that it reads number first, on
+// the right of its unit; in a left-to-right language it is left as it is.
+func TestIsolate(t *testing.T) {
+	for _, tc := range []struct{ lang, value, want string }{
+		{"ur", "4.00 $/h", "\u20664.00 $/h\u2069"},
+		{"ur", "09:16", "\u206609:16\u2069"},
+		{"ur", "12", "\u206612\u2069"},
+		{"ur", Minutes("ur", 7), "\u2067" + Minutes("ur", 7) + "\u2069"},
+		{"ur", "(5 منٹ)", "\u2067(5 منٹ)\u2069"},
+		{"ur", "roll back when paged", "\u2066roll back when paged\u2069"},
+		{"ur", "", "\u2066\u2069"},
+		{"fr", Minutes("fr", 7), Minutes("fr", 7)},
+	} {
+		if got := Isolate(tc.lang, tc.value); got != tc.want {
+			t.Errorf("Isolate(%s, %q) = %q, want %q", tc.lang, tc.value, got, tc.want)
+		}
+	}
+	if got := EventText("ur", engine.Event{Kind: engine.EventDeploy, Name: "4.2.0", Value: 7}); !strings.Contains(got, "\u2067"+Minutes("ur", 7)+"\u2069") || !strings.Contains(got, "\u20664.2.0\u2069") {
+		t.Errorf("the Urdu deploy isolates its rollout left to right: %q", got)
+	}
+}
+
 // TestEveryEventRenders renders every key of EventKeys in every language
 // from an event that selects it, so that no message keeps a placeholder
 // unfilled.

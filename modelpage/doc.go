@@ -11,5 +11,11 @@
 // scenario draws from its stream differs from seed to seed, so Sample runs
 // the scenario on a range of seeds, without decisions, and the page shows
 // the range of each drawn value; for a chosen seed it shows that seed's
-// value beside the range.
+// value beside the range. The player of a shift still under way gets the
+// page over the seeds (BuildHidden), with the briefing and a line that
+// names their seed: what it draws is what the shift is for finding out.
+//
+// A relation whose mechanism a 0 turns off (engine.Relation.Off: retries)
+// reads as off where that quantity is 0 throughout, rather than "up to 0
+// times".
 package modelpage

@@ -54,6 +54,23 @@ func (f figure) changed() bool {
 	return false
 }
 
+// zero reports whether the value shown is 0 throughout: over the chosen
+// run, or over every sampled run.
+func (f figure) zero() bool {
+	runs := f.all
+	if f.chosen != nil {
+		runs = []series{f.chosen}
+	}
+	for _, s := range runs {
+		for _, st := range s {
+			if st.v != 0 {
+				return false
+			}
+		}
+	}
+	return true
+}
+
 // varies reports whether the sampled runs differ.
 func (f figure) varies() bool {
 	for _, s := range f.all[1:] {

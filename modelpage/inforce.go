@@ -14,7 +14,7 @@ func (b *builder) inForce(seed *uint32) *InForce {
 	d := b.d
 	title := d.src.Title().In(b.lang)
 	f := &InForce{Scenario: d.src.ID(), Heading: t(i18n.KeyScenario, "title", title+" ("+d.src.ID()+")"), Seed: seed,
-		Legend: t(i18n.KeyScenarioLegend)}
+		Hidden: b.hidden, Legend: t(i18n.KeyScenarioLegend)}
 	line := func(s string) { f.Lines = append(f.Lines, s) }
 	line(b.startLine())
 	f.Lines = append(f.Lines, b.valueLines()...)
@@ -28,7 +28,13 @@ func (b *builder) inForce(seed *uint32) *InForce {
 	}
 	// Which seed, and what a range means, where it matters.
 	var head []string
-	if seed != nil {
+	switch {
+	case seed != nil && b.hidden:
+		head = append(head, t(i18n.KeyScenarioHidden, "seed", *seed))
+		if br, ok := d.src.(briefer); ok && br.Briefing().In(b.lang) != "" {
+			head = append(head, t(i18n.KeyScenarioBriefing, "briefing", br.Briefing().In(b.lang)))
+		}
+	case seed != nil:
 		head = append(head, t(i18n.KeyScenarioSeed, "seed", *seed))
 	}
 	if b.varied {
@@ -71,6 +77,9 @@ func (b *builder) eventLines() []string {
 	switch {
 	case b.chosen != nil:
 		events, start = b.chosen.events, b.chosen.setup.Start
+	case !d.sameEvents() && b.hidden:
+		events = nil
+		lines = append(lines, i18n.T(b.lang, i18n.KeyScenarioEventsLater))
 	case !d.sameEvents():
 		events = nil
 		lines = append(lines, i18n.T(b.lang, i18n.KeyScenarioEventsVary))

@@ -49,6 +49,7 @@ type InForce struct {
 	Scenario string   `json:"scenario"`
 	Heading  string   `json:"heading"`
 	Seed     *uint32  `json:"seed,omitempty"`
+	Hidden   bool     `json:"hidden,omitempty"` // the seed's draws are kept back (BuildHidden)
 	Lines    []string `json:"lines"`
 	Legend   string   `json:"legend"`
 }
@@ -67,6 +68,25 @@ func Build(lang string, d *Draws, seed *uint32) (Page, error) {
 		}
 		b.chosen = &r
 	}
+	return b.page(seed), nil
+}
+
+// BuildHidden returns the model page of d's scenario as the player of a
+// shift on seed sees it until the shift ends: what the scenario sets for
+// every seed, its briefing, and the range of each value it draws over d's
+// seeds, never what seed draws (when the surge peaks, how large it is, the
+// database's capacity of the day), which the shift is there to find out.
+// A line names the seed and says that its draws stay hidden; Build with
+// the seed shows them once the shift is over.
+func BuildHidden(lang string, d *Draws, seed uint32) Page {
+	b := &builder{lang: lang, d: d, hidden: true}
+	return b.page(&seed)
+}
+
+// page writes the page from the values the builder gathers, the scenario's
+// part for seed when d is a scenario's.
+func (b *builder) page(seed *uint32) Page {
+	lang := b.lang
 	b.fill()
 	t := func(key string, args ...any) string { return i18n.T(lang, key, args...) }
 	p := Page{
@@ -82,9 +102,13 @@ func Build(lang string, d *Draws, seed *uint32) (Page, error) {
 		Disclaimer:          t(i18n.KeyModelDisclaimer),
 	}
 	for _, r := range engine.Relations() {
+		id := r.ID
+		if off, ok := r.Off(); ok && b.zero[off.When] {
+			id = i18n.OffID(r.ID) // "clients do not retry", not "up to 0 times"
+		}
 		rel := Relation{ID: r.ID, Sources: r.Sources,
-			Formula: t(i18n.FormulaKey(r.ID), b.formulaArgs...),
-			Text:    t(i18n.RelationKey(r.ID), b.textArgs...)}
+			Formula: t(i18n.FormulaKey(id), b.formulaArgs...),
+			Text:    t(i18n.RelationKey(id), b.textArgs...)}
 		for _, n := range append(engine.PlaceholderNames(r.Formula), engine.PlaceholderNames(r.Text)...) {
 			rel.Changed = rel.Changed || b.changed[n]
 		}
@@ -106,10 +130,10 @@ func Build(lang string, d *Draws, seed *uint32) (Page, error) {
 		}
 		p.Sources = append(p.Sources, Reference{s.N, text})
 	}
-	if d != nil {
+	if b.d.src != nil {
 		p.InForce = b.inForce(seed)
 	}
-	return p, nil
+	return p
 }
 
 // defaults are the draws of free play: the model's defaults, one run that
@@ -131,15 +155,18 @@ type builder struct {
 	formulaArgs []any           // quantity, its value as a formula writes it, …
 	textArgs    []any           // quantity, its value in the page's language, …
 	changed     map[string]bool // quantities that differ from the default
+	zero        map[string]bool // quantities that are 0 throughout
 	pageRule    string
 	varied      bool // some value of the scenario differs from seed to seed
+	hidden      bool // the chosen seed's draws are kept back (BuildHidden)
 }
 
 // fill renders every quantity, for the formulas and for the texts.
 func (b *builder) fill() {
-	b.changed = map[string]bool{}
+	b.changed, b.zero = map[string]bool{}, map[string]bool{}
 	for _, q := range engine.Quantities() {
 		f := b.d.quantityFigure(q, b.chosen)
+		b.zero[q.Name] = f.zero()
 		b.formulaArgs = append(b.formulaArgs, q.Name, f.render(formulaNumber(b.lang, q.Unit), false))
 		b.textArgs = append(b.textArgs, q.Name, f.render(b.quantityValue(q), false))
 		b.changed[q.Name] = f.changed()

@@ -3,6 +3,7 @@ package modelpage
 import (
 	"encoding/json"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -66,7 +67,92 @@ func TestBuildFillsEveryPlaceholder(t *testing.T) {
 					}
 				}
 			}
+			if d != nil {
+				for _, s := range texts(BuildHidden(lang, d, 7)) {
+					if strings.TrimSpace(s) == "" || strings.ContainsAny(s, "{}") {
+						t.Errorf("%s, %s, seed 7 hidden: text %q", lang, d.ID(), s)
+					}
+				}
+			}
 		}
+	}
+}
+
+// The page of a shift being played keeps its seed's draws back: it is the
+// page of the scenario over the sampled seeds, word for word, with two
+// lines before it, the seed's, which says its draws stay hidden, and the
+// briefing. Every built-in scenario, in every language.
+func TestBuildHiddenShowsNoDraw(t *testing.T) {
+	progs, err := scenario.Builtins(scenario.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, prog := range progs {
+		d, err := Sample(prog, 20, budget.Limits{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, lang := range i18n.Codes() {
+			all, err := Build(lang, d, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			hidden := BuildHidden(lang, d, 7)
+			head := []string{i18n.T(lang, i18n.KeyScenarioHidden, "seed", 7), i18n.T(lang, i18n.KeyScenarioBriefing, "briefing", prog.Briefing().In(lang))}
+			if got := hidden.InForce.Lines[:2]; !slices.Equal(got, head) {
+				t.Errorf("%s, %s: the hidden page starts %q, want %q", prog.ID(), lang, got, head)
+			}
+			if !hidden.InForce.Hidden || hidden.InForce.Seed == nil || *hidden.InForce.Seed != 7 {
+				t.Errorf("%s, %s: the hidden page's part says seed %v, hidden %v", prog.ID(), lang, hidden.InForce.Seed, hidden.InForce.Hidden)
+			}
+			hidden.InForce.Lines, hidden.InForce.Seed, hidden.InForce.Hidden = hidden.InForce.Lines[2:], nil, false
+			if !d.sameEvents() {
+				// Where the events differ from seed to seed, the line that says
+				// so points to the timeline rather than to a choice of seed.
+				i := slices.Index(all.InForce.Lines, i18n.T(lang, i18n.KeyScenarioEventsVary))
+				all.InForce.Lines[i] = i18n.T(lang, i18n.KeyScenarioEventsLater)
+			}
+			a, _ := json.Marshal(all)
+			h, _ := json.Marshal(hidden)
+			if string(a) != string(h) {
+				t.Errorf("%s, %s: the hidden page differs from the page over the seeds:\n%s\n%s", prog.ID(), lang, a, h)
+			}
+		}
+	}
+}
+
+// The surge's player, mid-shift, reads the range of the surge's peak and
+// of its time, never seed 7's ×2.57 at 09:52, which the page for seed 7
+// shows once the shift is over.
+func TestBuildHiddenSurge(t *testing.T) {
+	prog, err := scenario.Builtin("surge", scenario.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := Sample(prog, DefaultSeeds, budget.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	seven := uint32(7)
+	shown, err := Build("en", d, &seven)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Join(shown.InForce.Lines, "\n")
+	if !strings.Contains(lines, "surge(t) peaks at ×2.57 (2.21–3.20)* at 09:52 (07:44–10:43)") {
+		t.Fatalf("seed 7's page:\n%s", lines)
+	}
+	hidden := BuildHidden("en", d, 7)
+	all := strings.Join(texts(hidden), "\n")
+	for _, draw := range []string{"2.57", "09:52"} {
+		if strings.Contains(all, draw) {
+			t.Errorf("the page of a shift on seed 7 shows its draw %s:\n%s", draw, strings.Join(hidden.InForce.Lines, "\n"))
+		}
+	}
+	if lines := strings.Join(hidden.InForce.Lines, "\n"); !strings.Contains(lines, "surge(t) peaks at ×2.21–3.20* at 07:44–10:43") ||
+		!strings.Contains(lines, "Seed 7, a shift being played: what this seed draws stays hidden until the shift ends.") ||
+		!strings.Contains(lines, "Briefing: "+prog.Briefing().In("en")) {
+		t.Errorf("the page of a shift on seed 7:\n%s", lines)
 	}
 }
 
@@ -338,5 +424,41 @@ func TestFormulasHaveNoEnglishWords(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// With retries off (0, the model's default) the page says so, in every
+// language: no "up to 0 times", no e′^0. A scenario that turns them on
+// reads the relation with its value, and no longer claims that retries
+// alone keep an overload alive.
+func TestBuildRetriesOff(t *testing.T) {
+	for _, lang := range i18n.Codes() {
+		p, err := Build(lang, nil, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := relation(t, p, "retries")
+		if r.Formula != i18n.T(lang, i18n.FormulaKey(i18n.OffID("retries"))) || r.Text != i18n.T(lang, i18n.RelationKey(i18n.OffID("retries"))) {
+			t.Errorf("%s, retries off: %q, %q", lang, r.Formula, r.Text)
+		}
+		if strings.Contains(r.Formula, "^0") || strings.Contains(r.Text, " 0 ") {
+			t.Errorf("%s, retries off, says 0 badly: %q, %q", lang, r.Formula, r.Text)
+		}
+	}
+	prog, err := scenario.Builtin("retry-storm", scenario.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := Sample(prog, 5, budget.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := Build("en", d, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := relation(t, p, "retries")
+	if !strings.HasPrefix(r.Formula, "A = 1 + e′ + e′² + … + e′^4*,") || !strings.Contains(r.Text, "at most 1 + 4* times") || !strings.Contains(r.Text, "alone they do not keep it going") {
+		t.Errorf("retry storm: %q, %q", r.Formula, r.Text)
 	}
 }

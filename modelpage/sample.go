@@ -21,6 +21,10 @@ type Source interface {
 // pageRuler is a scenario with a page rule of its own, as an expression.
 type pageRuler interface{ PageRule() string }
 
+// briefer is a scenario with a briefing, what its player is told before
+// the shift.
+type briefer interface{ Briefing() engine.Text }
+
 // DefaultSeeds is how many seeds Sample runs a scenario on: enough for the
 // range of a uniform draw to come within about 1 % of its bounds.
 const DefaultSeeds = 200

@@ -75,7 +75,7 @@ func TestBrowserUrdu(t *testing.T) {
 	url, _ := serve(t, realOptions(t))
 	run(t, ctx, chromedp.Navigate(url+"/?lang=ur"), startShift("bad-deploy", "7"),
 		playToPage,
-		click("ctl-rollback"), wait(`window.oncall.shift().decisions.length === 1`),
+		rollBack, wait(`window.oncall.shift().decisions.length === 1`),
 		click("step1"), wait(`window.oncall.shift().rows.at(-1).rollback_left > 0`),
 	)
 	if dir := eval[string](t, ctx, `document.documentElement.dir`); dir != "rtl" {
@@ -190,7 +190,7 @@ func TestBrowserAutopilot(t *testing.T) {
 	if fired := eval[int](t, ctx, `window.oncall.shift().rows.filter(r => r.fired.length).length`); fired != 0 {
 		t.Errorf("the policy fired %d times after the takeover", fired)
 	}
-	run(t, ctx, click("ctl-rollback"), wait(`window.oncall.shift().decisions.length === 1`))
+	run(t, ctx, rollBack, wait(`window.oncall.shift().decisions.length === 1`))
 	if link := eval[string](t, ctx, `document.getElementById("share").value`); !strings.Contains(link, "pilot=bad-deploy&until=5") {
 		t.Errorf("share link %q does not carry the takeover", link)
 	}
@@ -216,7 +216,7 @@ func TestBrowserDebrief(t *testing.T) {
 	url, _ := serve(t, realOptions(t))
 	run(t, ctx, chromedp.Navigate(url+"/?lang=en"), startShift("bad-deploy", "3"),
 		playToPage,
-		click("ctl-rollback"), wait(`window.oncall.shift().decisions.length === 1`),
+		rollBack, wait(`window.oncall.shift().decisions.length === 1`),
 		click("autopause"), click("playbtn"),
 		wait(`!document.getElementById("end").hidden && document.querySelectorAll("#debrief .moments li").length >= 2`),
 		wait(`document.querySelectorAll("#charts polyline.ref").length > 0`),
@@ -255,7 +255,7 @@ func TestBrowserGameDay(t *testing.T) {
 			wait(`window.oncall.shift() && window.oncall.shift().id`),
 			setValue("speed", "60"), click("autopause"))
 		if i == 0 {
-			run(t, ctx, click("ctl-rollback"), wait(`window.oncall.shift().decisions.length === 1`))
+			run(t, ctx, rollBack, wait(`window.oncall.shift().decisions.length === 1`))
 		}
 		run(t, ctx, click("playbtn"),
 			wait(`document.getElementById("message").textContent.includes("results page")`))

@@ -208,10 +208,11 @@ func TestBrowserBadDeploy(t *testing.T) {
 	}
 	saveShot(t, ctx, "console-bad-deploy.png")
 	// With the keyboard alone: Tab from the clock's buttons to Roll back,
-	// Enter to press it, then back to Play and Space to go on.
+	// Enter to press it and Enter to answer its question, then back to
+	// Play and Space to go on.
 	tabTo(t, ctx, "playbtn", "ctl-rollback")
-	run(t, ctx, chromedp.KeyEvent(kb.Enter),
-		wait(`document.getElementById("pend-rollback").textContent !== ""`))
+	run(t, ctx, chromedp.KeyEvent(kb.Enter), wait(`document.getElementById("rbdialog").open && document.activeElement.id === "rb-yes"`),
+		chromedp.KeyEvent(kb.Enter), wait(`document.getElementById("pend-rollback").textContent !== ""`))
 	tabTo(t, ctx, "playbtn", "playbtn")
 	run(t, ctx, chromedp.KeyEvent(" "),
 		wait(`window.oncall.shift().rows.length > `+itoa(paged+6)),
@@ -300,7 +301,7 @@ func TestBrowserShareLink(t *testing.T) {
 	run(t, ctx, chromedp.Navigate(url+"/?lang=en"), startShift("bad-deploy", "12345"),
 		playToPage,
 		click("ctl-feature"), wait(`window.oncall.shift().decisions.length === 1`),
-		click("ctl-rollback"), wait(`window.oncall.shift().decisions.length === 2`),
+		rollBack, wait(`window.oncall.shift().decisions.length === 2`),
 	)
 	paged := evalInt(t, ctx, `window.oncall.shift().rows.length`)
 	run(t, ctx, click("step1"), click("step1"),

@@ -114,5 +114,11 @@
 // the whole shift one click away) and show a minute's values on hover and
 // by keyboard; Space, →, R (after asking), B, P, U and ? run the shift from the
 // keyboard, each announced to a screen reader (glance_test.go shows it in
-// Chromium).
+// Chromium). Roll back asks first, from its button as from R. A tile's
+// value and its second line are fitted to the tile as laid out, in any
+// language (static/fit.js): shorter words first, then a smaller size.
+//
+// The model page of a shift being played asks for its scenario with the
+// seed's draws hidden (draws=hidden, modelpage.BuildHidden) until the
+// shift ends: the ranges the scenario draws from, not what the seed drew.
 package web

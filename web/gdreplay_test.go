@@ -94,7 +94,7 @@ func TestBrowserGameDayReplay(t *testing.T) {
 	player := browser(t)
 	run(t, player, chromedp.Navigate(link), wait(`!document.getElementById("gdjoin").hidden`), setValue("gdname", "Ana"), click("startbtn"),
 		wait(`window.oncall.shift() && window.oncall.shift().id`), playToPage,
-		click("ctl-rollback"), wait(`window.oncall.shift().decisions.length === 1`),
+		rollBack, wait(`window.oncall.shift().decisions.length === 1`),
 		click("autopause"), click("playbtn"), wait(`document.getElementById("message").textContent.includes("results page")`))
 	played := eval[string](t, player, `JSON.stringify({d: window.oncall.shift().d, budget: window.oncall.shift().outcome.budget_used, score: window.oncall.shift().debrief.score})`)
 

@@ -72,7 +72,7 @@ func TestBrowserGameDayNames(t *testing.T) {
 	play := func(ctx context.Context, rollback bool) {
 		run(t, ctx, wait(`window.oncall.shift() && window.oncall.shift().id`), setValue("speed", "60"), playToPage)
 		if rollback {
-			run(t, ctx, click("ctl-rollback"), wait(`window.oncall.shift().decisions.length === 1`))
+			run(t, ctx, rollBack, wait(`window.oncall.shift().decisions.length === 1`))
 		}
 		run(t, ctx, click("autopause"), click("playbtn"), wait(`document.getElementById("message").textContent.includes("results page")`))
 	}

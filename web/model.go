@@ -14,7 +14,10 @@ import (
 // model serves the model page, the same page as `oncall model` prints, in
 // the language of ?lang= (the browser's when absent). With ?scenario=ID it
 // shows the values that scenario puts in force, and with &seed=N those of
-// the shift played on that seed.
+// the shift played on that seed. &draws=hidden is the page of a shift
+// still being played on that seed: what the scenario sets and the ranges
+// it draws from, not what the seed draws (modelpage.BuildHidden), which the
+// page asks for until the shift ends.
 func (s *Server) model(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	lang := q.Get("lang")
@@ -52,6 +55,19 @@ func (s *Server) model(w http.ResponseWriter, r *http.Request) {
 		}
 		n := uint32(v)
 		seed = &n
+	}
+	var hide bool
+	switch v := q.Get("draws"); v {
+	case "", "shown":
+	case "hidden":
+		hide = true
+	default:
+		fail(w, apiError(http.StatusBadRequest, "ui.api.model_draws", "draws", strconv.Quote(clip(v, 20))))
+		return
+	}
+	if hide && seed != nil {
+		writeJSON(w, http.StatusOK, modelpage.BuildHidden(l.Code, draws, *seed))
+		return
 	}
 	page, err := modelpage.Build(l.Code, draws, seed)
 	if err != nil {

@@ -30,7 +30,7 @@ func TestBrowserALinkSubmitsNothing(t *testing.T) {
 		setValue("gdname", "Ana"), click("startbtn"),
 		wait(`window.oncall.shift() && window.oncall.shift().id`),
 		setValue("speed", "60"), click("autopause"),
-		click("ctl-rollback"), wait(`window.oncall.shift().decisions.length === 1`),
+		rollBack, wait(`window.oncall.shift().decisions.length === 1`),
 		click("playbtn"), wait(`document.getElementById("message").textContent.includes("results page")`))
 	honest, err := store.Get(context.Background(), "class1")
 	if err != nil || len(honest.Results) != 1 || honest.Results[0].Name != "Ana" || honest.Results[0].Decisions != 1 {

@@ -50,7 +50,7 @@ func TestBrowserAutoPause(t *testing.T) {
 	}
 	// Roll back and play on: the banner turns to resolved on the minute
 	// the rule stops holding, and not before.
-	run(t, ctx, click("ctl-rollback"), wait(`window.oncall.shift().decisions.length === 1`),
+	run(t, ctx, rollBack, wait(`window.oncall.shift().decisions.length === 1`),
 		setValue("speed", "20"), click("playbtn"),
 		wait(`document.getElementById("alert").dataset.state === "resolved"`), click("playbtn"))
 	if eval[bool](t, ctx, lastRow+`.paging`) {

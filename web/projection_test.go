@@ -14,12 +14,14 @@ import (
 // when the error budget runs out at the burn of the last five minutes,
 // computed here from the rows the page holds; the minutes are counted with
 // the language's plural form; a shift that burns nothing says the budget
-// holds.
+// holds. The window is 900 px wide, three tiles a row, where the tile has
+// room for its few words whole (TestBrowserTilesFit: where it has not, it
+// keeps "in 36 min").
 func TestBrowserBudgetProjection(t *testing.T) {
 	ctx := browser(t)
 	url, _ := serve(t, realOptions(t))
 	for _, tc := range []struct{ lang, m string }{{"en", "30"}, {"fr", "65"}, {"bs", "63"}} {
-		run(t, ctx, chromedp.Navigate(url+"/?lang="+tc.lang+"&scenario=bad-deploy&seed=7&m="+tc.m),
+		run(t, ctx, chromedp.EmulateViewport(900, 1000), chromedp.Navigate(url+"/?lang="+tc.lang+"&scenario=bad-deploy&seed=7&m="+tc.m),
 			wait(`window.oncall.shift() && window.oncall.shift().rows.length === `+tc.m+` && document.getElementById("budget-proj") && document.documentElement.lang === "`+tc.lang+`"`))
 		left := eval[[]float64](t, ctx, `window.oncall.shift().rows.slice(-6).map(r => r.budget_left)`)
 		last := evalInt(t, ctx, lastRow+`.minute`)

@@ -6,6 +6,7 @@ import * as F from "./format.js";
 import { initWhatIf, drawWhatIf, branchSeries, branchLegend } from "./whatif.js";
 import { drawLogs, usesDependency, depCharts, rolloutLive, DEP_TILES } from "./logs.js";
 import { exhaustion } from "./projection.js";
+import { fit, fitAll } from "./fit.js";
 
 const $ = id => document.getElementById(id);
 const S = { meta: null, lang: "en", msgs: {}, en: {}, fmt: {}, shift: null, running: false, timer: 0, loopId: 0, drawn: 0, model: null, span: null, cursor: null, charts: [], sent: {} };
@@ -50,7 +51,9 @@ function value(unit, v, decimals) {
   return num(v, Math.min(decimals ?? 2, 2));
 }
 
-// axis formats a chart's axis label: short, the unit is in the caption.
+// axis formats a chart's axis label: short, the unit is in the caption,
+// with axisDecimals(unit) decimals (of a share, of its percentage), so
+// that the ticks fall on values it writes exactly.
 function axis(unit, v) {
   switch (unit) {
     case "share": return pct(v, 0);
@@ -59,6 +62,7 @@ function axis(unit, v) {
   }
   return num(v, 0);
 }
+const axisDecimals = unit => ({ "×": 1, "$/h": 2 })[unit] ?? 0;
 
 function metricSpec(name) { return S.meta.metrics.find(m => m.name === name) || S.meta.outcomes.find(m => m.name === name) || pageMetric(name); }
 
@@ -433,12 +437,36 @@ function linkParams() {
   } else if (!$("model").hidden) {
     q.set("view", "model");
     // The values in force travel with the link: the scenario and its seed.
-    if (S.modelFor) { q.set("scenario", S.modelFor.scenario); if (S.modelFor.seed !== undefined) q.set("seed", S.modelFor.seed); }
+    if (S.modelFor) { q.set("scenario", S.modelFor.scenario); if (S.modelFor.seed !== undefined) q.set("seed", S.modelFor.seed); if (S.modelFor.hidden) q.set("draws", "hidden"); }
   }
   else if (!$("results").hidden) q.set("view", "results");
+  else if (!$("start").hidden && !S.gameday) startParams(q);
   if (S.gameday) q.set("gameday", S.gameday);
   q.set("lang", S.lang);
   return q;
+}
+
+// startParams puts the start page's choice in its link: the scenario, the
+// seed in the seed box when it is one, and the noise when it is off. The
+// link opens the start page so chosen (startFromLink), for its reader to
+// read the briefing and start.
+function startParams(q) {
+  q.set("view", "start");
+  if ($("scenario").value) q.set("scenario", $("scenario").value);
+  const seed = $("seed").value.trim();
+  if (/^\d{1,10}$/.test(seed) && +seed <= 4294967295) q.set("seed", seed);
+  if (!$("noise").checked) q.set("noise", "false");
+}
+
+// startFromLink opens the start page with the choice its link carries.
+function startFromLink(q) {
+  showStart();
+  if (S.gd) return; // a game day's start page plays the game day's shift
+  const sc = q.get("scenario"), seed = q.get("seed") || "";
+  if (S.meta.scenarios.some(x => x.id === sc)) { $("scenario").value = sc; brief(); }
+  if (/^\d{1,10}$/.test(seed) && +seed <= 4294967295) $("seed").value = seed;
+  $("noise").checked = q.get("noise") !== "false";
+  updateLink();
 }
 
 function updateLink() {
@@ -493,8 +521,9 @@ async function onHistory(e) {
   S.histView = view || null;
   try {
     if (q.get("lang") && q.get("lang") !== S.lang) await setLang(q.get("lang"));
-    if (q.get("view") === "model") return await showModel(q.get("scenario") ? { scenario: q.get("scenario"), seed: q.get("seed") ?? undefined } : null);
+    if (q.get("view") === "model") return await showModel(modelTarget(q));
     if (q.get("gameday") && q.get("view") === "results") return await showResults(q.get("gameday"));
+    if (q.get("view") === "start") return startFromLink(q);
     const k = S.kept;
     if (q.get("scenario") && k && k.scenario === q.get("scenario") && String(k.seed) === q.get("seed")) {
       stop();
@@ -582,7 +611,7 @@ function draw() {
     $("val-" + n).innerHTML = isoRuns(last ? metricValue(n, last[n]) : "–");
     el.className = "tile " + (KEY_TILES.includes(n) ? "key " : "") + (last ? level(n, last[n]) : "");
   }
-  drawP50(last);
+  fitTiles(last);
   drawPage(last);
   drawCharts();
   drawProjection();
@@ -593,27 +622,40 @@ function draw() {
   drawEnd();
 }
 
+// fitTiles makes each tile's value and second line fit its tile, as
+// laid out in the page's language and width (fit.js); the page calls it
+// again, with the budget's projection, when the window or its fonts change.
+function fitTiles(last) {
+  fitAll(KEY_TILES.concat(MORE_TILES, DEP_TILES).map(n => $("val-" + n).parentNode));
+  drawP50(last);
+}
+
 // drawP50 writes the last minute's median latency under the p99 tile, a
-// dd after its value, as the budget tile writes its projection.
+// dd after its value, as the budget tile writes its projection: with the
+// figure's name, or as p50 where that does not fit.
 function drawP50(last) {
   const box = $("tile-p99_ms");
   if (!box) return;
   let el = $("val2-p50_ms");
   if (!el) { el = document.createElement("dd"); el.id = "val2-p50_ms"; el.className = "proj"; box.append(el); }
-  el.innerHTML = last && last.p50_ms != null ? `${isoRuns(label("p50_ms"))} ${iso(metricValue("p50_ms", last.p50_ms))}` : "";
-  el.hidden = !el.innerHTML;
+  el.hidden = !(last && last.p50_ms != null);
+  if (el.hidden) return;
+  const v = iso(metricValue("p50_ms", last.p50_ms));
+  fit(el, [`${isoRuns(label("p50_ms"))} ${v}`, `<bdi dir="ltr">p50</bdi> ${v}`]);
 }
 
 // drawProjection writes when the error budget runs out at the current
 // burn (projection.js) under the budget tile and under the budget chart.
 function drawProjection() {
   const sh = S.shift, p = sh.rows.length ? exhaustion(sh.rows) : null;
-  // The chart says it in a sentence, the tile in a few words on one line.
-  let msg = "", short = "";
+  // The chart says it in a sentence, the tile in a few words on one line:
+  // when and in how long, or in how long alone where both do not fit.
+  let msg = "", short = "", shorter = "";
   if (p && p.spent) { msg = t("ui.budget.spent"); short = t("ui.budget.tile.spent"); }
   else if (p && p.minute !== null && p.minute <= sh.duration) {
     msg = tn("ui.budget.runs_out", p.in, { time: clockAt(p.minute) });
     short = t("ui.budget.tile.runs_out", { time: clockAt(p.minute), in: F.minutes(S.fmt, p.in) });
+    shorter = t("ui.budget.tile.runs_out_in", { in: F.minutes(S.fmt, p.in) });
   } else if (p) { msg = t("ui.budget.holds"); short = t("ui.budget.tile.holds"); }
   const chart = $("chart-" + chartDefs().findIndex(d => d.key === "ui.chart.budget"));
   for (const [box, id] of [[$("tile-budget_left"), "budget-proj"], [chart, "chart-budget-proj"]]) {
@@ -622,9 +664,9 @@ function drawProjection() {
     // In the tile a dd after the value (a tile is a dt and its dds), under the chart a paragraph.
     if (!el) { el = document.createElement(box.classList.contains("tile") ? "dd" : "p"); el.id = id; el.className = "proj"; box.append(el); }
     const tile = el.tagName === "DD";
-    el.innerHTML = isoRuns(tile ? short : msg);
-    if (tile) el.title = msg;
     el.hidden = !msg;
+    if (!tile) el.innerHTML = isoRuns(msg);
+    else if (msg) { el.title = msg; fit(el, [short, shorter].filter(Boolean).map(isoRuns)); }
   }
 }
 
@@ -796,7 +838,7 @@ function drawCharts() {
     const svg = lineChart({
       series, times: sh.times, from, to, now: sh.rows.length, max: d.max, least: d.least, scale: d.unit === "share" ? 100 : 1,
       marks: mk, thresholds: bounds.map(b => ({ value: b.value, title: label(b.metric) + " " + b.op + " " + value(d.unit, b.value), label: axis(d.unit, b.value) })),
-      fmtY: v => axis(d.unit, v), label: t(d.key),
+      fmtY: v => axis(d.unit, v), decimals: axisDecimals(d.unit), label: t(d.key),
     });
     const fig = $("chart-" + i);
     fig.querySelector("figcaption").innerHTML = isoRuns(t(d.key));
@@ -1108,11 +1150,19 @@ function isolated(name) { return S.dir === "rtl" ? name : "\u2068" + name + "\u2
 
 // showModel opens the model page for target, a scenario and a seed, or
 // for the shift being played when target is undefined: the formulas then
-// print the values in force in that shift. Without either it shows the
-// model's defaults.
+// print the values in force in that shift, and until it ends only those
+// every seed shares and the ranges of the others (hidden), not what its
+// seed draws, which the shift is there to find out. Without either it
+// shows the model's defaults.
+// modelTarget is the model page a link names: the defaults, or a
+// scenario, its seed, and whether the seed's draws stay hidden.
+function modelTarget(q) {
+  return q.get("scenario") ? { scenario: q.get("scenario"), seed: q.get("seed") ?? undefined, hidden: q.get("draws") === "hidden" } : null;
+}
+
 async function showModel(target) {
   const sh = S.shift;
-  S.modelFor = target !== undefined ? target : sh ? { scenario: sh.scenario, seed: sh.seed } : null;
+  S.modelFor = target !== undefined ? target : sh ? { scenario: sh.scenario, seed: sh.seed, hidden: !sh.done } : null;
   stop();
   keep();
   showView("model");
@@ -1126,6 +1176,7 @@ async function loadModel() {
   const p = { lang: S.lang }, f = S.modelFor;
   if (f && f.scenario) p.scenario = f.scenario;
   if (f && f.seed !== undefined && f.seed !== null && f.seed !== "") p.seed = f.seed;
+  if (f && f.hidden) p.draws = "hidden";
   const q = new URLSearchParams(p).toString();
   if (!S.model || S.model.query !== q) S.model = Object.assign(await api("GET", "/api/model?" + q), { query: q });
   drawModel();
@@ -1144,7 +1195,7 @@ function drawModel() {
     $("inforce-legend").textContent = f.legend;
   }
   $("relations").innerHTML = `<thead><tr><th scope="col">${esc(t("ui.model.formula"))}</th><th scope="col">${esc(t("ui.model.meaning"))}</th><th scope="col">${esc(t("ui.model.source"))}</th></tr></thead><tbody>` +
-    m.relations.map(r => `<tr><td><code dir="ltr">${esc(r.formula)}</code></td><td>${esc(r.text)}</td><td>${r.sources.map(n => `<a href="#source-${n}">[${n}]</a>`).join(" ")}</td></tr>`).join("") + "</tbody>";
+    m.relations.map(r => `<tr><td><code dir="ltr">${formulaHTML(r.formula)}</code></td><td>${esc(r.text)}</td><td class="src" data-label="${esc(t("ui.model.source"))}">${r.sources.map(n => `<a href="#source-${n}">[${n}]</a>`).join(" ")}</td></tr>`).join("") + "</tbody>";
   $("model-constants-title").textContent = m.constants_title;
   $("model-constants").textContent = m.constants;
   $("model-departures").textContent = m.departures_title;
@@ -1156,7 +1207,23 @@ function drawModel() {
   $("model-randomness").textContent = m.randomness;
 }
 
-// ---- wiring ----------------------------------------------------------------
+// formulaHTML writes a formula left to right, as its mathematics reads; in
+// a right-to-left language each phrase of its words, with the numbers it
+// counts ("30 دن کی مدت میں"), is set right to left inside it, so that a
+// number reads first, on the right of its unit, as Urdu writes it. A
+// phrase is Arabic letters and the numbers before them, not the
+// punctuation that joins it to the formula.
+const RTL_PHRASE = /(?:[0-9][0-9.,]*\*?[ \u00a0]+)?[\u0620-\u065F\u066E-\u06D3\u06FA-\u06FF]+(?:[ \u00a0]+(?:[0-9][0-9.,]*\*?[ \u00a0]+)?[\u0620-\u065F\u066E-\u06D3\u06FA-\u06FF]+)*/g;
+function formulaHTML(f) {
+  if (S.dir !== "rtl") return esc(f);
+  let out = "", at = 0;
+  for (const m of f.matchAll(RTL_PHRASE)) {
+    out += esc(f.slice(at, m.index)) + `<bdi dir="rtl">${esc(m[0])}</bdi>`;
+    at = m.index + m[0].length;
+  }
+  return out + esc(f.slice(at));
+}
+
 // ---- the keyboard ----------------------------------------------------------
 
 // announce tells a screen reader what a shortcut did.
@@ -1169,12 +1236,15 @@ function stepOne(said) {
   return serial(() => advance(1)).then(() => { if (said) announce(whereNow()); }).catch(oops);
 }
 
-// askRollback asks before a rollback pressed from the keyboard: one key is
-// easy to press by mistake, and a rollback bills the fleet twice.
+// askRollback asks before a rollback, pressed from the keyboard or with
+// the button alike: a rollback bills the fleet twice, and one with no
+// deploy to revert changes nothing else, which the question then says.
 function askRollback() {
   const b = $("ctl-rollback");
   if (!b || b.disabled || S.shift.done) { announce(t("ui.keys.unavailable")); return; }
   stop();
+  const deployed = S.shift.rows.some(r => r.events.some(e => e.kind === "deploy"));
+  $("rb-q").textContent = t(deployed ? "ui.confirm.rollback" : "ui.confirm.rollback_none");
   $("rbdialog").returnValue = "";
   $("rbdialog").showModal();
   $("rb-yes").focus();
@@ -1234,7 +1304,8 @@ function chartOf(el) { const f = el.closest && el.closest("figure.chart"); retur
 function wire() {
   initWhatIf({ S, t, api, serial, shiftBody, value, iso, ctlLabel, toShown, fromShown, clockAt, draw, oops, say });
   $("startform").addEventListener("submit", startShift);
-  $("scenario").addEventListener("change", brief);
+  $("scenario").addEventListener("change", () => { brief(); updateLink(); });
+  $("noise").addEventListener("change", updateLink);
   $("seed").addEventListener("input", updateLink);
   $("newseed").addEventListener("click", () => { $("seed").value = randomSeed(); updateLink(); });
   $("resume").addEventListener("click", () => { const s = loadSaved(); if (s) { S.gameday = s.gameday || S.gameday; open(s, s.minute); } });
@@ -1262,6 +1333,10 @@ function wire() {
     decideCtl("rollback", 0).then(() => announce($("pend-rollback").textContent));
   });
   document.addEventListener("keydown", onKey);
+  // A value fits its tile as the window and the fonts lay it out.
+  const refit = () => { if (S.shift && !$("shift").hidden) { fitTiles(S.shift.rows.at(-1)); drawProjection(); } };
+  addEventListener("resize", refit);
+  document.fonts.addEventListener("loadingdone", refit);
   addEventListener("popstate", onHistory);
   $("loglevel").addEventListener("change", () => { if (S.shift) drawLogs(S.shift, { t, num, esc }); });
   $("spans").addEventListener("click", e => { const b = e.target.closest("button[data-span]"); if (b) { S.span = +b.dataset.span; drawCharts(); } });
@@ -1298,7 +1373,8 @@ function wire() {
       return;
     }
     const b = e.target.closest("button[data-ctl]");
-    if (b) decideCtl(b.dataset.ctl, 0);
+    if (b && b.dataset.ctl === "rollback") askRollback();
+    else if (b) decideCtl(b.dataset.ctl, 0);
   });
 }
 
@@ -1310,12 +1386,13 @@ async function boot() {
     let lang = q.get("lang");
     try { lang = lang || localStorage.getItem("oncall.lang"); } catch (e) { /* storage off */ }
     await setLang(lang || S.meta.lang);
-    if (q.get("view") === "model") return await showModel(q.get("scenario") ? { scenario: q.get("scenario"), seed: q.get("seed") ?? undefined } : null);
+    if (q.get("view") === "model") return await showModel(modelTarget(q));
     if (q.get("gameday") && q.get("view") === "results") return await showResults(q.get("gameday"));
     if (q.get("gameday")) {
       S.gameday = q.get("gameday");
       S.gd = await api("GET", "/api/gamedays/" + encodeURIComponent(S.gameday));
     }
+    if (q.get("view") === "start") return startFromLink(q);
     if (q.get("scenario")) return await openLink(q);
     showStart();
   } catch (e) { oops(e); showView("start"); }

@@ -19,12 +19,17 @@ export function span(now, duration, width) {
 }
 
 // niceStep is the step of about n ticks over a range: 1, 2, 2.5 or 5 times
-// a power of ten, so that the axis reads in round numbers.
-export function niceStep(range, n) {
-  if (!(range > 0)) return 1;
+// a power of ten, so that the axis reads in round numbers. decimals, when
+// given, is how many decimals the axis writes: a step those decimals cannot
+// write exactly is passed over ("2.5 %" at none would print 0, 3, 5, 8, 10),
+// and the step is at least the smallest they write.
+export function niceStep(range, n, decimals) {
+  const least = decimals == null ? 0 : 10 ** -decimals;
+  if (!(range > 0)) return Math.max(1, least);
   const raw = range / n, p = 10 ** Math.floor(Math.log10(raw));
-  for (const m of [1, 2, 2.5, 5]) if (m * p >= raw * 0.9999) return m * p;
-  return 10 * p;
+  const exact = v => decimals == null || Math.abs(v * 10 ** decimals - Math.round(v * 10 ** decimals)) < 1e-9;
+  for (const m of [1, 2, 2.5, 5, 10]) if (m * p >= raw * 0.9999 && exact(m * p)) return m * p;
+  return Math.max(10 * p, least);
 }
 
 // yRange rounds the values' range out to whole steps: [lo, hi, step].
@@ -41,7 +46,7 @@ function yRange(o, from, to) {
   if (o.min != null) lo = o.min;
   if (o.max != null) hi = o.max;
   if (hi - lo < (o.least || 1e-9)) hi = lo + (o.least || 1);
-  const step = niceStep((hi - lo) * (o.scale || 1), 4) / (o.scale || 1);
+  const step = niceStep((hi - lo) * (o.scale || 1), 4, o.decimals) / (o.scale || 1);
   return [Math.floor(lo / step + 1e-9) * step, Math.ceil(hi / step - 1e-9) * step, step];
 }
 
@@ -62,9 +67,9 @@ function xTicks(times, from, to) {
 }
 
 // lineChart returns a chart's SVG text and the geometry its cursor needs.
-// o: {series: [{values, color, ref, whatif, label}], times, from, to, now, min, max,
-//     scale, thresholds: [{value, title}], marks: [{minute, cls, label,
-//     title}], fmtY(v), label}
+// o: {series: [{name, values, color, ref, whatif, label}], times, from, to, now, min, max,
+//     scale, decimals (fmtY's, of v·scale), thresholds: [{value, title}],
+//     marks: [{minute, cls, label, title}], fmtY(v), label}
 export function lineChart(o) {
   const { from, to } = o;
   const [lo, hi, step] = yRange(o, from, to);
@@ -108,7 +113,7 @@ export function lineChart(o) {
   const cols = Math.round(W - L - R);
   for (const s of o.series) {
     const pts = points(s.values, from, to, x, y, cols);
-    out.push(`<polyline class="${s.ref ? "ref" : s.whatif ? "whatif" : ""}" stroke="${s.color}" points="${pts}"/>`);
+    out.push(`<polyline class="${s.ref ? "ref" : s.whatif ? "whatif" : ""}" data-name="${esc(s.name || "")}" stroke="${s.color}" points="${pts}"/>`);
     // A line of one point draws nothing: the opening minute is a dot.
     if (pts && !pts.includes(" ")) { const [px, py] = pts.split(","); out.push(`<circle class="dot" cx="${px}" cy="${py}" r="2" fill="${s.color}"/>`); }
   }

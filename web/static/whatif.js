@@ -58,8 +58,10 @@ function outcomesHTML(sh, w) {
   const rows = P.S.meta.outcomes.map(o => {
     const p = a.played[o.name], b = a.outcome[o.name], never = o.name === "first_page" && (p < 0 || b < 0);
     const d = b - p, diff = never ? "–" : (d > 0 ? "+" : "") + P.value(o.unit, d, o.decimals);
-    return `<tr data-name="${esc(o.name)}"><th scope="row">${esc(t("outcome." + o.name + ".label"))}</th><td class="num">${P.iso(P.value(o.unit, p, o.decimals))}</td>` +
-      `<td class="num">${P.iso(P.value(o.unit, b, o.decimals))}</td><td class="num${d === 0 || never ? "" : " changed"}">${P.iso(diff)}</td></tr>`;
+    // Each figure under its column's name, which a phone shows above it.
+    const col = k => `data-label="${esc(t(k))}"`;
+    return `<tr data-name="${esc(o.name)}"><th scope="row">${esc(t("outcome." + o.name + ".label"))}</th><td class="num" ${col("ui.whatif.played")}>${P.iso(P.value(o.unit, p, o.decimals))}</td>` +
+      `<td class="num" ${col("ui.whatif.branch")}>${P.iso(P.value(o.unit, b, o.decimals))}</td><td class="num${d === 0 || never ? "" : " changed"}" ${col("ui.whatif.difference")}>${P.iso(diff)}</td></tr>`;
   });
   return `<p class="wi-said">${esc(t("ui.whatif.said", { time: P.clockAt(a.at), decision: did }))}</p>` +
     `<table class="outcome whatif-out"><thead><tr><th scope="col">${esc(t("ui.whatif.figure"))}</th><th scope="col">${esc(t("ui.whatif.played"))}</th>` +
