@@ -164,6 +164,19 @@ var outcomeSpecs = []OutcomeSpec{
 	{"good_rollbacks", "count", 0, true, "rollbacks that reverted a deploy whose build was not bad (the instructor's)", func(o *Outcome) float64 { return float64(o.GoodRollbacks) }},
 }
 
+// NeverPaged is how a person reads a first_page of −1: the machine formats
+// (JSON, CSV, a reference file) keep −1, which a reader takes for a minute.
+const NeverPaged = "did not page"
+
+// Text writes a value of the figure for a person: at the figure's
+// decimals, and NeverPaged for a first_page of −1.
+func (s OutcomeSpec) Text(v float64) string {
+	if s.Name == "first_page" && v < 0 {
+		return NeverPaged
+	}
+	return FormatFixed(v, s.Decimals)
+}
+
 // OutcomeSpecs returns the figures of an Outcome in canonical order.
 func OutcomeSpecs() []OutcomeSpec { return outcomeSpecs }
 
