@@ -214,6 +214,14 @@
 //     the start of the minute it takes effect, before that minute's
 //     events, so that what it does about a decision comes first, as every
 //     scenario event does.
+//   - minutes_to_mitigate (Summarize), which MODEL.md leaves to the
+//     outcome, measures the harm to users once paged: from the first page
+//     to the end of the last minute, before the page first resolves, whose
+//     burn rate is above 1 or whose p99 is above 500 ms (Row.Harmful). The
+//     page's own resolve waits for its burn windows to drain, a tail the
+//     same for whoever stopped the harm, which would let a policy that did
+//     nothing while the incident ended by itself meet a bound set by one
+//     that stopped it.
 //   - A scenario's own outcome figures (Outcomer) are computed once, when
 //     the last minute has been computed; an error there stops the run after
 //     that minute, its rows kept.

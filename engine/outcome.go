@@ -28,7 +28,7 @@ type Outcome struct {
 	DBHotMinutes      int     `json:"db_hot_minutes"`      // minutes with db_util at 0.9 or more
 	FirstPage         int     `json:"first_page"`          // minute the page first fired, −1 if never
 	PagingMinutes     int     `json:"paging_minutes"`      // minutes the page rule held
-	MinutesToMitigate int     `json:"minutes_to_mitigate"` // from the first page to its first resolve (or the end); 0 if never paged
+	MinutesToMitigate int     `json:"minutes_to_mitigate"` // from the first page to the end of the harm it paged for (Harmful); 0 if never paged
 	GoodRollbacks     int     `json:"good_rollbacks"`      // rollbacks that reverted a deploy whose build was not bad
 	// Scenario holds the figures the scenario computes itself
 	// (outcome{...}), in the order it declared them; none until the run is
@@ -45,7 +45,21 @@ type Figure struct {
 // SlowP99MS is the p99 above which a minute counts as slow.
 const SlowP99MS = 500
 
+// Harmful reports whether a minute harmed users: its errors above what the
+// objective allows (a burn rate above SignalBurn) or its p99 above
+// SlowP99MS. minutes_to_mitigate ends with the last such minute the page
+// was raised for.
+func (r *Row) Harmful() bool { return r.Burn > SignalBurn || r.P99MS > SlowP99MS }
+
 // Summarize computes the outcome of a trace that started with budgetLeft.
+//
+// minutes_to_mitigate measures what users bore once paged: from the first
+// page to the end of the last harmful minute (Row.Harmful) before the page
+// first resolves, or before the run ends if it never does. The page itself
+// resolves only once its burn windows have drained, half an hour and more after
+// the harm stopped, so the page's own end would count that tail, the same
+// for every policy that stopped the harm: it would not tell a policy that
+// mitigated from one that waited.
 //
 // It branches on the figures of the outcome, each summed, maxed or counted
 // over the rows (slow, hot and paging minutes, good rollbacks, the first
@@ -58,7 +72,7 @@ func Summarize(budgetLeft float64, rows []Row) Outcome {
 		return o
 	}
 	var admitted, withFeature, p99, util, age float64
-	resolved := -1
+	resolved, harmEnd := -1, -1
 	for i := range rows {
 		r := &rows[i]
 		o.Requests += r.Requests * 60
@@ -91,6 +105,9 @@ func Summarize(budgetLeft float64, rows []Row) Outcome {
 		} else if o.FirstPage >= 0 && resolved < 0 {
 			resolved = r.Minute
 		}
+		if o.FirstPage >= 0 && resolved < 0 && r.Harmful() {
+			harmEnd = r.Minute + 1
+		}
 	}
 	n := float64(len(rows))
 	last := &rows[len(rows)-1]
@@ -105,12 +122,8 @@ func Summarize(budgetLeft float64, rows []Row) Outcome {
 	}
 	o.MeanP99MS, o.MeanUtilization, o.MeanCacheAgeS = p99/n, util/n, age/n
 	o.Cost = last.Cost
-	switch {
-	case o.FirstPage < 0:
-	case resolved >= 0:
-		o.MinutesToMitigate = resolved - o.FirstPage
-	default:
-		o.MinutesToMitigate = last.Minute + 1 - o.FirstPage
+	if harmEnd >= 0 {
+		o.MinutesToMitigate = harmEnd - o.FirstPage
 	}
 	return o
 }
@@ -147,8 +160,21 @@ var outcomeSpecs = []OutcomeSpec{
 	{"db_hot_minutes", "min", 0, true, "minutes with database utilization at 90 % or more", func(o *Outcome) float64 { return float64(o.DBHotMinutes) }},
 	{"first_page", "min", 0, false, "minute the page first fired (−1: never)", func(o *Outcome) float64 { return float64(o.FirstPage) }},
 	{"paging_minutes", "min", 0, true, "minutes the page rule held", func(o *Outcome) float64 { return float64(o.PagingMinutes) }},
-	{"minutes_to_mitigate", "min", 0, true, "minutes from the first page to its resolve (or the end)", func(o *Outcome) float64 { return float64(o.MinutesToMitigate) }},
+	{"minutes_to_mitigate", "min", 0, true, "minutes from the first page to the end of the harm it paged for: the last minute, before the page resolves, with errors above what the objective allows or a p99 above 500 ms (0: never paged)", func(o *Outcome) float64 { return float64(o.MinutesToMitigate) }},
 	{"good_rollbacks", "count", 0, true, "rollbacks that reverted a deploy whose build was not bad (the instructor's)", func(o *Outcome) float64 { return float64(o.GoodRollbacks) }},
+}
+
+// NeverPaged is how a person reads a first_page of −1: the machine formats
+// (JSON, CSV, a reference file) keep −1, which a reader takes for a minute.
+const NeverPaged = "did not page"
+
+// Text writes a value of the figure for a person: at the figure's
+// decimals, and NeverPaged for a first_page of −1.
+func (s OutcomeSpec) Text(v float64) string {
+	if s.Name == "first_page" && v < 0 {
+		return NeverPaged
+	}
+	return FormatFixed(v, s.Decimals)
 }
 
 // OutcomeSpecs returns the figures of an Outcome in canonical order.

@@ -12,4 +12,4 @@ package engine
 // scenarios and policies stay the same is such a change. Changes of
 // scenarios or reference policies need no bump: references pin those by
 // their own hashes.
-const ModelVersion = 1
+const ModelVersion = 2

@@ -90,14 +90,14 @@ func Load(path string) (*File, error) {
 }
 
 // Parse parses the test file at path whose text is src. Its errors are a
-// dsl.List, each at file:line:col and saying what to do.
+// dsl.List, each at file:line:col and saying what to do: every problem of
+// the file at once, those of its lines and those of the whole (a check
+// that reads a policy the file does not name, a line the file lacks).
 func Parse(path string, src string) (*File, error) {
 	f := &File{Path: path, src: src}
 	p := parser{f: f, src: src, lines: strings.Split(src, "\n"), dir: filepath.Dir(path)}
 	p.parse()
-	if len(p.errs) == 0 {
-		p.finish()
-	}
+	p.finish()
 	if len(p.errs) > 0 {
 		p.errs.Sort()
 		return nil, p.errs
@@ -111,6 +111,11 @@ type parser struct {
 	lines []string
 	dir   string
 	errs  dsl.List
+	// What the lines named, loaded or not, so that the checks of the
+	// whole file say nothing more of a line already refused: a scenario,
+	// seeds or claim line written, and the names of the policy lines.
+	sawScenario, sawSeeds, sawClaim bool
+	named                           []string
 }
 
 func (p *parser) pos(i, col int) dsl.Pos { return dsl.Pos{File: p.f.Path, Line: i + 1, Col: col} }
@@ -132,12 +137,10 @@ func blank(line string) bool {
 	return t == "" || strings.HasPrefix(t, "#")
 }
 
-// parse reads the file line by line, each line by its first word.
-//
-// It branches on the grammar of a test file: the kinds of line (scenario,
-// seeds, policy, claim, grade, blank, indented out of place, unknown) and,
-// for a claim, its one indented check; each case names the line:col and what
-// to write there.
+// parse reads the file line by line, each line by its first word: the
+// kinds of line (scenario, seeds, policy, claim, grade, blank, indented
+// out of place, unknown), each case naming the line:col and what to write
+// there.
 func (p *parser) parse() {
 	for i := 0; i < len(p.lines); i++ {
 		line := strings.TrimRight(p.lines[i], " \t\r")
@@ -155,41 +158,13 @@ func (p *parser) parse() {
 		case "scenario":
 			p.scenario(i, rest, restCol)
 		case "seeds":
-			if p.f.Seeds != nil {
-				p.fail(i, 1, "a second seeds line: the seeds are given once, every seed on one line (the first is at %s)", p.f.SeedsPos)
-				continue
-			}
-			seeds, err := shift.ParseSeeds(rest)
-			if err != nil {
-				p.fail(i, restCol, "seeds: %v", err)
-				continue
-			}
-			p.f.Seeds, p.f.SeedsPos = seeds, p.pos(i, 1)
+			p.seeds(i, rest, restCol)
 		case "policy":
 			i = p.policy(i, rest, restCol)
 		case "claim":
-			if rest == "" {
-				p.fail(i, 1, "a claim needs its sentence: claim WHAT IT SAYS, its check indented below it")
-				continue
-			}
-			c := Claim{Pos: p.pos(i, 0), Text: rest}
-			if i+1 >= len(p.lines) || !indented(p.lines[i+1]) || blank(p.lines[i+1]) {
-				p.fail(i, 1, "claim %q has no check: indent one below it, every EXPR, median EXPR OP NUMBER or grade POLICY OP NUMBER %%", rest)
-				continue
-			}
-			i++
-			line := strings.TrimRight(p.lines[i], " \t\r")
-			start := len(line) - len(strings.TrimLeft(line, " \t"))
-			if p.check(i, start, &c) {
-				p.f.Claims = append(p.f.Claims, c)
-			}
-			if i+1 < len(p.lines) && indented(p.lines[i+1]) && !blank(p.lines[i+1]) {
-				p.fail(i+1, 1, "claim %q has one check; write another claim for a second one", rest)
-				for i+1 < len(p.lines) && indented(p.lines[i+1]) {
-					i++
-				}
-			}
+			i = p.claim(i, rest)
 		case "grade":
+			p.sawClaim = true
 			c := Claim{Pos: p.pos(i, 0), Text: line}
 			if p.check(i, 0, &c) {
 				p.f.Claims = append(p.f.Claims, c)
@@ -200,11 +175,55 @@ func (p *parser) parse() {
 	}
 }
 
+// seeds reads "seeds SET".
+func (p *parser) seeds(i int, rest string, col int) {
+	if p.sawSeeds {
+		p.fail(i, 1, "a second seeds line: the seeds are given once, every seed on one line (the first is at %s)", p.f.SeedsPos)
+		return
+	}
+	p.sawSeeds, p.f.SeedsPos = true, p.pos(i, 1)
+	seeds, err := shift.ParseSeeds(rest)
+	if err != nil {
+		p.fail(i, col, "seeds: %v", err)
+		return
+	}
+	p.f.Seeds = seeds
+}
+
+// claim reads "claim SENTENCE" and its one indented check; it returns the
+// last line it read.
+func (p *parser) claim(i int, rest string) int {
+	p.sawClaim = true
+	if rest == "" {
+		p.fail(i, 1, "a claim needs its sentence: claim WHAT IT SAYS, its check indented below it")
+		return i
+	}
+	c := Claim{Pos: p.pos(i, 0), Text: rest}
+	if i+1 >= len(p.lines) || !indented(p.lines[i+1]) || blank(p.lines[i+1]) {
+		p.fail(i, 1, "claim %q has no check: indent one below it, every EXPR, median EXPR OP NUMBER or grade POLICY OP NUMBER %%", rest)
+		return i
+	}
+	i++
+	line := strings.TrimRight(p.lines[i], " \t\r")
+	start := len(line) - len(strings.TrimLeft(line, " \t"))
+	if p.check(i, start, &c) {
+		p.f.Claims = append(p.f.Claims, c)
+	}
+	if i+1 < len(p.lines) && indented(p.lines[i+1]) && !blank(p.lines[i+1]) {
+		p.fail(i+1, 1, "claim %q has one check; write another claim for a second one", rest)
+		for i+1 < len(p.lines) && indented(p.lines[i+1]) {
+			i++
+		}
+	}
+	return i
+}
+
 func (p *parser) scenario(i int, rest string, col int) {
-	if p.f.Scenario != "" {
+	if p.sawScenario {
 		p.fail(i, 1, "a second scenario line: a test file tests one scenario (the first is at %s)", p.f.ScenarioPos)
 		return
 	}
+	p.sawScenario, p.f.ScenarioPos = true, p.pos(i, 1)
 	switch {
 	case rest == "":
 		p.fail(i, col, "scenario needs a built-in's id (%s) or the path of a .lua file", strings.Join(scenarios.Names(), ", "))
@@ -261,6 +280,7 @@ func (p *parser) policy(i int, rest string, col int) int {
 			return i
 		}
 	}
+	p.named = append(p.named, name) // named, whether its rules load or not
 	if isFile {
 		file = strings.TrimSpace(file)
 		fcol := strings.Index(p.lines[i], "=") + 1
@@ -481,59 +501,62 @@ func (p *parser) names(refs []figureRef) []string {
 	return names
 }
 
-// finish checks what needs the whole file: the scenario, the seeds, the
-// policies a check names and the reference of a scenario file.
-//
-// It branches on what the whole file must have (a scenario or a file named
-// after a built-in, seeds, a claim), on the reference a built-in has and a
-// scenario file must name, and on each policy each claim reads: the checks
-// that need every line read, each with its own diagnostic.
+// finish checks what needs the whole file: the scenario, the seeds and a
+// claim, which a line must give, the reference a built-in has and a
+// scenario file must name, and the policies the claims read. A line
+// refused already is not reported again: a scenario, seeds or claim line
+// that did not read counts as given, and so does a policy line.
 func (p *parser) finish() {
 	f := p.f
-	if f.Scenario == "" {
+	if f.Scenario == "" && !p.sawScenario {
 		id := strings.TrimSuffix(filepath.Base(f.Path), Ext)
 		if !slices.Contains(scenarios.Names(), id) {
 			p.errs.Add(p.src, dsl.Pos{File: f.Path}, "", "no scenario line: write scenario ID (a built-in: %s) or scenario FILE.lua; a file named ID%s tests that built-in", strings.Join(scenarios.Names(), ", "), Ext)
-			return
+		} else {
+			f.Scenario, f.ScenarioPos = id, dsl.Pos{File: f.Path}
 		}
-		f.Scenario, f.ScenarioPos = id, dsl.Pos{File: f.Path}
 	}
-	if f.Seeds == nil {
+	if !p.sawSeeds {
 		p.errs.Add(p.src, dsl.Pos{File: f.Path}, "", "no seeds line: write the seeds the claims hold on, e.g. seeds 1-20")
 	}
-	if len(f.Claims) == 0 {
+	if !p.sawClaim {
 		p.errs.Add(p.src, dsl.Pos{File: f.Path}, "", "no claim: a test file says at least one thing, claim SENTENCE with its check indented below it")
 	}
-	declared := []string{"none", "reference"}
-	for _, q := range f.Policies {
-		declared = append(declared, q.Name)
-	}
-	builtin := !strings.HasSuffix(f.Scenario, ".lua")
+	// A scenario that did not read is neither a built-in nor a file: its
+	// line says why, and what depends on it is not checked.
+	builtin, file := f.Scenario != "" && !strings.HasSuffix(f.Scenario, ".lua"), strings.HasSuffix(f.Scenario, ".lua")
 	if ref := f.policy("reference"); ref != nil && builtin {
 		p.errs.Add(p.src, ref.Pos, "", "%s is a built-in and has its own reference policy; drop this line, or test a scenario file", f.Scenario)
 	}
 	for _, c := range f.Claims {
-		var used []string
-		var where []dsl.Pos
-		for _, r := range c.refs {
-			used, where = append(used, r.policy), append(where, c.CheckPos)
-		}
-		if c.Kind == "grade" {
-			used, where = append(used, c.pol), append(where, c.CheckPos)
-			if c.other != "" {
-				used, where = append(used, c.other), append(where, c.CheckPos)
-			}
-		}
-		for k, name := range used {
-			if !slices.Contains(declared, name) {
-				p.errs.Add(p.src, where[k], "", "claim %q reads policy %s, which the file does not name (policies: %s)%s", c.Text, name, strings.Join(declared, ", "), spell.Suggest(name, declared))
-			} else if name == "reference" && !builtin && f.policy("reference") == nil {
-				p.errs.Add(p.src, where[k], "", "claim %q reads the reference, which a scenario file does not have: name it, policy reference = FILE", c.Text)
-			}
+		p.reads(&c, file)
+	}
+	if file && !slices.Contains(p.named, "reference") && slices.ContainsFunc(f.Claims, func(c Claim) bool { return c.Kind == "grade" }) {
+		p.errs.Add(p.src, f.ScenarioPos, "", "a grade is against the scenario's reference, which a scenario file does not have: name it, policy reference = FILE")
+	}
+}
+
+// reads checks the policies a claim reads: each named by the file (none
+// and reference always are, but a scenario file's reference is the one
+// the file names).
+func (p *parser) reads(c *Claim, file bool) {
+	declared := append([]string{"none", "reference"}, p.named...)
+	var used []string
+	for _, r := range c.refs {
+		used = append(used, r.policy)
+	}
+	if c.Kind == "grade" {
+		used = append(used, c.pol)
+		if c.other != "" {
+			used = append(used, c.other)
 		}
 	}
-	if !builtin && f.policy("reference") == nil && slices.ContainsFunc(f.Claims, func(c Claim) bool { return c.Kind == "grade" }) {
-		p.errs.Add(p.src, f.ScenarioPos, "", "a grade is against the scenario's reference, which a scenario file does not have: name it, policy reference = FILE")
+	for _, name := range used {
+		if !slices.Contains(declared, name) {
+			p.errs.Add(p.src, c.CheckPos, "", "claim %q reads policy %s, which the file does not name (policies: %s)%s", c.Text, name, strings.Join(declared, ", "), spell.Suggest(name, declared))
+		} else if name == "reference" && file && !slices.Contains(p.named, "reference") {
+			p.errs.Add(p.src, c.CheckPos, "", "claim %q reads the reference, which a scenario file does not have: name it, policy reference = FILE", c.Text)
+		}
 	}
 }
 

@@ -4,6 +4,8 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -143,9 +145,47 @@ func TestParseErrors(t *testing.T) {
 			t.Errorf("%q reads", c.src)
 			continue
 		}
-		if got := strings.TrimPrefix(err.Error(), dir+string(filepath.Separator)); !strings.HasPrefix(got, c.want) {
+		got := strings.ReplaceAll(err.Error(), dir+string(filepath.Separator), "")
+		if !slices.ContainsFunc(strings.Split(got, "\n"), func(l string) bool { return strings.HasPrefix(l, c.want) }) {
 			t.Errorf("%q:\n got %s\nwant %s", c.src, got, c.want)
 		}
+	}
+}
+
+// Every problem of a file is reported in one run: those of its lines and
+// those of the whole file (a claim that reads a policy the file does not
+// name), and nothing more of a line refused already (a claim reading a
+// policy whose file is not found says nothing of its own).
+func TestParseReportsEveryProblemAtOnce(t *testing.T) {
+	src := "scenario bad-deploi\n" + // 1
+		"seeds 1-3x\n" + // 2
+		"policy a = nowhere.rules\n" + // 3
+		"bogus line\n" + // 4
+		"claim reads a policy whose file is missing\n" + // 5
+		"  every a.cost > 0\n" + // 6
+		"claim a misspelt figure\n" + // 7
+		"  every none.cots > 0\n" + // 8
+		"claim a policy the file does not name\n" + // 9
+		"  every b.cost > 0\n" + // 10
+		"claim a median without its bound\n" + // 11
+		"  median none.cost\n" // 12
+	dir := write(t, map[string]string{"t.claims": src})
+	_, err := Load(filepath.Join(dir, "t.claims"))
+	if err == nil {
+		t.Fatal("the file reads")
+	}
+	got := strings.ReplaceAll(err.Error(), dir+string(filepath.Separator), "")
+	var at []string
+	for _, l := range strings.Split(got, "\n") {
+		if m := regexp.MustCompile(`^t\.claims:(\d+):\d+: `).FindStringSubmatch(l); m != nil {
+			at = append(at, m[1])
+		}
+	}
+	if want := "1 2 3 4 8 10 12"; strings.Join(at, " ") != want {
+		t.Errorf("problems at lines %v, want %s:\n%s", at, want, got)
+	}
+	if !strings.Contains(got, `t.claims:10:3: claim "a policy the file does not name" reads policy b`) {
+		t.Errorf("the policy the file does not name: %s", got)
 	}
 }
 
@@ -289,12 +329,18 @@ policy quota:
   rule "too many"
     when paging
     do   set_min_instances(serving * 100)
+policy misspelt:
+  rule "y"
+    when pagin
+    do   rollback()
 claim a
   every broken.cost > 0
 claim b
   every quota.cost > 0
 claim c
   every none.cost > 0
+claim d
+  every broken.cost > misspelt.cost
 `
 	dir := write(t, map[string]string{"t.claims": src})
 	f, err := Load(filepath.Join(dir, "t.claims"))
@@ -315,7 +361,12 @@ claim c
 			t.Errorf("%s: held %v:\n%s\nwant it to start with\n%s", c.Claim.Text, c.Held, got, w)
 		}
 	}
-	if !r.Claims[2].Held || r.Passed() != 1 || r.Failed() != 2 {
+	// A claim that reads two policies that do not load names both, with
+	// every diagnostic.
+	if d := r.Claims[3]; d.Held || d.Measured != "policies broken, misspelt do not load" || !strings.Contains(strings.Join(d.Worst, "\n"), f.Path+":13:10: rule \"y\": unknown name pagin") {
+		t.Errorf("two policies that do not load: %s\n%s", d.Measured, strings.Join(d.Worst, "\n"))
+	}
+	if !r.Claims[2].Held || r.Passed() != 1 || r.Failed() != 3 {
 		t.Errorf("a claim of no policy beside them: %+v; %d passed, %d failed", r.Claims[2], r.Passed(), r.Failed())
 	}
 }

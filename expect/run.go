@@ -260,12 +260,8 @@ func (f *File) play(ctx context.Context, prog *scenario.Program, compiled map[st
 // one claim's result, whose message reads the same figures.
 func (f *File) checkRuns(c *Claim, compiled map[string]graded, runs map[runKey]map[string]float64, runErrs map[runKey]error) ClaimResult {
 	var cr ClaimResult
-	for _, r := range c.refs {
-		if e := compiled[r.policy].err; e != "" {
-			cr.Measured = fmt.Sprintf("policy %s does not load", r.policy)
-			cr.Worst = strings.Split(e, "\n")
-			return cr
-		}
+	if cr.Measured, cr.Worst = notLoaded(c, compiled); cr.Measured != "" {
+		return cr
 	}
 	envs := make([]map[string]any, len(f.Seeds))
 	for i, seed := range f.Seeds {
@@ -336,6 +332,25 @@ func (f *File) checkRuns(c *Claim, compiled map[string]graded, runs map[runKey]m
 		}
 	}
 	return cr
+}
+
+// notLoaded says which of the policies a claim reads do not load, every
+// one of them with its diagnostics; "" when all load.
+func notLoaded(c *Claim, compiled map[string]graded) (measured string, diagnostics []string) {
+	var names []string
+	for _, r := range c.refs {
+		if e := compiled[r.policy].err; e != "" && !slices.Contains(names, r.policy) {
+			names = append(names, r.policy)
+			diagnostics = append(diagnostics, strings.Split(e, "\n")...)
+		}
+	}
+	switch len(names) {
+	case 0:
+		return "", nil
+	case 1:
+		return fmt.Sprintf("policy %s does not load", names[0]), diagnostics
+	}
+	return fmt.Sprintf("policies %s do not load", strings.Join(names, ", ")), diagnostics
 }
 
 // figuresOf writes the figures a claim reads of one seed's runs.

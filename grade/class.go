@@ -2,13 +2,7 @@ package grade
 
 import (
 	"context"
-	"encoding/csv"
-	"encoding/json"
 	"errors"
-	"fmt"
-	"io"
-	"strings"
-	"text/tabwriter"
 
 	"github.com/oncall-sim/oncall/batch"
 	"github.com/oncall-sim/oncall/engine"
@@ -24,42 +18,9 @@ type Student struct {
 	// Error is why the file did not load (its rendered diagnostics, each
 	// with file:line:col): the student scores 0 and the class goes on.
 	Error string
-}
-
-// Class is a class graded at once: every student against the same
-// scenarios and references, in the order given.
-type Class struct {
-	Reference string           `json:"reference"`
-	PassMark  float64          `json:"pass_mark_percent"`
-	MaxScore  float64          `json:"max_score"`
-	Criteria  []ClassCriterion `json:"criteria"`
-	Students  []ClassStudent   `json:"students"`
-}
-
-// ClassCriterion is one criterion of one scenario, and how many students
-// earned its full points.
-type ClassCriterion struct {
-	Scenario string  `json:"scenario"`
-	Text     string  `json:"text"`
-	Weight   float64 `json:"weight"`
-	Met      int     `json:"students_met"`
-}
-
-// Name is the criterion as a column names it: "bad-deploy: budget_used at
-// most reference + 0.01".
-func (c ClassCriterion) Name() string { return c.Scenario + ": " + c.Text }
-
-// ClassStudent is one student's grade: the whole report (for the
-// per-student formats), and what the class table shows of it.
-type ClassStudent struct {
-	Name       string    `json:"student"`
-	File       string    `json:"file"`
-	Score      float64   `json:"score"`
-	Points     []float64 `json:"points"` // a criterion each, in the order of Class.Criteria
-	Passed     bool      `json:"passed"`
-	Diagnostic string    `json:"diagnostic,omitempty"` // the first: why the file did not load, or the first run that stopped
-	Flags      []string  `json:"flags,omitempty"`
-	Report     *Report   `json:"-"`
+	// NoRule says the file holds no rule (blank, or comments only): the
+	// student is graded as no policy.
+	NoRule bool
 }
 
 // GradeClass grades every student as Grade grades one, with o's scenarios,
@@ -82,7 +43,7 @@ func GradeClass(ctx context.Context, o GradeOptions, students []Student) (*Class
 	reports := make([]*Report, len(students))
 	for i, st := range students {
 		so := o
-		so.Policy, so.PolicyName, so.PolicyError = st.Policy, st.File, st.Error
+		so.Policy, so.PolicyName, so.PolicyError, so.NoRule = st.Policy, st.File, st.Error, st.NoRule
 		so.Progress, so.runs = nil, runs[i]
 		rep, err := Grade(ctx, so)
 		if err != nil {
@@ -163,179 +124,12 @@ func classDraws(o GradeOptions) func(seed uint32) *engine.NoiseDraws {
 	return func(seed uint32) *engine.NoiseDraws { return draws[seed] }
 }
 
-// NewClass is the class of the students graded one by one, reports[i]
-// being students[i]'s grade (Grade's): what GradeClass gives, and what
-// separate grade commands add up to.
-func NewClass(reference string, students []Student, reports []*Report) *Class {
-	cl := &Class{Reference: reference}
-	for i, st := range students {
-		rep := reports[i]
-		if i == 0 {
-			cl.PassMark, cl.MaxScore = 100*rep.PassMark, rep.MaxScore
-			for _, s := range rep.Scenarios {
-				for _, c := range s.Criteria {
-					cl.Criteria = append(cl.Criteria, ClassCriterion{Scenario: s.Scenario, Text: c.Text, Weight: c.Weight})
-				}
-			}
-		}
-		cs := ClassStudent{Name: st.Name, File: st.File, Score: rep.Score, Passed: rep.Passed, Report: rep}
-		k := 0
-		for _, s := range rep.Scenarios {
-			for j := range s.Criteria {
-				c := &s.Criteria[j]
-				cs.Points = append(cs.Points, c.Score)
-				if c.Pass() {
-					cl.Criteria[k].Met++
-				}
-				k++
-			}
-		}
-		cs.Diagnostic, cs.Flags = rep.firstDiagnostic(), rep.flags()
-		cl.Students = append(cl.Students, cs)
+// RefusedClass is the class of reports that did not run (Refused), one a
+// student: each student's autograder shows why, rather than no file.
+func RefusedClass(students []Student, reference string, scenarios []Scenario, why string) *Class {
+	cl := &Class{Reference: reference, MissedMost: -1}
+	for _, st := range students {
+		cl.Students = append(cl.Students, ClassStudent{Name: st.Name, File: st.File, Report: Refused(st.File, reference, scenarios, why)})
 	}
 	return cl
-}
-
-// firstDiagnostic is the first thing that went wrong: the first line of
-// why the policy did not load (it names file:line:col), or the first run
-// that stopped; "" when every run finished.
-func (r *Report) firstDiagnostic() string {
-	if r.PolicyError != "" {
-		line, _, _ := strings.Cut(strings.TrimSpace(r.PolicyError), "\n")
-		if strings.HasSuffix(line, "does not load:") {
-			// "--policy a.rules does not load:" heads the list: keep the
-			// first diagnostic of it too.
-			rest := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(r.PolicyError), line))
-			first, _, _ := strings.Cut(rest, "\n")
-			return first
-		}
-		return line
-	}
-	for _, s := range r.Scenarios {
-		if len(s.Errors) > 0 {
-			return fmt.Sprintf("%s, seed %d: %s", s.Scenario, s.Errors[0].Seed, s.Errors[0].Error)
-		}
-	}
-	return ""
-}
-
-// flags are what a teacher should look at in a student's grade, worded for
-// them: a file that does not load, runs that stopped, a policy worse than
-// none.
-func (r *Report) flags() []string {
-	if r.PolicyError != "" {
-		return []string{"the policy does not load"}
-	}
-	var out []string
-	stopped, runs := 0, 0
-	var worse []string
-	for _, s := range r.Scenarios {
-		stopped += len(s.Errors)
-		runs += s.Runs
-		if s.Worse {
-			worse = append(worse, s.Scenario)
-		}
-	}
-	if stopped > 0 {
-		out = append(out, fmt.Sprintf("stopped on %d of %d runs", stopped, runs))
-	}
-	if len(worse) > 0 {
-		out = append(out, "worse than no policy on "+strings.Join(worse, ", "))
-	}
-	return out
-}
-
-// WriteCSV writes one row a student: student, total, the points of each
-// criterion, passed, the first diagnostic.
-func (c *Class) WriteCSV(w io.Writer) error {
-	cw := csv.NewWriter(w)
-	head := []string{"student", "total"}
-	for _, cr := range c.Criteria {
-		head = append(head, cr.Name())
-	}
-	if err := cw.Write(append(head, "passed", "diagnostic")); err != nil {
-		return err
-	}
-	for _, s := range c.Students {
-		row := []string{s.Name, points(s.Score)}
-		for _, p := range s.Points {
-			row = append(row, points(p))
-		}
-		if err := cw.Write(append(row, fmt.Sprint(s.Passed), s.Diagnostic)); err != nil {
-			return err
-		}
-	}
-	cw.Flush()
-	return cw.Error()
-}
-
-// WriteJSON writes the class as indented JSON: the criteria with how many
-// students met each, and each student's total, points and diagnostic.
-func (c *Class) WriteJSON(w io.Writer) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(c)
-}
-
-// bands are the ranges of the distribution of totals, in percent of the
-// maximum: [0, 10), [10, 20) ... [90, 100), and 100 alone.
-const bands = 10
-
-// WriteText writes the class summary: the distribution of totals, each
-// criterion's share of students meeting it, and the students flagged.
-func (c *Class) WriteText(w io.Writer) error {
-	passed := 0
-	for _, s := range c.Students {
-		if s.Passed {
-			passed++
-		}
-	}
-	fmt.Fprintf(w, "class of %d students against %s: %d passed (pass mark %s %%)\n", len(c.Students), c.Reference, passed, points(c.PassMark))
-	fmt.Fprintf(w, "\ntotals (of %s points):\n", points(c.MaxScore))
-	counts := make([]int, bands+1)
-	for _, s := range c.Students {
-		counts[c.band(s.Score)]++
-	}
-	for b, n := range counts {
-		label := fmt.Sprintf("%d–%d %%", 10*b, 10*b+10)
-		if b == bands {
-			label = "100 %"
-		}
-		// "–" is one column but three bytes: pad by runes.
-		pad := strings.Repeat(" ", max(0, 9-len([]rune(label))))
-		fmt.Fprintf(w, "  %s%s %4d  %s\n", pad, label, n, strings.Repeat("#", n))
-	}
-	fmt.Fprintln(w, "\ncriteria (students earning full points):")
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	for _, cr := range c.Criteria {
-		fmt.Fprintf(tw, "  %s\t%d/%d\t%s %%\n", cr.Name(), cr.Met, len(c.Students), percent(float64(cr.Met), float64(len(c.Students))))
-	}
-	if err := tw.Flush(); err != nil {
-		return err
-	}
-	fmt.Fprintln(w, "\nstudents flagged:")
-	n := 0
-	for _, s := range c.Students {
-		if len(s.Flags) == 0 {
-			continue
-		}
-		n++
-		fmt.Fprintf(w, "  %s: %s", s.Name, strings.Join(s.Flags, "; "))
-		if s.Diagnostic != "" {
-			fmt.Fprintf(w, " (%s)", s.Diagnostic)
-		}
-		fmt.Fprintln(w)
-	}
-	if n == 0 {
-		fmt.Fprintln(w, "  none")
-	}
-	return nil
-}
-
-// band is the band of the distribution a total falls in.
-func (c *Class) band(score float64) int {
-	if c.MaxScore <= 0 || score >= c.MaxScore*(1-Tolerance) {
-		return bands
-	}
-	return min(bands-1, max(0, int(bands*score/c.MaxScore)))
 }

@@ -32,6 +32,9 @@ func (r *Report) WriteText(w io.Writer) error {
 	if r.PolicyError != "" {
 		fmt.Fprintf(w, "\nthe policy does not load, so no seed ran:\n%s", indent(strings.TrimRight(r.PolicyError, "\n")+"\n", "  "))
 	}
+	if r.NoRule {
+		fmt.Fprintf(w, "\n%s holds no rule (blank, or comments only): graded as no policy, which decides nothing\n", r.Policy)
+	}
 	for i := range r.Scenarios {
 		s := &r.Scenarios[i]
 		title := s.Scenario

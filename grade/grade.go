@@ -64,6 +64,9 @@ type GradeOptions struct {
 	// the report says why, so that an autograder still gets a report with
 	// the student's errors in it rather than no file at all.
 	PolicyError string
+	// NoRule says the policy's file holds no rule (LoadStudent): it is
+	// graded as no policy, and the report says so.
+	NoRule bool
 	// draws gives each seed's noise drawn ahead, for a class whose
 	// students all run on the same seeds (GradeClass); nil: each run draws
 	// its own.
@@ -93,7 +96,7 @@ func Grade(ctx context.Context, o GradeOptions) (*Report, error) {
 	if !(mark > 0 && mark <= 1) {
 		return nil, fmt.Errorf("pass mark %v is out of range: it takes more than 0 up to 1 (100 %%)", mark)
 	}
-	rep := &Report{Policy: o.PolicyName, Reference: o.ReferenceName, PassMark: mark, PassMarkPercent: 100 * mark, PolicyError: o.PolicyError, Scoring: score.Formula}
+	rep := &Report{Policy: o.PolicyName, Reference: o.ReferenceName, PassMark: mark, PassMarkPercent: 100 * mark, PolicyError: o.PolicyError, NoRule: o.NoRule, Scoring: score.Formula}
 	if o.Clock != nil {
 		rep.Started = o.Clock()
 	}
@@ -311,6 +314,8 @@ type Report struct {
 	Refused string `json:"refused,omitempty"`
 	// PolicyError is why the policy did not load, when it did not.
 	PolicyError string `json:"policy_error,omitempty"`
+	// NoRule says the policy's file holds no rule: graded as no policy.
+	NoRule bool `json:"no_rule,omitempty"`
 	// Stale says, a scenario a line, which references no longer fit their
 	// scenario and were used all the same.
 	Stale []string `json:"stale,omitempty"`

@@ -90,6 +90,7 @@ func (r *Report) WriteJUnit(w io.Writer) error {
 		if s.Worse {
 			suite.Properties = append(suite.Properties, junitProperty{"worse_than_none", s.WorseText})
 		}
+		suite.Properties = append(suite.Properties, flagProperties(s)...)
 		per := s.Seconds / float64(max(1, len(s.Criteria)))
 		for j := range s.Criteria {
 			c := &s.Criteria[j]
@@ -144,6 +145,18 @@ func (r *Report) WriteJUnit(w io.Writer) error {
 	}
 	_, err := io.WriteString(w, "\n")
 	return err
+}
+
+// flagProperties are the patterns of the scenario's coverage that look
+// like gaming, for the teacher: a property flag.<kind> each.
+func flagProperties(s *ScenarioResult) []junitProperty {
+	var out []junitProperty
+	if s.Coverage != nil {
+		for _, f := range s.Coverage.Flags {
+			out = append(out, junitProperty{"flag." + f.Kind, f.Text})
+		}
+	}
+	return out
 }
 
 func seconds(s float64) string { return strconv.FormatFloat(s, 'f', 3, 64) }

@@ -46,10 +46,12 @@ end)
 -- spent (a burn of 14.4 for an hour is 2 % of 30 days) and a rollback takes
 -- 5 minutes to prepare, so waiting for the page spends up to 3.5 % of the
 -- budget more than the reference, which rolls back at the first errors;
--- the page then resolves some 10 minutes after the rollback was pressed.
+-- the harm ends 6 minutes after the page (a minute to press Roll back,
+-- five to prepare it), which minutes_to_mitigate allows beyond the
+-- reference's and no more: waiting on the page costs its points.
 grade {
   { metric = "budget_used",         at_most = "reference + 0.035", weight = 6 },
-  { metric = "minutes_to_mitigate", at_most = "reference + 15",    weight = 2 },
+  { metric = "minutes_to_mitigate", at_most = "reference + 6",     weight = 2 },
   { metric = "cost",                at_most = "reference * 1.5",   weight = 2 },
   { metric = "recommendations",  at_least = "reference - 0.05", weight = 1 },
   { metric = "shed_share",       at_most  = "reference + 0.01", weight = 1 },

@@ -202,7 +202,7 @@
 ---| "db_hot_minutes" # minutes with database utilization at 90 % or more
 ---| "first_page" # minute the page first fired (−1: never)
 ---| "paging_minutes" # minutes the page rule held
----| "minutes_to_mitigate" # minutes from the first page to its resolve (or the end)
+---| "minutes_to_mitigate" # minutes from the first page to the end of the harm it paged for: the last minute, before the page resolves, with errors above what the objective allows or a p99 above 500 ms (0: never paged)
 ---| "good_rollbacks" # rollbacks that reverted a deploy whose build was not bad (the instructor's)
 
 ---Declares the scenario. Call it once, first.

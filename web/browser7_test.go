@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"fmt"
 	"io/fs"
 	"os"
 	"regexp"
@@ -292,7 +293,8 @@ func TestBrowserPhone(t *testing.T) {
 // TestBrowserWhatIf: a bad deploy left alone to the end of the shift; the
 // debrief's "What if I had…" rolls back at 09:15: the branch is drawn
 // dash-dotted on the charts beside the shift played, and it pages for a
-// few minutes where the shift paged for most of it.
+// few minutes where the shift paged for most of it. The minute is typed on
+// the 24-hour clock, as every time of the console is written.
 func TestBrowserWhatIf(t *testing.T) {
 	ctx := browser(t)
 	url, _ := serve(t, realOptions(t))
@@ -300,34 +302,101 @@ func TestBrowserWhatIf(t *testing.T) {
 		click("autopause"), setValue("speed", "60"), click("playbtn"),
 		wait(`!document.getElementById("end").hidden && document.getElementById("wi-form") !== null`), idle,
 		wait(`document.querySelectorAll("#charts polyline.whatif").length === 0`),
-		setValue("wi-at", "09:15"), setValue("wi-ctl", "rollback"), click("wi-go"),
+		setValue("wi-at-0", "09:15"), pick("wi-ctl-0", "rollback"), click("wi-go"),
 		wait(`document.querySelectorAll("#charts polyline.whatif").length > 0 && document.querySelector("#whatif table") !== null`), idle,
 	)
 	got := eval[map[string]float64](t, ctx, `(() => { const w = window.oncall.shift().whatif; return {
 		at: w.at, dashed: document.querySelectorAll("#charts polyline.whatif").length, charts: document.querySelectorAll("#charts figure.chart").length,
 		played: w.ans.played.paging_minutes, branch: w.ans.outcome.paging_minutes, shown: window.oncall.shift().outcome.paging_minutes,
 		rows: document.querySelectorAll("#whatif tbody tr").length, outcomes: document.querySelectorAll("#outcome > div").length,
-		dash: getComputedStyle(document.querySelector("#charts polyline.whatif")).strokeDasharray.length }; })()`)
+		dash: getComputedStyle(document.querySelector("#charts polyline.whatif")).strokeDasharray.length,
+		text: document.getElementById("wi-at-0").type === "text" ? 1 : 0 }; })()`)
 	if got["at"] != 15 || got["dashed"] < got["charts"] || got["dash"] == 0 {
 		t.Errorf("the branch at minute %v: %v dashed lines on %v charts (dash %v): want 15, a branch on every chart, dashed", got["at"], got["dashed"], got["charts"], got["dash"])
 	}
 	if got["played"] != got["shown"] || got["played"] < 60 || got["branch"] > 15 {
 		t.Errorf("paging minutes: played %v (the page shows %v), what if %v: want most of the shift, then a few minutes", got["played"], got["shown"], got["branch"])
 	}
-	if got["rows"] != got["outcomes"] {
-		t.Errorf("%v figures side by side, want the %v of the outcome", got["rows"], got["outcomes"])
+	if got["rows"] != got["outcomes"] || got["text"] != 1 {
+		t.Errorf("%v figures side by side, want the %v of the outcome; the minute's field a text field on the 24-hour clock: %v", got["rows"], got["outcomes"], got["text"])
 	}
 	wi := text(t, ctx, "whatif")
-	for _, want := range []string{"What if I had…", "What if at 09:15: Rollback, and nothing decided after it.", "Shift played", "Difference"} {
+	for _, want := range []string{"What if I had…", "What if at 09:15: Rollback, and then nobody decides.", "Shift played", "Difference"} {
 		if !strings.Contains(wi, want) {
 			t.Errorf("the panel lacks %q:\n%s", want, wi)
 		}
 	}
-	// A time outside the shift is refused with what to pick.
-	run(t, ctx, setValue("wi-at", "07:00"), click("wi-go"), wait(`!document.getElementById("message").hidden`))
-	if msg := text(t, ctx, "message"); !strings.Contains(msg, "07:00 is not a minute of this shift: pick a time from 09:00 to 10:59") {
-		t.Errorf("message %q", msg)
+	// A time outside the shift is refused with what to pick, and so is a
+	// time of the 12-hour clock.
+	for _, at := range []string{"07:00", "9:15 AM"} {
+		run(t, ctx, setValue("wi-at-0", at), click("wi-go"), wait(`!document.getElementById("message").hidden`))
+		if msg := text(t, ctx, "message"); !strings.Contains(msg, at+" is not a minute of this shift: pick a time from 09:00 to 10:59") {
+			t.Errorf("%s: message %q", at, msg)
+		}
 	}
 	run(t, ctx, chromedp.ScrollIntoView(chromedp.CSS("#whatif")))
 	saveShot(t, ctx, "console-whatif.png")
+}
+
+// pick chooses an option of a select as a person does: the value, and the
+// change event the page listens to.
+func pick(id, v string) step {
+	return chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`(() => { const e = document.getElementById(%q); e.value = %q; e.dispatchEvent(new Event("change", {bubbles: true})); })()`, id, v))
+}
+
+// TestBrowserWhatIfOverManyMinutes: slow-dependency left alone on seed 3
+// (auth slows from 09:24, is fixed at 09:47). The debrief's what-if opens
+// the breaker at 09:26 and, a decision added, closes it at 09:48: the
+// branch fails fewer requests than the shift played, where the breaker
+// left open fails more; the decisions played on, or the reference policy
+// taking over, are offered beside nobody deciding. In Urdu the panel reads
+// right to left and its times stay on the 24-hour clock, left to right.
+func TestBrowserWhatIfOverManyMinutes(t *testing.T) {
+	ctx := browser(t)
+	url, _ := serve(t, realOptions(t))
+	branch := func(then string) map[string]float64 {
+		run(t, ctx, pick("wi-then", then), click("wi-go"),
+			wait(`window.oncall.shift().whatif.ans && window.oncall.shift().whatif.ans.then === `+strconv.Quote(then)), idle)
+		return eval[map[string]float64](t, ctx, `(() => { const a = window.oncall.shift().whatif.ans; return {
+			played: a.played.error_requests, branch: a.outcome.error_requests, rows: document.querySelectorAll("#whatif .wi-steps li").length,
+			steps: window.oncall.shift().whatif.asked.length }; })()`)
+	}
+	run(t, ctx, chromedp.Navigate(url+"/?lang=en"), startShift("slow-dependency", "3"),
+		click("autopause"), setValue("speed", "60"), click("playbtn"),
+		wait(`!document.getElementById("end").hidden && document.getElementById("wi-form") !== null`), idle,
+		setValue("wi-at-0", "09:26"), pick("wi-ctl-0", "breaker"), pick("wi-val-0", "1"))
+	left := branch("nothing")
+	if left["branch"] <= left["played"] || left["steps"] != 1 {
+		t.Errorf("the breaker left open: %v failed requests, the shift played %v (%v steps): want more", left["branch"], left["played"], left["steps"])
+	}
+	run(t, ctx, click("wi-add"), wait(`document.getElementById("wi-at-1") !== null`),
+		setValue("wi-at-1", "09:48"), pick("wi-ctl-1", "breaker"), pick("wi-val-1", "0"))
+	closed := branch("nothing")
+	if closed["branch"] >= 0.8*closed["played"] || closed["steps"] != 2 || closed["rows"] != 2 {
+		t.Errorf("opened and closed again: %v failed requests, the shift played %v (%v steps, %v rows): want a fifth fewer at least", closed["branch"], closed["played"], closed["steps"], closed["rows"])
+	}
+	wi := text(t, ctx, "whatif")
+	if want := "What if at 09:26: Circuit breaker → on; at 09:48: Circuit breaker → off, and then nobody decides."; !strings.Contains(wi, want) {
+		t.Errorf("the panel lacks %q:\n%s", want, wi)
+	}
+	options := eval[string](t, ctx, `[...document.getElementById("wi-then").options].map(o => o.value).join(",")`)
+	if options != "nothing,recorded,reference" {
+		t.Errorf("then offers %q, want nothing,recorded,reference", options)
+	}
+	// The reference policy taking over after the two decisions fails
+	// fewer requests than the shift played too; the shift's own decisions
+	// (none) playing on are the same branch as nobody deciding.
+	if ref := branch("reference"); ref["branch"] >= ref["played"] {
+		t.Errorf("the reference taking over: %v failed requests, the shift played %v", ref["branch"], ref["played"])
+	}
+	if rec := branch("recorded"); rec["branch"] != closed["branch"] {
+		t.Errorf("the recorded decisions (none) playing on: %v failed requests, nobody deciding %v", rec["branch"], closed["branch"])
+	}
+	// Removing a decision leaves the other; Urdu keeps the times as they
+	// are written, on the 24-hour clock.
+	run(t, ctx, chromedp.Click(chromedp.CSS(`#whatif .wi-remove[data-wi="1"]`)), wait(`document.getElementById("wi-at-1") === null`))
+	if at := eval[string](t, ctx, `document.getElementById("wi-at-0").value`); at != "09:26" {
+		t.Errorf("the first decision's time after removing the second: %q", at)
+	}
+	noMessage(t, ctx)
 }

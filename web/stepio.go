@@ -38,50 +38,59 @@ func readStep(r *http.Request, buf *answerBuffer) (int, error) {
 // stepMinutes reads a body of exactly {"minutes":N}, N a JSON integer of
 // at most nine digits, with JSON's white space anywhere between tokens:
 // what the decoder would read as stepRequest{Minutes: N}. ok is false for
-// anything else, which the decoder reads.
-//
-// It branches on the grammar of the one body it reads (white space, the
-// three opening tokens, a sign, at most nine digits without a leading zero,
-// the closing brace, nothing after): a hand-written scanner of that exact
-// form, the body every tick of a playing page sends, read without garbage;
-// anything else goes to the decoder.
+// anything else, which the decoder reads. It is a hand-written scanner of
+// that one form, the body every tick of a playing page sends, read
+// without garbage.
 func stepMinutes(body []byte) (n int, ok bool) {
-	i := 0
-	space := func() {
-		for i < len(body) && (body[i] == ' ' || body[i] == '\t' || body[i] == '\n' || body[i] == '\r') {
-			i++
-		}
-	}
-	token := func(t string) bool {
-		space()
-		if len(body)-i < len(t) || string(body[i:i+len(t)]) != t {
-			return false
-		}
-		i += len(t)
-		return true
-	}
-	if !token("{") || !token(`"minutes"`) || !token(":") {
+	s := scanner{b: body}
+	if !s.token("{") || !s.token(`"minutes"`) || !s.token(":") {
 		return 0, false
 	}
-	space()
-	neg := i < len(body) && body[i] == '-'
+	s.space()
+	if n, ok = s.integer(); !ok || !s.token("}") {
+		return 0, false
+	}
+	s.space()
+	return n, s.i == len(s.b)
+}
+
+// scanner reads tokens of a small JSON body from i on.
+type scanner struct {
+	b []byte
+	i int
+}
+
+// space skips JSON's white space.
+func (s *scanner) space() {
+	for s.i < len(s.b) && (s.b[s.i] == ' ' || s.b[s.i] == '\t' || s.b[s.i] == '\n' || s.b[s.i] == '\r') {
+		s.i++
+	}
+}
+
+// token skips white space and reads t, if it comes next.
+func (s *scanner) token(t string) bool {
+	s.space()
+	if len(s.b)-s.i < len(t) || string(s.b[s.i:s.i+len(t)]) != t {
+		return false
+	}
+	s.i += len(t)
+	return true
+}
+
+// integer reads a JSON integer of at most nine digits: a sign, and no
+// leading zero.
+func (s *scanner) integer() (int, bool) {
+	neg := s.i < len(s.b) && s.b[s.i] == '-'
 	if neg {
-		i++
+		s.i++
 	}
-	start := i
-	for i < len(body) && body[i] >= '0' && body[i] <= '9' {
-		n = 10*n + int(body[i]-'0')
-		i++
+	start, n := s.i, 0
+	for s.i < len(s.b) && s.b[s.i] >= '0' && s.b[s.i] <= '9' {
+		n = 10*n + int(s.b[s.i]-'0')
+		s.i++
 	}
-	digits := i - start
-	if digits == 0 || digits > 9 || digits > 1 && body[start] == '0' {
-		return 0, false
-	}
-	if !token("}") {
-		return 0, false
-	}
-	space()
-	if i != len(body) {
+	digits := s.i - start
+	if digits == 0 || digits > 9 || digits > 1 && s.b[start] == '0' {
 		return 0, false
 	}
 	if neg {

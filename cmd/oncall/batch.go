@@ -115,69 +115,46 @@ func (c *BatchCmd) Run(env *Env) error {
 		return err
 	}
 
-	return c.stream(env, &rep, c.passes(&rep, sh, other, sc, ref, hashA, hashB), ref.Name)
+	a := batch.Policy{Policy: sh.Policy, SHA256: hashA}
+	var b, refPol *batch.Policy
+	if other != nil {
+		b = &batch.Policy{Policy: other, SHA256: hashB}
+	}
+	if ref.Program != nil {
+		rep.Graded = &batch.Graded{Reference: ref.Name, Rules: scenario.Rules(sc.Grading())}
+		refPol = &batch.Policy{Policy: ref.Program, SHA256: ref.SHA256}
+	}
+	return c.stream(env, &rep, batch.NewPlan(sh, a, b, refPol), rules(a.Policy), rules(other))
 }
 
-// stream runs the passes seed by seed and writes each seed's row to -o (or
-// stdout) as it and the rows before it are done, then the summary to the
-// other stream: the batch keeps a few numbers a seed, not its runs. A file
-// at -o is written under another name beside it and takes its name once
-// the last row is in, so that an interrupted batch leaves it as it was.
-//
-// It branches on where the rows go, on what stops the batch (an interrupt,
-// the reference policy stopping, a row that does not write) and on the runs
-// that stopped: the command's end, from the first run to the exit status.
-func (c *BatchCmd) stream(env *Env, rep *batch.Report, ps passList, refName string) error {
+// rules are the names of a policy's rules, for its coverage; nil for no
+// policy.
+func rules(p shift.Policy) []string {
+	if prog, ok := p.(*policy.Program); ok {
+		return prog.Rules()
+	}
+	return nil
+}
+
+// stream runs the plan seed by seed (batch.Plan.Stream) and writes each
+// seed's row to -o (or stdout) as it and the rows before it are done, then
+// the summary to the other stream. A file at -o is written under another
+// name beside it and takes its name once the last row is in, so that an
+// interrupted batch leaves it as it was.
+func (c *BatchCmd) stream(env *Env, rep *batch.Report, plan batch.Plan, rulesA, rulesB []string) error {
 	out, commit, abort, err := env.partialOutput(c.Output)
 	if err != nil {
 		return err
 	}
-	o := batch.StreamOptions{JSON: c.Format == "json"}
-	if p, ok := ps.policyA.(*policy.Program); ok {
-		o.RulesA = p.Rules()
-	}
-	if p, ok := ps.policyB.(*policy.Program); ok {
-		o.RulesB = p.Rules()
-	}
-	s := batch.NewStream(out, rep, o)
+	s := batch.NewStream(out, rep, batch.StreamOptions{JSON: c.Format == "json", RulesA: rulesA, RulesB: rulesB})
 	ctx, stop := interruptible(env)
 	defer stop()
-	bar := newProgress(env, len(rep.Seeds)*len(ps.shifts))
-	var refStopped error
-	err = batch.Rows(ctx, ps.shifts, rep.Seeds, batch.Options{Jobs: c.Jobs, Progress: bar.pass(0)}, func(_ int, runs []batch.Result) error {
-		row := batch.Row{A: runs[ps.a]}
-		if ps.b >= 0 {
-			row.B = &runs[ps.b]
-		}
-		if ps.ref >= 0 {
-			row.Ref, row.None = &runs[ps.ref], &runs[ps.none]
-			if row.Ref.Err != nil {
-				refStopped = row.Ref.Err
-				return refStopped
-			}
-		}
-		return s.Add(row)
-	})
-	if err == nil {
-		err = s.Close()
-	}
+	bar := newProgress(env, len(rep.Seeds)*len(plan.Passes))
+	err = plan.Stream(ctx, rep.Seeds, batch.Options{Jobs: c.Jobs, Progress: bar.pass(0)}, s)
 	bar.done()
-	if refStopped != nil || ctx.Err() != nil || err != nil {
-		s.Abort()
-	}
-	switch {
-	case refStopped != nil:
+	if err != nil {
 		abort()
-		return failure("the reference policy %s stopped, so the graded criteria have no bounds: %v", refName, refStopped)
-	case ctx.Err() != nil:
-		abort()
-		if c.Output == "" || c.Output == "-" {
-			return failure("interrupted before the last run: the runs written stop there, with no summary")
-		}
-		return failure("interrupted before the last run: nothing written")
-	case err != nil:
-		abort()
-		return failure("writing the runs: %v", err)
+		return c.streamError(ctx, err, rep)
 	}
 	if err := commit(); err != nil {
 		return failure("writing the runs: %v", err)
@@ -195,6 +172,22 @@ func (c *BatchCmd) stream(env *Env, rep *batch.Report, ps passList, refName stri
 	return nil
 }
 
+// streamError says what stopped a batch: its reference policy, an
+// interrupt (the runs written to standard output stop there; a file is
+// left as it was), or writing.
+func (c *BatchCmd) streamError(ctx context.Context, err error, rep *batch.Report) error {
+	var re *batch.ReferenceError
+	switch {
+	case errors.As(err, &re):
+		return failure("the reference policy %s stopped, so the graded criteria have no bounds: %v", rep.Graded.Reference, re.Err)
+	case ctx.Err() != nil && (c.Output == "" || c.Output == "-"):
+		return failure("interrupted before the last run: the runs written stop there, with no summary")
+	case ctx.Err() != nil:
+		return failure("interrupted before the last run: nothing written")
+	}
+	return failure("writing the runs: %v", err)
+}
+
 // customFigures are the figures the scenario computes itself, for every
 // output of a batch.
 func customFigures(sc *scenario.Program) []engine.OutcomeSpec {
@@ -203,51 +196,6 @@ func customFigures(sc *scenario.Program) []engine.OutcomeSpec {
 		names, units = append(names, o.Name), append(units, o.Unit)
 	}
 	return batch.ScenarioFigures(names, units, scenario.Rules(sc.Grading()))
-}
-
-// passList is the batches of runs of a batch, one a policy (or none) to
-// run on every seed, and which of them serves each side of the report: a,
-// b, the reference and no policy (-1: none).
-type passList struct {
-	shifts           []batch.Pass
-	hashes           []string
-	a, b, ref, none  int
-	policyA, policyB shift.Policy
-}
-
-// passes lists the batches to run: policy a, then b, then, for a scenario
-// with grading criteria and a reference policy, the reference policy and
-// no policy. A policy whose source bytes are another's, or no policy
-// twice, runs once, its results serving both: `batch bad-deploy -p
-// scripts/bad-deploy.rules` runs the reference once and no policy once.
-// The runs of policy a and b keep what their rules did (coverage).
-func (c *BatchCmd) passes(rep *batch.Report, sh shift.Shift, other shift.Policy, sc *scenario.Program, ref grade.Policy, hashA, hashB string) passList {
-	ps := passList{b: -1, ref: -1, none: -1, policyA: sh.Policy, policyB: other}
-	add := func(pol shift.Policy, hash string, cover bool) int {
-		for i, p := range ps.shifts {
-			q := p.Shift.Policy
-			if (q == nil && pol == nil) || (q != nil && pol != nil && hash != "" && ps.hashes[i] == hash) {
-				ps.shifts[i].Coverage = ps.shifts[i].Coverage || cover
-				return i
-			}
-		}
-		run := sh
-		run.Policy = pol
-		ps.shifts = append(ps.shifts, batch.Pass{Shift: run, Coverage: cover})
-		ps.hashes = append(ps.hashes, hash)
-		return len(ps.shifts) - 1
-	}
-	ps.a = add(sh.Policy, hashA, sh.Policy != nil)
-	if other != nil {
-		ps.b = add(other, hashB, true)
-	}
-	if ref.Program == nil {
-		return ps
-	}
-	rep.Graded = &batch.Graded{Reference: ref.Name, Rules: scenario.Rules(sc.Grading())}
-	ps.ref = add(ref.Program, ref.SHA256, false)
-	ps.none = add(nil, "", false)
-	return ps
 }
 
 // referencePolicy loads --reference-policy, or the scenario's built-in

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"github.com/oncall-sim/oncall/golden"
@@ -14,11 +15,11 @@ import (
 type GradeCmd struct {
 	Policy           string     `short:"p" xor:"who" required:"" help:"The policy file to grade." placeholder:"FILE"`
 	Class            string     `xor:"who" required:"" help:"Grade every *.rules file in DIR, one student a file (see Help)." placeholder:"DIR"`
-	Out              string     `help:"With --class and -f junit or gradescope: write one report a student into DIR, <student>.xml or <student>/results.json." placeholder:"DIR"`
+	Out              string     `help:"With --class and -f junit or gradescope: write one report a student into DIR (made if it is not there), <student>.xml or <student>/results.json." placeholder:"DIR"`
 	Scenario         []string   `short:"s" help:"Grade this scenario only, a built-in name or a .lua file; repeatable, as in golden record (default: every scenario the references hold)." placeholder:"NAME"`
 	References       []string   `name:"reference" sep:"none" help:"Reference outcomes recorded by 'oncall golden record' (default: the public references built into oncall); one file, which may hold several scenarios." placeholder:"FILE"`
 	Reference        string     `kong:"-"` // the one --reference, once Run has checked there is at most one
-	Format           string     `short:"f" enum:"text,json,csv,junit,gradescope" default:"text" help:"Report format: text, json, junit (JUnit XML) or gradescope (results.json); with --class also csv (a row a student)."`
+	Format           string     `short:"f" enum:"text,json,csv,junit,gradescope" default:"text" help:"Report format: text, json, junit (JUnit XML) or gradescope (results.json); with --class also csv (a row a student), and junit is the class in one file unless --out."`
 	Output           string     `short:"o" help:"Write the report to FILE instead of standard output." placeholder:"FILE"`
 	PassMark         float64    `default:"100" help:"Percent of the maximum score needed to pass (default 100: every criterion on every seed)." placeholder:"PCT"`
 	Visibility       string     `enum:"visible,hidden,after_due_date,after_published" default:"visible" help:"Visibility of the tests in Gradescope's results.json (the test that the policy loads and runs is always visible)."`
@@ -55,15 +56,27 @@ Examples:
   oncall grade --class submissions/ -f csv -o class.csv     a row a student
   oncall grade --class submissions/                         the class summary
   oncall grade --class submissions/ -f gradescope --out results/
+  oncall grade --class submissions/ -f junit -o class.xml    the class for a CI
+
+Without --scenario, a scenario where no policy already earns every point on
+every seed (free play: there is nothing to earn) is left out, and standard
+error says so; name it with -s to grade it.
 
 With --class DIR, every *.rules file in DIR is one student, named by the file
 without .rules. A file that does not load scores 0, with its diagnostic
-(file:line:col), and the class goes on. The text format is the class summary
-(the distribution of totals, each criterion's share of students earning its
-full points, the students flagged); csv and json give a row a student. JUnit
-and Gradescope reports are a student's own: they need --out DIR, which gets
-DIR/<student>.xml or DIR/<student>/results.json. The exit code is 0 once the
-class is graded, whoever passed.`
+(file:line:col), as it reads in a grade of the file alone, and the class goes
+on; a file with no rule (comments only) is graded as no policy. The text
+format is the class summary: first the criterion the class misses most, then
+the distribution of totals, each criterion's count of students who met it,
+earned part of it or none with the class's median figure beside the
+reference's, the students by total (a flagged one marked) and the students
+flagged (a file that does not load, runs that stopped, worse than no policy,
+rules keyed on the clock or acting before the first signal). csv and json give
+a row a student with the same flags; junit gives the class in one file (a
+testsuite a student and scenario, a failed testcase "flags" for what looks
+like gaming), or with --out DIR one report a student, DIR/<student>.xml;
+gradescope needs --out DIR, which gets DIR/<student>/results.json. --out makes
+DIR. The exit code is 0 once the class is graded, whoever passed.`
 }
 
 // Run implements the subcommand.
@@ -94,31 +107,19 @@ func (c *GradeCmd) Run(env *Env) error {
 	return c.grade(env)
 }
 
-// grade grades the policy once the flags hold.
-//
-// It branches on each input that may fail (budget, policy, references,
-// scenarios, -o), on whether a policy that does not load still gets a
-// machine-format report, and on the ways grading ends (interrupted, refused
-// for stale references with a gradescope file written, failed, not passed):
-// the cases are the command's exit codes and reports, in the order grading
-// reaches them.
+// grade grades the policy once the flags hold: the policy read as a
+// class reads a student's (grade.LoadStudent), the references and
+// scenarios, the runs, and the report in the chosen format.
 func (c *GradeCmd) grade(env *Env) error {
 	limits, err := c.Budget.limits()
 	if err != nil {
 		return err
 	}
-	// A policy that does not load is the student's mistake, not the
-	// instructor's: the machine formats still get a report (zero points, the
-	// diagnostics in it), since an autograder shows the file, not stderr.
-	pol, polErr := readPolicyFile(env, "--policy", c.Policy)
+	st, polErr := c.student(env)
 	if polErr != nil && c.Format == "text" {
 		return polErr
 	}
-	refs, refName, err := c.references(env)
-	if err != nil {
-		return err
-	}
-	scenarios, err := c.scenarios(env, refs, refName, limits)
+	refs, refName, scenarios, err := c.graded(env, limits)
 	if err != nil {
 		return err
 	}
@@ -129,37 +130,24 @@ func (c *GradeCmd) grade(env *Env) error {
 	if err := checkOutput(env, "-o", c.Output, inputs...); err != nil {
 		return err
 	}
+	opts := c.options(env, refs, refName, scenarios, limits)
+	opts.Policy, opts.PolicyName, opts.PolicyError, opts.NoRule = st.Policy, c.Policy, st.Error, st.NoRule
 	ctx, stop := interruptible(env)
 	defer stop()
-	// One bar over every run of every scenario: each scenario's runs start
-	// where the previous one's end.
-	total, offsets := 0, make(map[string]int)
-	for _, s := range scenarios {
-		r, _ := refs.Lookup(s.ID)
-		offsets[s.ID] = total
-		total += len(r.Runs)
-	}
-	bar := newProgress(env, total)
-	opts := grade.GradeOptions{
-		Scenarios: scenarios, PolicyName: c.Policy,
-		References: refs, ReferenceName: refName,
-		PassMark: c.PassMark / 100, Jobs: c.Jobs, Clock: env.Now, AllowStale: c.AllowStale, Limits: limits,
-		Progress: func(id string, done, _ int) {
-			if bar.w != nil {
-				bar.draw(offsets[id] + done)
-			}
-		},
-	}
-	if polErr != nil {
-		opts.PolicyError = strings.TrimPrefix(polErr.Error(), "oncall: ")
-	} else {
-		opts.Policy = pol
-	}
+	bar := newProgress(env, totalRuns(refs, scenarios))
+	opts.Progress = policyProgress(bar, refs, scenarios)
 	rep, err := grade.Grade(ctx, opts)
 	bar.done()
+	return c.finishGrade(env, ctx.Err() != nil, rep, err, polErr, refName, scenarios)
+}
+
+// finishGrade ends a grade of one policy: interrupted, refused for stale
+// references (a report still written for an autograder), failed, or the
+// report written and the exit code the grade's.
+func (c *GradeCmd) finishGrade(env *Env, interrupted bool, rep *grade.Report, err, polErr error, refName string, scenarios []grade.Scenario) error {
 	var stale *grade.StaleError
 	switch {
-	case err != nil && ctx.Err() != nil:
+	case err != nil && interrupted:
 		return failure("interrupted: no grade")
 	case errors.As(err, &stale):
 		stale.Rerecord = c.rerecord(stale)
@@ -186,6 +174,88 @@ func (c *GradeCmd) grade(env *Env) error {
 			trimFloat(rep.Score), trimFloat(rep.MaxScore), c.PassMark)
 	}
 	return nil
+}
+
+// student reads --policy as a class reads a student's file: a file that
+// does not load is the student's mistake, not the instructor's, so the
+// machine formats still get a report (zero points, the diagnostics in
+// it), since an autograder shows the file, not stderr; the error is the
+// command's, for its exit code and stderr.
+func (c *GradeCmd) student(env *Env) (grade.Student, error) {
+	src, err := env.ReadFile(c.Policy)
+	if err != nil {
+		return grade.Student{File: c.Policy, Error: c.Policy + ": " + err.Error()}, usageError("--policy %s: %v", c.Policy, err)
+	}
+	st := grade.LoadStudent(strings.TrimSuffix(filepath.Base(c.Policy), ".rules"), c.Policy, src)
+	if st.Error != "" {
+		return st, usageError("--policy %s does not load:\n%s", c.Policy, st.Error)
+	}
+	return st, nil
+}
+
+// graded reads the references and picks the scenarios to grade (scenarios);
+// without --scenario, a scenario where no policy already earns every point
+// is left out, and standard error says so (grade.NothingToEarn: free play).
+func (c *GradeCmd) graded(env *Env, limits budget.Limits) (*grade.ReferenceFile, string, []grade.Scenario, error) {
+	refs, refName, err := c.references(env)
+	if err != nil {
+		return nil, "", nil, err
+	}
+	scenarios, err := c.scenarios(env, refs, refName, limits)
+	if err != nil || len(c.Scenario) > 0 {
+		return refs, refName, scenarios, err
+	}
+	var kept, left []grade.Scenario
+	for _, sc := range scenarios {
+		ref, _ := refs.Lookup(sc.ID)
+		if nothing, err := grade.NothingToEarn(sc, ref); err == nil && nothing {
+			left = append(left, sc)
+		} else {
+			kept = append(kept, sc)
+		}
+	}
+	if len(kept) == 0 {
+		return refs, refName, scenarios, nil
+	}
+	for _, sc := range left {
+		fmt.Fprintf(env.Stderr, "oncall: %s left out: no policy already earns every point of it on every seed, so there is nothing to earn there (grade it with -s %s)\n", sc.ID, sc.ID)
+	}
+	return refs, refName, kept, nil
+}
+
+// options are what grading takes from the flags, for a policy or a class.
+func (c *GradeCmd) options(env *Env, refs *grade.ReferenceFile, refName string, scenarios []grade.Scenario, limits budget.Limits) grade.GradeOptions {
+	return grade.GradeOptions{
+		Scenarios: scenarios, References: refs, ReferenceName: refName,
+		PassMark: c.PassMark / 100, Jobs: c.Jobs, Clock: env.Now, AllowStale: c.AllowStale, Limits: limits,
+	}
+}
+
+// totalRuns counts the runs of a policy over the scenarios' seeds.
+func totalRuns(refs *grade.ReferenceFile, scenarios []grade.Scenario) int {
+	total := 0
+	for _, s := range scenarios {
+		if r, err := refs.Lookup(s.ID); err == nil {
+			total += len(r.Runs)
+		}
+	}
+	return total
+}
+
+// policyProgress moves one bar over every run of every scenario: each
+// scenario's runs start where the previous one's end.
+func policyProgress(bar *progress, refs *grade.ReferenceFile, scenarios []grade.Scenario) func(id string, done, all int) {
+	offsets := make(map[string]int)
+	total := 0
+	for _, s := range scenarios {
+		offsets[s.ID] = total
+		total += totalRuns(refs, []grade.Scenario{s})
+	}
+	return func(id string, done, _ int) {
+		if bar.w != nil {
+			bar.draw(offsets[id] + done)
+		}
+	}
 }
 
 // rerecord is the command that records stale references again: golden's

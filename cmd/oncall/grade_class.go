@@ -12,25 +12,34 @@ import (
 	"github.com/oncall-sim/oncall/grade"
 )
 
-// gradeClass grades every *.rules file of --class, one student a file: the
-// scenarios and references are read once for the class.
-//
-// It branches on each flag that --class forbids or requires with the chosen
-// -f (--out for the per-student formats, -o for the class report), then on
-// each input that may fail (the class folder, the references, the scenarios,
-// each student's policy), on a refusal for stale references (written to
-// every student's autograder with -f gradescope), and on the three class
-// formats: the checks come in the order a teacher meets them, each with its
-// own message, and splitting them would only pass the same flags around.
-func (c *GradeCmd) gradeClass(env *Env) error {
-	perStudent := c.Format == "junit" || c.Format == "gradescope"
+// perStudent says whether -f writes a report a student: Gradescope's
+// always, JUnit with --out (without it, JUnit is the class in one file).
+func (c *GradeCmd) perStudent() bool {
+	return c.Format == "gradescope" || c.Format == "junit" && c.Out != ""
+}
+
+// classFlags checks the flags --class forbids or requires with -f: --out
+// for the per-student formats, -o for the class report.
+func (c *GradeCmd) classFlags() error {
 	switch {
-	case perStudent && c.Out == "":
-		return usageError("-f %s is a report a student: with --class, give --out DIR to write DIR/%s for each student", c.Format, studentFile(c.Format, "<student>"))
-	case perStudent && c.Output != "":
-		return usageError("-o %s: with --class and -f %s the reports go to --out DIR, one a student", c.Output, c.Format)
-	case !perStudent && c.Out != "":
+	case c.Format == "gradescope" && c.Out == "":
+		return usageError("-f gradescope is a report a student: with --class, give --out DIR to write DIR/%s for each student", studentFile(c.Format, "<student>"))
+	case c.perStudent() && c.Output != "":
+		return usageError("-o %s: with --class and -f %s --out %s the reports go to --out, one a student (without --out, -f junit writes the class in one file)", c.Output, c.Format, c.Out)
+	case !c.perStudent() && c.Out != "":
 		return usageError("--out %s: with -f %s the class is one report; write it with -o FILE (--out takes -f junit or gradescope)", c.Out, c.Format)
+	case c.Output != "" && filepath.Clean(filepath.Dir(c.Output)) == filepath.Clean(c.Class) && strings.HasSuffix(c.Output, ".rules"):
+		return usageError("-o %s is in --class %s and ends in .rules: it would be graded as a student; write it elsewhere", c.Output, c.Class)
+	}
+	return nil
+}
+
+// gradeClass grades every *.rules file of --class, one student a file: the
+// scenarios and references are read once for the class (grade.GradeClass),
+// and the class report written, or each student's.
+func (c *GradeCmd) gradeClass(env *Env) error {
+	if err := c.classFlags(); err != nil {
+		return err
 	}
 	limits, err := c.Budget.limits()
 	if err != nil {
@@ -40,67 +49,19 @@ func (c *GradeCmd) gradeClass(env *Env) error {
 	if err != nil {
 		return err
 	}
-	if perStudent {
-		if info, err := os.Stat(c.Out); err != nil || !info.IsDir() {
-			return usageError("--out %s: there is no folder %s to write the reports in; create it first", c.Out, c.Out)
-		}
-	}
-	refs, refName, err := c.references(env)
+	refs, refName, scenarios, err := c.graded(env, limits)
 	if err != nil {
 		return err
 	}
-	scenarios, err := c.scenarios(env, refs, refName, limits)
-	if err != nil {
+	if err := c.outputs(env); err != nil {
 		return err
 	}
-	// Every student runs on the same seeds: each seed's script is run once
-	// to its end and replayed to the others (scenario.Tapes), which gives
-	// the same runs.
-	for i := range scenarios {
-		if p, ok := scenarios[i].Source.(*scenario.Program); ok {
-			scenarios[i].Source = p.Tapes()
-		}
-	}
-	if err := checkOutput(env, "-o", c.Output, input{"--reference", c.Reference}); err != nil {
-		return err
-	}
-	if c.Output != "" && filepath.Clean(filepath.Dir(c.Output)) == filepath.Clean(c.Class) && strings.HasSuffix(c.Output, ".rules") {
-		return usageError("-o %s is in --class %s and ends in .rules: it would be graded as a student; write it elsewhere", c.Output, c.Class)
-	}
-	students := make([]grade.Student, len(files))
-	for i, f := range files {
-		students[i] = grade.Student{Name: strings.TrimSuffix(filepath.Base(f), ".rules"), File: f}
-		pol, err := readPolicyFile(env, "--class", f)
-		if err != nil {
-			students[i].Error = strings.TrimPrefix(err.Error(), "oncall: ")
-			continue
-		}
-		students[i].Policy = pol
-	}
+	students := classStudents(env, files)
+	opts := c.options(env, refs, refName, taped(scenarios), limits)
 	ctx, stop := interruptible(env)
 	defer stop()
-	total := 0
-	for _, s := range scenarios {
-		r, _ := refs.Lookup(s.ID)
-		total += len(r.Runs)
-	}
-	bar := newProgress(env, total*len(students))
-	done := 0
-	last := ""
-	opts := grade.GradeOptions{
-		Scenarios: scenarios, References: refs, ReferenceName: refName,
-		PassMark: c.PassMark / 100, Jobs: c.Jobs, Clock: env.Now, AllowStale: c.AllowStale, Limits: limits,
-		Progress: func(id string, n, all int) {
-			if bar.w == nil {
-				return
-			}
-			if id != last {
-				last = id
-				done += all
-			}
-			bar.draw(done - all + n)
-		},
-	}
+	bar := newProgress(env, totalRuns(refs, scenarios)*len(students))
+	opts.Progress = classProgress(bar)
 	class, err := grade.GradeClass(ctx, opts, students)
 	bar.done()
 	var stale *grade.StaleError
@@ -108,37 +69,22 @@ func (c *GradeCmd) gradeClass(env *Env) error {
 	case err != nil && ctx.Err() != nil:
 		return failure("interrupted: no grade")
 	case errors.As(err, &stale):
-		stale.Rerecord = c.rerecord(stale)
-		if perStudent {
-			// Each student's autograder (results.json or the JUnit
-			// report) gets 0 points, the reason and what to do.
-			refused := &grade.Class{}
-			for _, st := range students {
-				refused.Students = append(refused.Students, grade.ClassStudent{Name: st.Name, Report: grade.Refused(st.File, refName, scenarios, stale.Error())})
-			}
-			if werr := c.writeStudents(env, refused); werr != nil {
-				return werr
-			}
-		}
-		return usageError("%v", stale)
+		return c.refuseClass(env, stale, students, refName, scenarios)
 	case err != nil:
 		return usageError("%v", err)
-	}
-	if perStudent {
+	case c.perStudent():
 		return c.writeStudents(env, class)
 	}
+	return c.writeClass(env, class)
+}
+
+// writeClass writes the class report in the chosen format to -o or stdout.
+func (c *GradeCmd) writeClass(env *Env, class *grade.Class) error {
 	out, closeOut, err := env.output(c.Output)
 	if err != nil {
 		return err
 	}
-	switch c.Format {
-	case "csv":
-		err = class.WriteCSV(out)
-	case "json":
-		err = class.WriteJSON(out)
-	default:
-		err = class.WriteText(out)
-	}
+	err = class.Write(out, c.Format)
 	if cerr := closeOut(); err == nil {
 		err = cerr
 	}
@@ -146,6 +92,75 @@ func (c *GradeCmd) gradeClass(env *Env) error {
 		return failure("writing the class report: %v", err)
 	}
 	return nil
+}
+
+// outputs checks -o and makes --out, before the runs rather than after.
+func (c *GradeCmd) outputs(env *Env) error {
+	if c.Out != "" {
+		if err := os.MkdirAll(c.Out, 0o755); err != nil {
+			return usageError("--out %s: %v (give a folder to write the reports in)", c.Out, err)
+		}
+	}
+	return checkOutput(env, "-o", c.Output, input{"--reference", c.Reference})
+}
+
+// taped gives each scenario of a script its tapes: every student runs on
+// the same seeds, so each seed's script is run once to its end and
+// replayed to the others (scenario.Tapes), which gives the same runs.
+func taped(scenarios []grade.Scenario) []grade.Scenario {
+	out := make([]grade.Scenario, len(scenarios))
+	for i, sc := range scenarios {
+		if p, ok := sc.Source.(*scenario.Program); ok {
+			sc.Source = p.Tapes()
+		}
+		out[i] = sc
+	}
+	return out
+}
+
+// classStudents reads each student's file (grade.LoadStudent): one that
+// cannot be read or does not load scores 0 with its diagnostic.
+func classStudents(env *Env, files []string) []grade.Student {
+	students := make([]grade.Student, len(files))
+	for i, f := range files {
+		name := strings.TrimSuffix(filepath.Base(f), ".rules")
+		src, err := env.ReadFile(f)
+		if err != nil {
+			students[i] = grade.Student{Name: name, File: f, Error: f + ": " + err.Error()}
+			continue
+		}
+		students[i] = grade.LoadStudent(name, f, src)
+	}
+	return students
+}
+
+// classProgress moves one bar over the class: each scenario's runs of
+// every student, one scenario after another.
+func classProgress(bar *progress) func(id string, n, all int) {
+	done, last := 0, ""
+	return func(id string, n, all int) {
+		if bar.w == nil {
+			return
+		}
+		if id != last {
+			last = id
+			done += all
+		}
+		bar.draw(done - all + n)
+	}
+}
+
+// refuseClass answers stale references: each student's autograder
+// (results.json or the JUnit report) gets 0 points, the reason and what to
+// do, and the exit code is 2.
+func (c *GradeCmd) refuseClass(env *Env, stale *grade.StaleError, students []grade.Student, refName string, scenarios []grade.Scenario) error {
+	stale.Rerecord = c.rerecord(stale)
+	if c.perStudent() {
+		if err := c.writeStudents(env, grade.RefusedClass(students, refName, scenarios, stale.Error())); err != nil {
+			return err
+		}
+	}
+	return usageError("%v", stale)
 }
 
 // studentFile is where a student's own report goes under --out.

@@ -39,7 +39,9 @@ func benchEnv() *testEnv {
 // BenchmarkGradeClass grades 50 policies (the grading ladder's and the
 // built-in references and examples) on the 8 built-in scenarios over 40 seeds: once as
 // grade --class, and as 50 grade commands in the same process. The ratio
-// of the two is the class's gain; each op is the whole class.
+// of the two is the class's gain; each op is the whole class. A class of
+// 500 students on 200 seeds is 50 times the class's cpu-s/op, over the
+// cores.
 func BenchmarkGradeClass(b *testing.B) {
 	dir := b.TempDir()
 	class := filepath.Join(dir, "class")
@@ -70,8 +72,12 @@ func BenchmarkGradeClass(b *testing.B) {
 	refs := filepath.Join(dir, "refs.json")
 	e := benchEnv()
 	args := []string{"golden", "record", "--seeds", "1-40", "-o", refs}
+	// Each scenario named, free play too, which grade leaves out unless
+	// named (there is nothing to earn there): the class grades all 8.
+	var named []string
 	for _, s := range []string{"bad-deploy", "cache-flush", "config-push", "db-degradation", "free-play", "memory-leak", "surge", "thundering-herd"} {
 		args = append(args, "-s", s)
+		named = append(named, "-s", s)
 	}
 	if code := e.run(args...); code != 0 {
 		b.Fatalf("golden record: exit %d: %s", code, e.err.String())
@@ -82,7 +88,7 @@ func BenchmarkGradeClass(b *testing.B) {
 		defer func() { b.ReportMetric((cpuSeconds()-cpu)/float64(b.N), "cpu-s/op") }()
 		for range b.N {
 			for _, s := range students {
-				if code := e.run("grade", "-p", s, "--reference", refs, "-f", "json", "-o", out); code > 1 {
+				if code := e.run(append([]string{"grade", "-p", s, "--reference", refs, "-f", "json", "-o", out}, named...)...); code > 1 {
 					b.Fatalf("exit %d: %s", code, e.err.String())
 				}
 			}
@@ -93,7 +99,7 @@ func BenchmarkGradeClass(b *testing.B) {
 		cpu := cpuSeconds()
 		defer func() { b.ReportMetric((cpuSeconds()-cpu)/float64(b.N), "cpu-s/op") }()
 		for range b.N {
-			if code := e.run("grade", "--class", class, "--reference", refs, "-f", "csv", "-o", out); code != 0 {
+			if code := e.run(append([]string{"grade", "--class", class, "--reference", refs, "-f", "csv", "-o", out}, named...)...); code != 0 {
 				b.Fatalf("exit %d: %s", code, e.err.String())
 			}
 		}

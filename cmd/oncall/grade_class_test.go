@@ -50,28 +50,29 @@ func TestGradeClassCSV(t *testing.T) {
 		t.Fatalf("%d rows, want a header and 3 students:\n%s", len(rows), e.out.String())
 	}
 	head := rows[0]
-	if head[0] != "student" || head[1] != "total" || head[len(head)-2] != "passed" || head[len(head)-1] != "diagnostic" ||
-		head[2] != "bad-deploy: budget_used at most reference + 0.035" {
+	if head[0] != "student" || head[1] != "rank" || head[2] != "total" || head[len(head)-3] != "passed" || head[len(head)-2] != "flags" || head[len(head)-1] != "diagnostic" ||
+		head[3] != "bad-deploy: budget_used at most reference + 0.035" {
 		t.Errorf("header %q", head)
 	}
 	byName := map[string][]string{}
 	for _, r := range rows[1:] {
 		byName[r[0]] = r
 	}
-	if a := byName["alice"]; a == nil || a[1] != "13" || a[len(a)-2] != "true" || a[len(a)-1] != "" {
+	if a := byName["alice"]; a == nil || a[1] != "1" || a[2] != "13" || a[len(a)-3] != "true" || a[len(a)-2] != "" || a[len(a)-1] != "" {
 		t.Errorf("alice, the reference policy: %q", a)
 	}
-	if b := byName["bob"]; b == nil || b[1] != "0" || b[len(b)-2] != "false" {
+	if b := byName["bob"]; b == nil || b[1] != "2" || b[2] != "0" || b[len(b)-3] != "false" || b[len(b)-2] != "worse than no policy on bad-deploy" {
 		t.Errorf("bob, the harmful policy: %q", b)
 	}
 	c := byName["carol"]
-	if c == nil || c[1] != "0" || !strings.HasPrefix(c[len(c)-1], filepath.Join(dir, "carol.rules")+":2:") {
+	if c == nil || c[1] != "2" || c[2] != "0" || c[len(c)-2] != "the policy does not load" || !strings.HasPrefix(c[len(c)-1], filepath.Join(dir, "carol.rules")+":2:") {
 		t.Errorf("carol, who does not load, scores 0 with file:line:col: %q", c)
 	}
 }
 
-// The text of a class is its summary: the distribution, each criterion's
-// share, the students flagged.
+// The text of a class is its summary: the criterion missed most first,
+// the distribution, each criterion's counts, the students by rank and
+// those flagged.
 func TestGradeClassSummary(t *testing.T) {
 	dir := classDir(t)
 	e := newTestEnv(t)
@@ -80,10 +81,11 @@ func TestGradeClassSummary(t *testing.T) {
 	}
 	out := e.out.String()
 	for _, want := range []string{
+		"the criterion the class misses most: bad-deploy: budget_used at most reference + 0.035, not met by 2 of 3 students",
 		"class of 3 students against the public references (seeds 1-20): 1 passed (pass mark 100 %)",
 		"   0–10 %    2  ##\n",
 		"    100 %    1  #\n",
-		"bad-deploy: budget_used at most reference + 0.035       1/3  33.3 %",
+		"  1.  alice  13",
 		"carol: the policy does not load (" + filepath.Join(dir, "carol.rules") + ":2:",
 	} {
 		if !strings.Contains(out, want) {

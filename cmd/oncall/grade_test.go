@@ -42,7 +42,7 @@ func TestGradeHarmfulFails(t *testing.T) {
 	if code := e.run("grade", "-p", harmful, "-f", "gradescope", "-o", out, "--visibility", "after_due_date", "--stdout-visibility", "visible"); code != 1 {
 		t.Fatalf("exit %d, want 1: %s", code, e.err.String())
 	}
-	if !strings.Contains(e.err.String(), "oncall: "+harmful+" did not pass: 0 / 149 points, pass mark 100 %") {
+	if !strings.Contains(e.err.String(), "oncall: "+harmful+" did not pass: 0 / 143 points, pass mark 100 %") {
 		t.Errorf("stderr %q", e.err.String())
 	}
 	data, err := os.ReadFile(out)
@@ -66,7 +66,7 @@ func TestGradeHarmfulFails(t *testing.T) {
 	if err := json.Unmarshal(data, &res); err != nil {
 		t.Fatal(err)
 	}
-	if res.Score == nil || res.MaxScore == nil || *res.Score != 0 || *res.MaxScore != 149 || len(res.Tests) != 74 ||
+	if res.Score == nil || res.MaxScore == nil || *res.Score != 0 || *res.MaxScore != 143 || len(res.Tests) != 69 ||
 		res.ExecutionTime == nil || res.StdoutVisibility != "visible" {
 		t.Fatalf("results.json %s", data)
 	}
@@ -104,7 +104,7 @@ func TestGradeJUnitFile(t *testing.T) {
 	if err := xml.Unmarshal(data, &doc); err != nil {
 		t.Fatal(err)
 	}
-	if doc.Tests != 73 || len(doc.Suites) != 12 || doc.Suites[0].Name != "bad-deploy" || doc.Suites[0].Stamp == "1970-01-01T00:00:00" {
+	if doc.Tests != 68 || len(doc.Suites) != 11 || doc.Suites[0].Name != "bad-deploy" || doc.Suites[0].Stamp == "1970-01-01T00:00:00" {
 		t.Errorf("JUnit %s", data)
 	}
 }
@@ -311,10 +311,10 @@ func TestGradeReportsAPolicyThatDoesNotLoad(t *testing.T) {
 		doc.Tests[1].Output != "met on 0 of 20 seeds (1-20): 0 of 6 points; mean —, reference mean 0.0136476, no policy mean 0.3510231\nno seed ran: the policy does not load\n" {
 		t.Errorf("results.json %s", data)
 	}
-	if doc.Tests[0].Status != "failed" || !strings.HasPrefix(doc.Tests[0].Output, "The policy does not load, so no seed ran:\n--policy "+bad+" does not load:\n"+bad+":2:8: ") {
+	if doc.Tests[0].Status != "failed" || !strings.HasPrefix(doc.Tests[0].Output, "The policy does not load, so no seed ran:\n"+bad+":2:8: ") {
 		t.Errorf("the policy's own test lacks the diagnostics: %+v", doc.Tests[0])
 	}
-	if !strings.Contains(doc.Output, "the policy does not load, so no seed ran:\n  --policy "+bad+" does not load:\n  "+bad+":2:8: ") {
+	if !strings.Contains(doc.Output, "the policy does not load, so no seed ran:\n  "+bad+":2:8: ") {
 		t.Errorf("output lacks the diagnostics:\n%s", doc.Output)
 	}
 	// In text the diagnostics on stderr are the whole answer.

@@ -9,6 +9,8 @@ import (
 	"text/tabwriter"
 	"unicode/utf8"
 
+	"github.com/alecthomas/kong"
+
 	"github.com/oncall-sim/oncall/engine"
 	"github.com/oncall-sim/oncall/shift"
 )
@@ -28,8 +30,9 @@ type RunCmd struct {
 	Full     bool       `help:"Print every minute in the table on the terminal. Without it the terminal gets the minutes where something happened (an event, a page, a rule that fired), the first and the last, and the outcome: a day of free play is 1,440 lines, more than a terminal shows. A table in a file (-o), CSV and JSON hold every minute."`
 	Reveal   bool       `help:"The instructor's trace: also what the scenario does quietly (the constants it sets, scales and ramps, the controls it sets, what a build does, bad_traffic), which the learner's trace leaves out."`
 	Replay   string     `help:"What if: play again the shift of a JSON trace (oncall run -f json, the console's download) or of a share link, branch it at --at with the decisions of --do, and set the two outcomes side by side." placeholder:"TRACE.json|LINK"`
-	At       string     `help:"With --replay: the minute to branch at, HH:MM on the shift's clock or minutes from its start." placeholder:"HH:MM"`
-	Do       []string   `sep:"none" help:"With --replay: a decision taken at --at, written as a policy's action (rollback, set_min_instances(20), set_shed(0.5)); repeatable. The recorded decisions from --at on are dropped: nobody decides after it." placeholder:"ACTION"`
+	At       []string   `sep:"none" help:"With --replay: a minute of the branch, HH:MM on the shift's clock or minutes from its start; the --do written after it are taken then, in place of what the shift decided then. Repeatable: the branch starts at the first." placeholder:"HH:MM"`
+	Do       []string   `sep:"none" help:"With --replay: a decision taken at the --at before it, written as a policy's action (rollback, set_min_instances(20), set_shed(0.5)); repeatable." placeholder:"ACTION"`
+	Then     string     `help:"With --replay: who decides at the other minutes from the first --at on: nothing (nobody, the default), recorded (the decisions the shift recorded carry on), reference (the scenario's reference policy) or a policy's FILE.rules." placeholder:"WHO"`
 	Budget   LimitFlags `embed:""`
 }
 
@@ -46,13 +49,18 @@ func (RunCmd) Help() string {
   oncall run memory-leak --seed 7 --reveal      the instructor's trace: what the scenario did quietly
   oncall run bad-deploy --seed 7 -f openmetrics -o shift.om   for promtool tsdb create-blocks-from openmetrics
   oncall run bad-deploy --seed 7 -f prometheus | promtool check metrics   one scrape: the last minute
-  oncall run bad-deploy --replay trace.json --at 09:15 --do rollback   what if: the shift of trace.json, rolled back at 09:15`
+  oncall run bad-deploy --replay trace.json --at 09:15 --do rollback   what if: the shift of trace.json, rolled back at 09:15
+  oncall run slow-dependency --seed 3 -f json -o trace.json
+  oncall run slow-dependency --replay trace.json --at 09:26 --do "set_breaker(true)" --at 09:48 --do "set_breaker(false)"
+                                               the breaker opened at 09:26 and closed again at 09:48
+  oncall run bad-deploy --replay trace.json --at 09:15 --do rollback --then recorded   the rest of the shift as played
+  oncall run bad-deploy --replay trace.json --at 09:12 --then reference   the reference policy takes over at 09:12`
 }
 
 // Run implements the subcommand.
-func (c *RunCmd) Run(env *Env) error {
-	if c.Replay != "" || c.At != "" || len(c.Do) > 0 {
-		return c.whatIf(env)
+func (c *RunCmd) Run(env *Env, k *kong.Context) error {
+	if c.Replay != "" || len(c.At) > 0 || len(c.Do) > 0 || c.Then != "" {
+		return c.whatIf(env, k)
 	}
 	sh, err := c.build(env)
 	if err != nil {
@@ -336,12 +344,17 @@ func tableCell(r *engine.Row, metric string) string {
 	return strconv.FormatFloat(v, 'f', min(s.Decimals, 2), 64)
 }
 
-// writeOutcome writes the outcome as aligned "name  value  unit" lines.
+// writeOutcome writes the outcome as aligned "name  value  unit" lines,
+// for a person: a first_page of −1 reads "did not page".
 func writeOutcome(w io.Writer, o engine.Outcome) error {
 	fmt.Fprintln(w, "outcome")
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	for _, s := range engine.OutcomeSpecs() {
-		fmt.Fprintf(tw, "  %s\t%s\t%s\n", s.Name, engine.FormatFixed(s.Get(&o), s.Decimals), s.Unit)
+		text, unit := s.Text(s.Get(&o)), s.Unit
+		if text == engine.NeverPaged {
+			unit = ""
+		}
+		fmt.Fprintf(tw, "  %s\t%s\t%s\n", s.Name, text, unit)
 	}
 	for _, f := range o.Scenario { // the scenario's own figures, by outcome{}
 		fmt.Fprintf(tw, "  %s\t%s\t\n", f.Name, engine.FormatFixed(f.Value, 6))

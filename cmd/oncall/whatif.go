@@ -1,72 +1,61 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/csv"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
 
+	"github.com/alecthomas/kong"
+
 	"github.com/oncall-sim/oncall/dsl/policy"
+	"github.com/oncall-sim/oncall/dsl/scenario"
 	"github.com/oncall-sim/oncall/engine"
-	"github.com/oncall-sim/oncall/internal/budget"
-	"github.com/oncall-sim/oncall/scripts"
+	"github.com/oncall-sim/oncall/grade"
 	"github.com/oncall-sim/oncall/shift"
-	"github.com/oncall-sim/oncall/web"
+	"github.com/oncall-sim/oncall/whatif"
 )
 
-// A "what if" (run --replay TRACE_OR_LINK --at TIME --do ACTION): the
-// shift recorded in a trace or named by a share link is played again; its
-// branch replays the decisions that took effect before --at (the player's
-// and a policy's alike), takes the decisions of --do at --at, and then
-// nobody decides: the recorded decisions from --at on are dropped, and a
-// policy that played the shift does not play the branch, so that what
-// differs is what the decisions of --do change alone.
+// A "what if" (run --replay TRACE_OR_LINK --at TIME --do ACTION ...): the
+// flags are read into a whatif.Plan, which package whatif plays; this file
+// reads the flags and prints the two outcomes.
 
-// recording is the shift a trace or a link gives: what rebuilds it, and,
-// for a trace, the outcome it recorded.
-type recording struct {
-	scenario  string
-	seed      uint32
-	noise     bool
-	decisions []shift.Decision
-	policy    shift.Policy // a link's autopilot; nil otherwise
-	outcome   []byte       // a trace's outcome as JSON, compact; nil for a link
-}
-
-// whatIf answers run --replay.
-//
-// It branches on each flag that --replay needs or excludes, then on each
-// check that the replayed shift is the one recorded (seed, scenario,
-// outcome) and on how the branch stops (a --do decision refused, a run that
-// does not start, one that stops): each case names the flag to change, and
-// they follow the order in which the replay is set up.
-func (c *RunCmd) whatIf(env *Env) error {
+// whatIfFlags checks the flags that --replay needs or excludes.
+func (c *RunCmd) whatIfFlags() error {
 	switch {
 	case c.Replay == "":
-		return usageError("--at and --do branch a shift played before: give its trace or its share link, --replay trace.json --at 09:15 --do rollback")
-	case c.At == "":
+		return usageError("--at, --do and --then branch a shift played before: give its trace or its share link, --replay trace.json --at 09:15 --do rollback")
+	case len(c.At) == 0:
 		return usageError("--replay %s: give the minute to branch at, --at HH:MM (the shift's clock) or --at N (minutes from its start)", c.Replay)
-	case len(c.Do) == 0:
-		return usageError("--replay %s --at %s: give the decision to take then, --do rollback or --do \"set_min_instances(20)\" (the actions of a policy's do clause; repeat --do for more)", c.Replay, c.At)
+	case len(c.Do) == 0 && c.Then == "":
+		return usageError("--replay %s --at %s: give the decision to take then, --do rollback or --do \"set_min_instances(20)\" (the actions of a policy's do clause; repeat --do for more), or who decides from then on, --then recorded, --then reference or --then FILE.rules", c.Replay, c.At[0])
 	case c.Policy != "":
-		return usageError("--policy with --replay: the branch takes the decisions of --do and no other; the shift replayed keeps the decisions it recorded")
+		return usageError("--policy with --replay: the shift replayed keeps the decisions it recorded; for a policy that decides in the branch, give --then FILE.rules")
 	case c.Minutes != nil:
 		return usageError("--minutes with --replay: the shift and its branch run to the end of the scenario")
 	case c.Plot != "":
 		return usageError("--plot with --replay: the chart draws one run; write the branch's outcome with -f json or -f csv")
 	}
+	return nil
+}
+
+// whatIf answers run --replay: the flags read into a plan, the plan run,
+// and its result printed.
+func (c *RunCmd) whatIf(env *Env, k *kong.Context) error {
+	if err := c.whatIfFlags(); err != nil {
+		return err
+	}
 	limits, err := c.Budget.limits()
 	if err != nil {
 		return err
 	}
-	rec, err := readRecording(env, c.Replay)
+	rec, err := c.recording(env)
 	if err != nil {
 		return err
 	}
@@ -74,77 +63,171 @@ func (c *RunCmd) whatIf(env *Env) error {
 	if err != nil {
 		return err
 	}
+	if err := checkOutput(env, "-o", c.Output, scenarioInput(c.Scenario), input{"--replay", c.Replay}, input{"--then", c.Then}); err != nil {
+		return err
+	}
+	played := rec.Shift(sc)
+	played.Adjust, played.Limits = settingsHook(c.Set), limits
+	setup, err := c.replayedSetup(played, rec)
+	if err != nil {
+		return err
+	}
+	steps, texts, err := c.steps(k, setup)
+	if err != nil {
+		return err
+	}
+	then, err := c.then(env, sc)
+	if err != nil {
+		return err
+	}
+	res, err := whatif.Run(context.Background(), whatif.Plan{Played: played, Steps: steps, Then: then, Check: rec.Check})
+	if err != nil {
+		return c.whatIfError(err, setup, texts)
+	}
+	return c.writeWhatIf(env, newWhatIfReport(setup, rec, steps, c.Then, then, res))
+}
+
+// recording reads --replay: a share link of the console (a URL, or its
+// query) or a JSON trace, and checks --seed against it.
+func (c *RunCmd) recording(env *Env) (*whatif.Recording, error) {
+	var rec *whatif.Recording
+	var err error
+	if q, ok := whatif.LinkQuery(c.Replay); ok {
+		if rec, err = whatif.ReadLink(q); err != nil {
+			return nil, usageError("--replay %s: %v", short(c.Replay, 80), err)
+		}
+	} else {
+		src, err := env.ReadFile(c.Replay)
+		if err != nil {
+			return nil, usageError("--replay %s: %v (it takes a JSON trace, oncall run -f json, or a share link of the console)", c.Replay, err)
+		}
+		if rec, err = whatif.ReadTrace(src); err != nil {
+			return nil, usageError("--replay %s: %v", c.Replay, err)
+		}
+	}
 	if c.Seed != "" {
 		seed, err := shift.ParseSeed(c.Seed)
 		if err != nil {
-			return usageError("--seed %q: %v", c.Seed, err)
+			return nil, usageError("--seed %q: %v", c.Seed, err)
 		}
-		if seed != rec.seed {
-			return usageError("--seed %d: the shift of --replay %s was played on seed %d; leave --seed out", seed, c.Replay, rec.seed)
+		if seed != rec.Seed {
+			return nil, usageError("--seed %d: the shift of --replay %s was played on seed %d; leave --seed out", seed, c.Replay, rec.Seed)
 		}
 	}
-	inputs := []input{scenarioInput(c.Scenario), {"--replay", c.Replay}}
-	if err := checkOutput(env, "-o", c.Output, inputs...); err != nil {
-		return err
-	}
-	played := shift.Shift{Scenario: sc, Seed: rec.seed, Noise: rec.noise, Decisions: rec.decisions, Policy: rec.policy, Adjust: settingsHook(c.Set), Limits: limits}
+	return rec, nil
+}
+
+// replayedSetup is where the shift replayed starts, which must be the
+// scenario the recording names.
+func (c *RunCmd) replayedSetup(played shift.Shift, rec *whatif.Recording) (engine.Setup, error) {
 	_, setup, err := played.Setup()
 	if err != nil {
 		if shift.KindOf(err) == shift.ScenarioFailed {
-			return failure("%v", err)
+			return setup, failure("%v", err)
 		}
-		return err // --set's own
+		return setup, err // --set's own
 	}
-	if setup.ID != rec.scenario {
-		return usageError("--replay %s is a shift of %s, not of %s: oncall run %s --replay %s ...", c.Replay, rec.scenario, setup.ID, rec.scenario, c.Replay)
+	if setup.ID != rec.Scenario {
+		return setup, usageError("--replay %s is a shift of %s, not of %s: oncall run %s --replay %s ...", c.Replay, rec.Scenario, setup.ID, rec.Scenario, c.Replay)
 	}
-	at, err := parseAt(c.At, setup)
+	return setup, nil
+}
+
+// steps pairs --at and --do as they were written, each --do with the --at
+// before it, and reads them: a step a --at.
+func (c *RunCmd) steps(k *kong.Context, setup engine.Setup) ([]whatif.Step, [][]string, error) {
+	texts, err := pairSteps(k, c.At, c.Do)
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
-	do := make([]engine.Action, len(c.Do))
-	for i, text := range c.Do {
-		if do[i], err = policy.ParseAction(text); err != nil {
-			return usageError("--do %v", err)
+	steps := make([]whatif.Step, len(c.At))
+	for i, at := range c.At {
+		if steps[i].Minute, err = parseAt(at, setup); err != nil {
+			return nil, nil, err
+		}
+		for _, text := range texts[i] {
+			a, err := policy.ParseAction(text)
+			if err != nil {
+				return nil, nil, usageError("--do %v", err)
+			}
+			steps[i].Actions = append(steps[i].Actions, a)
 		}
 	}
-	ctx := context.Background()
-	sim, err := played.Run(ctx)
+	return steps, texts, nil
+}
+
+// pairSteps gives each --at its --do values: those written after it and
+// before the next --at, in the order of the command line. kong keeps the
+// flags it read, in order, in the context's path.
+func pairSteps(k *kong.Context, ats, dos []string) ([][]string, error) {
+	texts := make([][]string, len(ats))
+	if len(ats) == 1 || k == nil {
+		texts[0] = dos
+		return texts, nil
+	}
+	at, do := -1, 0
+	for _, p := range k.Path {
+		switch {
+		case p.Flag == nil:
+		case p.Flag.Name == "at":
+			at++
+		case p.Flag.Name == "do" && at < 0:
+			return nil, usageError("--do %s comes before any --at: each --do is taken at the --at written before it", dos[do])
+		case p.Flag.Name == "do":
+			texts[at] = append(texts[at], dos[do])
+			do++
+		}
+	}
+	return texts, nil
+}
+
+// then reads --then: who decides in the branch at the minutes no --at
+// names, from the first --at on.
+func (c *RunCmd) then(env *Env, sc *scenario.Program) (whatif.Then, error) {
+	switch c.Then {
+	case "", "nothing":
+		return whatif.Then{Who: whatif.Nobody, Name: "nobody"}, nil
+	case "recorded":
+		return whatif.Then{Who: whatif.Recorded, Name: "the recorded decisions"}, nil
+	case "reference":
+		ref, err := grade.ReferencePolicy(sc.ID())
+		if err != nil {
+			return whatif.Then{}, usageError("--then reference: %v; give the reference policy's file, --then FILE.rules", err)
+		}
+		return whatif.Then{Who: whatif.Policy, Policy: ref.Program, Name: "the reference policy (" + ref.Name + ")"}, nil
+	}
+	if !strings.HasSuffix(c.Then, ".rules") {
+		return whatif.Then{}, usageError("--then %s: it takes nothing (nobody decides after --at), recorded (the decisions the shift recorded carry on), reference (the scenario's reference policy) or a policy's file, FILE.rules", short(c.Then, 40))
+	}
+	p, err := readPolicyFile(env, "--then", c.Then)
 	if err != nil {
-		return failure("--replay %s: the shift does not replay: %v", c.Replay, err)
+		return whatif.Then{}, err
 	}
-	if rec.outcome != nil {
-		got, _ := json.Marshal(sim.Outcome())
-		if !bytes.Equal(got, rec.outcome) {
-			return usageError("--replay %s: replayed, the shift ends with another outcome than the trace's: the trace was recorded with other --set values, another scenario file or another version of oncall; give the same --set values as the run that wrote it", c.Replay)
-		}
+	return whatif.Then{Who: whatif.Policy, Policy: p, Name: c.Then}, nil
+}
+
+// whatIfError says in the flags' words what stopped a what-if.
+func (c *RunCmd) whatIfError(err error, setup engine.Setup, texts [][]string) error {
+	var de *whatif.DecisionError
+	var se *whatif.StepError
+	var we *whatif.Error
+	switch {
+	case errors.Is(err, whatif.ErrOtherOutcome):
+		return usageError("--replay %s: %v: the trace was recorded with other --set values, another scenario file or another version of oncall; give the same --set values as the run that wrote it", c.Replay, err)
+	case errors.As(err, &de) && de.Step >= 0:
+		return usageError("--do %s at %s: %v; give another decision, or another minute", texts[de.Step][de.Index], engine.ClockString(setup.Start+de.Minute), de.Err)
+	case errors.As(err, &de):
+		return failure("--then recorded: %v", err)
+	case errors.As(err, &se) && errors.Is(se, whatif.ErrTwice):
+		return usageError("--at %s is given twice: give each minute once, with every --do of it after it", c.At[se.Step])
+	case errors.As(err, &se):
+		return usageError("--at %s: %v", c.At[max(se.Step, 0)], err)
+	case errors.As(err, &we) && !we.Branch:
+		return failure("--replay %s: the shift does not replay: %v", c.Replay, we.Err)
+	case errors.As(err, &we):
+		return failure("the branch at %s stopped: %v", c.At[0], we.Err)
 	}
-	base := played
-	base.Policy, base.Decisions = nil, shift.Recorded(sim.Rows())
-	branch, first := base.Branch(at, do)
-	bsim, err := branch.Run(ctx)
-	if err != nil {
-		var se *shift.Error
-		if shift.KindOf(err) == shift.DecisionRefused && errors.As(err, &se) && se.Decision >= first {
-			text := c.Do[se.Decision-first]
-			return usageError("--do %s at %s: %v; give another decision, or another minute", text, engine.ClockString(setup.Start+at), se.Err)
-		}
-		if bsim == nil {
-			return failure("the branch at %s: %v", engine.ClockString(setup.Start+at), err)
-		}
-		return failure("the branch at %s stopped at %v", engine.ClockString(setup.Start+at), err)
-	}
-	cmp := whatIfResult{
-		Scenario: setup.ID, Seed: rec.seed, Noise: rec.noise,
-		At: engine.ClockString(setup.Start + at), Minute: at, Do: make([]string, len(do)),
-		Replayed: first, Dropped: len(base.Decisions) - first,
-		Played: sim.Outcome(), WhatIf: bsim.Outcome(),
-	}
-	for i, a := range do {
-		cmp.Do[i] = policy.ActionText(a)
-	}
-	cmp.Figures = compareOutcomes(&cmp.Played, &cmp.WhatIf)
-	return c.writeWhatIf(env, &cmp)
+	return err
 }
 
 // short shortens a piece of input quoted in a message.
@@ -186,191 +269,56 @@ func parseAt(text string, setup engine.Setup) (int, error) {
 	return n, nil
 }
 
-// readRecording reads --replay: a share link of the console (a URL, or
-// its query) or a JSON trace (oncall run -f json, the console's
-// download).
-func readRecording(env *Env, name string) (*recording, error) {
-	if q, ok := linkQuery(name); ok {
-		return linkRecording(name, q)
-	}
-	src, err := env.ReadFile(name)
-	if err != nil {
-		return nil, usageError("--replay %s: %v (it takes a JSON trace, oncall run -f json, or a share link of the console)", name, err)
-	}
-	var t struct {
-		Scenario *string `json:"scenario"`
-		Seed     *uint32 `json:"seed"`
-		Noise    *bool   `json:"noise"`
-		Rows     []struct {
-			Minute int            `json:"minute"`
-			Events []engine.Event `json:"events"`
-		} `json:"rows"`
-		Outcome json.RawMessage `json:"outcome"`
-		Error   string          `json:"error"`
-	}
-	if err := json.Unmarshal(src, &t); err != nil {
-		return nil, usageError("--replay %s: not a JSON trace (%v): write one with oncall run -f json -o trace.json, or give the console's share link", name, err)
-	}
-	if t.Scenario == nil || t.Seed == nil || t.Noise == nil || t.Outcome == nil {
-		return nil, usageError("--replay %s: a trace has scenario, seed, noise, rows and outcome; this file lacks some: write one with oncall run -f json", name)
-	}
-	if t.Error != "" {
-		return nil, usageError("--replay %s: the run of this trace stopped before its end (%s): a what-if branches a shift played to its end", name, t.Error)
-	}
-	rows := make([]engine.Row, len(t.Rows))
-	for i, r := range t.Rows {
-		rows[i] = engine.Row{Minute: r.Minute, Events: r.Events}
-	}
-	var out bytes.Buffer
-	if err := json.Compact(&out, t.Outcome); err != nil {
-		return nil, usageError("--replay %s: outcome: %v", name, err)
-	}
-	return &recording{scenario: *t.Scenario, seed: *t.Seed, noise: *t.Noise, decisions: shift.Recorded(rows), outcome: out.Bytes()}, nil
+// whatIfReport is the shift played and its branch, side by side, as -f
+// json writes it.
+type whatIfReport struct {
+	Scenario string          `json:"scenario"`
+	Seed     uint32          `json:"seed"`
+	Noise    bool            `json:"noise"`
+	At       string          `json:"at"`     // where the branch starts: its first step's time
+	Minute   int             `json:"minute"` // and minute
+	Steps    []whatIfStep    `json:"steps"`  // by minute
+	Then     string          `json:"then"`   // who decides at the other minutes from At on: --then
+	Replayed int             `json:"decisions_replayed"`
+	Kept     int             `json:"decisions_kept"`
+	Dropped  int             `json:"decisions_dropped"`
+	Figures  []whatif.Figure `json:"figures"`
+	Played   engine.Outcome  `json:"played"`
+	WhatIf   engine.Outcome  `json:"what_if"`
+	who      whatif.Who
+	thenName string
 }
 
-// linkQuery returns the query of a share link: an http(s) URL, or the
-// query alone (?scenario=...).
-func linkQuery(s string) (url.Values, bool) {
-	if strings.HasPrefix(s, "?") {
-		q, err := url.ParseQuery(s[1:])
-		return q, err == nil
-	}
-	if !strings.HasPrefix(s, "http://") && !strings.HasPrefix(s, "https://") {
-		return nil, false
-	}
-	u, err := url.Parse(s)
-	if err != nil {
-		return nil, false
-	}
-	return u.Query(), true
+// whatIfStep is a step as the report writes it.
+type whatIfStep struct {
+	At     string   `json:"at"`
+	Minute int      `json:"minute"`
+	Do     []string `json:"do"`
 }
 
-// linkRecording reads the shift of a share link: its scenario, seed,
-// noise, decisions (d) and autopilot (pilot, the name of a policy of
-// scripts/, or src, a policy's text, with until), played to its end as the
-// debrief plays it.
-func linkRecording(name string, q url.Values) (*recording, error) {
-	if q.Get("scenario") == "" || q.Get("seed") == "" {
-		return nil, usageError("--replay %s: the link names no shift (it has no scenario and seed): copy the share link of a shift played", short(name, 80))
+func newWhatIfReport(setup engine.Setup, rec *whatif.Recording, steps []whatif.Step, thenFlag string, then whatif.Then, res *whatif.Result) *whatIfReport {
+	if thenFlag == "" {
+		thenFlag = "nothing"
 	}
-	seed, err := shift.ParseSeed(q.Get("seed"))
-	if err != nil {
-		return nil, usageError("--replay: the link's seed %q: %v", short(q.Get("seed"), 20), err)
+	r := &whatIfReport{
+		Scenario: setup.ID, Seed: rec.Seed, Noise: rec.Noise,
+		At: engine.ClockString(setup.Start + res.At), Minute: res.At, Then: thenFlag, thenName: then.Name,
+		Replayed: res.Replayed, Kept: res.Kept, Dropped: res.Dropped,
+		Figures: res.Figures, Played: res.Played.Outcome(), WhatIf: res.Branch.Outcome(), who: then.Who,
 	}
-	ds, err := web.ParseDecisions(q.Get("d"))
-	if err != nil {
-		return nil, usageError("--replay: the link's decisions (d): %v", err)
-	}
-	rec := &recording{scenario: q.Get("scenario"), seed: seed, noise: q.Get("noise") != "false"}
-	for i, d := range ds {
-		c, err := engine.LookupControl(d.Control)
-		if err != nil {
-			return nil, usageError("--replay: the link's decision %d: %v", i+1, err)
+	for _, st := range steps {
+		s := whatIfStep{At: engine.ClockString(setup.Start + st.Minute), Minute: st.Minute, Do: []string{}}
+		for _, a := range st.Actions {
+			s.Do = append(s.Do, policy.ActionText(a))
 		}
-		rec.decisions = append(rec.decisions, shift.Decision{Minute: d.Minute, Action: engine.Action{Control: c, Value: float64(d.Value), By: "player"}})
+		r.Steps = append(r.Steps, s)
 	}
-	var file string
-	var src []byte
-	switch {
-	case q.Get("pilot") != "":
-		file = q.Get("pilot") + ".rules"
-		if src, err = scripts.Files.ReadFile(file); err != nil {
-			return nil, usageError("--replay: the link's policy %q is not one of scripts/ (oncall play lists them)", short(q.Get("pilot"), 40))
-		}
-	case q.Get("src") != "":
-		file, src = "link.rules", []byte(q.Get("src"))
-	default:
-		return rec, nil
-	}
-	p, err := policy.Compile(file, src)
-	if err != nil {
-		return nil, usageError("--replay: the link's policy does not load:\n%s", renderErr(err))
-	}
-	until := -1
-	if u := q.Get("until"); u != "" {
-		if until, err = strconv.Atoi(u); err != nil || until < -1 {
-			return nil, usageError("--replay: the link's until = %q: it takes the minute the player took over, or −1", short(u, 20))
-		}
-	}
-	rec.policy = shift.PolicyFunc(func(m *budget.Meter) engine.Policy {
-		return &takenOver{Policy: p.Instance(m), until: until}
-	})
-	return rec, nil
-}
-
-// takenOver is a link's autopilot: past the minute the player took over,
-// it decides nothing.
-type takenOver struct {
-	engine.Policy
-	until int // −1: never taken over
-}
-
-// Decide implements engine.Policy.
-func (p *takenOver) Decide(rows []engine.Row) ([]engine.Firing, error) {
-	if p.until >= 0 && len(rows) > p.until {
-		return nil, nil
-	}
-	return p.Policy.Decide(rows)
-}
-
-// Attach implements engine.Attached for a policy that reads the constants
-// in force.
-func (p *takenOver) Attach(w engine.World) {
-	if a, ok := p.Policy.(engine.Attached); ok {
-		a.Attach(w)
-	}
-}
-
-// whatIfResult is the shift played and its branch, side by side.
-type whatIfResult struct {
-	Scenario string         `json:"scenario"`
-	Seed     uint32         `json:"seed"`
-	Noise    bool           `json:"noise"`
-	At       string         `json:"at"`
-	Minute   int            `json:"minute"`
-	Do       []string       `json:"do"`
-	Replayed int            `json:"decisions_replayed"` // recorded decisions before the branch
-	Dropped  int            `json:"decisions_dropped"`  // recorded decisions from the branch on
-	Figures  []whatIfFigure `json:"figures"`
-	Played   engine.Outcome `json:"played"`
-	WhatIf   engine.Outcome `json:"what_if"`
-}
-
-// whatIfFigure is one figure of the outcome in both runs.
-type whatIfFigure struct {
-	Name     string   `json:"name"`
-	Unit     string   `json:"unit"`
-	Played   float64  `json:"played"`
-	WhatIf   float64  `json:"what_if"`
-	Diff     *float64 `json:"difference"` // what if − played; null for a first_page that never came
-	decimals int
-}
-
-// compareOutcomes sets the figures of two outcomes side by side: the
-// engine's, then the scenario's own (outcome{}) by name.
-func compareOutcomes(p, w *engine.Outcome) []whatIfFigure {
-	var out []whatIfFigure
-	for _, s := range engine.OutcomeSpecs() {
-		f := whatIfFigure{Name: s.Name, Unit: s.Unit, Played: s.Get(p), WhatIf: s.Get(w), decimals: s.Decimals}
-		if s.Name != "first_page" || f.Played >= 0 && f.WhatIf >= 0 {
-			d := f.WhatIf - f.Played
-			f.Diff = &d
-		}
-		out = append(out, f)
-	}
-	for _, pf := range p.Scenario {
-		for _, wf := range w.Scenario {
-			if wf.Name == pf.Name {
-				d := wf.Value - pf.Value
-				out = append(out, whatIfFigure{Name: pf.Name, Played: pf.Value, WhatIf: wf.Value, Diff: &d, decimals: 6})
-			}
-		}
-	}
-	return out
+	slices.SortStableFunc(r.Steps, func(a, b whatIfStep) int { return a.Minute - b.Minute })
+	return r
 }
 
 // writeWhatIf writes the two outcomes side by side in the chosen format.
-func (c *RunCmd) writeWhatIf(env *Env, r *whatIfResult) error {
+func (c *RunCmd) writeWhatIf(env *Env, r *whatIfReport) error {
 	out, closeOut, err := env.output(c.Output)
 	if err != nil {
 		return err
@@ -395,26 +343,37 @@ func (c *RunCmd) writeWhatIf(env *Env, r *whatIfResult) error {
 	return nil
 }
 
-func writeWhatIfTable(w io.Writer, r *whatIfResult) error {
-	fmt.Fprintf(w, "%s · seed %d · noise %s · what if at %s (minute %d): %s\n", r.Scenario, r.Seed, onOff(r.Noise), r.At, r.Minute, strings.Join(r.Do, ", "))
-	fmt.Fprintf(w, "the branch replays %s before %s, takes the decisions above, and drops %s from then on: nobody decides after %s\n\n",
-		count(r.Replayed, "recorded decision"), r.At, count(r.Dropped, "recorded decision"), r.At)
+func writeWhatIfTable(w io.Writer, r *whatIfReport) error {
+	var did []string
+	for _, s := range r.Steps {
+		what := strings.Join(s.Do, ", ")
+		if what == "" {
+			what = "no decision"
+		}
+		did = append(did, s.At+" "+what)
+	}
+	fmt.Fprintf(w, "%s · seed %d · noise %s · what if: %s\n", r.Scenario, r.Seed, onOff(r.Noise), strings.Join(did, "; "))
+	fmt.Fprintf(w, "the branch replays %s before %s and takes the decisions above; %s\n\n", count(r.Replayed, "recorded decision"), r.At, thenText(r))
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprint(tw, "figure\tplayed\twhat if\tdifference\t  unit\n")
 	for _, f := range r.Figures {
-		diff := "–"
-		if f.Diff != nil {
-			diff = engine.FormatFixed(*f.Diff, f.decimals)
-			if *f.Diff > 0 {
-				diff = "+" + diff
-			}
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t  %s\n", f.Name, engine.FormatFixed(f.Played, f.decimals), engine.FormatFixed(f.WhatIf, f.decimals), diff, f.Unit)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t  %s\n", f.Name, f.Text(f.Played), f.Text(f.WhatIf), f.DiffText(), f.Unit)
 	}
 	return tw.Flush()
 }
 
-func writeWhatIfCSV(w io.Writer, r *whatIfResult) error {
+// thenText says who decides in the branch at the other minutes.
+func thenText(r *whatIfReport) string {
+	switch r.who {
+	case whatif.Recorded:
+		return fmt.Sprintf("at the other minutes from %s on the recorded decisions carry on (%s kept, %d at the minutes of --at dropped)", r.At, count(r.Kept, "recorded decision"), r.Dropped)
+	case whatif.Policy:
+		return fmt.Sprintf("at the other minutes from %s on %s decides (%s from %s on dropped)", r.At, r.thenName, count(r.Dropped, "recorded decision"), r.At)
+	}
+	return fmt.Sprintf("nobody decides at the other minutes from %s on (%s from %s on dropped)", r.At, count(r.Dropped, "recorded decision"), r.At)
+}
+
+func writeWhatIfCSV(w io.Writer, r *whatIfReport) error {
 	cw := csv.NewWriter(w)
 	cw.Write([]string{"figure", "unit", "played", "what_if", "difference"})
 	for _, f := range r.Figures {

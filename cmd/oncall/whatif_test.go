@@ -14,13 +14,19 @@ import (
 
 // whatIfJSON is what run --replay -f json writes.
 type whatIfJSON struct {
-	Scenario string   `json:"scenario"`
-	Seed     uint32   `json:"seed"`
-	At       string   `json:"at"`
-	Minute   int      `json:"minute"`
-	Do       []string `json:"do"`
-	Replayed int      `json:"decisions_replayed"`
-	Dropped  int      `json:"decisions_dropped"`
+	Scenario string `json:"scenario"`
+	Seed     uint32 `json:"seed"`
+	At       string `json:"at"`
+	Minute   int    `json:"minute"`
+	Steps    []struct {
+		At     string   `json:"at"`
+		Minute int      `json:"minute"`
+		Do     []string `json:"do"`
+	} `json:"steps"`
+	Then     string `json:"then"`
+	Replayed int    `json:"decisions_replayed"`
+	Kept     int    `json:"decisions_kept"`
+	Dropped  int    `json:"decisions_dropped"`
 	Figures  []struct {
 		Name       string   `json:"name"`
 		Played     float64  `json:"played"`
@@ -74,7 +80,7 @@ func TestWhatIfRollbackAfterBadDeploy(t *testing.T) {
 	e := newTestEnv(t)
 	trace := record(t, e, "bad-deploy", "--seed", "7")
 	w := whatIf(t, e, "bad-deploy", "--replay", trace, "--at", "09:15", "--do", "rollback")
-	if w.Scenario != "bad-deploy" || w.Seed != 7 || w.At != "09:15" || w.Minute != 15 || len(w.Do) != 1 || w.Do[0] != "rollback()" {
+	if w.Scenario != "bad-deploy" || w.Seed != 7 || w.At != "09:15" || w.Minute != 15 || len(w.Steps) != 1 || len(w.Steps[0].Do) != 1 || w.Steps[0].Do[0] != "rollback()" || w.Then != "nothing" {
 		t.Fatalf("header %+v", w)
 	}
 	pp, wp := w.figure(t, "paging_minutes")
@@ -92,7 +98,7 @@ func TestWhatIfRollbackAfterBadDeploy(t *testing.T) {
 	if code := e.run("run", "bad-deploy", "--replay", trace, "--at", "15", "--do", "rollback()"); code != 0 {
 		t.Fatalf("exit %d: %s", code, e.err.String())
 	}
-	if !strings.Contains(e.out.String(), "what if at 09:15 (minute 15): rollback()") || !strings.Contains(e.out.String(), "paging_minutes") {
+	if !strings.Contains(e.out.String(), "what if: 09:15 rollback()") || !strings.Contains(e.out.String(), "paging_minutes") {
 		t.Errorf("table:\n%s", e.out.String())
 	}
 	if code := e.run("run", "bad-deploy", "--replay", trace, "--at", "09:15", "--do", "rollback", "-f", "csv"); code != 0 {
@@ -161,7 +167,7 @@ func TestWhatIfErrors(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"--at", "09:15", "--do", "rollback"}, "--at and --do branch a shift played before"},
+		{[]string{"--at", "09:15", "--do", "rollback"}, "--at, --do and --then branch a shift played before"},
 		{[]string{"--replay", trace, "--do", "rollback"}, "give the minute to branch at, --at HH:MM"},
 		{[]string{"--replay", trace, "--at", "09:15"}, "give the decision to take then, --do rollback"},
 		{[]string{"--replay", trace, "--at", "9h15", "--do", "rollback"}, "--at 9h15: write a time as HH:MM"},
@@ -178,6 +184,10 @@ func TestWhatIfErrors(t *testing.T) {
 		{[]string{"--replay", tampered, "--at", "09:15", "--do", "rollback"}, "ends with another outcome than the trace's"},
 		{[]string{"--replay", "no-such.json", "--at", "09:15", "--do", "rollback"}, "--replay no-such.json:"},
 		{[]string{"--replay", "?seed=7", "--at", "09:15", "--do", "rollback"}, "the link names no shift"},
+		{[]string{"--replay", trace, "--do", "rollback", "--at", "09:15", "--at", "09:20"}, "--do rollback comes before any --at"},
+		{[]string{"--replay", trace, "--at", "09:15", "--do", "rollback", "--at", "15", "--do", "rollback"}, "--at 15 is given twice"},
+		{[]string{"--replay", trace, "--at", "09:15", "--then", "later"}, "--then later: it takes nothing"},
+		{[]string{"--replay", trace, "--at", "09:15", "--then", "no-such.rules"}, "--then no-such.rules:"},
 	} {
 		code := e.run(append([]string{"run", "bad-deploy"}, tc.args...)...)
 		if code != 2 || !strings.Contains(e.err.String(), tc.want) {
@@ -230,5 +240,64 @@ func TestWhatIfLinkPolicyReadsTheScenariosConstants(t *testing.T) {
 	w := whatIf(t, e, "surge", "--replay", "?scenario=surge&seed=1&src="+url.QueryEscape(src), "--at", "07:30", "--do", "set_shed(0)")
 	if w.Replayed != 1 || w.Dropped != 0 {
 		t.Errorf("replayed %d, dropped %d: the rule fires once, at minute 2, on surge's boot_delay of 8", w.Replayed, w.Dropped)
+	}
+}
+
+// The lesson of slow-dependency from the command line: on seed 3 auth slows
+// from 09:24 and is fixed at 09:47. The breaker opened at 09:26 and left
+// open fails more requests than doing nothing; opened, then closed again
+// at 09:48, it fails fewer, a --at and its --do each.
+func TestWhatIfBreakerOpenedAndClosedAgain(t *testing.T) {
+	e := newTestEnv(t)
+	trace := record(t, e, "slow-dependency", "--seed", "3")
+	left := whatIf(t, e, "slow-dependency", "--replay", trace, "--at", "09:26", "--do", "set_breaker(true)")
+	if p, b := left.figure(t, "error_requests"); b <= p {
+		t.Errorf("left open: %v failed requests, played %v: want more", b, p)
+	}
+	closed := whatIf(t, e, "slow-dependency", "--replay", trace, "--at", "09:26", "--do", "set_breaker(true)", "--at", "09:48", "--do", "set_breaker(false)")
+	if p, b := closed.figure(t, "error_requests"); b >= p {
+		t.Errorf("opened and closed again: %v failed requests, played %v: want fewer", b, p)
+	}
+	if len(closed.Steps) != 2 || closed.Steps[1].At != "09:48" || closed.Steps[1].Do[0] != "set_breaker(false)" {
+		t.Errorf("steps %+v", closed.Steps)
+	}
+	// Written the other way round, with the two decisions of one minute
+	// after its --at, the steps are the same.
+	same := whatIf(t, e, "slow-dependency", "--replay", trace, "--at", "48", "--do", "set_breaker(false)", "--at", "26", "--do", "set_breaker(true)", "--do", "set_shed(0)")
+	if p, b := same.figure(t, "error_requests"); b >= p || len(same.Steps[0].Do) != 2 || same.Steps[0].Minute != 26 {
+		t.Errorf("in the other order: %v against %v, steps %+v", b, p, same.Steps)
+	}
+}
+
+// --then says who decides from the first --at on: the recorded decisions
+// carry on, or the scenario's reference policy, or a policy's file.
+func TestWhatIfThen(t *testing.T) {
+	e := newTestEnv(t)
+	link := "?scenario=bad-deploy&seed=7&d=30:rollback"
+	nothing := whatIf(t, e, "bad-deploy", "--replay", link, "--at", "09:12", "--then", "nothing")
+	recorded := whatIf(t, e, "bad-deploy", "--replay", link, "--at", "09:12", "--then", "recorded")
+	reference := whatIf(t, e, "bad-deploy", "--replay", link, "--at", "09:12", "--then", "reference")
+	file := whatIf(t, e, "bad-deploy", "--replay", link, "--at", "09:12", "--then", "../../scripts/bad-deploy.rules")
+	if nothing.Dropped != 1 || recorded.Kept != 1 || recorded.Dropped != 0 || reference.Then != "reference" {
+		t.Errorf("nothing dropped %d; recorded kept %d, dropped %d; then %q", nothing.Dropped, recorded.Kept, recorded.Dropped, reference.Then)
+	}
+	_, n := nothing.figure(t, "budget_used")
+	p, r := recorded.figure(t, "budget_used")
+	_, ref := reference.figure(t, "budget_used")
+	_, f := file.figure(t, "budget_used")
+	if r != p || !(ref < r && r < n) || f != ref {
+		t.Errorf("budget used: played %v, recorded %v, nobody %v, reference %v, its file %v", p, r, n, ref, f)
+	}
+	// The table says who decided, and a run that never pages reads so.
+	if code := e.run("run", "bad-deploy", "--replay", link, "--at", "09:12", "--then", "reference"); code != 0 {
+		t.Fatalf("exit %d: %s", code, e.err.String())
+	}
+	for _, want := range []string{"the reference policy (scripts/bad-deploy.rules) decides", "did not page"} {
+		if !strings.Contains(e.out.String(), want) {
+			t.Errorf("the table lacks %q:\n%s", want, e.out.String())
+		}
+	}
+	if strings.Contains(e.out.String(), " -1 ") {
+		t.Errorf("the table shows a first page of -1:\n%s", e.out.String())
 	}
 }

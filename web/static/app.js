@@ -3,7 +3,7 @@
 // seed and decisions, kept in the link and in local storage.
 import { lineChart, esc, span, minuteAt, showCursor } from "./chart.js";
 import * as F from "./format.js";
-import { initWhatIf, drawWhatIf, branchSeries, branchLegend } from "./whatif.js";
+import { initWhatIf, drawWhatIf, branchSeries, branchLegend, outcomeText } from "./whatif.js";
 import { drawLogs, usesDependency, depCharts, rolloutLive, DEP_TILES } from "./logs.js";
 import { exhaustion } from "./projection.js";
 import { fit, fitAll } from "./fit.js";
@@ -1024,7 +1024,7 @@ function drawEnd() {
   // Label and value side by side, in columns of pairs: a table as wide as
   // the page put them 1,300 px apart.
   $("outcome").innerHTML = S.meta.outcomes.map(o =>
-    `<div><dt>${esc(t("outcome." + o.name + ".label"))}</dt><dd>${iso(value(o.unit, sh.outcome[o.name], o.decimals))}</dd></div>`).join("");
+    `<div><dt>${esc(t("outcome." + o.name + ".label"))}</dt><dd>${iso(outcomeText(o, sh.outcome[o.name]))}</dd></div>`).join("");
 }
 
 // drawHappened lists what the scenario did and when the page fired and
