@@ -62,7 +62,10 @@ func (drillSource) Injects() []shift.InjectDecl {
 	return []shift.InjectDecl{{ID: "spike", Title: engine.Text{"en": "Traffic spike"}}, {ID: "flush", Title: engine.Text{"en": "Cache flushed"}}}
 }
 
-func csv(t interface{ Fatal(...any); Helper() }, rows []engine.Row) string {
+func csv(t interface {
+	Fatal(...any)
+	Helper()
+}, rows []engine.Row) string {
 	t.Helper()
 	var b bytes.Buffer
 	if err := engine.WriteCSV(&b, rows); err != nil {
