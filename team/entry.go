@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -179,21 +180,23 @@ func CleanText(s string) string {
 	space := false
 	for _, r := range s {
 		switch {
-		case r == utf8.RuneError:
-			continue
-		case r == ' ' || r == '\t' || r == '\n' || r == '\r' || r == '\v' || r == '\f' || r == 0x2028 || r == 0x2029:
+		case unicode.IsSpace(r):
 			space = true
-			continue
-		case r < 0x20 || r >= 0x7f && r <= 0x9f || r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069 || r == 0x200e || r == 0x200f || r == 0x061c:
-			continue
+		case r != utf8.RuneError && !hidden(r):
+			if space && b.Len() > 0 {
+				b.WriteByte(' ')
+			}
+			space = false
+			b.WriteRune(r)
 		}
-		if space && b.Len() > 0 {
-			b.WriteByte(' ')
-		}
-		space = false
-		b.WriteRune(r)
 	}
 	return b.String()
+}
+
+// hidden reports whether CleanText leaves r out: a control character or
+// a mark that reorders text, which would make a text show as another.
+func hidden(r rune) bool {
+	return unicode.IsControl(r) || r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069 || r == 0x200e || r == 0x200f || r == 0x061c
 }
 
 // checkText checks a text of 1 to max characters, as CleanText leaves it.

@@ -125,10 +125,6 @@ func (s *State) NameTaken(name string) bool {
 // page says) may write its kind, and what it says is whole and in range.
 // The shift's own checks (a control's value against what is in force,
 // an inject the scenario declares) are the run's: Live makes them.
-//
-// It branches on the kinds of entry, each with its fields and the state
-// it needs (the clock stopped or running, the shift not over, a member
-// present): one case a kind, as Apply folds them.
 func (s *State) Check(e Entry) error {
 	if err := checkRole(e); err != nil {
 		return err
@@ -136,55 +132,85 @@ func (s *State) Check(e Entry) error {
 	if len(s.Log) >= MaxEntries {
 		return invalid("the log holds %d entries, the most a team's shift keeps", MaxEntries)
 	}
-	switch e.Kind {
-	case Join:
-		return s.checkJoin(e)
-	case Leave:
-		if m, ok := s.Member(e.Member); !ok || m.Left || e.Member != e.By {
-			return fmt.Errorf("%w: a member leaves for itself", ErrMember)
-		}
-	case Assign:
-		return s.checkAssign(e)
-	case Start, Step:
-		if s.Over() {
-			return fmt.Errorf("%w: the clock stopped at its last minute", ErrOver)
-		}
-		if s.Running {
-			return invalid("the clock runs already")
-		}
-		if e.Kind == Start && e.Speed != 0 && !slices.Contains(Speeds, e.Speed) {
-			return invalid("speed = %d: it takes %v minutes a second", e.Speed, Speeds)
-		}
-	case Pause:
-		if !s.Running {
-			return invalid("the clock is stopped already")
-		}
-	case Speed:
-		if !slices.Contains(Speeds, e.Speed) {
-			return invalid("speed = %d: it takes %v minutes a second", e.Speed, Speeds)
-		}
-	case Tick:
-		if !s.Running || e.To <= s.Minute || e.To > s.Minutes {
-			return invalid("a tick to minute %d: the clock %s at minute %d of %d", e.To, map[bool]string{true: "runs", false: "is stopped"}[s.Running], s.Minute, s.Minutes)
-		}
-	case Decision:
-		return s.checkDecision(e)
-	case Status:
+	check, ok := checks[e.Kind]
+	if !ok {
+		return invalid("kind = %q: not an entry of a team's log", clip(string(e.Kind), 20))
+	}
+	return check(s, e)
+}
+
+// checks is the check of each kind of entry, with its fields and the
+// state it needs (the clock stopped or running, the shift not over, a
+// member present), as Apply folds them.
+var checks = map[Kind]func(*State, Entry) error{
+	Join:     (*State).checkJoin,
+	Leave:    (*State).checkLeave,
+	Assign:   (*State).checkAssign,
+	Start:    (*State).checkClock,
+	Step:     (*State).checkClock,
+	Pause:    (*State).checkPause,
+	Speed:    func(_ *State, e Entry) error { return checkSpeed(e.Speed) },
+	Tick:     (*State).checkTick,
+	Decision: (*State).checkDecision,
+	Status: func(_ *State, e Entry) error {
 		if !slices.Contains(States, e.State) {
 			return invalid("state = %q: a status is one of %v", clip(e.State, 20), States)
 		}
 		return checkText("text", e.Text, MaxText)
-	case Note, Message:
-		return checkText("text", e.Text, MaxText)
-	case Inject:
-		if s.Over() {
-			return fmt.Errorf("%w: no inject after the last minute", ErrOver)
-		}
-		if e.Inject == "" {
-			return invalid("inject is empty: name one of the scenario's injects")
-		}
-	default:
-		return invalid("kind = %q: not an entry of a team's log", clip(string(e.Kind), 20))
+	},
+	Note:    func(_ *State, e Entry) error { return checkText("text", e.Text, MaxText) },
+	Message: func(_ *State, e Entry) error { return checkText("text", e.Text, MaxText) },
+	Inject:  (*State).checkInject,
+}
+
+func (s *State) checkLeave(e Entry) error {
+	if m, ok := s.Member(e.Member); !ok || m.Left || e.Member != e.By {
+		return fmt.Errorf("%w: a member leaves for itself", ErrMember)
+	}
+	return nil
+}
+
+// checkClock checks a start or a step: the clock stopped before the end.
+func (s *State) checkClock(e Entry) error {
+	if s.Over() {
+		return fmt.Errorf("%w: the clock stopped at its last minute", ErrOver)
+	}
+	if s.Running {
+		return invalid("the clock runs already")
+	}
+	if e.Kind == Start && e.Speed != 0 {
+		return checkSpeed(e.Speed)
+	}
+	return nil
+}
+
+func (s *State) checkPause(Entry) error {
+	if !s.Running {
+		return invalid("the clock is stopped already")
+	}
+	return nil
+}
+
+func checkSpeed(v int) error {
+	if !slices.Contains(Speeds, v) {
+		return invalid("speed = %d: it takes %v minutes a second", v, Speeds)
+	}
+	return nil
+}
+
+func (s *State) checkTick(e Entry) error {
+	if !s.Running || e.To <= s.Minute || e.To > s.Minutes {
+		return invalid("a tick to minute %d: the clock %s at minute %d of %d", e.To, map[bool]string{true: "runs", false: "is stopped"}[s.Running], s.Minute, s.Minutes)
+	}
+	return nil
+}
+
+func (s *State) checkInject(e Entry) error {
+	if s.Over() {
+		return fmt.Errorf("%w: no inject after the last minute", ErrOver)
+	}
+	if e.Inject == "" {
+		return invalid("inject is empty: name one of the scenario's injects")
 	}
 	return nil
 }
