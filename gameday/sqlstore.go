@@ -16,6 +16,9 @@ type sqlStore struct {
 	d     *dialect
 	where string // the file or the server, for messages
 	now   func() time.Time
+	// dsn is the PostgreSQL URL, which the listener of the teams' entries
+	// connects to (relay.go); "" for SQLite.
+	dsn string
 }
 
 // inTx runs f in a transaction, committed when f returns nil.
@@ -285,6 +288,9 @@ func (s *sqlStore) Delete(ctx context.Context, id string) error {
 		// default) leaves none behind.
 		if _, err := tx.ExecContext(ctx, `DELETE FROM results WHERE game_day_id = $1`, id); err != nil {
 			return s.failed(err)
+		}
+		if err := s.deleteTeams(ctx, tx, id); err != nil {
+			return err
 		}
 		_, err := tx.ExecContext(ctx, `DELETE FROM game_days WHERE id = $1`, id)
 		return s.failed(err)
