@@ -102,6 +102,9 @@ type Entry struct {
 	// Token is the SHA-256 of a joining member's token, in hex: kept in
 	// the store, never sent to a page.
 	Token string `json:"-"`
+	// Seen is the minute a member's page showed when it sent a decision,
+	// from which Live counts Late; it is not kept.
+	Seen *int `json:"-"`
 }
 
 // Bounds of what a log keeps, so that no member can fill a console.
@@ -125,6 +128,9 @@ var (
 	ErrConflict = errors.New("the entry's number is taken")
 	ErrTooFast  = errors.New("too many actions")
 	ErrStopped  = errors.New("the shift stopped on an error")
+	ErrRunning  = errors.New("the clock runs already")
+	ErrStill    = errors.New("the clock is stopped already")
+	ErrRefused  = errors.New("the engine refuses the decision")
 )
 
 // RoleError is an entry its writer's role may not write: Allowed lists the

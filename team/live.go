@@ -53,6 +53,31 @@ type Event struct {
 	// the run compute; nil for an entry that computes none.
 	Rows []engine.Row
 	From int
+	// Now is where the shift stands once the entry is folded (for an
+	// entry a connection missed, where it stands as it resumes).
+	Now *Snapshot
+}
+
+// Snapshot is where a team's shift stands: its clock, its members, and
+// what stopped its run.
+type Snapshot struct {
+	Seq     int64
+	Minute  int
+	Running bool
+	Speed   int
+	Over    bool
+	Stopped string
+	Members []Member
+}
+
+// snapshot is where the replica stands. The caller holds it.
+func (l *Live) snapshot() *Snapshot {
+	st := l.state
+	s := &Snapshot{Seq: st.Seq, Minute: st.Minute, Running: st.Running, Speed: st.Speed, Over: st.Over(), Members: append([]Member(nil), st.Members...)}
+	if l.err != nil {
+		s.Stopped = l.err.Error()
+	}
+	return s
 }
 
 // Sub is a connection's subscription to a team's entries: C receives each
@@ -215,6 +240,10 @@ func (l *Live) event(e Entry) Event {
 // broadcast sends an event to every connection; one whose queue is full
 // is dropped, to resume from its last entry.
 func (l *Live) broadcast(ev Event) {
+	if len(l.subs) == 0 {
+		return
+	}
+	ev.Now = l.snapshot()
 	for s := range l.subs {
 		select {
 		case s.c <- ev:
@@ -254,7 +283,7 @@ func (l *Live) Append(ctx context.Context, e Entry) (Entry, error) {
 	defer l.mu.Unlock()
 	l.lastUsed = l.h.now()
 	if e.Role != Clock && !l.allow(e.By) {
-		return Entry{}, fmt.Errorf("%w: at most %d a second", ErrTooFast, rateLimit)
+		return Entry{}, fmt.Errorf("%w: at most %d a second", ErrTooFast, RateLimit)
 	}
 	for range maxTries {
 		if err := l.ready(ctx); err != nil {
@@ -291,6 +320,10 @@ const maxTries = 8
 // run (decided).
 func (l *Live) prepare(e Entry) (Entry, bool, error) {
 	e.Seq, e.Minute, e.At = l.state.Seq+1, l.state.Minute, l.h.now().UTC().Truncate(time.Millisecond)
+	if e.Seen != nil && *e.Seen < e.Minute {
+		e.Late = e.Minute - *e.Seen
+	}
+	e.Seen = nil
 	if err := l.state.Check(e); err != nil {
 		return e, false, err
 	}
@@ -307,7 +340,7 @@ func (l *Live) prepare(e Entry) (Entry, bool, error) {
 			if errors.Is(err, shift.ErrOver) {
 				return e, false, fmt.Errorf("%w: %v", ErrOver, err)
 			}
-			return e, false, invalid("%v", err)
+			return e, false, fmt.Errorf("%w: %v", ErrRefused, err)
 		}
 		return e, true, nil
 	}
@@ -342,8 +375,11 @@ func (l *Live) Subscribe(ctx context.Context, after int64, queue int) (*Sub, []E
 		return nil, nil, invalid("the last entry seen, %d, is not an entry of this team's log (it has %d): reload the page", after, l.state.Seq)
 	}
 	var missed []Event
+	now := l.snapshot()
 	for _, e := range l.state.Log[after:] {
-		missed = append(missed, l.event(e))
+		ev := l.event(e)
+		ev.Now = now
+		missed = append(missed, ev)
 	}
 	c := make(chan Event, max(1, queue))
 	s := &Sub{C: c, c: c, l: l}
@@ -399,9 +435,9 @@ func (l *Live) Subscribers() int {
 	return len(l.subs)
 }
 
-// rateLimit is the actions a second a member (or the facilitator) may
+// RateLimit is the actions a second a member (or the facilitator) may
 // write, and the burst it may write at once.
-const rateLimit = 10
+const RateLimit = 10
 
 // bucket is a token bucket of a member's actions.
 type bucket struct {
@@ -409,15 +445,15 @@ type bucket struct {
 	at     time.Time
 }
 
-// allow takes a token of who's bucket, refilled at rateLimit a second.
+// allow takes a token of who's bucket, refilled at RateLimit a second.
 func (l *Live) allow(who string) bool {
 	now := l.h.now()
 	b := l.rate[who]
 	if b == nil {
-		b = &bucket{tokens: rateLimit, at: now}
+		b = &bucket{tokens: RateLimit, at: now}
 		l.rate[who] = b
 	}
-	b.tokens = min(rateLimit, b.tokens+now.Sub(b.at).Seconds()*rateLimit)
+	b.tokens = min(RateLimit, b.tokens+now.Sub(b.at).Seconds()*RateLimit)
 	b.at = now
 	if b.tokens < 1 {
 		return false

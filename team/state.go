@@ -176,7 +176,7 @@ func (s *State) checkClock(e Entry) error {
 		return fmt.Errorf("%w: the clock stopped at its last minute", ErrOver)
 	}
 	if s.Running {
-		return invalid("the clock runs already")
+		return ErrRunning
 	}
 	if e.Kind == Start && e.Speed != 0 {
 		return checkSpeed(e.Speed)
@@ -186,7 +186,7 @@ func (s *State) checkClock(e Entry) error {
 
 func (s *State) checkPause(Entry) error {
 	if !s.Running {
-		return invalid("the clock is stopped already")
+		return ErrStill
 	}
 	return nil
 }
@@ -229,7 +229,7 @@ func (s *State) checkJoin(e Entry) error {
 		return invalid("%v", err)
 	}
 	if len(s.Active()) >= s.MaxMembers {
-		return fmt.Errorf("%w: it has %d members, the most it takes", ErrFull, s.MaxMembers)
+		return &FullError{Max: s.MaxMembers}
 	}
 	if s.NameTaken(e.Name) {
 		return &NameError{Name: e.Name, Free: freeName(s, e.Name)}
@@ -275,6 +275,16 @@ type NameError struct{ Name, Free string }
 func (e *NameError) Error() string {
 	return fmt.Sprintf("%q is the name of another member: choose another, or join as %q", e.Name, e.Free)
 }
+
+// FullError is a join to a team that has as many members as it takes.
+type FullError struct{ Max int }
+
+func (e *FullError) Error() string {
+	return fmt.Sprintf("the team is full: it has %d members, the most it takes", e.Max)
+}
+
+// Unwrap makes a FullError an ErrFull.
+func (e *FullError) Unwrap() error { return ErrFull }
 
 // CommanderError is a join as commander of a team that has one.
 type CommanderError struct{ Name string }
