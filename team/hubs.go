@@ -277,6 +277,20 @@ func (h *Hubs) dueTick(ctx context.Context, l *Live) (Entry, bool) {
 	return e, true
 }
 
+// Close ends every subscription of the console's replicas: the
+// connections end, and reconnect (to this console once it serves again, or
+// to another).
+func (h *Hubs) Close() {
+	for _, l := range h.all() {
+		l.mu.Lock()
+		for s := range l.subs {
+			delete(l.subs, s)
+			close(s.c)
+		}
+		l.mu.Unlock()
+	}
+}
+
 // Shift is a live team shift as a console's replica holds it: who plays,
 // where the shift stands and its last minute's row, for a scrape of the
 // console's metrics.

@@ -49,6 +49,7 @@ import (
 // the teams, started with the first request that needs them.
 type teamConsole struct {
 	once    sync.Once
+	mu      sync.Mutex // guards hubs and cancel for Close and TeamShifts
 	hubs    *team.Hubs
 	cancel  context.CancelFunc
 	done    sync.WaitGroup
@@ -72,7 +73,9 @@ func (s *Server) teamHubs() *team.Hubs {
 			},
 		})
 		ctx, cancel := context.WithCancel(context.Background())
+		tc.mu.Lock()
 		tc.cancel = cancel
+		tc.mu.Unlock()
 		tc.done.Add(2)
 		go func() { defer tc.done.Done(); tc.hubs.Run(ctx) }()
 		go func() { defer tc.done.Done(); s.results.Watch(ctx, tc.hubs.Notify) }()
@@ -81,24 +84,31 @@ func (s *Server) teamHubs() *team.Hubs {
 }
 
 // Close stops what the console runs beside its requests: the clocks of
-// the teams it holds and the relay of other consoles' entries. A team's
-// clock then passes to another console, or stops where it stood.
+// the teams it holds and the relay of other consoles' entries, and ends
+// the live streams. A team's clock then passes to another console, or
+// stops where it stood.
 func (s *Server) Close() {
 	tc := &s.teamc
-	tc.once.Do(func() {}) // none started: none starts after
-	if tc.cancel != nil {
-		tc.cancel()
+	tc.mu.Lock()
+	cancel := tc.cancel
+	tc.mu.Unlock()
+	if cancel != nil {
+		cancel()
 		tc.done.Wait()
+		tc.hubs.Close()
 	}
 }
 
 // TeamShifts lists the live team shifts this console holds a replica of,
 // each with its last minute's row, for a scrape of the console's metrics.
 func (s *Server) TeamShifts() []team.Shift {
-	if s.teamc.hubs == nil {
+	s.teamc.mu.Lock()
+	started := s.teamc.cancel != nil
+	s.teamc.mu.Unlock()
+	if !started {
 		return nil
 	}
-	return s.teamc.hubs.Shifts()
+	return s.teamHubs().Shifts()
 }
 
 // openTeam gives a team's header and the scenario it plays, for the

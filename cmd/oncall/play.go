@@ -108,6 +108,10 @@ func (c *PlayCmd) Run(env *Env) error {
 		return usageError("--addr %s: %v", c.Addr, err)
 	}
 	hs := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second, WriteTimeout: 60 * time.Second, IdleTimeout: 2 * time.Minute}
+	// On shutdown the teams' clocks this console holds pass to another
+	// console, or stop, and the live streams end, so that the browsers
+	// reconnect elsewhere rather than hold the shutdown.
+	hs.RegisterOnShutdown(srv.Close)
 	served := make(chan error, 1)
 	go func() { served <- hs.Serve(ln) }()
 	if exposed(ln.Addr()) {

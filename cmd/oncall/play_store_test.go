@@ -47,7 +47,13 @@ func (p *process) log() string {
 // startPlay starts `oncall play --data data` and waits for its URL.
 func startPlay(t *testing.T, bin, data string) *process {
 	t.Helper()
-	p := &process{cmd: exec.Command(bin, "play", "--addr", "127.0.0.1:0", "--data", data), done: make(chan struct{})}
+	return startPlayOn(t, bin, data, "127.0.0.1:0")
+}
+
+// startPlayOn starts `oncall play --data data` on addr and waits for its URL.
+func startPlayOn(t *testing.T, bin, data, addr string) *process {
+	t.Helper()
+	p := &process{cmd: exec.Command(bin, "play", "--addr", addr, "--data", data), done: make(chan struct{})}
 	p.cmd.Stderr = p
 	out, err := p.cmd.StdoutPipe()
 	if err != nil {

@@ -74,38 +74,58 @@ function drawDay() {
   for (const tm of F.teams.values()) drawTeam(tm);
 }
 
-// drawTeam draws a team's row: where its shift stands and what the
-// facilitator may do to it. Fields being edited keep their values.
+// drawTeam draws a team's row: where its shift stands, and the
+// facilitator's controls, made once so that what is being chosen in them
+// stays as the figures beside them change.
 function drawTeam(tm) {
   const row = $("team-" + tm.id);
   if (!row) return;
-  const live = tm.live, keep = {};
-  for (const el of row.querySelectorAll("select, input:not([readonly])")) keep[el.className] = el.value;
+  if (!row.dataset.made) makeRow(row, tm);
+  const live = tm.live;
   const state = live.over ? t("ui.team.ended") : live.stopped ? t("ui.team.stopped") : live.running ? t("ui.team.running", { n: num(live.speed, 0) }) : t("ui.team.paused");
-  const filled = F.day.roles.map(r => `${esc(role(r))}: ${num(tm.filled[r] || 0, 0)}`).join(" · ");
-  const last = tm.last ? `${esc(tm.last.name)} (${esc(role(tm.last.role))}): ${esc(what(tm.last))}` : "–";
   const members = live.members.filter(m => !m.left);
   row.className = tm.paging ? "paging" : "";
+  const cell = c => row.querySelector("td." + c);
+  cell("tclock").innerHTML = `${esc(tm.time)}<br>${esc(t("ui.team.minute", { n: num(live.minute, 0), total: num(tm.minutes, 0) }))}<br>${esc(state)}`;
+  cell("budget").textContent = metricValue("budget_left", tm.budget_left);
+  cell("errors").textContent = metricValue("error_rate", tm.error_rate);
+  cell("paging").innerHTML = tm.paging ? `<b class="pagingword">${esc(t("ui.team.paged"))}</b>` : "–";
+  cell("roles").innerHTML = `<small>${F.day.roles.map(r => `${esc(role(r))}: ${num(tm.filled[r] || 0, 0)}`).join(" · ")}</small><br>${members.map(m => `<bdi>${esc(m.name)}</bdi> (${esc(role(m.role))})`).join(", ")}`;
+  cell("last").innerHTML = tm.last ? `<bdi>${esc(tm.last.name)}</bdi> (${esc(role(tm.last.role))}): ${esc(what(tm.last))}` : "–";
+  const run = row.querySelector("button.run");
+  run.dataset.act = live.running ? "pause" : "start";
+  run.textContent = live.running ? t("ui.run.pause") : t("ui.fac.resume");
+  run.disabled = live.over;
+  row.querySelector("button.fire").disabled = !F.day.injects.length || live.over;
+  const speed = row.querySelector("select.speed");
+  if (speed !== document.activeElement) speed.value = String(live.speed);
+  const who = row.querySelector("select.member"), ids = members.map(m => m.id).join(",");
+  if (who.dataset.ids !== ids) {
+    const was = who.value;
+    who.innerHTML = members.map(m => `<option value="${esc(m.id)}">${esc(m.name)}</option>`).join("");
+    if (members.some(m => m.id === was)) who.value = was;
+    who.dataset.ids = ids;
+  }
+  row.querySelector("button.assign").disabled = !members.length;
+}
+
+// makeRow makes a team's row: its cells and the facilitator's controls.
+function makeRow(row, tm) {
+  row.dataset.made = "1";
   row.innerHTML = `<td><b><bdi>${esc(tm.name)}</bdi></b><br><input class="link" readonly value="${esc(link(tm.token))}" aria-label="${esc(t("ui.fac.team_link", { name: tm.name }))}"></td>
-<td class="num">${esc(tm.time)}<br>${esc(t("ui.team.minute", { n: num(live.minute, 0), total: num(tm.minutes, 0) }))}<br>${esc(state)}</td>
-<td class="num">${esc(metricValue("budget_left", tm.budget_left))}</td>
-<td class="num">${esc(metricValue("error_rate", tm.error_rate))}</td>
-<td>${tm.paging ? `<b class="pagingword">${esc(t("ui.team.paged"))}</b>` : "–"}</td>
-<td>${filled}<br><small>${members.map(m => `<bdi>${esc(m.name)}</bdi> (${esc(role(m.role))})`).join(", ")}</small></td>
-<td>${last}</td>
+<td class="num tclock"></td><td class="num budget"></td><td class="num errors"></td><td class="paging"></td><td class="roles"></td><td class="last"></td>
 <td><div class="actions">
-  <button type="button" data-act="${live.running ? "pause" : "start"}" ${live.over ? "disabled" : ""}>${esc(live.running ? t("ui.run.pause") : t("ui.fac.resume"))}</button>
-  <select class="speed" aria-label="${esc(t("ui.run.speed"))}">${F.day.speeds.map(v => `<option value="${v}" ${v === live.speed ? "selected" : ""}>${esc(t("ui.run.speed" + v))}</option>`).join("")}</select>
+  <button type="button" class="run" data-act="start"></button>
+  <select class="speed" aria-label="${esc(t("ui.run.speed"))}">${F.day.speeds.map(v => `<option value="${v}">${esc(t("ui.run.speed" + v))}</option>`).join("")}</select>
   <select class="inject" aria-label="${esc(t("ui.fac.inject"))}">${F.day.injects.map(i => `<option value="${esc(i.id)}">${esc(text(i.title))}</option>`).join("")}</select>
-  <button type="button" data-act="inject" ${F.day.injects.length && !live.over ? "" : "disabled"}>${esc(t("ui.fac.fire"))}</button>
+  <button type="button" class="fire" data-act="inject">${esc(t("ui.fac.fire"))}</button>
   <input class="msg" type="text" maxlength="500" placeholder="${esc(t("ui.fac.message_ph"))}" aria-label="${esc(t("ui.fac.message_team", { name: tm.name }))}">
-  <button type="button" data-act="message">${esc(t("ui.fac.send"))}</button>
-  <select class="member" aria-label="${esc(t("ui.fac.member"))}">${members.map(m => `<option value="${esc(m.id)}">${esc(m.name)}</option>`).join("")}</select>
+  <button type="button" class="send" data-act="message">${esc(t("ui.fac.send"))}</button>
+  <select class="member" aria-label="${esc(t("ui.fac.member"))}"></select>
   <select class="role" aria-label="${esc(t("ui.team.role"))}">${F.day.roles.map(r => `<option value="${r}">${esc(role(r))}</option>`).join("")}</select>
-  <button type="button" data-act="role" ${members.length ? "" : "disabled"}>${esc(t("ui.fac.assign"))}</button>
+  <button type="button" class="assign" data-act="role">${esc(t("ui.fac.assign"))}</button>
   <a href="/postmortem#t=${esc(tm.token)}">${esc(t("ui.team.postmortem"))}</a>
 </div></td>`;
-  for (const el of row.querySelectorAll("select, input:not([readonly])")) if (keep[el.className] !== undefined && el.className !== "speed") el.value = keep[el.className];
   for (const b of row.querySelectorAll("button[data-act]")) b.addEventListener("click", () => teamAct(tm.id, b.dataset.act, row));
   row.querySelector("select.speed").addEventListener("change", ev => send({ team: tm.id, kind: "speed", speed: +ev.target.value }));
 }

@@ -289,7 +289,15 @@ function drawLog() {
     const who = e.role === "facilitator" ? t("ui.team.role.facilitator") : e.name ? e.name + " · " + role(e.role) : "";
     items.push({ minute: e.minute, order: 0, seq: e.seq, cls: "entry " + e.kind, who, what: what(e, nm) });
   }
-  for (const tx of S.texts) for (const ev of tx.events || []) items.push({ minute: tx.minute, order: 1, seq: 0, cls: "event", who: "", what: text(ev) });
+  // The run's lines, but for the team's own decisions, which its entries
+  // tell with who took them.
+  for (const tx of S.texts) {
+    const evs = (S.rows[tx.minute] || { events: [] }).events;
+    (tx.events || []).forEach((ev, i) => {
+      if (evs[i] && evs[i].kind === "action" && evs[i].by === "player" && !S.replay) return;
+      items.push({ minute: tx.minute, order: 1, seq: 0, cls: "event", who: "", what: text(ev) });
+    });
+  }
   items.sort((a, b) => b.minute - a.minute || b.order - a.order || b.seq - a.seq);
   $("log").innerHTML = items.slice(0, 300).map(i =>
     `<li class="${i.cls}"><time>${esc(S.st.times[i.minute] || "")}</time><span>${i.who ? `<b><bdi>${esc(i.who)}</bdi></b> ` : ""}<bdi>${esc(i.what)}</bdi></span></li>`).join("");
@@ -355,7 +363,8 @@ async function main() {
 // under way; state() reads what it holds in one evaluation.
 window.oncall = {
   idle: () => S.busy === 0 && S.loading === 0 && !S.resyncing,
-  state: () => ({ seq: S.lastSeq, minute: S.rows.length, over: S.replay ? !!(S.st && S.st.done) : !!(S.live && S.live.over), running: !!(S.live && S.live.running), role: you() ? you().role : "", connected: S.connected, entries: S.entries.length }),
+  state: () => ({ seq: S.lastSeq, minute: S.rows.length, over: S.replay ? !!(S.st && S.st.done) : !!(S.live && S.live.over), running: !!(S.live && S.live.running), role: you() ? you().role : "", connected: S.connected, entries: S.entries.length,
+    decisions: S.entries.filter(e => e.kind === "decision").length, injects: S.entries.filter(e => e.kind === "inject").length, link: S.team ? S.team.link || "" : "" }),
 };
 
 main().catch(oops);

@@ -151,7 +151,7 @@ export function what(m, names = {}) {
 
 // valueOf writes a control's value as the console does, for a moment of a
 // postmortem (whose decisions carry the value, not its text).
-function valueOf(control, v) {
+function valueOf(control, v = 0) {
   const c = W.meta.controls.find(x => x.name === control);
   if (!c || c.kind === "action") return "";
   if (c.kind === "bool") return v === 1 ? t("switch.on") : t("switch.off");
