@@ -123,7 +123,8 @@ type Teams interface {
 	// token (byToken) or by the team's id; none is ErrNotFound.
 	TeamOf(ctx context.Context, key string, byToken bool) (TeamDay, Team, error)
 	// Watch calls notify with a team and an entry's number as other
-	// consoles store entries, until ctx is done (relay.go).
+	// consoles store entries, and with "" and 0 when it may have missed
+	// some, until ctx is done (relay.go).
 	Watch(ctx context.Context, notify func(team string, seq int64)) error
 }
 

@@ -27,9 +27,9 @@ const (
 
 // Watch calls notify for each team entry other consoles store (and,
 // polling SQLite, those of this one too), with the team and the entry's
-// number, until ctx is done. A listener that loses its connection
-// connects again; what it missed meanwhile the consoles read when they
-// poll (team.Hubs), so that nothing is lost, only later.
+// number, until ctx is done. Each time a PostgreSQL listener starts to
+// listen (and again after it lost its connection) it calls notify("", 0):
+// what was stored before it listened is to be read now.
 func (s *sqlStore) Watch(ctx context.Context, notify func(team string, seq int64)) error {
 	if s.dsn != "" {
 		return s.listen(ctx, notify)
@@ -59,6 +59,7 @@ func (s *sqlStore) listenOnce(ctx context.Context, notify func(string, int64)) e
 	if _, err := conn.Exec(ctx, "LISTEN "+notifyChannel); err != nil {
 		return err
 	}
+	notify("", 0) // listening: what was stored before, the consoles read now
 	for {
 		n, err := conn.WaitForNotification(ctx)
 		if err != nil {

@@ -140,7 +140,11 @@ func testWatch(t *testing.T, data string) {
 	wctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	got := make(chan string, 10)
-	go b.Watch(wctx, func(team string, seq int64) { got <- fmt.Sprint(team, ":", seq) })
+	go b.Watch(wctx, func(team string, seq int64) {
+		if team != "" { // "" says the listener began to listen
+			got <- fmt.Sprint(team, ":", seq)
+		}
+	})
 	// The listener is ready once it hears an entry: store one until it does.
 	deadline := time.After(time.Minute)
 	for seq := int64(1); ; seq++ {

@@ -124,8 +124,17 @@ func (h *Hubs) Get(ctx context.Context, team string) (*Live, error) {
 
 // Notify tells the replicas that a team's log holds entry seq, stored by
 // another console: its replica, if this console has one, reads what it
-// missed and sends it on.
+// missed and sends it on. A team "" tells every replica to read what it
+// missed (a relay that began to listen).
 func (h *Hubs) Notify(team string, seq int64) {
+	if team == "" { // the relay began to listen: every replica reads what it missed
+		for _, l := range h.all() {
+			if l.catching.CompareAndSwap(false, true) {
+				go h.catchUp(l)
+			}
+		}
+		return
+	}
 	h.mu.Lock()
 	l := h.by[team]
 	h.mu.Unlock()
@@ -135,16 +144,20 @@ func (h *Hubs) Notify(team string, seq int64) {
 	l.mu.Lock()
 	behind := seq > l.state.Seq
 	l.mu.Unlock()
-	if behind {
+	if behind && l.catching.CompareAndSwap(false, true) {
 		go h.catchUp(l)
 	}
 }
 
+// catchUp reads what other consoles stored for a replica; the
+// notifications that come while it waits for the replica are answered by
+// it.
 func (h *Hubs) catchUp(l *Live) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	l.catching.Store(false)
 	if err := l.catchUp(ctx); err != nil {
 		h.o.Log("team %s: reading the entries other consoles stored: %v", l.state.Team, err)
 	}
@@ -205,8 +218,10 @@ func (h *Hubs) poll() {
 
 // tick stores a tick for each team whose clock this console holds and
 // whose shift is due a minute further, all in one transaction, then folds
-// those stored; the teams whose tick another console stored first read it
-// at the next poll or notification.
+// those stored. The replicas are not held while the store writes: an
+// entry a member stores meanwhile takes the number first, and its tick is
+// not stored (or its tick stored first, and the member's entry is stamped
+// again after it); the tick is due again at the next look.
 func (h *Hubs) tick(ctx context.Context) {
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
@@ -215,12 +230,11 @@ func (h *Hubs) tick(ctx context.Context) {
 	for _, l := range h.all() {
 		l.mu.Lock()
 		e, ok := h.dueTick(ctx, l)
-		if !ok {
-			l.mu.Unlock()
-			continue
+		l.mu.Unlock()
+		if ok {
+			due = append(due, l)
+			batch = append(batch, Stored{Team: l.team, Entry: e})
 		}
-		due = append(due, l) // held until the batch is stored and folded
-		batch = append(batch, Stored{Team: l.state.Team, Entry: e})
 	}
 	if len(batch) == 0 {
 		return
@@ -228,10 +242,17 @@ func (h *Hubs) tick(ctx context.Context) {
 	landed, err := h.o.Store.Append(ctx, batch)
 	if err != nil {
 		h.o.Log("storing the ticks of %d teams: %v", len(batch), err)
+		return
 	}
 	for i, l := range due {
-		if err == nil && landed[i] {
-			l.commit(ctx, batch[i].Entry, false)
+		if !landed[i] {
+			continue
+		}
+		l.mu.Lock()
+		if e := batch[i].Entry; l.state.Seq == e.Seq-1 && !l.stale {
+			l.commit(ctx, e)
+		} else if l.state.Seq < e.Seq {
+			l.catchUp(ctx) // the replica moved meanwhile: it reads the tick
 		}
 		l.mu.Unlock()
 	}
@@ -246,31 +267,29 @@ func (h *Hubs) dueTick(ctx context.Context, l *Live) (Entry, bool) {
 		l.holds = false
 		return Entry{}, false
 	}
-	if !l.holds || !now.Before(l.renew) {
+	if !now.Before(l.renew) {
+		// A console that does not hold the clock asks again a second
+		// later, not at every look.
+		l.renew = now.Add(renewEvery)
 		ok, err := h.o.Store.ClaimClock(ctx, st.Team, h.o.Owner, now.Add(leaseFor), now)
 		if err != nil {
 			h.o.Log("team %s: holding the clock: %v", st.Team, err)
 		}
-		if !ok {
-			l.holds = false
-			return Entry{}, false
-		}
-		if !l.holds && now.Sub(l.progress) > stalled {
+		if ok && !l.holds && now.Sub(l.progress) > stalled {
 			// The console that held the clock stopped: the clock goes on
 			// from where the log left it, however long no console held it.
 			l.anchorMinute, l.anchorAt = st.Minute, now
 		}
-		l.holds, l.renew = true, now.Add(renewEvery)
+		l.holds = ok
 	}
-	if now.Sub(l.progress) < minTick {
+	if !l.holds || now.Sub(l.progress) < minTick {
 		return Entry{}, false
 	}
 	to := min(st.Minutes, l.anchorMinute+int(now.Sub(l.anchorAt).Seconds()*float64(st.Speed)))
 	if to <= st.Minute {
 		return Entry{}, false
 	}
-	e := Entry{Kind: Tick, By: string(Clock), Role: Clock, To: to}
-	e, _, err := l.prepare(e)
+	e, err := l.prepare(Entry{Kind: Tick, By: string(Clock), Role: Clock, To: to})
 	if err != nil {
 		return Entry{}, false
 	}

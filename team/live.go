@@ -2,9 +2,9 @@ package team
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/oncall-sim/oncall/engine"
@@ -24,10 +24,13 @@ type Live struct {
 	// err is what stopped the run (a scenario's error at a minute): the
 	// log goes on, the shift does not.
 	err error
-	// stale: the run may hold what no stored entry says (a decision
-	// queued before its entry was refused): it is built again from the
-	// store before it is used.
+	// stale: the replica may not be the fold of the stored log (a stored
+	// entry it could not fold): it is built again from the store before
+	// it is used.
 	stale bool
+	// catching says a catch-up is under way or asked for, so that the
+	// notifications that come meanwhile ask for none more.
+	catching atomic.Bool
 	subs  map[*Sub]struct{}
 	rate  map[string]*bucket
 	// The clock: whether this console holds it and when it renews the
@@ -127,7 +130,7 @@ func (l *Live) rebuild(ctx context.Context, hd Header) error {
 		return err
 	}
 	for _, e := range entries {
-		if err := l.fold(ctx, e, false); err != nil {
+		if err := l.fold(ctx, e); err != nil {
 			return fmt.Errorf("team %s: entry %d does not follow the log (%v): was the database edited by hand?", hd.Team, e.Seq, err)
 		}
 	}
@@ -159,7 +162,7 @@ func (l *Live) catchUp(ctx context.Context) error {
 		return err
 	}
 	for _, e := range entries {
-		if err := l.fold(ctx, e, false); err != nil {
+		if err := l.fold(ctx, e); err != nil {
 			l.stale = true
 			return err
 		}
@@ -178,10 +181,8 @@ func (l *Live) send(seq int64) {
 	}
 }
 
-// fold applies a stored entry to the state and the run. decided says the
-// entry's decision is queued on the run already (Append queues it before
-// it stores it, the engine's check of it).
-func (l *Live) fold(ctx context.Context, e Entry, decided bool) error {
+// fold applies a stored entry to the state and the run.
+func (l *Live) fold(ctx context.Context, e Entry) error {
 	if err := l.state.Apply(e); err != nil {
 		return err
 	}
@@ -197,9 +198,7 @@ func (l *Live) fold(ctx context.Context, e Entry, decided bool) error {
 	var err error
 	switch e.Kind {
 	case Decision:
-		if !decided {
-			err = shift.Decide(l.sim, l.action(e))
-		}
+		err = shift.Decide(l.sim, l.action(e))
 	case Inject:
 		err = shift.Fire(l.sim, e.Inject)
 	case Tick, Step:
@@ -268,16 +267,12 @@ func (l *Live) weigh() {
 }
 
 // Append checks an entry against the log as it stands (who wrote it may
-// write it, what it says is whole), stamps it with the next number, the
-// shift's minute and the time, stores it and folds it, and sends it to
-// the connections. It returns the entry as stored: once it returns
-// without error the entry is in the store, and only then.
-//
-// A decision is queued on the run before it is stored, so that the
-// engine's refusal of it (a floor above the ceiling in force) refuses the
-// entry; should the store refuse it then, the run is built again from the
-// log. When another console stored the next number first, the replica
-// reads what it missed and the entry is checked and stamped again.
+// write it, what it says is whole, the engine would take a decision),
+// stamps it with the next number, the shift's minute and the time, stores
+// it and folds it, and sends it to the connections. It returns the entry
+// as stored: once it returns without error the entry is in the store, and
+// only then. When another console stored the next number first, the
+// replica reads what it missed and the entry is checked and stamped again.
 func (l *Live) Append(ctx context.Context, e Entry) (Entry, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -289,23 +284,21 @@ func (l *Live) Append(ctx context.Context, e Entry) (Entry, error) {
 		if err := l.ready(ctx); err != nil {
 			return Entry{}, err
 		}
-		stamped, decided, err := l.prepare(e)
+		stamped, err := l.prepare(e)
 		if err != nil {
 			return Entry{}, err
 		}
 		landed, err := l.h.o.Store.Append(ctx, []Stored{{l.state.Team, stamped}})
 		if err != nil {
-			l.stale = l.stale || decided
 			return Entry{}, err
 		}
 		if !landed[0] {
-			l.stale = l.stale || decided
 			if err := l.catchUp(ctx); err != nil {
 				return Entry{}, err
 			}
 			continue
 		}
-		l.commit(ctx, stamped, decided)
+		l.commit(ctx, stamped)
 		return stamped, nil
 	}
 	return Entry{}, fmt.Errorf("%w: other consoles stored %d entries first", ErrConflict, maxTries)
@@ -316,40 +309,36 @@ func (l *Live) Append(ctx context.Context, e Entry) (Entry, error) {
 const maxTries = 8
 
 // prepare stamps an entry with the next number, the minute and the time,
-// checks it against the state and the run, and queues a decision on the
-// run (decided).
-func (l *Live) prepare(e Entry) (Entry, bool, error) {
+// and checks it against the state and the run, changing neither.
+func (l *Live) prepare(e Entry) (Entry, error) {
 	e.Seq, e.Minute, e.At = l.state.Seq+1, l.state.Minute, l.h.now().UTC().Truncate(time.Millisecond)
 	if e.Seen != nil && *e.Seen < e.Minute {
 		e.Late = e.Minute - *e.Seen
 	}
 	e.Seen = nil
 	if err := l.state.Check(e); err != nil {
-		return e, false, err
+		return e, err
 	}
 	if l.err != nil && (e.Kind == Decision || e.Kind == Inject || e.Kind == Tick || e.Kind == Step || e.Kind == Start) {
-		return e, false, fmt.Errorf("%w: %v", ErrStopped, l.err)
+		return e, fmt.Errorf("%w: %v", ErrStopped, l.err)
 	}
 	switch e.Kind {
 	case Inject:
-		if err := shift.CheckInject(l.src, e.Inject); err != nil {
-			return e, false, err
-		}
+		return e, shift.CheckInject(l.src, e.Inject)
 	case Decision:
-		if err := shift.Decide(l.sim, l.action(e)); err != nil {
-			if errors.Is(err, shift.ErrOver) {
-				return e, false, fmt.Errorf("%w: %v", ErrOver, err)
-			}
-			return e, false, fmt.Errorf("%w: %v", ErrRefused, err)
+		if l.sim.Done() {
+			return e, fmt.Errorf("%w: %v", ErrOver, shift.ErrOver)
 		}
-		return e, true, nil
+		if err := l.sim.Check(l.action(e)); err != nil {
+			return e, fmt.Errorf("%w: %v", ErrRefused, err)
+		}
 	}
-	return e, false, nil
+	return e, nil
 }
 
 // commit folds an entry just stored and sends it to the connections.
-func (l *Live) commit(ctx context.Context, e Entry, decided bool) {
-	if err := l.fold(ctx, e, decided); err != nil {
+func (l *Live) commit(ctx context.Context, e Entry) {
+	if err := l.fold(ctx, e); err != nil {
 		l.stale = true // checked before it was stored: not met
 		return
 	}

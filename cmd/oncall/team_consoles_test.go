@@ -40,7 +40,7 @@ func (s *stream) last() int64 {
 }
 
 // openStream reads a team's stream on a console until the test ends.
-func openStream(t *testing.T, url, token string) *stream {
+func openStream(t testing.TB, url, token string) *stream {
 	t.Helper()
 	s := &stream{at: map[int64]time.Time{}}
 	ctx, cancel := context.WithCancel(context.Background())
@@ -71,6 +71,27 @@ func openStream(t *testing.T, url, token string) *stream {
 		}
 	}()
 	return s
+}
+
+// postAct sends a member's action to a console as its page does, and
+// returns the entry's number, when it was acknowledged, and the status.
+func postAct(p *process, token, member, body string) (int64, time.Time, int) {
+	req, _ := http.NewRequest("POST", p.url+"/api/teams/"+token+"/act", strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("X-Oncall-Member", member)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return 0, time.Time{}, 0
+	}
+	defer res.Body.Close()
+	acked := time.Now()
+	var a struct {
+		Entry struct {
+			Seq int64 `json:"seq"`
+		} `json:"entry"`
+	}
+	json.NewDecoder(res.Body).Decode(&a)
+	return a.Entry.Seq, acked, res.StatusCode
 }
 
 // teamAPI sends a member's action to a console and returns the entry's
@@ -106,7 +127,7 @@ func teamAPI(t *testing.T, p *process, token, member, path string, body any) (in
 	return a.Entry.Seq, acked
 }
 
-func joinOn(t *testing.T, p *process, token, name, role string) string {
+func joinOn(t testing.TB, p *process, token, name, role string) string {
 	t.Helper()
 	b, _ := json.Marshal(map[string]string{"name": name, "role": role})
 	res, err := http.Post(p.url+"/api/teams/"+token+"/join", "application/json", strings.NewReader(string(b)))
