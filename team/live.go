@@ -31,8 +31,8 @@ type Live struct {
 	// catching says a catch-up is under way or asked for, so that the
 	// notifications that come meanwhile ask for none more.
 	catching atomic.Bool
-	subs  map[*Sub]struct{}
-	rate  map[string]*bucket
+	subs     map[*Sub]struct{}
+	rate     map[string]*bucket
 	// The clock: whether this console holds it and when it renews the
 	// hold, and the minute and time its pace counts from (those of the
 	// last start, speed or step, the same on every console).

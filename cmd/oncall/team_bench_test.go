@@ -68,8 +68,8 @@ func benchTeamDay(b *testing.B, kind string, n int) {
 	roles := []string{"commander", "operations", "communications", "scribe", "observer"}
 	type teamRun struct {
 		token, ops string
-		ops0      *process
-		streams   []*stream
+		ops0       *process
+		streams    []*stream
 	}
 	teams := make([]*teamRun, benchTeams)
 	for i, tm := range day.Teams {
