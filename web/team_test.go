@@ -291,3 +291,83 @@ func TestTeamStreamResumes(t *testing.T) {
 		}
 	}
 }
+
+// TestTeamStreamsCountInMemory: each live stream is counted in what the
+// console holds (HeldMemory, --max-memory's accounting) while it lasts;
+// past the bound a new stream is refused with a 503 that names it, and a
+// stream that ends gives its share back.
+func TestTeamStreamsCountInMemory(t *testing.T) {
+	o := teamOptions(t, memoryStore(t))
+	o.MaxMemory = 2*streamWeight + streamWeight/2
+	ts := newTestServer(t, o)
+	t.Cleanup(ts.Close)
+	srv := httptest.NewServer(ts.h)
+	t.Cleanup(srv.Close)
+	var d teamDayJSON
+	ts.doJSON(t, "POST", "/api/teamdays", map[string]any{"scenario": "bad-deploy", "seed": 7, "teams": []string{"Blue"}}, &d)
+	open := func() *http.Response {
+		ctx, cancel := context.WithCancel(context.Background())
+		t.Cleanup(cancel)
+		req, _ := http.NewRequestWithContext(ctx, "GET", srv.URL+"/api/teams/"+d.Teams[0].Token+"/events", nil)
+		req.Header.Set("Accept-Language", "fr")
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	a, b := open(), open()
+	if a.StatusCode != 200 || b.StatusCode != 200 || ts.HeldMemory() != 2*streamWeight || ts.StreamMemory() != 2*streamWeight {
+		t.Fatalf("two streams: %d %d, held %d", a.StatusCode, b.StatusCode, ts.HeldMemory())
+	}
+	c := open()
+	body, _ := io.ReadAll(c.Body)
+	if c.StatusCode != http.StatusServiceUnavailable || !strings.Contains(string(body), "ui.api.team_streams") || !strings.Contains(string(body), "mémoire") {
+		t.Errorf("a third stream past the bound: %d %s", c.StatusCode, body)
+	}
+	a.Body.Close()
+	for deadline := time.Now().Add(time.Minute); ts.StreamMemory() != streamWeight; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("a stream that ended still holds its share: %d", ts.StreamMemory())
+		}
+	}
+	if d := open(); d.StatusCode != 200 {
+		t.Errorf("a stream once another ended: %d", d.StatusCode)
+	}
+}
+
+// TestTeamCommanderLeaves: when the commander leaves, the clock stops and
+// the shift waits; the facilitator gives the role to another member, who
+// starts the clock again.
+func TestTeamCommanderLeaves(t *testing.T) {
+	ts := teamServer(t, memoryStore(t))
+	var d teamDayJSON
+	ts.doJSON(t, "POST", "/api/teamdays", map[string]any{"scenario": "bad-deploy", "seed": 7, "teams": []string{"Blue"}}, &d)
+	tok := d.Teams[0].Token
+	base := "/api/teams/" + tok + "/act"
+	cmd := ts.join(t, tok, "Alex", "commander")
+	ops := ts.join(t, tok, "Budi", "operations")
+	ts.act(cmd, "POST", base, `{"kind":"start","speed":1}`)
+	if rec := ts.act(cmd, "POST", base, `{"kind":"leave"}`); rec.Code != 200 || !strings.Contains(rec.Body.String(), `"running":false`) {
+		t.Fatalf("the commander leaves: %d %s", rec.Code, rec.Body)
+	}
+	if rec := ts.act(ops, "POST", base, `{"kind":"start"}`); rec.Code != 403 {
+		t.Errorf("operations starts the clock: %d %s", rec.Code, rec.Body)
+	}
+	var st struct {
+		Team struct {
+			Live struct {
+				Members []memberView `json:"members"`
+			} `json:"live"`
+		} `json:"team"`
+	}
+	ts.doJSON(t, "GET", "/api/teams/"+tok, nil, &st)
+	budi := st.Team.Live.Members[1].ID
+	ts.doJSON(t, "POST", "/api/facilitate/"+d.Facilitator+"/act", map[string]any{"team": d.Teams[0].ID, "kind": "role", "member": budi, "role": "commander"}, nil)
+	if rec := ts.act(ops, "POST", base, `{"kind":"start"}`); rec.Code != 200 {
+		t.Errorf("the new commander starts the clock: %d %s", rec.Code, rec.Body)
+	}
+	if rec := ts.act(cmd, "POST", base, `{"kind":"note","text":"x"}`); rec.Code != 403 || errorKey(t, rec) != "ui.api.team_not_member" {
+		t.Errorf("a member who left: %d %s", rec.Code, rec.Body)
+	}
+}
