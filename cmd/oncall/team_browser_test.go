@@ -172,10 +172,10 @@ func TestBrowserTeamGameDay(t *testing.T) {
 		until(`!document.getElementById("create").hidden && document.getElementById("scenario").options.length > 0`),
 		chromedp.SetValue(chromedp.CSS(`#scenario`), "bad-deploy"),
 		chromedp.SetValue(chromedp.CSS(`#seed`), "42"),
-		chromedp.SetValue(chromedp.CSS(`#teams`), "Blue"),
+		chromedp.SetValue(chromedp.CSS(`#teams`), "Blue\nRed"),
 		chromedp.SetValue(chromedp.CSS(`#maxmembers`), "4"),
 		chromedp.Click(chromedp.CSS(`#createbtn`)),
-		until(`window.oncall.teams().length === 1 && window.oncall.idle()`),
+		until(`window.oncall.teams().length === 2 && window.oncall.idle()`),
 	)
 	token := js[string](t, fac, `window.oncall.teams()[0].token`)
 	roles := []struct{ name, role string }{{"Alex", "commander"}, {"Budi", "operations"}, {"Citra", "communications"}, {"Dana", "observer"}}
