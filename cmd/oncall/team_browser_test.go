@@ -166,6 +166,11 @@ func TestBrowserTeamGameDay(t *testing.T) {
 	addr := freeAddr(t)
 	p := startPlayOn(t, bin, data, addr)
 	url := p.url
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("console:\n%s", p.log())
+		}
+	})
 
 	fac := member(t, root)
 	on(t, fac, chromedp.Navigate(url+"/facilitate"),
@@ -194,7 +199,10 @@ func TestBrowserTeamGameDay(t *testing.T) {
 	all := func(cond string) {
 		t.Helper()
 		for _, m := range roles {
-			on(t, tabs[m.role], until(cond))
+			if err := chromedp.Do(tabs[m.role], until(cond)); err != nil {
+				st, _ := chromedp.Run(tabs[m.role], chromedp.Evaluate[string](`JSON.stringify(window.oncall.state()) + " " + document.getElementById("message").textContent`))
+				t.Fatalf("the %s's page: %s: %v (its state: %s)", m.role, cond, err, st)
+			}
 		}
 	}
 	// Each page shows only what its role may do.
@@ -272,7 +280,4 @@ func TestBrowserTeamGameDay(t *testing.T) {
 		}
 	}
 	shot(t, tabs["communications"], "team-postmortem.png")
-	if t.Failed() {
-		t.Logf("console:\n%s", p.log())
-	}
 }

@@ -79,7 +79,10 @@ async function act(body) {
   S.busy++;
   try {
     const a = await api("POST", `/api/teams/${S.token}/act`, body, { "X-Oncall-Member": S.member });
-    if (a.entry.seq === S.lastSeq + 1) { S.lastSeq = a.entry.seq; S.entries.push(a.entry); S.live = a.live; }
+    // The answer may come before the stream brings the entry: an entry
+    // that computes no minute is taken from it at once (the stream's copy
+    // is then a repeat); a step's rows come with the stream's copy alone.
+    if (a.entry.seq === S.lastSeq + 1 && a.entry.kind !== "step") { S.lastSeq = a.entry.seq; S.entries.push(a.entry); S.live = a.live; }
     if (a.entry.late > 0) say(t("ui.team.late", { n: num(a.entry.late, 0), time: S.st.times[a.entry.minute] }), true);
     else say("");
     draw();
