@@ -371,3 +371,61 @@ func TestTeamCommanderLeaves(t *testing.T) {
 		t.Errorf("a member who left: %d %s", rec.Code, rec.Body)
 	}
 }
+
+// TestTeamPostmortemAndLinks: a team's postmortem as JSON and as Markdown
+// in the language asked for; every team's side by side for the
+// facilitator; an action on every team answers each team's result; a
+// share link with a wrong inject is refused with the scenario's list.
+func TestTeamPostmortemAndLinks(t *testing.T) {
+	ts := teamServer(t, memoryStore(t))
+	var d teamDayJSON
+	ts.doJSON(t, "POST", "/api/teamdays", map[string]any{"scenario": "bad-deploy", "seed": 5, "teams": []string{"Blue", "Red"}}, &d)
+	tok := d.Teams[0].Token
+	cmd := ts.join(t, tok, "Alex", "commander")
+	for range 3 {
+		ts.act(cmd, "POST", "/api/teams/"+tok+"/act", `{"kind":"step"}`)
+	}
+	ts.act(cmd, "POST", "/api/teams/"+tok+"/act", `{"kind":"decision","control":"rollback"}`)
+	ts.doJSON(t, "POST", "/api/facilitate/"+d.Facilitator+"/act", map[string]any{"team": d.Teams[0].ID, "kind": "inject", "inject": "hotfix-fails"}, nil)
+	var pm struct {
+		Played   int
+		Done     bool
+		Timeline []struct{ Kind, Who string }
+	}
+	ts.doJSON(t, "GET", "/api/teams/"+tok+"/postmortem", nil, &pm)
+	if pm.Played != 3 || pm.Done || len(pm.Timeline) < 4 {
+		t.Errorf("the postmortem of a shift under way: %+v", pm)
+	}
+	rec := ts.do("GET", "/api/teams/"+tok+"/postmortem?format=md&lang=fr", "")
+	if rec.Code != 200 || !strings.HasPrefix(rec.Header().Get("Content-Type"), "text/markdown") || !strings.Contains(rec.Body.String(), "# Postmortem : Blue, ") || !strings.Contains(rec.Body.String(), "La garde est en cours") {
+		t.Errorf("the Markdown in French: %d %s", rec.Code, rec.Body)
+	}
+	var all []struct{ Name string }
+	ts.doJSON(t, "GET", "/api/facilitate/"+d.Facilitator+"/postmortems", nil, &all)
+	if len(all) != 2 || all[1].Name != "Red" {
+		t.Errorf("every team's postmortem: %+v", all)
+	}
+	// Blue's clock runs, Red's does not: pausing every team pauses Blue
+	// and says why Red was not.
+	ts.act(cmd, "POST", "/api/teams/"+tok+"/act", `{"kind":"start"}`)
+	var res struct {
+		Results []struct{ Team, Error, Key string }
+	}
+	ts.doJSON(t, "POST", "/api/facilitate/"+d.Facilitator+"/act", map[string]any{"kind": "pause"}, &res)
+	if len(res.Results) != 2 || res.Results[0].Error != "" || res.Results[1].Key != "ui.api.team_still" {
+		t.Errorf("pause all: %+v", res.Results)
+	}
+	for _, c := range []struct{ query, key string }{
+		{"scenario=bad-deploy&seed=5&i=3:hotfix-fail&format=csv", "ui.api.team_inject"},
+		{"scenario=bad-deploy&seed=5&i=9:db-slow,3:hotfix-fails&format=csv", "ui.api.order"},
+		{"scenario=bad-deploy&seed=5&i=x&format=csv", "ui.api.team_inject_form"},
+		{"scenario=bad-deploy&seed=5&format=pdf", "ui.api.team_format"},
+	} {
+		if rec := ts.do("GET", "/api/teamtrace?"+c.query, ""); rec.Code != 400 || errorKey(t, rec) != c.key {
+			t.Errorf("%s: %d %s", c.query, rec.Code, rec.Body)
+		}
+	}
+	if rec := ts.do("GET", "/api/teamtrace?scenario=bad-deploy&seed=5&i=3:hotfix-fails&d=2:rollback&format=csv", ""); rec.Code != 200 || strings.Count(rec.Body.String(), "\n") != 121 {
+		t.Errorf("a share link's trace: %d", rec.Code)
+	}
+}

@@ -51,7 +51,9 @@ func (PlayCmd) Help() string {
 Stop it with Ctrl-C. A shift in progress survives a restart: the page keeps
 its scenario, seed and decisions and the server replays them. Game days are
 listed, exported and deleted with oncall gameday; docs/gameday.md says what
-is stored.`
+is stored. A team game day (teams in roles, live, a facilitator who fires
+the scenario's injects) starts at /facilitate: keep it in --data, so that a
+restart loses no team's shift.`
 }
 
 // Run implements the subcommand.
