@@ -272,6 +272,12 @@ func TestBrowserTeamGameDay(t *testing.T) {
 	if a, b := js[string](t, tabs["observer"], `document.getElementById("val-budget_left").textContent`), js[string](t, tabs["commander"], `document.getElementById("val-budget_left").textContent`); a != b {
 		t.Errorf("the share link's page shows budget left %q, the team's %q", a, b)
 	}
+	// The pages speak the six languages: the share link's page in Urdu,
+	// right to left, the facilitator's console in French.
+	on(t, tabs["observer"], chromedp.SetValue(chromedp.CSS(`#lang`), "ur"), chromedp.Evaluate[chromedp.Void](`document.getElementById("lang").dispatchEvent(new Event("change"))`),
+		until(`document.documentElement.dir === "rtl" && document.getElementById("clockstate").textContent === "شفٹ ختم ہو چکی"`))
+	on(t, fac, chromedp.SetValue(chromedp.CSS(`#lang`), "fr"), chromedp.Evaluate[chromedp.Void](`document.getElementById("lang").dispatchEvent(new Event("change"))`),
+		until(`document.title === "Console de l’animateur" && document.querySelector("#teamrows td.tclock").textContent.includes("la garde est terminée")`))
 	on(t, tabs["communications"], chromedp.Navigate(url+"/postmortem#t="+token), until(`document.querySelector("article.pm") !== null && window.oncall.idle()`))
 	pm := js[string](t, tabs["communications"], `document.querySelector("article.pm").textContent`)
 	for _, want := range []string{"Postmortem: Blue, Bad deploy", "Budi", "operations", "Inject: The database loses half its capacity", "<b>checking</b>", "Score:"} {
