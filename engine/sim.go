@@ -170,10 +170,7 @@ func (s *Sim) ConstantsSet() Constants { return s.set }
 // event of the next minute may still lower the ceiling under a floor
 // accepted here, and then that minute fails, naming who decided.
 func (s *Sim) Decide(a Action) error {
-	if err := a.Check(); err != nil {
-		return err
-	}
-	if err := s.fits(a); err != nil {
+	if err := s.Check(a); err != nil {
 		return err
 	}
 	if a.By == "" {
@@ -181,6 +178,16 @@ func (s *Sim) Decide(a Action) error {
 	}
 	s.pending = append(s.pending, a)
 	return nil
+}
+
+// Check says whether Decide would take a decision now, and queues
+// nothing: a replica of a shared shift checks a decision before it is
+// stored, and queues it once it is.
+func (s *Sim) Check(a Action) error {
+	if err := a.Check(); err != nil {
+		return err
+	}
+	return s.fits(a)
 }
 
 // Run computes minutes until the run's duration (or n minutes, if n > 0 and

@@ -24,6 +24,13 @@
 // oncall's, or is damaged, or was written by a newer oncall, is refused
 // before anything is written to it.
 //
+// A team game day (package team) is a game day with a facilitator's token
+// and teams; each team's log is kept entry by entry, each under a number no
+// other console took (UNIQUE (team_id, seq)), so that consoles that share
+// the store append to one log in one order. The entries one console stores
+// reach the others through PostgreSQL's LISTEN/NOTIFY (pgx) or, on a
+// SQLite file shared by processes of one machine, by polling (Watch).
+//
 // A JSON file of game days, as earlier versions of oncall kept them, is
 // imported once into a SQLite file beside it; the JSON file is left as it
 // was. Export writes every game day as CSV (one line a result) or as that

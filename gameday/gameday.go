@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/oncall-sim/oncall/engine"
+	"github.com/oncall-sim/oncall/team"
 )
 
 // GameDay is an instructor's session: everyone plays the same scenario and
@@ -92,12 +93,39 @@ type Store interface {
 	// before is replaced in its place (a reload, a second try: one line a
 	// name). An unknown id is ErrNotFound, a full game day ErrFull.
 	Add(ctx context.Context, id string, r Result) (GameDay, error)
+	// AddNew keeps a participant's first result under a name no other
+	// result has: the name, or the first free "name (2)", "name (3)", …,
+	// chosen in the transaction that keeps it, so that two participants
+	// of one name are both kept however they race. It returns the game
+	// day and the name given. Errors as Add's.
+	AddNew(ctx context.Context, id string, r Result) (GameDay, string, error)
+	// Teams keeps team game days, their teams and the teams' logs.
+	Teams
 	// List returns every game day, oldest first, with its count of results.
 	List(ctx context.Context) ([]Summary, error)
 	// Delete removes a game day and its results; an unknown id is ErrNotFound.
 	Delete(ctx context.Context, id string) error
 	// Close releases the database.
 	Close() error
+}
+
+// Teams keeps team game days: a game day whose teams each play one shared
+// shift, run by a facilitator, and each team's log (team.Store).
+type Teams interface {
+	team.Store
+	// CreateTeamDay adds a team game day and its teams, under the cap on
+	// game days; an id in use is ErrExists.
+	CreateTeamDay(ctx context.Context, d TeamDay) error
+	// TeamDay finds a team game day by the SHA-256 of its facilitator's
+	// token (hex); none is ErrNotFound.
+	TeamDay(ctx context.Context, facilitator string) (TeamDay, error)
+	// TeamOf finds a team and its game day by the SHA-256 of the team's
+	// token (byToken) or by the team's id; none is ErrNotFound.
+	TeamOf(ctx context.Context, key string, byToken bool) (TeamDay, Team, error)
+	// Watch calls notify with a team and an entry's number as other
+	// consoles store entries, and with "" and 0 when it may have missed
+	// some, until ctx is done (relay.go).
+	Watch(ctx context.Context, notify func(team string, seq int64)) error
 }
 
 // The errors of a Store, to be matched with errors.Is; the error returned

@@ -33,7 +33,7 @@ func openPostgres(ctx context.Context, data string, o Options) (Store, error) {
 		db.Close()
 		return nil, fmt.Errorf("%s: cannot connect (%v): check that the server runs, and the URL's user, password and database", where, err)
 	}
-	s := &sqlStore{db: db, d: postgresDialect(), where: where, now: o.Now}
+	s := &sqlStore{db: db, d: postgresDialect(), where: where, now: o.Now, dsn: data}
 	if err := s.checkForeign(ctx); err != nil {
 		db.Close()
 		return nil, err

@@ -144,7 +144,7 @@ func testMigrateVersion1(t *testing.T, data string) {
 
 	s := open(t, data)
 	var v int
-	if err := s.(*sqlStore).db.QueryRow(`SELECT max(version) FROM oncall_schema`).Scan(&v); err != nil || v != Version() || Version() != 2 {
+	if err := s.(*sqlStore).db.QueryRow(`SELECT max(version) FROM oncall_schema`).Scan(&v); err != nil || v != Version() || Version() < 2 {
 		t.Fatalf("version %d after opening (%v), want %d", v, err, Version())
 	}
 	g, err := s.Get(ctx, "old")

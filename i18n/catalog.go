@@ -11,8 +11,10 @@ import (
 )
 
 // files holds the catalogue: <lang>.json (the model's words, the engine's
-// tables) and ui.<lang>.json (the web console's words, keys "ui.*"), one
-// flat object of key → text each.
+// tables), ui.<lang>.json (the web console's words, keys "ui.*") and
+// team.<lang>.json (the words of team game days: the team's page, the
+// facilitator's console, the postmortem; keys "ui.*" too), one flat object
+// of key → text each.
 //
 //go:embed catalog/*.json
 var files embed.FS
@@ -24,6 +26,7 @@ var bundle = sync.OnceValue(load)
 type catalogue struct {
 	messages map[string]map[string]string // lang → key → text
 	payloads map[string][]byte            // lang → Payload, built once
+	teams    map[string][]byte            // lang → TeamPayload, built once
 	err      error                        // the first file that did not load
 }
 
@@ -34,25 +37,32 @@ func load() *catalogue {
 	c := &catalogue{messages: map[string]map[string]string{}}
 	for _, code := range Codes() {
 		m := map[string]string{}
-		for _, name := range []string{code + ".json", "ui." + code + ".json"} {
+		for _, name := range Files(code) {
 			part, err := readFile(name)
 			if err != nil && c.err == nil {
 				c.err = err
 			}
 			for k, v := range part {
 				if _, dup := m[k]; dup && c.err == nil {
-					c.err = fmt.Errorf("i18n/catalog/%s: key %q is also in the other file of %s", name, k, code)
+					c.err = fmt.Errorf("i18n/catalog/%s: key %q is also in another file of %s", name, k, code)
 				}
 				m[k] = v
 			}
 		}
 		c.messages[code] = m
 	}
-	c.payloads = map[string][]byte{}
+	c.payloads, c.teams = map[string][]byte{}, map[string][]byte{}
 	for _, code := range Codes() {
-		c.payloads[code] = c.payload(code)
+		c.payloads[code] = c.payload(code, forThePage)
+		c.teams[code] = c.payload(code, teamKey)
 	}
 	return c
+}
+
+// Files returns the names of a language's catalogue files, in the order
+// they are merged; no key is in two of them.
+func Files(code string) []string {
+	return []string{code + ".json", "ui." + code + ".json", "team." + code + ".json"}
 }
 
 // readFile parses one catalogue file; a missing file is empty.
@@ -254,13 +264,26 @@ func Payload(lang string) []byte {
 	return append([]byte(nil), bundle().payloads[canonical(lang)]...)
 }
 
+// TeamPayload returns what the pages of team game days load besides
+// Payload: the same JSON, its messages those of team game days
+// (team.<lang>.json's, but for the API's errors).
+func TeamPayload(lang string) []byte {
+	return append([]byte(nil), bundle().teams[canonical(lang)]...)
+}
+
+// teamKey says whether key is one of the pages of team game days alone.
+func teamKey(key string) bool {
+	return strings.HasPrefix(key, "ui.team.") || strings.HasPrefix(key, "ui.fac.") || strings.HasPrefix(key, "ui.pm.")
+}
+
 // forThePage says whether the web page's script needs key: not the
 // relations, sources, approximations and model page texts, which the
 // server writes into the model page, bar the disclaimer of the footer, nor
 // the API's errors (ui.api.*), which the server writes in the language the
-// page asks for.
+// page asks for, nor the words of team game days, which their pages load
+// (TeamPayload).
 func forThePage(key string) bool {
-	if strings.HasPrefix(key, "ui.api.") { // the server's errors, written by the server in the request's language
+	if strings.HasPrefix(key, "ui.api.") || teamKey(key) { // the server's errors, written by the server in the request's language
 		return false
 	}
 	for _, p := range []string{"formula.", "relation.", "source.", "approximation.", "model."} {
@@ -271,8 +294,8 @@ func forThePage(key string) bool {
 	return true
 }
 
-// payload builds Payload(code) from the loaded messages.
-func (c *catalogue) payload(code string) []byte {
+// payload builds Payload(code) from the loaded messages, those keep keeps.
+func (c *catalogue) payload(code string, keep func(string) bool) []byte {
 	l, _ := Lookup(code)
 	msgs := make(map[string]string, len(c.messages[Default]))
 	for k, v := range c.messages[Default] {
@@ -285,7 +308,7 @@ func (c *catalogue) payload(code string) []byte {
 	// page that plays a shift has no use for them, and they are a third
 	// of a language's words.
 	for k := range msgs {
-		if !forThePage(k) {
+		if !keep(k) {
 			delete(msgs, k)
 		}
 	}

@@ -38,10 +38,10 @@ func TestCatalogueLoads(t *testing.T) {
 	}
 }
 
-// TestEveryLanguageHasEveryKey holds both files of every language to the
+// TestEveryLanguageHasEveryKey holds each file of every language to the
 // English one: the same keys, no empty text, the same placeholders.
 func TestEveryLanguageHasEveryKey(t *testing.T) {
-	for _, file := range []string{"%s.json", "ui.%s.json"} {
+	for _, file := range Files("%s") {
 		en := fileKeys(t, strings.Replace(file, "%s", "en", 1))
 		for _, code := range Codes() {
 			name := strings.Replace(file, "%s", code, 1)
@@ -102,9 +102,11 @@ func TestKeysFollowTheEngine(t *testing.T) {
 			t.Errorf("catalog/en.json has %q, which no table of the engine and no named key calls for", k)
 		}
 	}
-	for k := range fileKeys(t, "ui.en.json") {
-		if !strings.HasPrefix(k, "ui.") {
-			t.Errorf("catalog/ui.en.json: key %q must start with \"ui.\"", k)
+	for _, name := range []string{"ui.en.json", "team.en.json"} {
+		for k := range fileKeys(t, name) {
+			if !strings.HasPrefix(k, "ui.") {
+				t.Errorf("catalog/%s: key %q must start with \"ui.\"", name, k)
+			}
 		}
 	}
 }

@@ -7,8 +7,10 @@
 //
 // The texts live in catalog/, embedded in the binary: for each language,
 // <lang>.json holds the model's words (controls, metrics, outcomes,
-// relations, events, the model page) and ui.<lang>.json the web console's
-// own ("ui.*"). A language's catalogue is the merge of its two files. The
+// relations, events, the model page), ui.<lang>.json the web console's
+// own ("ui.*") and team.<lang>.json those of team game days (the team's
+// page, the facilitator's console, the postmortem; "ui.*" too). A
+// language's catalogue is the merge of its files. The
 // terms are the seeds' own: a learner who has read the product description
 // in Bosnian finds the same words on the dashboard.
 //

@@ -20,6 +20,11 @@
 // seed at the shift's end, naming no game day, so that it opens the
 // console on that shift and sends nothing.
 //
+// Team game days are the exception to a server that holds nothing: a
+// team's shift is live on the server, shared by its members, its log kept
+// in the game-day store (package team; team.go says how the console serves
+// it, its streams and pages).
+//
 // The endpoints are a table of ServeMux patterns (routes.go), one file for
 // each concern: sessions, game days, metadata and the catalogue, the model,
 // traces, the debrief and its "what if" (whatif.go: the finished shift

@@ -84,7 +84,11 @@ func (s *Server) messages(w http.ResponseWriter, r *http.Request) {
 		fail(w, apiError(http.StatusNotFound, hinted(near, "ui.api.language_unknown", "ui.api.language_unknown_hint"), "lang", strconv.Quote(clip(lang, 20)), "hint", near, "list", strings.Join(i18n.Codes(), ", ")))
 		return
 	}
-	serveBytes(w, r, "application/json; charset=utf-8", i18n.Payload(lang))
+	payload := i18n.Payload
+	if strings.HasSuffix(r.URL.Path, "/team") {
+		payload = i18n.TeamPayload
+	}
+	serveBytes(w, r, "application/json; charset=utf-8", payload(lang))
 }
 
 // policyTitle names a policy for the autopilot's menu: the words of its

@@ -14,7 +14,7 @@ type route struct {
 
 // routes lists every endpoint. GET also answers HEAD.
 func (s *Server) routes() []route {
-	return []route{
+	return append([]route{
 		{"GET", "/{$}", s.page},
 		{"GET", "/static/{name...}", s.file},
 		{"GET", "/metrics", s.metrics},
@@ -33,7 +33,7 @@ func (s *Server) routes() []route {
 		{"POST", "/api/sessions/{id}/decide", s.decide},
 		{"POST", "/api/sessions/{id}/step", s.step},
 		{"POST", "/api/sessions/{id}/takeover", s.takeover},
-	}
+	}, s.teamRoutes()...)
 }
 
 // Handler returns the console's HTTP handler: the routes, a JSON 405 for a

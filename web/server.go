@@ -100,6 +100,8 @@ type Server struct {
 	models modelDraws // the model page's samples of each scenario
 
 	answers sync.Pool // *answerBuffer: the buffers steps write their answers in (stepio.go)
+
+	teamc teamConsole // team game days (team.go)
 }
 
 // New prepares a console.

@@ -65,6 +65,9 @@ type shiftState struct {
 	Texts   []rowTexts      `json:"texts,omitempty"`
 	Done    bool            `json:"done,omitempty"`
 	Outcome *engine.Outcome `json:"outcome,omitempty"`
+	// Team is a team game day's shift's team, its members and its log
+	// (teamapi.go); nil for a shift played alone.
+	Team *teamView `json:"team,omitempty"`
 }
 
 // readShift decodes a shift as the page sends it (scenario, seed, noise,
@@ -126,12 +129,7 @@ func (s *Server) create(w http.ResponseWriter, r *http.Request) {
 // owns the session alone.
 func (sess *session) state() shiftState {
 	setup := sess.sim.Setup()
-	init := map[string]float64{}
-	for _, c := range engine.ControlSpecs() {
-		if c.Kind != engine.KindAction {
-			init[c.Name] = setup.Controls.Get(c.Control)
-		}
-	}
+	init := initialControls(setup)
 	st := shiftState{
 		ID: sess.id, Scenario: sess.shift.Scenario, Seed: sess.shift.Seed, Noise: sess.shift.Noise,
 		Start: engine.ClockString(setup.Start), Duration: setup.Minutes, Minute: sess.sim.Minute(),
@@ -147,6 +145,17 @@ func (sess *session) state() shiftState {
 		st.Outcome = &o
 	}
 	return st
+}
+
+// initialControls are the controls in force at a shift's start, by name.
+func initialControls(setup engine.Setup) map[string]float64 {
+	init := map[string]float64{}
+	for _, c := range engine.ControlSpecs() {
+		if c.Kind != engine.KindAction {
+			init[c.Name] = setup.Controls.Get(c.Control)
+		}
+	}
+	return init
 }
 
 // getSession answers the whole shift so far.

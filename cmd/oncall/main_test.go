@@ -35,7 +35,7 @@ var buildBinary = sync.OnceValues(func() (string, error) {
 
 // oncallBinary builds the oncall binary, once for every test that runs it
 // as a process of its own.
-func oncallBinary(t *testing.T) string {
+func oncallBinary(t testing.TB) string {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("-short: the tests that build and run the binary are skipped")

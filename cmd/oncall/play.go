@@ -51,7 +51,9 @@ func (PlayCmd) Help() string {
 Stop it with Ctrl-C. A shift in progress survives a restart: the page keeps
 its scenario, seed and decisions and the server replays them. Game days are
 listed, exported and deleted with oncall gameday; docs/gameday.md says what
-is stored.`
+is stored. A team game day (teams in roles, live, a facilitator who fires
+the scenario's injects) starts at /facilitate: keep it in --data, so that a
+restart loses no team's shift.`
 }
 
 // Run implements the subcommand.
@@ -108,6 +110,10 @@ func (c *PlayCmd) Run(env *Env) error {
 		return usageError("--addr %s: %v", c.Addr, err)
 	}
 	hs := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second, WriteTimeout: 60 * time.Second, IdleTimeout: 2 * time.Minute}
+	// On shutdown the teams' clocks this console holds pass to another
+	// console, or stop, and the live streams end, so that the browsers
+	// reconnect elsewhere rather than hold the shutdown.
+	hs.RegisterOnShutdown(srv.Close)
 	served := make(chan error, 1)
 	go func() { served <- hs.Serve(ln) }()
 	if exposed(ln.Addr()) {

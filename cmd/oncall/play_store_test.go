@@ -45,9 +45,15 @@ func (p *process) log() string {
 }
 
 // startPlay starts `oncall play --data data` and waits for its URL.
-func startPlay(t *testing.T, bin, data string) *process {
+func startPlay(t testing.TB, bin, data string) *process {
 	t.Helper()
-	p := &process{cmd: exec.Command(bin, "play", "--addr", "127.0.0.1:0", "--data", data), done: make(chan struct{})}
+	return startPlayOn(t, bin, data, "127.0.0.1:0")
+}
+
+// startPlayOn starts `oncall play --data data` on addr and waits for its URL.
+func startPlayOn(t testing.TB, bin, data, addr string) *process {
+	t.Helper()
+	p := &process{cmd: exec.Command(bin, "play", "--addr", addr, "--data", data), done: make(chan struct{})}
 	p.cmd.Stderr = p
 	out, err := p.cmd.StdoutPipe()
 	if err != nil {
@@ -156,7 +162,7 @@ func (p *process) names(t *testing.T, id string) map[string]bool {
 }
 
 // dataOf gives each test a fresh store of each kind.
-func dataOf(t *testing.T, kind string) string {
+func dataOf(t testing.TB, kind string) string {
 	if kind == "PostgreSQL" {
 		return gamedaytest.Postgres(t)
 	}

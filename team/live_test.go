@@ -1,0 +1,284 @@
+package team
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"pgregory.net/rapid"
+)
+
+// TestLivePlaysTheLog: members on two consoles of one store play a shift:
+// the commander starts it on one, operations decides on the other, the
+// facilitator injects; the clock ticks on the console that holds it; every
+// replica's run is the run the stored log replays, byte for byte.
+func TestLivePlaysTheLog(t *testing.T) {
+	store, c := newMemStore(), newClock()
+	a, b := console(store, c, "A"), console(store, c, "B")
+	la, lb := get(t, a, "t1"), get(t, b, "t1")
+	join(t, la, "m1", "Alex", Commander)
+	join(t, lb, "m2", "Budi", Operations)
+	must(t, la, Entry{Kind: Start, By: "m1", Name: "Alex", Role: Commander, Speed: 5})
+	ctx := context.Background()
+	for range 10 {
+		c.add(time.Second)
+		a.tick(ctx)
+		b.tick(ctx)
+	}
+	lb.mu.Lock()
+	lb.catchUp(ctx)
+	lb.mu.Unlock()
+	d := must(t, lb, Entry{Kind: Decision, By: "m2", Name: "Budi", Role: Operations, Control: "rollback"})
+	if d.Minute != 50 {
+		t.Errorf("the decision was stored at minute %d, want 50 (ten seconds at five minutes a second)", d.Minute)
+	}
+	if _, err := la.Append(ctx, Entry{Kind: Inject, By: "facilitator", Role: Facilitator, Inject: "hotfix-fales"}); err == nil || !strings.Contains(err.Error(), "did you mean hotfix-fails?") {
+		t.Errorf("an inject the scenario does not declare: %v", err)
+	}
+	must(t, la, Entry{Kind: Inject, By: "facilitator", Role: Facilitator, Inject: "db-slow"})
+	for range 20 {
+		c.add(time.Second)
+		a.tick(ctx)
+	}
+	la.mu.Lock()
+	la.catchUp(ctx)
+	la.mu.Unlock()
+	lb.mu.Lock()
+	lb.catchUp(ctx)
+	lb.mu.Unlock()
+	st, rows := replayed(t, store, "t1")
+	if st.Minute != 120 || !st.Over() {
+		t.Fatalf("the shift stands at minute %d", st.Minute)
+	}
+	for _, l := range []*Live{la, lb} {
+		v, err := l.View(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if traceOf(t, v.Rows) != traceOf(t, rows) {
+			t.Error("a replica's run differs from the stored log's replay")
+		}
+	}
+	if _, err := lb.Append(ctx, Entry{Kind: Decision, By: "m2", Role: Operations, Control: "shed", Value: 0.1}); !errors.Is(err, ErrOver) {
+		t.Errorf("a decision after the end: %v", err)
+	}
+}
+
+// TestRateLimit: a member may write ten actions a second, the eleventh is
+// refused; a second later it may again.
+func TestRateLimit(t *testing.T) {
+	store, c := newMemStore(), newClock()
+	l := get(t, console(store, c, "A"), "t")
+	join(t, l, "m1", "Alex", Scribe)
+	for i := range 9 {
+		must(t, l, Entry{Kind: Note, By: "m1", Role: Scribe, Text: fmt.Sprint("note ", i)})
+	}
+	if _, err := l.Append(context.Background(), Entry{Kind: Note, By: "m1", Role: Scribe, Text: "one too many"}); !errors.Is(err, ErrTooFast) {
+		t.Errorf("the eleventh action in a second: %v", err)
+	}
+	c.add(time.Second)
+	must(t, l, Entry{Kind: Note, By: "m1", Role: Scribe, Text: "later"})
+}
+
+// TestSlowConnectionIsDropped: a connection whose queue is full is
+// dropped, and resumes from the last entry it received without loss or
+// repetition; the others are not held back.
+func TestSlowConnectionIsDropped(t *testing.T) {
+	store, c := newMemStore(), newClock()
+	l := get(t, console(store, c, "A"), "t")
+	ctx := context.Background()
+	slow, _, err := l.Subscribe(ctx, 0, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fast, _, _ := l.Subscribe(ctx, 0, 100)
+	join(t, l, "m1", "Alex", Scribe)
+	for i := range 5 {
+		c.add(time.Second)
+		must(t, l, Entry{Kind: Note, By: "m1", Role: Scribe, Text: fmt.Sprint("note ", i)})
+	}
+	var seen []int64
+	for ev := range slow.C {
+		seen = append(seen, ev.Entry.Seq)
+	}
+	if len(seen) != 2 {
+		t.Fatalf("the slow connection got %v before it was dropped, want its queue's 2", seen)
+	}
+	again, missed, err := l.Subscribe(ctx, seen[len(seen)-1], 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ev := range missed {
+		seen = append(seen, ev.Entry.Seq)
+	}
+	if fmt.Sprint(seen) != "[1 2 3 4 5 6]" {
+		t.Errorf("resumed, the connection has %v", seen)
+	}
+	if len(fast.C) != 6 {
+		t.Errorf("the fast connection has %d entries waiting, want 6", len(fast.C))
+	}
+	again.Close()
+	fast.Close()
+	if _, _, err := l.Subscribe(ctx, 99, 10); !errors.Is(err, ErrInvalid) {
+		t.Errorf("a last entry past the log: %v", err)
+	}
+}
+
+// TestStoreFailureLosesNothing: an entry the store fails to keep is not
+// acknowledged and leaves the replica as the log is: a decision queued
+// for the engine's check is taken back.
+func TestStoreFailureLosesNothing(t *testing.T) {
+	store, c := newMemStore(), newClock()
+	l := get(t, console(store, c, "A"), "t")
+	join(t, l, "m1", "Alex", Commander)
+	store.fail = errors.New("disk full")
+	if _, err := l.Append(context.Background(), Entry{Kind: Decision, By: "m1", Role: Commander, Control: "rollback"}); err == nil {
+		t.Fatal("a decision the store did not keep was acknowledged")
+	}
+	must(t, l, Entry{Kind: Step, By: "m1", Role: Commander})
+	v, _ := l.View(context.Background())
+	if len(v.Rows) != 1 || len(v.Rows[0].Events) != 0 {
+		t.Errorf("minute 0 has events %v: the refused decision took effect", v.Rows[0].Events)
+	}
+}
+
+// TestPropertyLiveIsTheReplay: any interleaving of members' decisions on
+// two consoles, injects, the clock's ticks on either, and connections that
+// drop and resume, gives on every replica the trace of replaying the
+// stored log, byte for byte, and each connection receives every entry
+// once, in order.
+func TestPropertyLiveIsTheReplay(t *testing.T) {
+	rapid.Check(t, func(rt *rapid.T) {
+		store, c := newMemStore(), newClock()
+		consoles := []*Hubs{console(store, c, "A"), console(store, c, "B")}
+		ctx := context.Background()
+		lives := []*Live{get(rt, consoles[0], "t"), get(rt, consoles[1], "t")}
+		join(rt, lives[0], "cmd", "Alex", Commander)
+		join(rt, lives[1], "ops", "Budi", Operations)
+		must(rt, lives[0], Entry{Kind: Start, By: "cmd", Role: Commander, Speed: 20})
+		type conn struct {
+			sub  *Sub
+			on   int
+			seen []int64
+		}
+		var conns []*conn
+		read := func(k *conn) {
+			for {
+				select {
+				case ev, ok := <-k.sub.C:
+					if !ok {
+						k.sub = nil // dropped: it resumes when next asked
+						return
+					}
+					k.seen = append(k.seen, ev.Entry.Seq)
+				default:
+					return
+				}
+			}
+		}
+		resume := func(k *conn) {
+			last := int64(0)
+			if len(k.seen) > 0 {
+				last = k.seen[len(k.seen)-1]
+			}
+			sub, missed, err := lives[k.on].Subscribe(ctx, last, rapid.IntRange(1, 8).Draw(rt, "queue"))
+			if err != nil {
+				rt.Fatal(err)
+			}
+			for _, ev := range missed {
+				k.seen = append(k.seen, ev.Entry.Seq)
+			}
+			k.sub = sub
+		}
+		controls := []string{"rollback", "shed", "min_instances", "feature", "warmup"}
+		for step := 0; step < 60; step++ {
+			i := rapid.IntRange(0, 1).Draw(rt, "console")
+			l := lives[i]
+			switch rapid.IntRange(0, 5).Draw(rt, "op") {
+			case 0, 1:
+				ctl := rapid.SampledFrom(controls).Draw(rt, "control")
+				v := 0.0
+				switch ctl {
+				case "shed":
+					v = rapid.Float64Range(0, 0.5).Draw(rt, "shed")
+				case "min_instances":
+					v = float64(rapid.IntRange(1, 20).Draw(rt, "min"))
+				case "feature":
+					v = float64(rapid.IntRange(0, 1).Draw(rt, "on"))
+				}
+				_, err := l.Append(ctx, Entry{Kind: Decision, By: "ops", Role: Operations, Control: ctl, Value: v})
+				if err != nil && !errors.Is(err, ErrOver) && !errors.Is(err, ErrTooFast) {
+					rt.Fatal(err)
+				}
+			case 2:
+				_, err := l.Append(ctx, Entry{Kind: Inject, By: "facilitator", Role: Facilitator, Inject: rapid.SampledFrom([]string{"hotfix-fails", "db-slow"}).Draw(rt, "inject")})
+				if err != nil && !errors.Is(err, ErrOver) && !errors.Is(err, ErrTooFast) {
+					rt.Fatal(err)
+				}
+			case 3:
+				c.add(time.Duration(rapid.IntRange(100, 4000).Draw(rt, "ms")) * time.Millisecond)
+				consoles[i].tick(ctx)
+			case 4:
+				if len(conns) < 4 {
+					k := &conn{on: rapid.IntRange(0, 1).Draw(rt, "on")}
+					resume(k)
+					conns = append(conns, k)
+				}
+			case 5:
+				if len(conns) > 0 {
+					k := conns[rapid.IntRange(0, len(conns)-1).Draw(rt, "conn")]
+					if k.sub != nil {
+						k.sub.Close()
+						read(k)
+					}
+					resume(k)
+				}
+			}
+			for _, k := range conns {
+				if k.sub != nil {
+					read(k)
+				}
+			}
+		}
+		for _, l := range lives {
+			l.mu.Lock()
+			if err := l.catchUp(ctx); err != nil {
+				rt.Fatal(err)
+			}
+			l.mu.Unlock()
+		}
+		st, rows := replayed(rt, store, "t")
+		for i, l := range lives {
+			v, err := l.View(ctx)
+			if err != nil {
+				rt.Fatal(err)
+			}
+			if v.State.Seq != st.Seq || traceOf(rt, v.Rows) != traceOf(rt, rows) {
+				rt.Fatalf("console %d's replica (entry %d, %d rows) differs from the stored log's replay (entry %d, %d rows)", i, v.State.Seq, len(v.Rows), st.Seq, len(rows))
+			}
+		}
+		for _, k := range conns {
+			if k.sub != nil {
+				read(k)
+			}
+			for k.sub == nil {
+				resume(k)
+				read(k)
+			}
+			lives[k.on].mu.Lock()
+			last := lives[k.on].state.Seq
+			lives[k.on].mu.Unlock()
+			for j, seq := range k.seen {
+				if seq != int64(j+1) {
+					rt.Fatalf("a connection received %v: entry %d is lost or repeated", k.seen, j+1)
+				}
+			}
+			if int64(len(k.seen)) != last {
+				rt.Fatalf("a connection received %d entries of %d", len(k.seen), last)
+			}
+		}
+	})
+}
