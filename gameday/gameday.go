@@ -92,6 +92,12 @@ type Store interface {
 	// before is replaced in its place (a reload, a second try: one line a
 	// name). An unknown id is ErrNotFound, a full game day ErrFull.
 	Add(ctx context.Context, id string, r Result) (GameDay, error)
+	// AddNew keeps a participant's first result under a name no other
+	// result has: the name, or the first free "name (2)", "name (3)", …,
+	// chosen in the transaction that keeps it, so that two participants
+	// of one name are both kept however they race. It returns the game
+	// day and the name given. Errors as Add's.
+	AddNew(ctx context.Context, id string, r Result) (GameDay, string, error)
 	// List returns every game day, oldest first, with its count of results.
 	List(ctx context.Context) ([]Summary, error)
 	// Delete removes a game day and its results; an unknown id is ErrNotFound.

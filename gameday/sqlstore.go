@@ -168,22 +168,9 @@ func (s *sqlStore) damaged(what string, err error) error {
 }
 
 func (s *sqlStore) Add(ctx context.Context, id string, r Result) (GameDay, error) {
-	r.Name = CleanName(r.Name)
-	if err := CheckName(r.Name); err != nil {
-		return GameDay{}, err
-	}
-	if math.IsNaN(r.Score) || math.IsInf(r.Score, 0) || math.IsNaN(r.Max) || math.IsInf(r.Max, 0) {
-		return GameDay{}, fmt.Errorf("result of %s: score %v of %v is not a number", r.Name, r.Score, r.Max)
-	}
-	if err := CheckReplay(r); err != nil {
-		return GameDay{}, fmt.Errorf("result of %s: %v", r.Name, err)
-	}
-	outcome, err := json.Marshal(r.Outcome)
+	r, outcome, err := s.checkResult(r)
 	if err != nil {
-		return GameDay{}, fmt.Errorf("result of %s: the outcome cannot be written: %v", r.Name, err)
-	}
-	if r.Submitted.IsZero() {
-		r.Submitted = s.stamp()
+		return GameDay{}, err
 	}
 	var g GameDay
 	err = s.inTx(ctx, func(tx *sql.Tx) error {
@@ -193,7 +180,7 @@ func (s *sqlStore) Add(ctx context.Context, id string, r Result) (GameDay, error
 		if err := s.underCap(ctx, tx, id, r.Name); err != nil {
 			return err
 		}
-		if err := s.upsert(ctx, tx, id, r, string(outcome)); err != nil {
+		if err := s.upsert(ctx, tx, id, r, outcome); err != nil {
 			return err
 		}
 		var err error
@@ -201,6 +188,30 @@ func (s *sqlStore) Add(ctx context.Context, id string, r Result) (GameDay, error
 		return err
 	})
 	return g, err
+}
+
+// checkResult checks a result as Add and AddNew keep it: its name cleaned,
+// its figures finite, its replay well formed, its time stamped; it returns
+// the outcome in JSON.
+func (s *sqlStore) checkResult(r Result) (Result, string, error) {
+	r.Name = CleanName(r.Name)
+	if err := CheckName(r.Name); err != nil {
+		return r, "", err
+	}
+	if math.IsNaN(r.Score) || math.IsInf(r.Score, 0) || math.IsNaN(r.Max) || math.IsInf(r.Max, 0) {
+		return r, "", fmt.Errorf("result of %s: score %v of %v is not a number", r.Name, r.Score, r.Max)
+	}
+	if err := CheckReplay(r); err != nil {
+		return r, "", fmt.Errorf("result of %s: %v", r.Name, err)
+	}
+	outcome, err := json.Marshal(r.Outcome)
+	if err != nil {
+		return r, "", fmt.Errorf("result of %s: the outcome cannot be written: %v", r.Name, err)
+	}
+	if r.Submitted.IsZero() {
+		r.Submitted = s.stamp()
+	}
+	return r, string(outcome), nil
 }
 
 // underCap refuses a new name in a game day that has MaxResults already; a

@@ -52,6 +52,7 @@ func TestStore(t *testing.T) {
 		{"list and delete", testListDelete},
 		{"a restart keeps everything", testReopen},
 		{"one name sent at once from many places", testSameNameRace},
+		{"first results of one name from two consoles at once", testFirstNameRace},
 		{"a game day deleted while results arrive", testDeleteRace},
 		{"a newer schema is refused", testNewerSchema},
 	}

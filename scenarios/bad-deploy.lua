@@ -41,6 +41,41 @@ at("09:10", function()
   deploy { build = "4.2.0", error_rate = error_rate, cpu = 1 + cpu, rollout = rollout }
 end)
 
+-- Injects a game day's facilitator may fire at a team: neither draws from
+-- the scenario stream, so that a run without them is the run it was.
+inject {
+  id = "hotfix-fails",
+  title = {
+    en = "A hotfix ships, and fails too",
+    bs = "Isporučen je hitni popravak, i on ne radi",
+    id = "Perbaikan darurat dirilis, dan gagal juga",
+    es = "Sale un parche urgente, y también falla",
+    ur = "ہاٹ فکس جاری ہوا، اور وہ بھی ناکام ہے",
+    fr = "Un correctif urgent part, et échoue aussi",
+  },
+  effect = function(ctx)
+    deploy { build = "4.2.1", error_rate = 0.25, cpu = 1.2, rollout = 2 }
+  end,
+}
+
+inject {
+  id = "db-slow",
+  title = {
+    en = "The database loses half its capacity for 20 minutes",
+    bs = "Baza podataka gubi pola kapaciteta na 20 minuta",
+    id = "Basis data kehilangan separuh kapasitasnya selama 20 menit",
+    es = "La base de datos pierde la mitad de su capacidad durante 20 minutos",
+    ur = "ڈیٹا بیس 20 منٹ کے لیے اپنی آدھی گنجائش کھو دیتا ہے",
+    fr = "La base de données perd la moitié de sa capacité pendant 20 minutes",
+  },
+  effect = function(ctx)
+    scale { db_capacity = 0.5 }
+    if ctx.minute + 20 < clock("11:00") then
+      at(ctx.minute + 20, function() scale { db_capacity = 1 } end)
+    end
+  end,
+}
+
 -- The bounds let the textbook answer, a rollback when the page fires,
 -- pass: the multiwindow page fires once about 2 % of the month's budget is
 -- spent (a burn of 14.4 for an hour is 2 % of 30 days) and a rollback takes

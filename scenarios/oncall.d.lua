@@ -77,6 +77,19 @@
 ---@field value fun(rows: oncall.Row[]): number Computes the figure from every row of the run, once it is over.
 ---@field unit? string A short unit, e.g. "min".
 
+---A surprise a game day's facilitator may fire at a team, at the minute
+---the team's shift stands at.
+---@class oncall.Inject
+---@field id string Lower-case letters, digits and -, e.g. "second-deploy"; a facilitator fires it by its title.
+---@field title string|oncall.Text What the facilitator fires, one line.
+---@field effect fun(ctx: oncall.InjectContext) What it does, at the start of the minute it is fired at, after that minute's at() callbacks: deploy{}, set{}, say{}, flush_cache(), a value surge(t) reads.
+
+---What an inject's effect is given.
+---@class oncall.InjectContext
+---@field id string The inject's id.
+---@field minute integer The minute of the run it takes effect at.
+---@field time string Its time of day, "HH:MM".
+
 ---A decision on_decision() sees.
 ---@class oncall.Decision
 ---@field name string The control or action, e.g. "rollback", "min_instances".
@@ -216,6 +229,12 @@ function grade(criteria) end
 ---Declares a figure of the run, computed once it is over, that grade{} can name.
 ---@param o oncall.Outcome
 function outcome(o) end
+
+---Declares an inject a game day's facilitator may fire at a team. Call it
+---at the top level; its effect runs when it is fired, at the start of that
+---minute, so that a replay with the same injects is the same run.
+---@param i oncall.Inject
+function inject(i) end
 
 ---Runs fn at the start of a minute: a time of day "HH:MM" (its first
 ---occurrence from the start) or a minute of the run. Inside at() and

@@ -54,7 +54,50 @@ at(from, function()
   }
 end)
 
-function surge(t)
+-- A second wave, which a game day's facilitator may fire at a team: the
+-- demand of the 20 minutes from its minute on is 1.6 times what it would
+-- be. It draws nothing, so that a run without it is the run it was.
+local wave_from, wave_to = -1, -1
+
+inject {
+  id = "second-wave",
+  title = {
+    en = "A second wave of traffic, 1.6 times the demand for 20 minutes",
+    bs = "Drugi talas saobraćaja, 1,6 puta veći promet na 20 minuta",
+    id = "Gelombang kedua lalu lintas, 1,6 kali permintaan selama 20 menit",
+    es = "Una segunda ola de tráfico: 1,6 veces la demanda durante 20 minutos",
+    ur = "ٹریفک کی دوسری لہر، 20 منٹ کے لیے 1.6 گنا طلب",
+    fr = "Une seconde vague de trafic : 1,6 fois la demande pendant 20 minutes",
+  },
+  effect = function(ctx)
+    wave_from, wave_to = ctx.minute, ctx.minute + 20
+    say {
+      en = "A second wave: the link is shared again.",
+      bs = "Drugi talas: link se ponovo dijeli.",
+      id = "Gelombang kedua: tautannya dibagikan lagi.",
+      es = "Una segunda ola: el enlace se comparte de nuevo.",
+      ur = "دوسری لہر: لنک دوبارہ شیئر ہو رہا ہے۔",
+      fr = "Une seconde vague : le lien est de nouveau partagé.",
+    }
+  end,
+}
+
+inject {
+  id = "slow-boots",
+  title = {
+    en = "New instances take 15 minutes to boot from now on",
+    bs = "Nove instance od sada trebaju 15 minuta da se podignu",
+    id = "Mulai sekarang instans baru butuh 15 menit untuk menyala",
+    es = "Desde ahora las instancias nuevas tardan 15 minutos en arrancar",
+    ur = "اب سے نئے انسٹینسز کو بوٹ ہونے میں 15 منٹ لگتے ہیں",
+    fr = "Désormais les nouvelles instances mettent 15 minutes à démarrer",
+  },
+  effect = function(ctx)
+    set { boot_delay = 15 }
+  end,
+}
+
+local function wave(t)
   if t < from then
     return 1
   end
@@ -66,6 +109,13 @@ function surge(t)
     return size
   end
   return 1 + (size - 1) * exp(-(s - ramp - hold) / fade)
+end
+
+function surge(t)
+  if t >= wave_from and t < wave_to then
+    return 1.6 * wave(t)
+  end
+  return wave(t)
 end
 
 grade {

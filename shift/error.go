@@ -48,20 +48,26 @@ const (
 	// RunStopped: the run stopped on an error of the scenario or the
 	// policy while it ran.
 	RunStopped
+	// InjectRefused: an inject out of order, after the end, or one the
+	// scenario does not declare.
+	InjectRefused
 )
 
 // Error is what stopped a shift, and where.
 type Error struct {
 	Kind     Kind
-	Decision int // with DecisionRefused: the decision's index in Shift.Decisions
+	Decision int // with DecisionRefused: the decision's index in Shift.Decisions; with InjectRefused, the inject's in Shift.Injects
 	Err      error
 }
 
 // Error says what failed; a refused decision is named by its index, as
 // decisions[i].
 func (e *Error) Error() string {
-	if e.Kind == DecisionRefused {
+	switch e.Kind {
+	case DecisionRefused:
 		return fmt.Sprintf("decisions[%d]: %v", e.Decision, e.Err)
+	case InjectRefused:
+		return fmt.Sprintf("injects[%d]: %v", e.Decision, e.Err)
 	}
 	return e.Err.Error()
 }

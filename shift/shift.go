@@ -52,6 +52,10 @@ type Shift struct {
 	Noise     bool       // traffic noise; off gives requests = demand
 	Policy    Policy     // nil: no automation
 	Decisions []Decision // minutes never decrease
+	// Injects are the scenario's injects fired by hand (a game day's
+	// facilitator), each applied before the minute it takes effect as a
+	// decision is; minutes never decrease.
+	Injects []Inject
 	// Minutes, when above 0, cuts the run to that many minutes (the
 	// scenario's duration otherwise).
 	Minutes int
@@ -210,25 +214,42 @@ func (sh Shift) Replay(ctx context.Context, m int) (*Sim, error) {
 	return sim, sh.play(ctx, sim, m)
 }
 
-// play computes minutes 0 to to−1 of a new run with the decisions.
+// play computes minutes 0 to to−1 of a new run with the decisions and
+// the injects, each applied once the run reaches its minute; at one
+// minute the decisions come first (the order does not matter: an inject's
+// events come at step 1, before the decisions take effect).
 func (sh Shift) play(ctx context.Context, sim *Sim, to int) error {
 	defer sim.meter.Bind(nil)
 	if err := sh.checkOrder(to); err != nil {
 		return err
 	}
-	for i, d := range sh.Decisions {
-		if err := advance(ctx, sim, d.Minute); err != nil {
+	i, j := 0, 0
+	for i < len(sh.Decisions) || j < len(sh.Injects) {
+		if j == len(sh.Injects) || i < len(sh.Decisions) && sh.Decisions[i].Minute <= sh.Injects[j].Minute {
+			d := sh.Decisions[i]
+			if err := advance(ctx, sim, d.Minute); err != nil {
+				return err
+			}
+			if err := Decide(sim, d.Action); err != nil {
+				return &Error{Kind: DecisionRefused, Decision: i, Err: err}
+			}
+			i++
+			continue
+		}
+		in := sh.Injects[j]
+		if err := advance(ctx, sim, in.Minute); err != nil {
 			return err
 		}
-		if err := Decide(sim, d.Action); err != nil {
-			return &Error{Kind: DecisionRefused, Decision: i, Err: err}
+		if err := Fire(sim, in.ID); err != nil {
+			return &Error{Kind: InjectRefused, Decision: j, Err: err}
 		}
+		j++
 	}
 	return advance(ctx, sim, to)
 }
 
-// checkOrder refuses decisions out of the order they were made, or made
-// after minute to, before anything runs.
+// checkOrder refuses decisions and injects out of the order they were
+// made, or made after minute to, before anything runs.
 func (sh Shift) checkOrder(to int) error {
 	last := 0
 	for i, d := range sh.Decisions {
@@ -236,6 +257,13 @@ func (sh Shift) checkOrder(to int) error {
 			return &Error{Kind: DecisionRefused, Decision: i, Err: &OrderError{Minute: d.Minute, From: last, To: to}}
 		}
 		last = d.Minute
+	}
+	last = 0
+	for j, in := range sh.Injects {
+		if in.Minute < last || in.Minute > to {
+			return &Error{Kind: InjectRefused, Decision: j, Err: &OrderError{Minute: in.Minute, From: last, To: to}}
+		}
+		last = in.Minute
 	}
 	return nil
 }

@@ -7,9 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
-	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/oncall-sim/oncall/engine"
 	"github.com/oncall-sim/oncall/gameday"
@@ -105,8 +103,9 @@ type resultRequest struct {
 	Name string `json:"name"`
 	// Once is set by a browser sending its first result to the game day:
 	// a name that another participant sent already is then listed with a
-	// number after it, "Alex (2)", rather than replacing theirs. Without
-	// it a name's result replaces the one it sent before (a second try).
+	// number after it, "Alex (2)", rather than replacing theirs, however
+	// the two race (gameday.Store.AddNew). Without it a name's result
+	// replaces the one it sent before (a second try).
 	Once      bool       `json:"once"`
 	Decisions []Decision `json:"decisions"`
 	Autopilot *Autopilot `json:"autopilot"`
@@ -130,9 +129,6 @@ func (s *Server) addResult(w http.ResponseWriter, r *http.Request) {
 	if err := gameday.CheckName(name); err != nil {
 		fail(w, apiError(http.StatusBadRequest, "ui.api.name", "name", quoted(name, gameday.MaxName+5), "max", gameday.MaxName))
 		return
-	}
-	if req.Once {
-		name = freeName(g, name)
 	}
 	replay := replayOf(req)
 	if n := len(replay.D) + len(replay.Source); n > gameday.MaxReplay {
@@ -161,7 +157,11 @@ func (s *Server) addResult(w http.ResponseWriter, r *http.Request) {
 		fail(w, badRequest("%v", err))
 		return
 	}
-	g, err = s.results.Add(r.Context(), id, res)
+	if req.Once {
+		g, _, err = s.results.AddNew(r.Context(), id, res)
+	} else {
+		g, err = s.results.Add(r.Context(), id, res)
+	}
 	if err != nil {
 		fail(w, s.storeError(r, err))
 		return
@@ -185,30 +185,6 @@ func replayOf(req resultRequest) *gameday.Replay {
 		p.Policy, p.Source, p.Until = a.Policy, a.Source, a.Until
 	}
 	return p
-}
-
-// freeName is name if no result of g has it, else the first of "name (2)",
-// "name (3)", … that none has, the name cut short to keep within
-// gameday.MaxName. Two first results of one name sent at the same instant
-// may still meet: the store keeps the later one.
-func freeName(g GameDay, name string) string {
-	taken := map[string]bool{}
-	for _, r := range g.Results {
-		taken[r.Name] = true
-	}
-	if !taken[name] {
-		return name
-	}
-	for k := 2; ; k++ {
-		suffix := " (" + strconv.Itoa(k) + ")"
-		base := []rune(name)
-		if n := gameday.MaxName - utf8.RuneCountInString(suffix); len(base) > n {
-			base = base[:n]
-		}
-		if c := strings.TrimSpace(string(base)) + suffix; !taken[c] {
-			return c
-		}
-	}
 }
 
 // storeError gives a store's errors their status: an unknown game day is

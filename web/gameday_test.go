@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"unicode/utf8"
 
 	"github.com/oncall-sim/oncall/gameday"
 )
@@ -141,25 +140,6 @@ func TestResultNamesAreCleaned(t *testing.T) {
 	g, err := store.Add(context.Background(), g.ID, Result{Name: "Budi\x1b[2J", Max: 10})
 	if err != nil || g.Results[1].Name != "Budi[2J" {
 		t.Errorf("the store kept %+v, %v", g.Results, err)
-	}
-}
-
-// TestFreeName: a name sent first by a second participant gets the first
-// free number after it, cut to fit gameday.MaxName.
-func TestFreeName(t *testing.T) {
-	g := GameDay{Results: []Result{{Name: "Alex"}, {Name: "Alex (2)"}, {Name: "Budi"}}}
-	for name, want := range map[string]string{
-		"Alex": "Alex (3)", "Budi": "Budi (2)", "Ana": "Ana",
-		strings.Repeat("x", 40): strings.Repeat("x", 40),
-	} {
-		if got := freeName(g, name); got != want {
-			t.Errorf("freeName(%q) = %q, want %q", name, got, want)
-		}
-	}
-	long := strings.Repeat("é", 40)
-	g.Results = append(g.Results, Result{Name: long})
-	if got := freeName(g, long); got != strings.Repeat("é", 36)+" (2)" || utf8.RuneCountInString(got) > gameday.MaxName {
-		t.Errorf("freeName of a 40-letter name = %q", got)
 	}
 }
 

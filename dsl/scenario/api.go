@@ -17,7 +17,7 @@ import (
 // and editors; the Lua standard functions it keeps are not listed.
 func API() []string {
 	return []string{
-		"scenario", "grade", "outcome", "at", "clock", "now", "get",
+		"scenario", "grade", "outcome", "inject", "at", "clock", "now", "get",
 		"deploy", "flush_cache", "lose_instances", "set", "scale", "ramp", "say", "log", "warmup", "rollback",
 		"pause_rollout", "resume_rollout",
 		"rng", "surge", "on_minute", "on_decision",
@@ -32,6 +32,7 @@ func registerAPI(L *lua.LState, g *lua.LTable) {
 		"scenario":       (*run).declare,
 		"grade":          (*run).grade,
 		"outcome":        (*run).outcome,
+		"inject":         (*run).inject,
 		"get":            (*run).get,
 		"scale":          (*run).scale,
 		"ramp":           (*run).ramp,

@@ -108,10 +108,10 @@ func playable(s *engine.Setup) map[string]string {
 const (
 	KindSyntax      = "syntax"            // the file does not parse, or is not text
 	KindLoading     = "loading"           // a statement of the main chunk stopped it
-	KindDeclaration = "declaration"       // scenario{}, outcome{}, at() where it is called
+	KindDeclaration = "declaration"       // scenario{}, outcome{}, inject{}, at() where it is called
 	KindGrading     = "grading"           // grade{}
 	KindPage        = "page rule"         // scenario{}'s page
-	KindCallbacks   = "callbacks"         // at() callbacks, on_minute, on_decision
+	KindCallbacks   = "callbacks"         // at() callbacks, on_minute, on_decision, injects' effects
 	KindSurge       = "surge"             // surge(t)
 	KindOutcomes    = "outcome functions" // the value(rows) of outcome{}
 	KindBudget      = "budget"            // a budget spent, wherever
@@ -142,13 +142,13 @@ func kindOf(d dsl.Diagnostic, context string) string {
 		context = d.Context
 	}
 	switch {
-	case context == "at()" || context == "on_minute()" || context == "on_decision()":
+	case context == "at()" || context == "on_minute()" || context == "on_decision()" || strings.HasPrefix(context, "inject ") && context != "inject{}":
 		return KindCallbacks
 	case context == "surge()":
 		return KindSurge
 	case strings.HasPrefix(context, "outcome ") && context != "outcome{}":
 		return KindOutcomes
-	case context == "scenario{}" || context == "outcome{}":
+	case context == "scenario{}" || context == "outcome{}" || context == "inject{}":
 		return KindDeclaration
 	case context == "grade{}" || strings.HasPrefix(context, "grade "):
 		return KindGrading

@@ -382,6 +382,7 @@ func TestAnnotationsCoverTheAPI(t *testing.T) {
 		"oncall.Lose":      loseTable.names(),
 		"oncall.Ramp":      rampTable.names(),
 		"oncall.Outcome":   outcomeTable.names(),
+		"oncall.Inject":    injectTable.names(),
 	} {
 		// The class's line may name what it extends: "---@class oncall.Ramp: oncall.Constants".
 		_, block, ok := strings.Cut(text, "---@class "+class)

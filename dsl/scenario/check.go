@@ -74,7 +74,8 @@ func CheckSeeds(filename string, src []byte, opts Options, seeds []uint32) dsl.L
 // each distinct problem its callbacks meet once, with where it was first
 // met. On every other seed a player makes a decision of each kind in turn
 // (a control changed, warmup() and rollback() pressed), spread over the
-// run, so that on_decision sees each; every seed that runs to its end
+// run, so that on_decision sees each, and each inject{} the file declares
+// is fired once, spread over the run, so that its effect runs; every seed that runs to its end
 // computes the outcomes. A callback that fails does not stop the dry run:
 // its problem is noted, what it asked for that minute is dropped, and the
 // run goes on, so that a later callback's problem shows too; a hook that
@@ -144,8 +145,12 @@ func (p *Program) dryRunSeed(m *budget.Meter, seed uint32, decide bool, log *che
 		return false
 	}
 	probes := probeMinutes(setup.Minutes, decide)
+	fires := injectMinutes(setup.Minutes, r.decl.injects, decide)
 	for !sim.Done() {
 		minute := sim.Minute()
+		for _, id := range fires[minute] {
+			_ = r.Inject(id, minute) // declared: the run takes it
+		}
 		if _, err := sim.Step(); err != nil {
 			if errors.Is(err, errEnough) {
 				return false
@@ -177,6 +182,21 @@ func probeMinutes(minutes int, decide bool) map[int]engine.Control {
 		if _, taken := out[m]; !taken && m < minutes-1 {
 			out[m] = s.Control
 		}
+	}
+	return out
+}
+
+// injectMinutes spreads the injects a file declares over a run of the
+// given minutes, each fired once at the minute given, so that a dry run
+// that decides runs each effect too.
+func injectMinutes(minutes int, injects []Inject, decide bool) map[int][]string {
+	out := map[int][]string{}
+	if !decide {
+		return out
+	}
+	for i, in := range injects {
+		m := (2*i + 1) * minutes / (2*len(injects) + 2)
+		out[m] = append(out[m], in.ID)
 	}
 	return out
 }

@@ -20,6 +20,7 @@ type declaration struct {
 	grading  []criterion
 	gradePos dsl.Pos
 	outcomes []Outcome       // declared by outcome{...}, in order
+	injects  []Inject        // declared by inject{...}, in order
 	atPos    map[int]dsl.Pos // where the first at() of each minute past the end was called
 	atText   map[int]string  // and what it said; both nil until one is
 	diags    dsl.List

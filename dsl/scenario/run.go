@@ -47,16 +47,19 @@ type run struct {
 	surge      *lua.LFunction
 	onMinute   *lua.LFunction
 	onDecision *lua.LFunction
-	outcomes   []*lua.LFunction // the value functions of outcome{}, in the declaration's order
-	outcomeAt  []dsl.Pos        // where each is written
-	world      engine.World     // the run's values in force, once the engine has attached it
-	row        *lua.LTable      // reused for on_minute and on_decision
-	action     *lua.LTable      // reused for on_decision
-	loading    bool             // the main chunk is running
-	broken     error            // the state panicked past PCall
-	errLine    int              // where the last uncaught error was raised
-	topLine    int              // the line of the main chunk that was running then
-	check      *checkLog        // in a dry run: where the callbacks' problems go (check.go)
+	outcomes   []*lua.LFunction          // the value functions of outcome{}, in the declaration's order
+	outcomeAt  []dsl.Pos                 // where each is written
+	effects    map[string]*lua.LFunction // the effect of each inject{} by id
+	firedAt    map[int][]string          // the injects fired for each minute, in order (inject.go)
+	fired      int                       // injects fired in the run
+	world      engine.World              // the run's values in force, once the engine has attached it
+	row        *lua.LTable               // reused for on_minute and on_decision
+	action     *lua.LTable               // reused for on_decision
+	loading    bool                      // the main chunk is running
+	broken     error                     // the state panicked past PCall
+	errLine    int                       // where the last uncaught error was raised
+	topLine    int                       // the line of the main chunk that was running then
+	check      *checkLog                 // in a dry run: where the callbacks' problems go (check.go)
 	checkSeed  uint32
 	failures   map[string]int // the times each callback failed in this seed's dry run, by its context
 	raised     dsl.List       // what the API last stopped the script for (see raise)
@@ -202,13 +205,14 @@ func hook(g *lua.LTable, name string) (*lua.LFunction, error) {
 }
 
 // Events implements engine.Scenario: what on_minute scheduled after the last
-// minute, then the at() callbacks of minute m, in the order they were set.
+// minute, then the at() callbacks of minute m, in the order they were set,
+// then the injects fired for minute m, in the order they were fired.
 func (r *run) Events(m int) ([]engine.Event, error) {
 	if r.released() {
 		return nil, errReleased
 	}
 	fns := r.schedule[m]
-	if len(fns) == 0 {
+	if len(fns) == 0 && len(r.firedAt[m]) == 0 {
 		evs := r.pending
 		r.pending = nil
 		return evs, nil
@@ -225,6 +229,9 @@ func (r *run) Events(m int) ([]engine.Event, error) {
 			}
 			r.pending = r.pending[:before] // what a failed callback asked for is dropped
 		}
+	}
+	if err := r.runInjects(m); err != nil {
+		return nil, err
 	}
 	evs := r.pending
 	r.pending = nil
