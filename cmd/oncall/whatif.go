@@ -263,11 +263,12 @@ func linkRecording(name string, q url.Values) (*recording, error) {
 	}
 	rec := &recording{scenario: q.Get("scenario"), seed: seed, noise: q.Get("noise") != "false"}
 	for i, d := range ds {
-		c, err := engine.LookupControl(d.Control)
+		a, err := engine.ActionNamed(d.Control, float64(d.Value))
 		if err != nil {
 			return nil, usageError("--replay: the link's decision %d: %v", i+1, err)
 		}
-		rec.decisions = append(rec.decisions, shift.Decision{Minute: d.Minute, Action: engine.Action{Control: c, Value: float64(d.Value), By: "player"}})
+		a.By = "player"
+		rec.decisions = append(rec.decisions, shift.Decision{Minute: d.Minute, Action: a})
 	}
 	var file string
 	var src []byte
