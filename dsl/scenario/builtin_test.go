@@ -383,6 +383,8 @@ func TestAnnotationsCoverTheAPI(t *testing.T) {
 		"oncall.Ramp":      rampTable.names(),
 		"oncall.Outcome":   outcomeTable.names(),
 		"oncall.Inject":    injectTable.names(),
+		"oncall.Switch":    switchTable.names(),
+		"oncall.Labels":    engine.ControlNames(),
 	} {
 		// The class's line may name what it extends: "---@class oncall.Ramp: oncall.Constants".
 		_, block, ok := strings.Cut(text, "---@class "+class)

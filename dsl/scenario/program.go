@@ -157,6 +157,9 @@ func (p *Program) tolerate(r *run, diags dsl.List) dsl.List {
 // page rule.
 func (p *Program) finish(r *run) *dsl.Diagnostic {
 	p.decl, p.declared = r.decl, r.declared
+	if r.decl != nil {
+		p.placeRules(&r.decl.reference)
+	}
 	if r.decl == nil || r.decl.pageSrc == "" {
 		return nil
 	}
