@@ -297,6 +297,9 @@ func actionsKey(w *waiter) (string, bool) {
 				return "", false
 			}
 			b = fmt.Appendf(b, "%d=%x;", a.Control, math.Float64bits(a.Value))
+			if a.Switch != "" {
+				b = fmt.Appendf(b, "%q;", a.Switch)
+			}
 		}
 	}
 	return string(b), true

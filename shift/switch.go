@@ -46,3 +46,27 @@ func LabelsOf(src Source) map[string]engine.Text {
 	}
 	return nil
 }
+
+// SwitchNamer is a Policy whose rules name switches of the scenario's own
+// (dsl/policy's switch() and is_on()): CheckSwitches refuses, where the
+// rules name them, the ids the scenario does not declare, known being
+// those it does. A run checks its policy so before its first minute.
+type SwitchNamer interface {
+	CheckSwitches(known []string) error
+}
+
+// checkSwitches checks the switches a policy names against the setup's.
+func checkSwitches(pol Policy, setup engine.Setup) error {
+	n, ok := pol.(SwitchNamer)
+	if !ok {
+		return nil
+	}
+	known := make([]string, len(setup.Switches))
+	for i, s := range setup.Switches {
+		known[i] = s.ID
+	}
+	if err := n.CheckSwitches(known); err != nil {
+		return &Error{Kind: RunStopped, Err: err}
+	}
+	return nil
+}

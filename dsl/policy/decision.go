@@ -11,7 +11,7 @@ import (
 
 // ParseAction reads one action as a rule's do clause writes it, with a
 // literal argument: rollback(), set_min_instances(20), set_shed(0.5),
-// set_feature(false). An action that takes no argument may be written
+// set_feature(false), switch("deploy-freeze", true). An action that takes no argument may be written
 // without its parentheses (rollback). The action's range is checked; what
 // depends on the run (min_instances against max_instances) is checked when
 // the run takes it. The errors say how to write it.
@@ -40,6 +40,9 @@ func ParseAction(text string) (engine.Action, error) {
 	if arg == "" {
 		return engine.Action{}, fmt.Errorf("%s takes an argument: %s, e.g. %s", name, af.Control.Spec().Range(), exampleCall(name))
 	}
+	if af.Switch {
+		return parseSwitch(arg)
+	}
 	var out any
 	switch af.Arg {
 	case Bool:
@@ -66,4 +69,19 @@ func ParseAction(text string) (engine.Action, error) {
 		return engine.Action{}, err
 	}
 	return engine.Action{Control: af.Control, Value: v}, nil
+}
+
+// parseSwitch reads the arguments of switch("id", true|false).
+func parseSwitch(arg string) (engine.Action, error) {
+	idText, state, ok := strings.Cut(arg, ",")
+	id, err := strconv.Unquote(strings.TrimSpace(idText))
+	state = strings.TrimSpace(state)
+	if !ok || err != nil || state != "true" && state != "false" {
+		return engine.Action{}, fmt.Errorf("switch(%s): it takes the id of one of the scenario's switches in quotes and true or false, e.g. %s", clip(arg), exampleCall("switch"))
+	}
+	a := engine.Action{Control: engine.ScenarioSwitch, Switch: id, Value: b2f(state == "true")}
+	if err := a.Check(); err != nil {
+		return engine.Action{}, fmt.Errorf("switch(%s): %v", clip(arg), err)
+	}
+	return a, nil
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/oncall-sim/oncall/dsl/policy"
 	"github.com/oncall-sim/oncall/engine"
 	"github.com/oncall-sim/oncall/internal/luachunk"
 	"github.com/oncall-sim/oncall/shift"
@@ -104,5 +105,54 @@ func TestSwitchesInACheck(t *testing.T) {
 	list := Check("broken.lua", []byte(src), Options{}, 4)
 	if len(list) != 1 || !strings.Contains(list[0].Error(), "db_capacity") || !strings.Contains(list[0].Error(), "switch broken on") {
 		t.Errorf("Check = %v, want the problem of the switch's on", list)
+	}
+}
+
+// A policy turns switches over as the player does; the ids it names are
+// checked against the scenario's before the first minute, at their place;
+// runs of a seed made together (RunEach, which groups policies that take
+// the same actions) are each the run made alone, the switch's id telling
+// two policies' actions apart.
+func TestSwitchesOfAPolicy(t *testing.T) {
+	p, err := Compile("switch.lua", []byte(luachunk.Src(t, "testdata/switch.lua", "TestSwitchesRunWhatTheyDo")), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rules := func(name, src string) shift.Policy {
+		t.Helper()
+		pol, err := policy.Compile(name, []byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return pol
+	}
+	freeze := rules("freeze.rules", "rule \"freeze at 09:10\"\n  when time == \"09:10\"\n  do switch(\"freeze\", true)\n")
+	kill := rules("kill.rules", "rule \"rules off at 09:10\"\n  when time == \"09:10\" && is_on(\"kill-rules\")\n  do switch(\"kill-rules\", false)\n")
+	again := rules("again.rules", "rule \"the same freeze\"\n  when time == \"09:10\"\n  do switch(\"freeze\", true)\n")
+	sim, err := shift.Shift{Scenario: p, Seed: 2, Policy: kill}.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if on, _ := sim.Rows()[11].Switches.On("kill-rules"); on || sim.Rows()[11].ServiceMS == sim.Rows()[10].ServiceMS {
+		t.Error("the policy's switch did not take effect at 09:11")
+	}
+	typo := rules("typo.rules", "rule \"freeze\"\n  when paging\n  do switch(\"freez\", true)\n")
+	_, err = shift.Shift{Scenario: p, Seed: 2, Policy: typo}.Run(context.Background())
+	if want := `typo.rules:3:13: rule "freeze": unknown switch "freez"; did you mean freeze? (the scenario's switches: freeze, kill-rules)`; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("a policy naming an unknown switch: %v\nwant %s", err, want)
+	}
+	pols := []shift.Policy{nil, freeze, kill, again}
+	tapes := p.Tapes()
+	for seed := uint32(1); seed <= 3; seed++ {
+		got := make([]string, len(pols))
+		ctxs := []context.Context{context.Background(), context.Background(), context.Background(), context.Background()}
+		shift.Shift{Scenario: tapes, Seed: seed, Noise: true}.RunEach(context.Background(), pols, ctxs, nil, func(i int, sim *shift.Sim, err error) {
+			got[i] = rendered(t, sim, err)
+		})
+		for i, pol := range pols {
+			if want := tapeRun(t, shift.Shift{Scenario: p, Seed: seed, Noise: true, Policy: pol}); got[i] != want {
+				t.Fatalf("seed %d, policy %d: run together it gave\n%s\nalone\n%s", seed, i, got[i], want)
+			}
+		}
 	}
 }
