@@ -215,7 +215,7 @@ func TestCheckReportsEveryProblem(t *testing.T) {
 	}
 	out := e.out.String()
 	wants := []string{
-		path + `:2:1: deploy{} happens during the run: call it inside at("HH:MM", function() ... end) or on_minute(row)`,
+		path + `:2:1: deploy{} happens during the run: call it inside at("HH:MM", function() ... end), on_minute(row), on_decision(action, row), an inject's effect or a switch's on and off`,
 		path + `:4:32: at(): scale{}: unknown constant db_capacty; did you mean db_capacity? (on every seed checked, 0 to 19; first on seed 0 at 09:10)`,
 		path + `:5:48: at(): say: the message fr = 2: a text is a non-empty string (on every seed checked, 0 to 19; first on seed 0 at 09:20)`,
 		path + `:7:10: on_minute(): row.p99ms: unknown metric; did you mean p99_ms? (metrics: the columns of a trace, e.g. burn_1h, error_rate, db_util) (on every seed checked, 0 to 19; first on seed 0 at 09:00)`,
