@@ -54,8 +54,8 @@ type action struct {
 	value    float64     // the constant value
 	pos      dsl.Pos
 	clause   *clause
-	argStart int   // rune offset of the argument in the clause, for run-time messages
-	steps    int64 // of an evaluation of a computed argument, estimated from above
+	argStart int    // rune offset of the argument in the clause, for run-time messages
+	steps    int64  // of an evaluation of a computed argument, estimated from above
 	switchID string // switch(): the scenario's switch it turns on or off
 }
 
