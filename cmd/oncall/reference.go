@@ -1,14 +1,18 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
 
+	"github.com/oncall-sim/oncall/batch"
 	"github.com/oncall-sim/oncall/dsl"
 	"github.com/oncall-sim/oncall/dsl/policy"
 	"github.com/oncall-sim/oncall/dsl/scenario"
+	"github.com/oncall-sim/oncall/golden"
 	"github.com/oncall-sim/oncall/grade"
 	"github.com/oncall-sim/oncall/internal/budget"
+	"github.com/oncall-sim/oncall/shift"
 )
 
 // A scenario may name its reference policy (scenario{ reference = ... }):
@@ -29,7 +33,7 @@ func namedReference(env *Env, file string, p *scenario.Program) (grade.Policy, b
 	}
 	name, src, pinned, err := referenceSource(env, file, p)
 	if err != nil {
-		return grade.Policy{}, true, usageError("%s: scenario{}: cannot read the reference policy %s: %v", ref.Pos, name, err)
+		return grade.Policy{}, true, usageError("%s: scenario{}: cannot read the reference policy it names: %v", ref.Pos, err)
 	}
 	pol, err := policy.Compile(name, src)
 	if err == nil {
@@ -68,7 +72,7 @@ func checkReference(env *Env, file string, src []byte, limits budget.Limits) dsl
 	name, text, _, err := referenceSource(env, file, p)
 	if err != nil {
 		ref := p.Reference()
-		return dsl.List{{Pos: ref.Pos, Context: "scenario{}", Message: fmt.Sprintf("cannot read the reference policy %s: %v", name, err), Snippet: dsl.LineOf(p.Source(), ref.Pos.Line), Kind: scenario.KindDeclaration}}
+		return dsl.List{{Pos: ref.Pos, Context: "scenario{}", Message: fmt.Sprintf("cannot read the reference policy it names: %v", err), Snippet: dsl.LineOf(p.Source(), ref.Pos.Line), Kind: scenario.KindDeclaration}}
 	}
 	pol, list := policy.CompileLoaded(name, text)
 	if pol != nil {
@@ -78,4 +82,31 @@ func checkReference(env *Env, file string, src []byte, limits budget.Limits) dsl
 		}
 	}
 	return list
+}
+
+// recordNamed records, on the public seeds, the references of a scenario
+// file that names its reference policy and that the references given do
+// not hold, and adds them to refs: grade -s my-drill.lua then works with
+// the file alone. A scenario that names none is refs.Lookup's error.
+func (c *GradeCmd) recordNamed(env *Env, refs *grade.ReferenceFile, name string, p *scenario.Program) (*grade.Reference, error) {
+	pol, ok, err := namedReference(env, name, p)
+	if !isScenarioPath(name) || !ok {
+		return refs.Lookup(p.ID())
+	}
+	if err != nil {
+		return nil, err
+	}
+	seeds, err := shift.ParseSeeds(golden.PublicSeeds)
+	if err != nil {
+		return nil, err
+	}
+	fmt.Fprintf(env.Stderr, "oncall: %s: recording its references with %s on seeds %s\n", name, pol.Name, golden.PublicSeeds)
+	ref, err := grade.RecordReference(context.Background(), grade.RecordOptions{
+		Scenario: grade.Graded(p), Policy: pol.Program, PolicyName: pol.Name, PolicySHA256: pol.SHA256, Noise: true,
+	}, seeds, batch.Options{Jobs: c.Jobs})
+	if err != nil {
+		return nil, err
+	}
+	refs.References = append(refs.References, ref)
+	return &refs.References[len(refs.References)-1], nil
 }

@@ -43,32 +43,41 @@ func ParseAction(text string) (engine.Action, error) {
 	if af.Switch {
 		return parseSwitch(arg)
 	}
-	var out any
-	switch af.Arg {
-	case Bool:
-		b, err := strconv.ParseBool(arg)
-		if err != nil || arg != "true" && arg != "false" {
-			return engine.Action{}, fmt.Errorf("%s(%s): it takes true or false, e.g. %s", name, clip(arg), exampleCall(name))
-		}
-		out = b
-	case Int:
-		n, err := strconv.ParseInt(arg, 10, 64)
-		if err != nil {
-			return engine.Action{}, fmt.Errorf("%s(%s): it takes a whole number, %s, e.g. %s", name, clip(arg), af.Control.Spec().Range(), exampleCall(name))
-		}
-		out = n
-	default:
-		f, err := strconv.ParseFloat(arg, 64)
-		if err != nil {
-			return engine.Action{}, fmt.Errorf("%s(%s): it takes a number, %s, e.g. %s", name, clip(arg), af.Control.Spec().Range(), exampleCall(name))
-		}
-		out = f
+	out, err := literalArg(af, name, arg)
+	if err != nil {
+		return engine.Action{}, err
 	}
 	v, err := actionValue(af, out)
 	if err != nil {
 		return engine.Action{}, err
 	}
 	return engine.Action{Control: af.Control, Value: v}, nil
+}
+
+// literalArg reads an action's argument written as a literal of its type.
+func literalArg(af ActionFunc, name, arg string) (any, error) {
+	var out any
+	switch af.Arg {
+	case Bool:
+		b, err := strconv.ParseBool(arg)
+		if err != nil || arg != "true" && arg != "false" {
+			return nil, fmt.Errorf("%s(%s): it takes true or false, e.g. %s", name, clip(arg), exampleCall(name))
+		}
+		out = b
+	case Int:
+		n, err := strconv.ParseInt(arg, 10, 64)
+		if err != nil {
+			return nil, fmt.Errorf("%s(%s): it takes a whole number, %s, e.g. %s", name, clip(arg), af.Control.Spec().Range(), exampleCall(name))
+		}
+		out = n
+	default:
+		f, err := strconv.ParseFloat(arg, 64)
+		if err != nil {
+			return nil, fmt.Errorf("%s(%s): it takes a number, %s, e.g. %s", name, clip(arg), af.Control.Spec().Range(), exampleCall(name))
+		}
+		out = f
+	}
+	return out, nil
 }
 
 // parseSwitch reads the arguments of switch("id", true|false).
