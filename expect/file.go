@@ -111,6 +111,16 @@ type parser struct {
 	lines []string
 	dir   string
 	errs  dsl.List
+	// others are the figures checks read that the model has not, which
+	// may be the scenario's own (outcome{}): finish looks them up once it
+	// knows the scenario.
+	others []otherFigure
+}
+
+// otherFigure is a figure a check reads that is none of the model's.
+type otherFigure struct {
+	pos            dsl.Pos
+	policy, figure string
 }
 
 func (p *parser) pos(i, col int) dsl.Pos { return dsl.Pos{File: p.f.Path, Line: i + 1, Col: col} }
@@ -421,6 +431,9 @@ func (p *parser) expr(i, off int, text string, c *Claim, number bool) bool {
 	v := &refVisitor{}
 	ast.Walk(&tree.Node, v)
 	c.refs = v.refs
+	for _, o := range v.others {
+		p.others = append(p.others, otherFigure{pos: p.pos(i, col+o.col), policy: o.ref.policy, figure: o.ref.figure})
+	}
 	for _, bad := range v.bad {
 		p.fail(i, col+bad.col, "%s", bad.msg)
 	}
@@ -504,11 +517,15 @@ func (p *parser) finish() {
 	if len(f.Claims) == 0 {
 		p.errs.Add(p.src, dsl.Pos{File: f.Path}, "", "no claim: a test file says at least one thing, claim SENTENCE with its check indented below it")
 	}
+	p.scenarioFigures()
 	declared := []string{"none", "reference"}
 	for _, q := range f.Policies {
 		declared = append(declared, q.Name)
 	}
 	builtin := !strings.HasSuffix(f.Scenario, ".lua")
+	if ref := f.policy("reference"); ref == nil && !builtin {
+		p.namedReference()
+	}
 	if ref := f.policy("reference"); ref != nil && builtin {
 		p.errs.Add(p.src, ref.Pos, "", "%s is a built-in and has its own reference policy; drop this line, or test a scenario file", f.Scenario)
 	}
@@ -537,6 +554,51 @@ func (p *parser) finish() {
 	}
 }
 
+// scenarioFigures checks the figures the checks read that are none of
+// the model's against the scenario's own (outcome{}), once the scenario is
+// known: each that is neither is a problem where it is read.
+func (p *parser) scenarioFigures() {
+	if len(p.others) == 0 {
+		return
+	}
+	names := FigureNames()
+	if prog, err := p.f.scenario(); err == nil {
+		names = slices.Clone(names)
+		for _, o := range prog.Outcomes() {
+			names = append(names, o.Name)
+		}
+	}
+	for _, o := range p.others {
+		if !slices.Contains(names, o.figure) {
+			p.errs.Add(p.src, o.pos, "", "%s.%s: no figure %s%s (figures: %s)", o.policy, o.figure, o.figure, spell.Suggest(o.figure, names), strings.Join(names, ", "))
+		}
+	}
+}
+
+// namedReference takes, for a scenario file that names its reference
+// policy (scenario{ reference = ... }), that policy as the file's policy
+// reference, as if the test file named it.
+func (p *parser) namedReference() {
+	prog, err := p.f.scenario()
+	if err != nil || !prog.Reference().Named() {
+		return
+	}
+	ref := prog.Reference()
+	pol := Policy{Name: "reference", Pos: p.f.ScenarioPos, File: prog.File()}
+	if ref.Rules != "" {
+		pol.Source = string(ref.Source())
+	} else {
+		pol.File = filepath.Join(filepath.Dir(p.f.Scenario), filepath.FromSlash(ref.File))
+		src, err := os.ReadFile(pol.File)
+		if err != nil {
+			p.errs.Add(p.src, p.f.ScenarioPos, "", "scenario %s names its reference policy %s, which cannot be read: %v", p.f.Scenario, pol.File, err)
+			return
+		}
+		pol.Source = string(src)
+	}
+	p.f.Policies = append(p.f.Policies, pol)
+}
+
 func (f *File) policy(name string) *Policy {
 	for i := range f.Policies {
 		if f.Policies[i].Name == name {
@@ -553,6 +615,12 @@ type refVisitor struct {
 	bad  []struct {
 		col int
 		msg string
+	}
+	// others are the figures read that are none of the model's, for
+	// finish to look up among the scenario's own.
+	others []struct {
+		col int
+		ref figureRef
 	}
 }
 
@@ -571,11 +639,13 @@ func (v *refVisitor) Visit(n *ast.Node) {
 		if !ok || !ok2 {
 			return
 		}
-		if !slices.Contains(FigureNames(), prop.Value) {
-			v.add(m.Location().From, "%s.%s: no figure %s%s (figures: %s)", id.Value, prop.Value, prop.Value, spell.Suggest(prop.Value, FigureNames()), strings.Join(FigureNames(), ", "))
-			return
-		}
 		r := figureRef{id.Value, prop.Value}
+		if !slices.Contains(FigureNames(), prop.Value) {
+			v.others = append(v.others, struct {
+				col int
+				ref figureRef
+			}{m.Location().From, r})
+		}
 		if !slices.Contains(v.refs, r) {
 			v.refs = append(v.refs, r)
 		}
