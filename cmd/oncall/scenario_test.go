@@ -55,7 +55,7 @@ func TestRunScenarioErrors(t *testing.T) {
 		want           string
 	}{
 		{"misspelt built-in", "bad-deplyo", "", 2,
-			`oncall: unknown scenario "bad-deplyo"; did you mean bad-deploy? (built-in scenarios: free-play, bad-deploy, surge, cache-flush, db-degradation, memory-leak, thundering-herd, config-push, slow-dependency, cert-expiry, canary, retry-storm; or give the path of a .lua file)`},
+			`oncall: unknown scenario "bad-deplyo"; did you mean bad-deploy? (built-in scenarios: free-play, bad-deploy, surge, cache-flush, db-degradation, memory-leak, thundering-herd, config-push, slow-dependency, cert-expiry, canary, retry-storm, waf-rules, holiday-return; or give the path of a .lua file)`},
 		{"missing file", "missing.lua", "", 2, "missing.lua: open"},
 		{"built-in name as a file", "surge.lua", "", 2,
 			"oncall: scenario surge.lua: open surge.lua: no such file or directory; for the built-in scenario, write its name alone: surge\n"},

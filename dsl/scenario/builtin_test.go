@@ -62,7 +62,7 @@ func TestBuiltinsLoadInOrderWithEveryLanguage(t *testing.T) {
 
 func TestBuiltinUnknownNameSuggests(t *testing.T) {
 	_, err := Builtin("bad-deplyo", Options{})
-	want := `unknown scenario "bad-deplyo"; did you mean bad-deploy? (built-in scenarios: free-play, bad-deploy, surge, cache-flush, db-degradation, memory-leak, thundering-herd, config-push, slow-dependency, cert-expiry, canary, retry-storm; or give the path of a .lua file)`
+	want := `unknown scenario "bad-deplyo"; did you mean bad-deploy? (built-in scenarios: free-play, bad-deploy, surge, cache-flush, db-degradation, memory-leak, thundering-herd, config-push, slow-dependency, cert-expiry, canary, retry-storm, waf-rules, holiday-return; or give the path of a .lua file)`
 	if err == nil || err.Error() != want {
 		t.Errorf("Builtin = %v, want %s", err, want)
 	}
