@@ -41,6 +41,16 @@ func TestBuiltinsLoadInOrderWithEveryLanguage(t *testing.T) {
 			if p.Title()[lang] == "" || p.Briefing()[lang] == "" {
 				t.Errorf("%s has no title or briefing in %s", p.ID(), lang)
 			}
+			for _, w := range p.Switches() {
+				if w.Label[lang] == "" || w.Help[lang] == "" {
+					t.Errorf("%s: switch %s has no label or help in %s", p.ID(), w.ID, lang)
+				}
+			}
+			for name, l := range p.Labels() {
+				if l[lang] == "" {
+					t.Errorf("%s: the label of %s has no text in %s", p.ID(), name, lang)
+				}
+			}
 		}
 		if len(p.Grading()) == 0 {
 			t.Errorf("%s declares no grading", p.ID())
