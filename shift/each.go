@@ -364,6 +364,8 @@ func (e *eachRun) listen(base *Sim, load budget.Spent, lis *listener) (none []in
 		case e.done[i]:
 		case p == nil:
 			none = append(none, i)
+		case checkSwitches(p, base.Setup()) != nil:
+			// Refused before its first minute, as its run alone is.
 		default:
 			m := budget.New(e.sh.Limits)
 			m.Bind(e.ctxs[i])
