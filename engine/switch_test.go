@@ -5,8 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
+
+	"pgregory.net/rapid"
 )
 
 // switching is a scenario with switches: each switch turned on or off
@@ -263,4 +266,84 @@ func TestSwitchesForked(t *testing.T) {
 	if on, _ := r.Switches.On("freeze"); !on {
 		t.Error("the fork lost the switch turned on before it")
 	}
+}
+
+// Whatever decisions are made on a scenario's switches, in whatever order
+// and minutes: each row's states are the fold of the decisions that took
+// effect up to its minute (a later one wins, one that leaves a switch as
+// it stands changes nothing); the scenario is told exactly the decisions
+// that turned one over, in order; and the same decisions give the same
+// trace, byte for byte.
+func TestPropertySwitchesFoldTheDecisions(t *testing.T) {
+	ids := []string{"a", "b", "c"}
+	rapid.Check(t, func(t *rapid.T) {
+		setup := FreePlay()
+		setup.Minutes = 30
+		for _, id := range ids {
+			setup.Switches = append(setup.Switches, SwitchSpec{ID: id, On: rapid.Bool().Draw(t, "on-"+id)})
+		}
+		type decision struct {
+			minute int
+			id     string
+			on     bool
+		}
+		var ds []decision
+		for range rapid.IntRange(0, 20).Draw(t, "decisions") {
+			ds = append(ds, decision{rapid.IntRange(0, 29).Draw(t, "minute"), rapid.SampledFrom(ids).Draw(t, "id"), rapid.Bool().Draw(t, "turn")})
+		}
+		slices.SortStableFunc(ds, func(x, y decision) int { return x.minute - y.minute })
+		run := func() ([]Row, []string) {
+			sc := &switching{}
+			s, err := New(Options{Setup: setup, Scenario: sc, Seed: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			k := 0
+			for m := range 30 {
+				for ; k < len(ds) && ds[k].minute == m; k++ {
+					if err := s.Decide(Action{Control: ScenarioSwitch, Switch: ds[k].id, Value: b2f(ds[k].on)}); err != nil {
+						t.Fatal(err)
+					}
+				}
+				if _, err := s.Step(); err != nil {
+					t.Fatal(err)
+				}
+			}
+			return s.Rows(), sc.calls
+		}
+		rows, calls := run()
+		state := map[string]bool{}
+		for _, sw := range setup.Switches {
+			state[sw.ID] = sw.On
+		}
+		var want []string
+		k := 0
+		for m := range 30 {
+			for ; k < len(ds) && ds[k].minute == m; k++ {
+				if d := ds[k]; state[d.id] != d.on {
+					state[d.id] = d.on
+					want = append(want, fmt.Sprintf("%d:%s=%v", m, d.id, d.on))
+				}
+			}
+			for _, id := range ids {
+				if on, _ := rows[m].Switches.On(id); on != state[id] {
+					t.Fatalf("minute %d: switch %s is %v, the decisions made it %v", m, id, on, state[id])
+				}
+			}
+		}
+		if strings.Join(calls, " ") != strings.Join(want, " ") {
+			t.Fatalf("the scenario was told %v, want %v", calls, want)
+		}
+		var a, b bytes.Buffer
+		again, _ := run()
+		if err := Instructor.WriteCSV(&a, rows); err != nil {
+			t.Fatal(err)
+		}
+		if err := Instructor.WriteCSV(&b, again); err != nil {
+			t.Fatal(err)
+		}
+		if a.String() != b.String() {
+			t.Fatal("the same decisions gave another trace")
+		}
+	})
 }
