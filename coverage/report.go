@@ -142,7 +142,8 @@ func (b *Builder) Report() Report {
 	})
 	names = append(names, extra...)
 	for _, a := range policy.Actions() {
-		if !b.used[a.Control] {
+		// A scenario's switches are its own, not controls every policy has.
+		if !b.used[a.Control] && !a.Switch {
 			rep.Unused = append(rep.Unused, a.Name)
 		}
 	}

@@ -95,11 +95,21 @@ var controlSpecs = [numControls]ControlSpec{
 // ControlSpecs returns the specs of every control and action, in the order of docs/model.md.
 func ControlSpecs() []ControlSpec { return controlSpecs[:] }
 
-// Spec returns the control's spec.
-func (c Control) Spec() ControlSpec { return controlSpecs[c] }
+// Spec returns the control's spec; ScenarioSwitch's says a switch is on
+// or off.
+func (c Control) Spec() ControlSpec {
+	if c == ScenarioSwitch {
+		return switchSpec
+	}
+	return controlSpecs[c]
+}
 
-// String returns the control's canonical name.
+// String returns the control's canonical name ("switch" for
+// ScenarioSwitch).
 func (c Control) String() string {
+	if c == ScenarioSwitch {
+		return switchSpec.Name
+	}
 	if c < 0 || c >= numControls {
 		return "control(" + strconv.Itoa(int(c)) + ")"
 	}
@@ -289,23 +299,64 @@ func (ctl *Controls) Validate() error {
 	return nil
 }
 
-// Action is one decision: set a control to a value, or press warmup or
-// rollback. By says who decided: "player", a rule's name, "scenario".
+// Action is one decision: set a control to a value, press warmup or
+// rollback, or turn a switch of the scenario's own on or off (Control
+// ScenarioSwitch, its id in Switch, Value 1 for on). By says who decided:
+// "player", a rule's name, "scenario".
 type Action struct {
 	Control Control
 	Value   float64
 	By      string
+	Switch  string // the switch's id, with Control ScenarioSwitch alone
 }
 
-// Check validates the action's control and value.
+// Check validates the action's control and value, and a switch's id as
+// an id (whether the scenario declares it is the run's to say).
 func (a Action) Check() error {
+	if a.Control == ScenarioSwitch {
+		if !validSwitchID(a.Switch) {
+			return fmt.Errorf("switch %q: an id is 1 to 64 lower-case letters, digits and -", clipText(a.Switch, 40))
+		}
+		return switchSpec.Check(a.Value)
+	}
 	if a.Control < 0 || a.Control >= numControls {
 		return fmt.Errorf("unknown control %d", int(a.Control))
+	}
+	if a.Switch != "" {
+		return fmt.Errorf("%s names switch %q: only a switch's decision does", a.Control, clipText(a.Switch, 40))
 	}
 	return a.Control.Spec().Check(a.Value)
 }
 
+// Name is the name the action's event and text carry: the control's, or
+// "switch.<id>" for a switch.
+func (a Action) Name() string {
+	if a.Control == ScenarioSwitch {
+		return SwitchName(a.Switch)
+	}
+	return a.Control.String()
+}
+
+// ActionNamed returns the action of a name as Action.Name writes it (a
+// control's, or "switch.<id>") with value v, checked as Check does. An
+// unknown control is an *UnknownControlError.
+func ActionNamed(name string, v float64) (Action, error) {
+	if id, ok := SwitchID(name); ok {
+		a := Action{Control: ScenarioSwitch, Switch: id, Value: v}
+		return a, a.Check()
+	}
+	c, err := LookupControl(name)
+	if err != nil {
+		return Action{}, err
+	}
+	a := Action{Control: c, Value: v}
+	return a, a.Check()
+}
+
 func (a Action) String() string {
+	if a.Control == ScenarioSwitch {
+		return switchText(a.Switch, a.Value)
+	}
 	s := a.Control.Spec()
 	switch s.Kind {
 	case KindAction:

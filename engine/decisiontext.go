@@ -17,8 +17,9 @@ type TextDecision struct {
 }
 
 // ParseDecisions reads decisions in the compact form a link carries,
-// "12:rollback,30:shed=0.5,31:feature=false" (minute:control[=value], in
-// the order they were made), at most max of them. The error names the
+// "12:rollback,30:shed=0.5,31:feature=false,40:switch.freeze=on"
+// (minute:control[=value], in the order they were made; a switch of the
+// scenario's own as switch.<id>=on or off), at most max of them. The error names the
 // decision by its place and says what the form takes. It is the one reader
 // of that form: the console's links and the game days' replays both use it.
 func ParseDecisions(text string, max int) ([]TextDecision, error) {
@@ -52,12 +53,25 @@ func parseDecision(item string) (TextDecision, *DecisionTextError) {
 		return TextDecision{}, &DecisionTextError{Fault: FaultMinute, Text: minute}
 	}
 	name, value, hasValue := strings.Cut(rest, "=")
-	c, err := LookupControl(name)
-	if err != nil {
-		return TextDecision{}, &DecisionTextError{Fault: FaultControl, Err: err}
+	var spec ControlSpec
+	d := TextDecision{Minute: m}
+	if id, ok := SwitchID(name); ok {
+		// A switch of the scenario's own: whether it declares the id is
+		// the run's to say.
+		a := Action{Control: ScenarioSwitch, Switch: id}
+		if err := a.Check(); err != nil {
+			return TextDecision{}, &DecisionTextError{Fault: FaultControl, Err: err}
+		}
+		spec, d.Control = switchSpec, SwitchName(id)
+		spec.Name = d.Control
+	} else {
+		c, err := LookupControl(name)
+		if err != nil {
+			return TextDecision{}, &DecisionTextError{Fault: FaultControl, Err: err}
+		}
+		spec = c.Spec()
+		d.Control = spec.Name
 	}
-	spec := c.Spec()
-	d := TextDecision{Minute: m, Control: spec.Name}
 	if spec.Kind == KindAction {
 		if hasValue {
 			return TextDecision{}, &DecisionTextError{Fault: FaultAction, Spec: spec}

@@ -88,6 +88,30 @@
 //     in force (Attached, as dsl/policy's does) checks it when it decides,
 //     against the ceiling then, and names the rule's place in its file.
 //
+// Switches of a scenario's own (switch.go), which docs/model.md does not
+// have: a kill switch for a rule set, a deploy freeze, whatever the
+// scenario's story ends with that is none of the model's controls.
+//
+//   - Turning one on or off is a decision (an Action of ScenarioSwitch),
+//     queued and taking effect at step 1 of the next minute as any other,
+//     reported as an action of the row by its author. What it does is the
+//     scenario's: the engine tells it (Switcher) each decision that turns
+//     one over, in the order the decisions were made, before it asks for
+//     the minute's events, so that what the switch does is scenario
+//     events of that minute and comes before the decisions on the model's
+//     controls, as every scenario event does. A decision that leaves a
+//     switch as it stands is not told, and its event carries a note
+//     ("already on: nothing to do").
+//   - The engine keeps the states; every row carries them (Row.Switches),
+//     the trace a column switch.<id> for each, and a run whose scenario
+//     declares none writes none: every trace of the scenarios without
+//     switches is what it was, byte for byte. A decision on a switch the
+//     setup does not declare is refused (UnknownSwitchError) when it is
+//     decided by hand, and stops the run at the rule that decided it when
+//     a policy does.
+//   - A switch's own state is no input of the model: it changes nothing by
+//     itself, only through the events the scenario gives for it.
+//
 // Builds (build.go), where docs/model.md's "bad build" becomes a build with
 // properties:
 //

@@ -114,11 +114,7 @@ func (e Event) text(reveal bool) string {
 	case EventRamp:
 		b.WriteString(" " + e.Name + " to " + PersonNum(e.Value) + " over " + PersonNum(e.Over) + " min")
 	case EventSetConstant, EventSetControl, EventAction:
-		if c, err := LookupControl(e.Name); err == nil {
-			b.WriteString(" " + Action{Control: c, Value: e.Value}.String())
-		} else {
-			b.WriteString(" " + e.Name + "=" + PersonNum(e.Value))
-		}
+		b.WriteString(" " + e.settingText())
 	case EventLaunch, EventRemove, EventLaunchFailed, EventLoseInstances:
 		b.WriteString(" " + strconv.Itoa(int(e.Value)))
 	case EventSay:
@@ -134,6 +130,18 @@ func (e Event) text(reveal bool) string {
 		b.WriteString(" by " + printable(e.By))
 	}
 	return b.String()
+}
+
+// settingText renders what an event sets: a control's value as an action
+// writes it, a switch of the scenario's on or off, a constant's value.
+func (e Event) settingText() string {
+	if id, ok := SwitchID(e.Name); ok && e.Kind == EventAction {
+		return printable(switchText(id, e.Value))
+	}
+	if c, err := LookupControl(e.Name); err == nil {
+		return Action{Control: c, Value: e.Value}.String()
+	}
+	return e.Name + "=" + PersonNum(e.Value)
 }
 
 // printable returns s as it is when every rune prints, else quoted with Go

@@ -77,7 +77,7 @@ func (s *Sim) Fork(f Fork) (*Sim, error) {
 // every slice the run appends to or changes in place is its own in the
 // copy; the scenario's, policy's and page rule's are shared (Fork replaces
 // them), and so are what no run changes (the noise drawn ahead, the day's
-// sine) and the slices of the rows copied (a computed row is not changed
+// sine, the ids of the scenario's switches) and the slices of the rows copied (a computed row is not changed
 // again; shared counts them, so that a run built in the copy's memory
 // later does not write over them). TestForkCopiesEveryField keeps this
 // list in step with the fields of Sim.

@@ -52,6 +52,7 @@ type Row struct {
 	Cost            float64
 
 	Controls     Controls
+	Switches     Switches // the scenario's own switches in force (switch.go)
 	WarmupLeft   int
 	RollbackLeft int
 

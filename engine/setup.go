@@ -18,6 +18,9 @@ type Setup struct {
 	Constants  Constants
 	Controls   Controls
 	Page       PageRule // nil means the rule of docs/model.md
+	// Switches are the scenario's own switches (switch.go), in its order,
+	// each on or off at the start.
+	Switches []SwitchSpec
 }
 
 // FreePlay returns the setup of free play: the defaults of docs/model.md, 08:00,
@@ -55,6 +58,9 @@ func (s *Setup) Validate() error {
 	}
 	if float64(s.Controls.MinInstances) > s.Constants.MaxInstances {
 		errs = append(errs, fmt.Errorf("min_instances = %d is above max_instances = %s", s.Controls.MinInstances, fmtNum(s.Constants.MaxInstances)))
+	}
+	if err := validSwitches(s.Switches); err != nil {
+		errs = append(errs, err)
 	}
 	return errors.Join(errs...)
 }

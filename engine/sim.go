@@ -78,13 +78,14 @@ type Sim struct {
 
 	refillTau, refillShare float64 // 1 − e^(−1/τ) of step 12, for the τ in force
 
-	pending []Action      // decisions for the start of the next minute
-	fleetTo []fleetChange // the autoscaler's decisions for the start of the next minute
-	logs    []LogLine     // the scenario's own log lines of the minute
-	rows    []Row
-	shared  int      // the first rows, whose slices are another run's (clone)
-	figures []Figure // the scenario's own outcomes, once the run is over
-	err     error
+	pending  []Action      // decisions for the start of the next minute
+	switches Switches      // the scenario's own switches (switch.go)
+	fleetTo  []fleetChange // the autoscaler's decisions for the start of the next minute
+	logs     []LogLine     // the scenario's own log lines of the minute
+	rows     []Row
+	shared   int      // the first rows, whose slices are another run's (clone)
+	figures  []Figure // the scenario's own outcomes, once the run is over
+	err      error
 }
 
 // New prepares a run. The setup is validated; nothing is computed yet.
@@ -104,7 +105,7 @@ func New(o Options) (*Sim, error) {
 		sc: o.Scenario, pol: o.Policy, page: o.Setup.Page,
 		noise: Rand{state: o.Seed}, seed: o.Seed, noisy: o.Noise,
 		warm: o.Setup.Warm, budget: o.Setup.BudgetLeft, builds: newFleetBuilds(),
-		sine: daySine(),
+		sine: daySine(), switches: newSwitches(o.Setup.Switches),
 	}
 	if d := o.Draws; d != nil && d.seed == o.Seed {
 		s.table, s.noise = d.draws, d.end
@@ -186,6 +187,11 @@ func (s *Sim) Decide(a Action) error {
 func (s *Sim) Check(a Action) error {
 	if err := a.Check(); err != nil {
 		return err
+	}
+	if a.Control == ScenarioSwitch {
+		if err := s.checkSwitch(a); err != nil {
+			return err
+		}
 	}
 	return s.fits(a)
 }
@@ -322,6 +328,7 @@ func (s *Sim) step() (*Row, error) {
 	r.Serving, r.Booting = s.serving, len(s.booting)
 	r.Recommendations = b2f(s.ctl.Feature)
 	r.Controls = s.ctl
+	r.Switches = s.switches
 	if warmingUp {
 		r.WarmupLeft = s.warmupEnd - m
 	}
@@ -495,6 +502,11 @@ func (s *Sim) take(r *Row, firings []Firing) error {
 			if err := a.Check(); err != nil {
 				return fmt.Errorf("rule %q: %w", f.Rule, err)
 			}
+			if a.Control == ScenarioSwitch {
+				if err := s.checkSwitch(a); err != nil {
+					return fmt.Errorf("rule %q: %w", f.Rule, err)
+				}
+			}
 			s.pending = append(s.pending, a)
 		}
 	}
@@ -531,6 +543,9 @@ func (s *Sim) eventsAndDecisions(m int, r *Row) error {
 				return err
 			}
 		}
+	}
+	if err := s.switchesDecided(m); err != nil {
+		return err
 	}
 	evs, err := s.sc.Events(m)
 	if err != nil {
@@ -579,6 +594,11 @@ func (s *Sim) apply(a Action, r *Row) error {
 		if !s.builds.resume(m) {
 			note = "no rollout held: nothing to resume"
 		}
+	case ScenarioSwitch:
+		var err error
+		if note, err = s.applySwitch(a); err != nil {
+			return err
+		}
 	default:
 		if err := s.fits(a); err != nil {
 			return err
@@ -587,7 +607,7 @@ func (s *Sim) apply(a Action, r *Row) error {
 			return err
 		}
 	}
-	ev := Event{Kind: EventAction, By: a.By, Name: a.Control.String(), Value: a.Value, Note: note}
+	ev := Event{Kind: EventAction, By: a.By, Name: a.Name(), Value: a.Value, Note: note}
 	ev.Quiet = quietKind(ev)
 	r.Events = append(r.Events, ev)
 	if a.Control == MinInstances {

@@ -28,19 +28,39 @@ func (v View) Columns() []string {
 	return append(cols, "events", "fired", "logs")
 }
 
+// ColumnsOf returns the CSV header of the rows in the view: Columns, and
+// before events a column "switch.<id>" for each switch of the scenario's
+// own, which a trace of a scenario without any does not have.
+func (v View) ColumnsOf(rows []Row) []string {
+	cols := v.Columns()
+	if len(rows) == 0 || rows[0].Switches.Len() == 0 {
+		return cols
+	}
+	tail := cols[len(cols)-3:]
+	out := append([]string(nil), cols[:len(cols)-3]...)
+	for _, id := range rows[0].Switches.IDs() {
+		out = append(out, SwitchName(id))
+	}
+	return append(out, tail...)
+}
+
 // WriteCSV writes the rows as the view shows them, as CSV with the
-// canonical names as header. Events, fired rules and log lines are one
-// cell each, entries separated by "; ".
+// canonical names as header (ColumnsOf). Events, fired rules and log
+// lines are one cell each, entries separated by "; ".
 func (v View) WriteCSV(w io.Writer, rows []Row) error {
 	specs := v.Metrics()[1:]
 	bw := bufio.NewWriter(w)
-	bw.WriteString(strings.Join(v.Columns(), ",") + "\n")
+	bw.WriteString(strings.Join(v.ColumnsOf(rows), ",") + "\n")
 	for i := range rows {
 		r := &rows[i]
 		bw.WriteString(strconv.Itoa(r.Minute) + "," + r.Time())
 		for _, s := range specs {
 			bw.WriteByte(',')
 			bw.WriteString(s.Format(s.Get(r)))
+		}
+		for j := range r.Switches.Len() {
+			bw.WriteByte(',')
+			bw.WriteString(strconv.FormatBool(r.Switches.At(j)))
 		}
 		bw.WriteByte(',')
 		bw.WriteString(csvCell(v.EventsText(r.Events)))
@@ -111,6 +131,18 @@ func (v View) AppendRow(b []byte, r *Row) ([]byte, error) {
 		b = append(b, s.Name...) // canonical names need no escaping
 		b = append(b, `":`...)
 		b = s.AppendFormat(b, s.Get(r))
+	}
+	if n := r.Switches.Len(); n > 0 {
+		b = append(b, `,"switches":{`...)
+		for j, id := range r.Switches.IDs() {
+			if j > 0 {
+				b = append(b, ',')
+			}
+			b = strconv.AppendQuote(b, id) // an id is letters, digits and -
+			b = append(b, ':')
+			b = strconv.AppendBool(b, r.Switches.At(j))
+		}
+		b = append(b, '}')
 	}
 	b = append(b, `,"events":`...)
 	if evs := v.Events(r.Events); len(evs) == 0 {

@@ -25,7 +25,8 @@ var eventKinds = []engine.EventKind{
 
 // FigureNames are the names a check reads of a run (NAME.figure): every
 // outcome figure, db_error_requests and app_error_requests, and
-// KIND_minute for each kind of event.
+// KIND_minute for each kind of event; a check also reads the figures its
+// scenario declares with outcome{}.
 var FigureNames = sync.OnceValue(func() []string {
 	var names []string
 	for _, s := range engine.OutcomeSpecs() {
@@ -61,6 +62,9 @@ func figures(sim *engine.Sim) map[string]float64 {
 	}
 	m[dbErrors] = db
 	m[appErrors] = o.ErrorRequests - db
+	for _, f := range o.Scenario { // the scenario's own figures (outcome{})
+		m[f.Name] = f.Value
+	}
 	return m
 }
 

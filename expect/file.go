@@ -116,6 +116,16 @@ type parser struct {
 	// seeds or claim line written, and the names of the policy lines.
 	sawScenario, sawSeeds, sawClaim bool
 	named                           []string
+	// others are the figures checks read that the model has not, which
+	// may be the scenario's own (outcome{}): finish looks them up once it
+	// knows the scenario.
+	others []otherFigure
+}
+
+// otherFigure is a figure a check reads that is none of the model's.
+type otherFigure struct {
+	pos            dsl.Pos
+	policy, figure string
 }
 
 func (p *parser) pos(i, col int) dsl.Pos { return dsl.Pos{File: p.f.Path, Line: i + 1, Col: col} }
@@ -441,6 +451,9 @@ func (p *parser) expr(i, off int, text string, c *Claim, number bool) bool {
 	v := &refVisitor{}
 	ast.Walk(&tree.Node, v)
 	c.refs = v.refs
+	for _, o := range v.others {
+		p.others = append(p.others, otherFigure{pos: p.pos(i, col+o.col), policy: o.ref.policy, figure: o.ref.figure})
+	}
 	for _, bad := range v.bad {
 		p.fail(i, col+bad.col, "%s", bad.msg)
 	}
@@ -509,12 +522,7 @@ func (p *parser) names(refs []figureRef) []string {
 func (p *parser) finish() {
 	f := p.f
 	if f.Scenario == "" && !p.sawScenario {
-		id := strings.TrimSuffix(filepath.Base(f.Path), Ext)
-		if !slices.Contains(scenarios.Names(), id) {
-			p.errs.Add(p.src, dsl.Pos{File: f.Path}, "", "no scenario line: write scenario ID (a built-in: %s) or scenario FILE.lua; a file named ID%s tests that built-in", strings.Join(scenarios.Names(), ", "), Ext)
-		} else {
-			f.Scenario, f.ScenarioPos = id, dsl.Pos{File: f.Path}
-		}
+		p.scenarioByName()
 	}
 	if !p.sawSeeds {
 		p.errs.Add(p.src, dsl.Pos{File: f.Path}, "", "no seeds line: write the seeds the claims hold on, e.g. seeds 1-20")
@@ -525,6 +533,10 @@ func (p *parser) finish() {
 	// A scenario that did not read is neither a built-in nor a file: its
 	// line says why, and what depends on it is not checked.
 	builtin, file := f.Scenario != "" && !strings.HasSuffix(f.Scenario, ".lua"), strings.HasSuffix(f.Scenario, ".lua")
+	p.scenarioFigures()
+	if file && f.policy("reference") == nil && !slices.Contains(p.named, "reference") {
+		p.namedReference()
+	}
 	if ref := f.policy("reference"); ref != nil && builtin {
 		p.errs.Add(p.src, ref.Pos, "", "%s is a built-in and has its own reference policy; drop this line, or test a scenario file", f.Scenario)
 	}
@@ -534,6 +546,19 @@ func (p *parser) finish() {
 	if file && !slices.Contains(p.named, "reference") && slices.ContainsFunc(f.Claims, func(c Claim) bool { return c.Kind == "grade" }) {
 		p.errs.Add(p.src, f.ScenarioPos, "", "a grade is against the scenario's reference, which a scenario file does not have: name it, policy reference = FILE")
 	}
+}
+
+// scenarioByName takes, for a file without a scenario line, the built-in
+// the file is named after (ID.claims), and says there is no scenario when
+// no built-in has that name.
+func (p *parser) scenarioByName() {
+	f := p.f
+	id := strings.TrimSuffix(filepath.Base(f.Path), Ext)
+	if !slices.Contains(scenarios.Names(), id) {
+		p.errs.Add(p.src, dsl.Pos{File: f.Path}, "", "no scenario line: write scenario ID (a built-in: %s) or scenario FILE.lua; a file named ID%s tests that built-in", strings.Join(scenarios.Names(), ", "), Ext)
+		return
+	}
+	f.Scenario, f.ScenarioPos = id, dsl.Pos{File: f.Path}
 }
 
 // reads checks the policies a claim reads: each named by the file (none
@@ -560,6 +585,53 @@ func (p *parser) reads(c *Claim, file bool) {
 	}
 }
 
+// scenarioFigures checks the figures the checks read that are none of
+// the model's against the scenario's own (outcome{}), once the scenario is
+// known: each that is neither is a problem where it is read (with no
+// scenario, one that is none of the model's).
+func (p *parser) scenarioFigures() {
+	if len(p.others) == 0 {
+		return
+	}
+	names := FigureNames()
+	if prog, err := p.f.scenario(); err == nil {
+		names = slices.Clone(names)
+		for _, o := range prog.Outcomes() {
+			names = append(names, o.Name)
+		}
+	}
+	for _, o := range p.others {
+		if !slices.Contains(names, o.figure) {
+			p.errs.Add(p.src, o.pos, "", "%s.%s: no figure %s%s (figures: %s)", o.policy, o.figure, o.figure, spell.Suggest(o.figure, names), strings.Join(names, ", "))
+		}
+	}
+}
+
+// namedReference takes, for a scenario file that names its reference
+// policy (scenario{ reference = ... }), that policy as the file's policy
+// reference, as if the test file named it.
+func (p *parser) namedReference() {
+	prog, err := p.f.scenario()
+	if err != nil || !prog.Reference().Named() {
+		return
+	}
+	ref := prog.Reference()
+	pol := Policy{Name: "reference", Pos: p.f.ScenarioPos, File: prog.File()}
+	if ref.Rules != "" {
+		pol.Source = string(ref.Source())
+	} else {
+		pol.File = filepath.Join(filepath.Dir(p.f.Scenario), filepath.FromSlash(ref.File))
+		src, err := os.ReadFile(pol.File)
+		if err != nil {
+			p.errs.Add(p.src, p.f.ScenarioPos, "", "scenario %s names its reference policy %s, which cannot be read: %v", p.f.Scenario, pol.File, err)
+			return
+		}
+		pol.Source = string(src)
+	}
+	p.f.Policies = append(p.f.Policies, pol)
+	p.named = append(p.named, "reference")
+}
+
 func (f *File) policy(name string) *Policy {
 	for i := range f.Policies {
 		if f.Policies[i].Name == name {
@@ -576,6 +648,12 @@ type refVisitor struct {
 	bad  []struct {
 		col int
 		msg string
+	}
+	// others are the figures read that are none of the model's, for
+	// finish to look up among the scenario's own.
+	others []struct {
+		col int
+		ref figureRef
 	}
 }
 
@@ -594,11 +672,13 @@ func (v *refVisitor) Visit(n *ast.Node) {
 		if !ok || !ok2 {
 			return
 		}
-		if !slices.Contains(FigureNames(), prop.Value) {
-			v.add(m.Location().From, "%s.%s: no figure %s%s (figures: %s)", id.Value, prop.Value, prop.Value, spell.Suggest(prop.Value, FigureNames()), strings.Join(FigureNames(), ", "))
-			return
-		}
 		r := figureRef{id.Value, prop.Value}
+		if !slices.Contains(FigureNames(), prop.Value) {
+			v.others = append(v.others, struct {
+				col int
+				ref figureRef
+			}{m.Location().From, r})
+		}
 		if !slices.Contains(v.refs, r) {
 			v.refs = append(v.refs, r)
 		}

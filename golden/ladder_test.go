@@ -41,6 +41,8 @@ var ladder = []struct{ name, file string }{
 	{"cert-expiry", "../scripts/ladder/cert-expiry/ladder.claims"},
 	{"canary", "../scripts/ladder/canary/ladder.claims"},
 	{"retry-storm", "../scripts/ladder/retry-storm/ladder.claims"},
+	{"waf-rules", "../scripts/ladder/waf-rules/ladder.claims"},
+	{"holiday-return", "../scripts/ladder/holiday-return/ladder.claims"},
 }
 
 // TestGradingLadder runs each rung's file: it grades the archetype

@@ -114,8 +114,8 @@ func (s *Story) Text() string {
 // actionText writes an action event as "rollback() by rule "name"".
 func actionText(e engine.Event) string {
 	what := e.Name + "()"
-	if c, err := engine.LookupControl(e.Name); err == nil {
-		what = engine.Action{Control: c, Value: e.Value}.String()
+	if a, err := engine.ActionNamed(e.Name, e.Value); err == nil {
+		what = a.String() // a control's, or a switch of the scenario's own
 	}
 	return fmt.Sprintf("%s by rule %q", what, e.By)
 }

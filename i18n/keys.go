@@ -200,10 +200,33 @@ func setOrPress(control string) string {
 	return "set"
 }
 
+// Labels are a scenario's own words for its controls, by name: the labels
+// of its switches ("switch.<id>") and those it gives the model's controls
+// ("feature"), each by language, English where a language is missing.
+type Labels map[string]engine.Text
+
+// label is the label of a control or a switch by its name in lang: the
+// scenario's, else the catalogue's (a switch the scenario has no words for
+// goes by its id).
+func (ls Labels) label(lang, name string) string {
+	if t, ok := ls[name]; ok {
+		return t.In(canonical(lang))
+	}
+	if id, ok := engine.SwitchID(name); ok {
+		return id
+	}
+	return T(lang, ControlLabelKey(name))
+}
+
 // EventText renders an event as a line of the timeline in lang: the message
 // of EventKey with its placeholders filled, numbers in lang's format, each
 // value isolated in a right-to-left language (Isolate).
-func EventText(lang string, e engine.Event) string {
+func EventText(lang string, e engine.Event) string { return EventTextIn(lang, e, nil) }
+
+// EventTextIn is EventText for a scenario that names its controls in words
+// of its own (labels): a switch of its own, or a control it relabels, is
+// called by its label.
+func EventTextIn(lang string, e engine.Event, labels Labels) string {
 	args := []any{
 		"n", Number(lang, math.Abs(e.Value), 0),
 		"rollout", Minutes(lang, int(math.Round(e.Value))),
@@ -216,8 +239,10 @@ func EventText(lang string, e engine.Event) string {
 	}
 	switch e.Kind {
 	case engine.EventSetControl, engine.EventAction:
-		if c, err := engine.LookupControl(e.Name); err == nil {
-			args = append(args, "control", T(lang, ControlLabelKey(e.Name)), "value", ControlValue(lang, c, e.Value))
+		if _, ok := engine.SwitchID(e.Name); ok {
+			args = append(args, "control", labels.label(lang, e.Name), "value", ControlValue(lang, engine.ScenarioSwitch, e.Value))
+		} else if c, err := engine.LookupControl(e.Name); err == nil {
+			args = append(args, "control", labels.label(lang, e.Name), "value", ControlValue(lang, c, e.Value))
 		} else {
 			args = append(args, "control", e.Name, "value", Number(lang, e.Value, shortDecimals(e.Value)))
 		}

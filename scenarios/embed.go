@@ -14,7 +14,7 @@ var Files embed.FS
 func Names() []string {
 	return []string{"free-play", "bad-deploy", "surge", "cache-flush",
 		"db-degradation", "memory-leak", "thundering-herd", "config-push",
-		"slow-dependency", "cert-expiry", "canary", "retry-storm"}
+		"slow-dependency", "cert-expiry", "canary", "retry-storm", "waf-rules", "holiday-return"}
 }
 
 // Annotations is the name of the language server's annotation file, which

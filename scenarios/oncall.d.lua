@@ -29,6 +29,22 @@
 ---@field constants? oncall.Constants Any constant of the model.
 ---@field controls? oncall.Controls Any control's starting value (not a decision).
 ---@field page? string The page rule: an expression over the metrics that is true or false, e.g. "burn_1h >= 14.4 && burn_5m >= 14.4" (default: MODEL.md's multiwindow rule).
+---@field reference? string The reference policy, which golden record runs and grade compares with: a file beside the scenario, e.g. "my-drill.rules" (a text on one line ending in .rules, relative to the scenario's folder), or its rules, e.g. [[ rule "shed when paged" when paging do set_shed(1) ]].
+---@field labels? oncall.Labels The model's controls the scenario names in words of its own, e.g. { feature = "Search suggestions" }: the console says them everywhere it names the control.
+
+---Labels of the model's controls and actions, each a line of text in one language or several.
+---@class oncall.Labels
+---@field min_instances? string|oncall.Text
+---@field autoscaling? string|oncall.Text
+---@field target_utilization? string|oncall.Text
+---@field ttl_s? string|oncall.Text
+---@field warmup? string|oncall.Text
+---@field shed? string|oncall.Text
+---@field feature? string|oncall.Text
+---@field rollback? string|oncall.Text
+---@field breaker? string|oncall.Text
+---@field pause_rollout? string|oncall.Text
+---@field resume_rollout? string|oncall.Text
 
 ---One line of grade{}: an outcome held at most or at least to a bound.
 ---@class oncall.Criterion
@@ -90,9 +106,26 @@
 ---@field minute integer The minute of the run it takes effect at.
 ---@field time string Its time of day, "HH:MM".
 
+---A switch of the scenario's own, which the player, or a policy's
+---switch("id", true), turns on or off as any control.
+---@class oncall.Switch
+---@field id string Lower-case letters, digits and -, e.g. "deploy-freeze"; a policy names it, switch("deploy-freeze", true).
+---@field label string|oncall.Text What the console calls it, one line.
+---@field help? string|oncall.Text What it does, as the console explains it.
+---@field on? fun(ctx: oncall.SwitchContext) What turning it on does, at the start of the minute the decision takes effect, after that minute's at() callbacks: set{}, scale{}, ramp{}, flush_cache(), say{}, log{}, a value surge(t) reads.
+---@field off? fun(ctx: oncall.SwitchContext) What turning it off does, the same way.
+---@field initially? boolean Whether it is on when the shift starts (default false); on does not run for it.
+
+---What a switch's on and off are given.
+---@class oncall.SwitchContext
+---@field id string The switch's id.
+---@field on boolean Its new state.
+---@field minute integer The minute of the run it takes effect at.
+---@field time string Its time of day, "HH:MM".
+
 ---A decision on_decision() sees.
 ---@class oncall.Decision
----@field name string The control or action, e.g. "rollback", "min_instances".
+---@field name string The control or action, e.g. "rollback", "min_instances", or "switch.<id>" for a switch of the scenario's.
 ---@field value number|boolean|nil Its new value (nil for an action).
 ---@field by string "player", or the name of the policy's rule that decided.
 
@@ -236,14 +269,26 @@ function outcome(o) end
 ---@param i oncall.Inject
 function inject(i) end
 
+---Declares a switch of the scenario's own, which the player and policies
+---turn on or off as any control (at most 16). Call it at the top level;
+---its on or off runs at the start of the minute the decision takes effect,
+---in the order decisions were made, so that a replay with the same
+---decisions is the same run. A decision that leaves it as it is runs
+---nothing.
+---@param s oncall.Switch
+function switch(s) end
+
 ---Runs fn at the start of a minute: a time of day "HH:MM" (its first
----occurrence from the start) or a minute of the run. Inside at() and
----on_minute, at() schedules later minutes.
+---occurrence from the start) or a minute of the run. During the run (in
+---at(), on_minute, on_decision, an effect), at() schedules later minutes.
 ---@param when string|integer
 ---@param fn fun()
 function at(when, fn) end
 
----The minute of the run at a time of day, counted from the start.
+---The minute of the run at a time of day, counted from the start that
+---scenario{} declares: call it after scenario{}, anywhere (at the top
+---level, in at(), surge(t), on_minute and the others), or give at() the
+---time "HH:MM" itself.
 ---@param hhmm string "HH:MM"
 ---@return integer
 function clock(hhmm) end
@@ -259,55 +304,59 @@ function now() end
 ---@return number|boolean|string
 function get(name) end
 
----Ships a build. Only inside at() or on_minute.
+---Ships a build. Only during the run: inside at(), on_minute, on_decision, an inject's effect or a switch's on and off; not while the file loads, in surge(t) or in an outcome's value.
 ---@param d oncall.Deploy
 function deploy(d) end
 
----Empties the cache, or the share of it given: warm × (1 − share). Quiet. Only inside at() or on_minute.
+---Empties the cache, or the share of it given: warm × (1 − share). Quiet.
+---Only during the run: inside at(), on_minute, on_decision, an inject's effect or a switch's on and off; not while the file loads, in surge(t) or in an outcome's value.
 ---@param share? number Above 0, up to 1 (default 1: all of it).
 function flush_cache(share) end
 
 ---Takes serving instances out of the fleet at once: they stop serving and
 ---being billed, and the autoscaler (or the floor) replaces them as any
 ---shortfall. Quiet: production shows what the scenario says and logs.
----Only inside at() or on_minute.
+---Only during the run: inside at(), on_minute, on_decision, an inject's effect or a switch's on and off; not while the file loads, in surge(t) or in an outcome's value.
 ---@param loss oncall.Lose
 function lose_instances(loss) end
 
----Changes controls (someone else's decision) and constants. Quiet: only the instructor's trace shows it. Only inside at() or on_minute.
+---Changes controls (someone else's decision) and constants. Quiet: only the instructor's trace shows it.
+---Only during the run: inside at(), on_minute, on_decision, an inject's effect or a switch's on and off; not while the file loads, in surge(t) or in an outcome's value.
 ---@param values oncall.Set
 function set(values) end
 
----Multiplies constants' values set, from now on; a later set, scale or ramp ends it. Quiet. Only inside at() or on_minute.
+---Multiplies constants' values set, from now on; a later set, scale or ramp ends it. Quiet.
+---Only during the run: inside at(), on_minute, on_decision, an inject's effect or a switch's on and off; not while the file loads, in surge(t) or in an outcome's value.
 ---@param factors oncall.Scale
 function scale(factors) end
 
----Moves constants to targets over some minutes, one step a minute; a later set, scale or ramp ends it. Quiet. Only inside at() or on_minute.
+---Moves constants to targets over some minutes, one step a minute; a later set, scale or ramp ends it. Quiet.
+---Only during the run: inside at(), on_minute, on_decision, an inject's effect or a switch's on and off; not while the file loads, in surge(t) or in an outcome's value.
 ---@param targets oncall.Ramp
 function ramp(targets) end
 
----Puts a line on the player's timeline. Only inside at() or on_minute.
+---Puts a line on the player's timeline. Only during the run: inside at(), on_minute, on_decision, an inject's effect or a switch's on and off; not while the file loads, in surge(t) or in an outcome's value.
 ---A line holds at most 2,000 bytes in each language, and a run says at
 ---most 1,000 lines.
 ---@param text string|oncall.Text
 function say(text) end
 
----Someone else presses warmup(), as the console's button does. Cache warm-up job: loads hot keys for 6 minutes (+12 % of the cache per minute) at the price of 600 extra database queries/s. Only inside at() or on_minute.
+---Someone else presses warmup(), as the console's button does. Cache warm-up job: loads hot keys for 6 minutes (+12 % of the cache per minute) at the price of 600 extra database queries/s. Only during the run: inside at(), on_minute, on_decision, an inject's effect or a switch's on and off; not while the file loads, in surge(t) or in an outcome's value.
 function warmup() end
 
----Someone else presses rollback(), as the console's button does. Redeploys the builds that served before the latest deploy on a fresh fleet (5 minutes, billed twice), then switches traffic, whatever their quality. Pressing again while it prepares restarts the preparation; rolling back twice walks back two deploys; with no deploy to revert it only costs money. Only inside at() or on_minute.
+---Someone else presses rollback(), as the console's button does. Redeploys the builds that served before the latest deploy on a fresh fleet (5 minutes, billed twice), then switches traffic, whatever their quality. Pressing again while it prepares restarts the preparation; rolling back twice walks back two deploys; with no deploy to revert it only costs money. Only during the run: inside at(), on_minute, on_decision, an inject's effect or a switch's on and off; not while the file loads, in surge(t) or in an outcome's value.
 function rollback() end
 
----Someone else presses pause_rollout(), as the console's button does. Holds the rollout in progress at its current share of traffic. Only inside at() or on_minute.
+---Someone else presses pause_rollout(), as the console's button does. Holds the rollout in progress at its current share of traffic. Only during the run: inside at(), on_minute, on_decision, an inject's effect or a switch's on and off; not while the file loads, in surge(t) or in an outcome's value.
 function pause_rollout() end
 
----Someone else presses resume_rollout(), as the console's button does. Continues a held rollout at its rate. Only inside at() or on_minute.
+---Someone else presses resume_rollout(), as the console's button does. Continues a held rollout at its rate. Only during the run: inside at(), on_minute, on_decision, an inject's effect or a switch's on and off; not while the file loads, in surge(t) or in an outcome's value.
 function resume_rollout() end
 
 ---Writes a line in the minute's logs, after the engine's: a warning before
 ---an incident, or a decoy. Quiet on the timeline; the learner reads it in
----the logs. Only inside at() or on_minute; a run writes at most 1,000
----lines with say and log together.
+---the logs. Only during the run: inside at(), on_minute, on_decision, an inject's effect or a switch's on and off; not while the file loads, in surge(t) or in an outcome's value. A run writes at most 1,000 lines with say and
+---log together.
 ---@param line oncall.Log
 function log(line) end
 

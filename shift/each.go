@@ -297,6 +297,9 @@ func actionsKey(w *waiter) (string, bool) {
 				return "", false
 			}
 			b = fmt.Appendf(b, "%d=%x;", a.Control, math.Float64bits(a.Value))
+			if a.Switch != "" {
+				b = fmt.Appendf(b, "%q;", a.Switch)
+			}
 		}
 	}
 	return string(b), true
@@ -361,6 +364,8 @@ func (e *eachRun) listen(base *Sim, load budget.Spent, lis *listener) (none []in
 		case e.done[i]:
 		case p == nil:
 			none = append(none, i)
+		case checkSwitches(p, base.Setup()) != nil:
+			// Refused before its first minute, as its run alone is.
 		default:
 			m := budget.New(e.sh.Limits)
 			m.Bind(e.ctxs[i])

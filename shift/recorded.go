@@ -6,9 +6,9 @@ import (
 
 // Recorded returns the decisions a run's rows hold, in the order they took
 // effect: every action of the trace but the scenario's own, whoever made
-// it (the player, a rule of a policy). Replayed as decisions made by hand,
-// they give the run again, minute for minute: the scenario does its own
-// actions again by itself.
+// it (the player, a rule of a policy), a switch of the scenario's among
+// them. Replayed as decisions made by hand, they give the run again, minute
+// for minute: the scenario does its own actions again by itself.
 func Recorded(rows []engine.Row) []Decision {
 	var out []Decision
 	for i := range rows {
@@ -16,11 +16,12 @@ func Recorded(rows []engine.Row) []Decision {
 			if e.Kind != engine.EventAction || e.By == "scenario" {
 				continue
 			}
-			c, err := engine.LookupControl(e.Name)
+			a, err := engine.ActionNamed(e.Name, e.Value)
 			if err != nil {
 				continue // not a control of this engine: the trace's check of its outcome says so
 			}
-			out = append(out, Decision{Minute: rows[i].Minute, Action: engine.Action{Control: c, Value: e.Value, By: e.By}})
+			a.By = e.By
+			out = append(out, Decision{Minute: rows[i].Minute, Action: a})
 		}
 	}
 	return out

@@ -164,6 +164,9 @@ func (sh Shift) start(ctx context.Context) (*Sim, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := checkSwitches(sh.Policy, setup); err != nil {
+		return nil, err
+	}
 	var pol engine.Policy
 	if sh.Policy != nil {
 		pol = sh.Policy.Instance(m)

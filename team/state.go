@@ -258,11 +258,7 @@ func (s *State) checkDecision(e Entry) error {
 	if s.Over() {
 		return fmt.Errorf("%w: no decision after the last minute", ErrOver)
 	}
-	c, err := engine.LookupControl(e.Control)
-	if err != nil {
-		return invalid("%v", err)
-	}
-	if err := c.Spec().Check(e.Value); err != nil {
+	if _, err := engine.ActionNamed(e.Control, e.Value); err != nil {
 		return invalid("%v", err)
 	}
 	return nil
@@ -381,8 +377,9 @@ func (s *State) Shift(src shift.Source) shift.Shift {
 	for _, e := range s.Log {
 		switch e.Kind {
 		case Decision:
-			c, _ := engine.LookupControl(e.Control)
-			sh.Decisions = append(sh.Decisions, shift.Decision{Minute: e.Minute, Action: engine.Action{Control: c, Value: e.Value, By: "player"}})
+			a, _ := engine.ActionNamed(e.Control, e.Value) // checked when stored
+			a.By = "player"
+			sh.Decisions = append(sh.Decisions, shift.Decision{Minute: e.Minute, Action: a})
 		case Inject:
 			sh.Injects = append(sh.Injects, shift.Inject{Minute: e.Minute, ID: e.Inject})
 		}

@@ -14,8 +14,8 @@ import (
 
 // Decision is one decision of the player, as the page records it: the minute
 // where it takes effect (the number of minutes played when it was made), the
-// control's canonical name, and the value (0 or 1 for a switch, 0 for an
-// action). A shift is rebuilt from its scenario, seed and decisions.
+// control's canonical name ("switch.<id>" for a switch of the scenario's
+// own), and the value (0 or 1 for a switch, 0 for an action). A shift is rebuilt from its scenario, seed and decisions.
 type Decision struct {
 	Minute  int    `json:"minute"`
 	Control string `json:"control"`
@@ -61,11 +61,14 @@ const maxDecisions = 10000
 // action checks a decision against the controls and returns it as the engine
 // takes it. The error names the control and its range.
 func (d Decision) action(by string) (engine.Action, error) {
+	v := float64(d.Value)
+	if _, ok := engine.SwitchID(d.Control); ok {
+		return switchAction(d.Control, v, by)
+	}
 	c, err := lookupControl(d.Control)
 	if err != nil {
 		return engine.Action{}, err
 	}
-	v := float64(d.Value)
 	if math.IsNaN(v) || math.IsInf(v, 0) {
 		return engine.Action{}, apiError(http.StatusBadRequest, "ui.api.not_finite", "control", d.Control)
 	}
@@ -178,7 +181,9 @@ func FormatDecisions(ds []Decision) string {
 	parts := make([]string, len(ds))
 	for i, d := range ds {
 		s := strconv.Itoa(d.Minute) + ":" + d.Control
-		if c, err := engine.LookupControl(d.Control); err == nil {
+		if _, ok := engine.SwitchID(d.Control); ok {
+			s += "=" + strconv.FormatBool(d.Value == 1)
+		} else if c, err := engine.LookupControl(d.Control); err == nil {
 			switch c.Spec().Kind {
 			case engine.KindAction:
 			case engine.KindBool:

@@ -85,6 +85,12 @@
 // entry of the browser's history; Back to the shift finds it as it was,
 // its session still open.
 //
+// A scenario's own words come with its shift: its switches (switch{}),
+// which the page draws among the controls with their labels and help, a
+// decision of each the control "switch.<id>", and the labels it gives the
+// model's controls, which the page says wherever it names one, and the
+// server writes into the timeline's lines (switches.go).
+//
 // The page computes no figure of the model: it draws what the server
 // sends. The capacity is a metric of the row; the tiles' levels and the
 // bounds across the charts (the page rule in force, the slow p99) come

@@ -211,6 +211,13 @@ func decisionError(err error) error {
 	if errors.Is(err, shift.ErrOver) {
 		return apiError(http.StatusConflict, "ui.api.over_decision")
 	}
+	if se := switchError(err); se != nil {
+		var e *shift.Error
+		if errors.As(err, &e) && e.Kind == shift.DecisionRefused {
+			return at("decisions["+strconv.Itoa(e.Decision)+"]: ", se)
+		}
+		return se
+	}
 	var se *shift.Error
 	var oe *shift.OrderError
 	if errors.As(err, &se) && errors.As(err, &oe) {

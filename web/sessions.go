@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/oncall-sim/oncall/engine"
+	"github.com/oncall-sim/oncall/i18n"
 	"github.com/oncall-sim/oncall/shift"
 )
 
@@ -59,6 +60,11 @@ type shiftState struct {
 	Times     []string           `json:"times"` // the clock at each minute, 0 to duration
 	Levels    map[string]level   `json:"levels"`
 	Lines     []chartLine        `json:"lines"`
+	// The scenario's own words: its switches, shown among the controls,
+	// and the labels of its switches and of the controls it renames, by
+	// name (switches.go); the timeline's lines use them too.
+	Switches []switchView `json:"switches,omitempty"`
+	Labels   i18n.Labels  `json:"labels,omitempty"`
 	// The rows and their lines, and the end: writeState writes them
 	// after the rest, a row at a time.
 	Rows    []engine.Row    `json:"rows,omitempty"`
@@ -129,13 +135,14 @@ func (s *Server) create(w http.ResponseWriter, r *http.Request) {
 // owns the session alone.
 func (sess *session) state() shiftState {
 	setup := sess.sim.Setup()
-	init := initialControls(setup)
+	init, labels, switches := startWords(setup, sess.sc)
 	st := shiftState{
 		ID: sess.id, Scenario: sess.shift.Scenario, Seed: sess.shift.Seed, Noise: sess.shift.Noise,
 		Start: engine.ClockString(setup.Start), Duration: setup.Minutes, Minute: sess.sim.Minute(),
 		Initial: init, Autopilot: sess.shift.Autopilot, Decisions: viewsOf(sess.shift.Decisions),
 		D: FormatDecisions(sess.shift.Decisions), Times: clockTimes(setup),
-		Levels: levels(setup), Lines: chartLines(setup), Rows: sess.sim.Rows(), Done: sess.sim.Done(),
+		Levels: levels(setup), Lines: chartLines(setup), Switches: switches, Labels: labels,
+		Rows: sess.sim.Rows(), Done: sess.sim.Done(),
 	}
 	if st.Rows == nil {
 		st.Rows = []engine.Row{}
@@ -287,7 +294,8 @@ func (s *Server) step(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ans := stepAnswer{Minute: sim.Minute(), Rows: sim.Rows()[from:], Done: sim.Done()}
-	ans.Texts = timeline(ans.Rows)
+	labels, _, _ := scenarioWords(sess.sc)
+	ans.Texts = timeline(ans.Rows, labels)
 	if ans.Done {
 		o := sim.Outcome()
 		ans.Outcome = &o

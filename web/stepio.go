@@ -214,7 +214,7 @@ func writeState(w http.ResponseWriter, status int, st shiftState) {
 	bw.WriteString(`],"texts":[`)
 	first := true
 	for i := range rows {
-		for _, t := range timeline(rows[i : i+1]) {
+		for _, t := range timeline(rows[i:i+1], st.Labels) {
 			if b, err = json.Marshal(t); err != nil {
 				panic(http.ErrAbortHandler)
 			}

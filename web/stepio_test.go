@@ -72,7 +72,7 @@ func TestStepAnswersAreThePreviousBytes(t *testing.T) {
 		}
 		sim := sess.sim
 		ans := stepAnswer{Minute: sim.Minute(), Rows: sim.Rows()[from:], Done: sim.Done()}
-		ans.Texts = timeline(ans.Rows)
+		ans.Texts = timeline(ans.Rows, nil)
 		if ans.Done {
 			o := sim.Outcome()
 			ans.Outcome = &o

@@ -75,8 +75,8 @@ func viewEntry(e team.Entry, injects map[string]engine.Text) entryView {
 	v := entryView{Entry: e}
 	switch e.Kind {
 	case team.Decision:
-		if c, err := engine.LookupControl(e.Control); err == nil && c.Spec().Kind != engine.KindAction {
-			v.ValueText = inEvery(func(lang string) string { return i18n.ControlValue(lang, c, e.Value) })
+		if a, err := engine.ActionNamed(e.Control, e.Value); err == nil && a.Control.Spec().Kind != engine.KindAction {
+			v.ValueText = inEvery(func(lang string) string { return i18n.ControlValue(lang, a.Control, e.Value) })
 		}
 	case team.Inject:
 		v.Title = injects[e.Inject]
@@ -153,9 +153,11 @@ func (s *Server) teamState(d gameday.TeamDay, v team.View, sc Scenario, you *tea
 	if you != nil {
 		tv.You = &memberView{you.ID, you.Name, you.Role, you.Left}
 	}
+	init, labels, switches := startWords(setup, sc)
 	out := shiftState{ID: st.Team, Scenario: st.Scenario, Seed: st.Seed, Noise: st.Noise, Start: engine.ClockString(setup.Start),
-		Duration: setup.Minutes, Minute: len(v.Rows), Initial: initialControls(setup), Decisions: viewsOf(ds), D: FormatDecisions(ds),
-		Times: clockTimes(setup), Levels: levels(setup), Lines: chartLines(setup), Rows: v.Rows, Done: st.Over(), Team: tv}
+		Duration: setup.Minutes, Minute: len(v.Rows), Initial: init, Decisions: viewsOf(ds), D: FormatDecisions(ds),
+		Times: clockTimes(setup), Levels: levels(setup), Lines: chartLines(setup), Switches: switches, Labels: labels,
+		Rows: v.Rows, Done: st.Over(), Team: tv}
 	if out.Rows == nil {
 		out.Rows = []engine.Row{}
 	}
@@ -366,7 +368,7 @@ func decisionEntry(e team.Entry, req teamAction) (team.Entry, error) {
 	if err != nil {
 		return e, err
 	}
-	e.Control, e.Value, e.Seen = a.Control.String(), a.Value, req.Minute
+	e.Control, e.Value, e.Seen = a.Name(), a.Value, req.Minute
 	return e, nil
 }
 

@@ -177,11 +177,12 @@ func (s *Server) replayTeam(w http.ResponseWriter, r *http.Request) {
 	setup := sim.Setup()
 	ds := make([]Decision, len(sh.Decisions))
 	for i, d := range sh.Decisions {
-		ds[i] = Decision{Minute: d.Minute, Control: d.Action.Control.String(), Value: Value(d.Action.Value)}
+		ds[i] = Decision{Minute: d.Minute, Control: d.Action.Name(), Value: Value(d.Action.Value)}
 	}
+	init, labels, switches := startWords(setup, sc)
 	st := shiftState{Scenario: sc.ID(), Seed: sh.Seed, Noise: sh.Noise, Start: engine.ClockString(setup.Start), Duration: setup.Minutes,
-		Minute: sim.Minute(), Initial: initialControls(setup), Decisions: viewsOf(ds), D: FormatDecisions(ds), Times: clockTimes(setup),
-		Levels: levels(setup), Lines: chartLines(setup), Rows: sim.Rows(), Done: sim.Done()}
+		Minute: sim.Minute(), Initial: init, Decisions: viewsOf(ds), D: FormatDecisions(ds), Times: clockTimes(setup),
+		Levels: levels(setup), Lines: chartLines(setup), Switches: switches, Labels: labels, Rows: sim.Rows(), Done: sim.Done()}
 	if st.Done {
 		o := sim.Outcome()
 		st.Outcome = &o

@@ -226,7 +226,7 @@ func (s *Server) eventJSON(l *team.Live, ev team.Event, titles map[string]engine
 			return head
 		}
 	}
-	texts, err := json.Marshal(timeline(ev.Rows))
+	texts, err := json.Marshal(timeline(ev.Rows, scenarioLabels(l.Source())))
 	if err != nil {
 		return head
 	}

@@ -21,8 +21,9 @@ type rowTexts struct {
 	Fired  []engine.Text `json:"fired,omitempty"`
 }
 
-// timeline writes the lines of the rows that have any.
-func timeline(rows []engine.Row) []rowTexts {
+// timeline writes the lines of the rows that have any, a control called
+// by the label its scenario gives it, if any.
+func timeline(rows []engine.Row, labels i18n.Labels) []rowTexts {
 	out := []rowTexts{}
 	for i := range rows {
 		r := &rows[i]
@@ -32,7 +33,7 @@ func timeline(rows []engine.Row) []rowTexts {
 		}
 		t := rowTexts{Minute: r.Minute}
 		for _, e := range evs {
-			t.Events = append(t.Events, inEvery(func(lang string) string { return i18n.EventText(lang, e) }))
+			t.Events = append(t.Events, inEvery(func(lang string) string { return i18n.EventTextIn(lang, e, labels) }))
 		}
 		for _, f := range r.Fired {
 			t.Fired = append(t.Fired, inEvery(func(lang string) string { return firedText(lang, f) }))
@@ -86,11 +87,11 @@ type decisionView struct {
 // viewOf writes a decision's value; an unknown control, which the server
 // never keeps, is shown without one.
 func viewOf(d Decision) decisionView {
-	c, err := engine.LookupControl(d.Control)
-	if err != nil || c.Spec().Kind == engine.KindAction {
+	a, err := engine.ActionNamed(d.Control, float64(d.Value))
+	if err != nil || a.Control.Spec().Kind == engine.KindAction {
 		return decisionView{Decision: d}
 	}
-	return decisionView{d, inEvery(func(lang string) string { return i18n.ControlValue(lang, c, float64(d.Value)) })}
+	return decisionView{d, inEvery(func(lang string) string { return i18n.ControlValue(lang, a.Control, float64(d.Value)) })}
 }
 
 func viewsOf(ds []Decision) []decisionView {

@@ -14,7 +14,7 @@ func TestTimelineShowsLaunchFailuresNotLosses(t *testing.T) {
 		{Kind: engine.EventLoseInstances, Value: 6, Share: 0.6, Quiet: true},
 		{Kind: engine.EventLaunchFailed, Value: 6},
 	}}}
-	lines := timeline(rows)
+	lines := timeline(rows, nil)
 	if len(lines) != 1 || len(lines[0].Events) != 1 {
 		t.Fatalf("timeline %+v, want one line, the failed launches", lines)
 	}

@@ -117,7 +117,7 @@ func TestTimelineLeavesOutQuietEvents(t *testing.T) {
 		{Kind: engine.EventSetConstant, Name: "db_capacity", Value: 2000, Quiet: true},
 		{Kind: engine.EventDeploy, Name: "5.3.0", Value: 10, Build: engine.Build{Name: "5.3.0", LeakMSPerMin: 2}},
 	}}, {Minute: 4, Events: []engine.Event{{Kind: engine.EventFlush, Quiet: true}}}}
-	got := timeline(rows)
+	got := timeline(rows, nil)
 	if len(got) != 1 || len(got[0].Events) != 1 || got[0].Events[0]["en"] != "Build 5.3.0 starts rolling out (over 10 min)" {
 		t.Errorf("timeline %+v", got)
 	}

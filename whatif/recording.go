@@ -125,11 +125,12 @@ func ReadLink(q url.Values) (*Recording, error) {
 	}
 	rec := &Recording{Scenario: q.Get("scenario"), Seed: seed, Noise: q.Get("noise") != "false"}
 	for i, d := range ds {
-		c, err := engine.LookupControl(d.Control)
+		a, err := engine.ActionNamed(d.Control, d.Value)
 		if err != nil {
 			return nil, fmt.Errorf("the link's decision %d: %v", i+1, err)
 		}
-		rec.Decisions = append(rec.Decisions, shift.Decision{Minute: d.Minute, Action: engine.Action{Control: c, Value: d.Value, By: "player"}})
+		a.By = "player"
+		rec.Decisions = append(rec.Decisions, shift.Decision{Minute: d.Minute, Action: a})
 	}
 	if rec.Policy, err = linkPolicy(q); err != nil {
 		return nil, err

@@ -43,8 +43,14 @@ with the seeds that met it and when. The first seed has the budget of a
 run, the next 19 one budget together (and each 19 after them another): a
 file that spends them ends here, as it would end a learner's run.
 
+A scenario that names its reference policy (scenario{ reference = ... })
+has it checked too, against its switches.
+
 A policy's rules that load run a day of free play (seed 0), those of a
-file with problems too.
+file with problems too. A policy that names switches of a scenario's own
+(switch("id", true), is_on("id")) is checked against the scenarios given
+beside it (the built-in ones when none is), and runs on the first that
+declares them all: oncall check my-drill.lua my-drill.rules.
 
 Problems are printed by file and line; the last line counts them, the
 files they are in and their kinds.
@@ -71,8 +77,9 @@ func (c *CheckCmd) Run(env *Env) error {
 	}
 	bad := 0
 	var all dsl.List
+	known := switchesGiven(env, c.Files, limits)
 	for _, name := range c.Files {
-		list := checkFile(env, name, limits, seeds)
+		list := checkFile(env, name, limits, seeds, known)
 		if len(list) == 0 {
 			fmt.Fprintf(env.Stdout, "%s: ok\n", name)
 			continue
@@ -122,8 +129,9 @@ func kindsText(list dsl.List) string {
 }
 
 // checkFile validates one file by its extension, its runs within limits;
-// a scenario is played on seeds (nil: 0 to 19).
-func checkFile(env *Env, name string, limits budget.Limits, seeds []uint32) dsl.List {
+// a scenario is played on seeds (nil: 0 to 19), a policy that names
+// switches of a scenario's own on the scenario known that has them.
+func checkFile(env *Env, name string, limits budget.Limits, seeds []uint32, known scenariosKnown) dsl.List {
 	src, err := env.ReadFile(name)
 	if errors.Is(err, syscall.EISDIR) {
 		return dsl.List{{Pos: dsl.Pos{File: name}, Message: fmt.Sprintf("a folder, not a file: check its files with oncall check %s %s",
@@ -137,9 +145,10 @@ func checkFile(env *Env, name string, limits budget.Limits, seeds []uint32) dsl.
 		if bytes.HasPrefix(src, []byte("---@meta")) {
 			return nil // annotations for the Lua language server, never run
 		}
-		return checkScenario(name, src, limits, seeds)
+		list := checkScenario(name, src, limits, seeds)
+		return append(list, checkReference(env, name, src, limits)...)
 	case ".rules":
-		return checkPolicy(env, name, src, limits)
+		return checkPolicy(env, name, src, limits, known)
 	}
 	return dsl.List{{Pos: dsl.Pos{File: name}, Message: "unknown kind of file: oncall checks scenarios (.lua) and policies (.rules)", Kind: kindFile}}
 }

@@ -42,7 +42,7 @@ func TestCheckFindsEveryMistakeAtOnce(t *testing.T) {
 	for _, file := range files {
 		// What the command printed, by kind: checkFile is its path.
 		found := map[string]string{}
-		for _, d := range checkFile(&e.Env, file, budget.Limits{}, nil) {
+		for _, d := range checkFile(&e.Env, file, budget.Limits{}, nil, scenariosKnown{unloaded: files[:1]}) {
 			found[fmt.Sprintf("%s:%d", file, d.Pos.Line)] = d.Kind
 		}
 		for _, m := range mistakes(t, file) {

@@ -26,14 +26,15 @@ func (GoldenCmd) Help() string {
 
 // GoldenRecordCmd records reference outcomes.
 type GoldenRecordCmd struct {
-	Scenario []string `short:"s" help:"A scenario to record, built-in name or .lua file, with its reference policy after = (NAME=FILE.rules) if not its built-in one; repeatable: one file for an assignment (default: every built-in scenario with grading criteria)." placeholder:"NAME[=POLICY]"`
-	Policy   string   `short:"p" help:"The reference policy file (default: the scenario's built-in reference policy); only with one --scenario." placeholder:"FILE"`
+	Scenario []string `short:"s" help:"A scenario to record, built-in name or .lua file, with its reference policy after = (NAME=FILE.rules) if not its built-in one nor the one its file names (scenario{ reference = ... }); repeatable: one file for an assignment (default: every built-in scenario with grading criteria)." placeholder:"NAME[=POLICY]"`
+	Policy   string   `short:"p" help:"The reference policy file (default: the one the scenario's file names, or its built-in reference policy); only with one --scenario." placeholder:"FILE"`
 	Seeds    string   `required:"" help:"Seeds to record: 100-130, 1,5,9 or 1-10,20-30." placeholder:"SET"`
 	Output   string   `short:"o" required:"" help:"The reference file to write." placeholder:"FILE"`
 	Jobs     int      `short:"j" help:"Runs at once (default: one per core)." placeholder:"N"`
 	Noise    bool     `default:"true" negatable:"" help:"Traffic noise (grading runs with the setting recorded here)."`
 
-	policies map[string]string // scenario id → the reference policy its -s names
+	policies map[string]string       // scenario id → the reference policy its -s names
+	named    map[string]grade.Policy // scenario id → the reference policy its file names
 }
 
 // splitAssignment splits "-s NAME=POLICY.rules" into the scenario and its
@@ -57,6 +58,7 @@ Examples:
   oncall golden record --seeds 100-130 -o hidden.json
   oncall golden record -s bad-deploy -s surge --seeds 500-599 -o week3.json
   oncall golden record -s my-incident.lua -p my-incident.rules --seeds 1-50 -o mine.json
+  oncall golden record -s my-incident.lua --seeds 1-50 -o mine.json    (its scenario{ reference = ... })
   oncall golden record -s a.lua=a.rules -s b.lua=b.rules -s surge --seeds 1-50 -o week3.json
 
 An assignment of several scenarios is one file: name each scenario with -s,
@@ -98,6 +100,9 @@ func (c *GoldenRecordCmd) Run(env *Env) error {
 		if pol != "" {
 			inputs = append(inputs, input{"--scenario", pol})
 		}
+	}
+	for _, pol := range c.named {
+		inputs = append(inputs, input{"--scenario", pol.Name}) // the reference a scenario names
 	}
 	if err := checkOutput(env, "-o", c.Output, inputs...); err != nil {
 		return err
@@ -182,6 +187,8 @@ func (c *GoldenRecordCmd) scenarios(env *Env) ([]*scenario.Program, error) {
 		seen[p.ID()] = true
 		if pol != "" {
 			c.policies[p.ID()] = pol
+		} else if err := c.nameReference(env, name, p); err != nil {
+			return nil, err
 		}
 		progs = append(progs, p)
 	}
@@ -205,9 +212,29 @@ func (c *GoldenRecordCmd) policy(env *Env, id string) (grade.Policy, error) {
 		}
 		return grade.Policy{Program: p, Name: file, SHA256: grade.SHA256(src)}, nil
 	}
+	if p, ok := c.named[id]; ok {
+		return p, nil
+	}
 	p, err := grade.ReferencePolicy(id)
 	if err != nil {
-		return p, usageError("%v: give one with --policy FILE", err)
+		return p, usageError("%v: give one with --policy FILE, or name it in the scenario, scenario{ reference = \"%s.rules\" }", err, id)
 	}
 	return p, nil
+}
+
+// nameReference keeps the reference policy a scenario file names, which
+// golden record runs when no --policy is given.
+func (c *GoldenRecordCmd) nameReference(env *Env, name string, p *scenario.Program) error {
+	if !isScenarioPath(name) || c.Policy != "" {
+		return nil
+	}
+	ref, ok, err := namedReference(env, name, p)
+	if err != nil || !ok {
+		return err
+	}
+	if c.named == nil {
+		c.named = map[string]grade.Policy{}
+	}
+	c.named[p.ID()] = ref
+	return nil
 }

@@ -320,6 +320,9 @@ func (c *GradeCmd) scenarios(env *Env, refs *grade.ReferenceFile, refName string
 			return nil, usageError("scenario %s has no grading criteria (no grade { ... } block): it cannot be graded", p.ID())
 		}
 		ref, err := refs.Lookup(p.ID())
+		if err != nil && c.Reference == "" {
+			ref, err = c.recordNamed(env, refs, name, p)
+		}
 		if err != nil {
 			return nil, usageError("--scenario %s: %s: %v; record one with oncall golden record --scenario %s", name, refName, err, name)
 		}

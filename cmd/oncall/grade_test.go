@@ -42,7 +42,7 @@ func TestGradeHarmfulFails(t *testing.T) {
 	if code := e.run("grade", "-p", harmful, "-f", "gradescope", "-o", out, "--visibility", "after_due_date", "--stdout-visibility", "visible"); code != 1 {
 		t.Fatalf("exit %d, want 1: %s", code, e.err.String())
 	}
-	if !strings.Contains(e.err.String(), "oncall: "+harmful+" did not pass: 0 / 143 points, pass mark 100 %") {
+	if !strings.Contains(e.err.String(), "oncall: "+harmful+" did not pass: 0 / 167 points, pass mark 100 %") {
 		t.Errorf("stderr %q", e.err.String())
 	}
 	data, err := os.ReadFile(out)
@@ -66,7 +66,7 @@ func TestGradeHarmfulFails(t *testing.T) {
 	if err := json.Unmarshal(data, &res); err != nil {
 		t.Fatal(err)
 	}
-	if res.Score == nil || res.MaxScore == nil || *res.Score != 0 || *res.MaxScore != 143 || len(res.Tests) != 69 ||
+	if res.Score == nil || res.MaxScore == nil || *res.Score != 0 || *res.MaxScore != 167 || len(res.Tests) != 81 ||
 		res.ExecutionTime == nil || res.StdoutVisibility != "visible" {
 		t.Fatalf("results.json %s", data)
 	}
@@ -83,7 +83,7 @@ func TestGradeHarmfulFails(t *testing.T) {
 func TestGradeJUnitFile(t *testing.T) {
 	e := newTestEnv(t)
 	out := filepath.Join(t.TempDir(), "report.xml")
-	if code := e.run("grade", "-p", refBadDeploy, "-f", "junit", "-o", out, "--pass-mark", "25"); code != 0 {
+	if code := e.run("grade", "-p", refBadDeploy, "-f", "junit", "-o", out, "--pass-mark", "20"); code != 0 {
 		t.Fatalf("exit %d: %s", code, e.err.String())
 	}
 	data, err := os.ReadFile(out)
@@ -104,7 +104,7 @@ func TestGradeJUnitFile(t *testing.T) {
 	if err := xml.Unmarshal(data, &doc); err != nil {
 		t.Fatal(err)
 	}
-	if doc.Tests != 68 || len(doc.Suites) != 11 || doc.Suites[0].Name != "bad-deploy" || doc.Suites[0].Stamp == "1970-01-01T00:00:00" {
+	if doc.Tests != 80 || len(doc.Suites) != 13 || doc.Suites[0].Name != "bad-deploy" || doc.Suites[0].Stamp == "1970-01-01T00:00:00" {
 		t.Errorf("JUnit %s", data)
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
+	"regexp"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -34,6 +36,9 @@ type RunCmd struct {
 	Do       []string   `sep:"none" help:"With --replay: a decision taken at the --at before it, written as a policy's action (rollback, set_min_instances(20), set_shed(0.5)); repeatable." placeholder:"ACTION"`
 	Then     string     `help:"With --replay: who decides at the other minutes from the first --at on: nothing (nobody, the default), recorded (the decisions the shift recorded carry on), reference (the scenario's reference policy) or a policy's FILE.rules." placeholder:"WHO"`
 	Budget   LimitFlags `embed:""`
+	// units are the units of the scenario's own figures (outcome{}), by
+	// name, once build has read the scenario.
+	units map[string]string
 }
 
 // Help shows examples under the flags.
@@ -117,6 +122,10 @@ func (c *RunCmd) build(env *Env) (shift.Shift, error) {
 	if err != nil {
 		return shift.Shift{}, err
 	}
+	c.units = map[string]string{}
+	for _, o := range sc.Outcomes() {
+		c.units[o.Name] = o.Unit
+	}
 	sh := shift.Shift{Scenario: sc, Seed: seed, Noise: c.Noise, Policy: pol, Adjust: settingsHook(c.Set), Limits: limits}
 	// A pointer, so that --minutes 0 is refused rather than taken for absent.
 	if c.Minutes != nil {
@@ -152,14 +161,14 @@ func (c *RunCmd) write(env *Env, sim *shift.Sim) error {
 			if toFile {
 				summary = env.Stdout
 			}
-			err = writeOutcome(summary, trace.Outcome)
+			err = writeOutcome(summary, trace.Outcome, c.units)
 		}
 	case "json":
 		err = view.WriteJSON(out, trace)
 	case "openmetrics", "prometheus":
 		err = c.writeMetrics(out, trace, sim.Setup(), view)
 	default:
-		err = writeTable(out, trace, view, c.Full || toFile)
+		err = writeTable(out, trace, view, c.Full || toFile, c.units)
 	}
 	if cerr := closeOut(); err == nil {
 		err = cerr
@@ -240,11 +249,17 @@ func tableColumns(v engine.View, rows []engine.Row) []tableColumn {
 // with the seed, one line a minute with the main metrics and what happened,
 // then the outcome. When full is false it keeps the minutes where something
 // happened and one an hour, and says how many minutes each gap leaves out.
-func writeTable(w io.Writer, t engine.Trace, v engine.View, full bool) error {
+func writeTable(w io.Writer, t engine.Trace, v engine.View, full bool, units map[string]string) error {
 	fmt.Fprintf(w, "%s · seed %d · noise %s · start %s\n", t.Scenario, t.Seed, onOff(t.Noise), t.Start)
 	shown := eventful(t.Rows, v, full)
+	var alike map[int]bool
 	if !full {
-		fmt.Fprintf(w, "%d of %d minutes: those where something happened, and one an hour (--full for every minute)\n", len(shown), len(t.Rows))
+		shown, alike = repeats(t.Rows, shown, v)
+		again := ""
+		if len(alike) > 0 {
+			again = " (the same events minute after minute: the first and the last)"
+		}
+		fmt.Fprintf(w, "%d of %d minutes: those where something happened%s, and one an hour (--full for every minute)\n", len(shown), len(t.Rows), again)
 	}
 	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
@@ -256,8 +271,12 @@ func writeTable(w io.Writer, t engine.Trace, v engine.View, full bool) error {
 	prev := -1
 	for _, i := range shown {
 		if gap := i - prev - 1; gap > 0 && prev >= 0 {
+			note := quiet(gap)
+			if alike[prev] {
+				note += " of the same events, their numbers aside"
+			}
 			// A row of its own, cells and all, so that the columns stay aligned.
-			fmt.Fprint(tw, "⋮", strings.Repeat("\t", len(cols)), "  ", quiet(gap), "\n")
+			fmt.Fprint(tw, "⋮", strings.Repeat("\t", len(cols)), "  ", note, "\n")
 		}
 		prev = i
 		r := &t.Rows[i]
@@ -272,7 +291,7 @@ func writeTable(w io.Writer, t engine.Trace, v engine.View, full bool) error {
 		return err
 	}
 	fmt.Fprintln(w)
-	return writeOutcome(w, t.Outcome)
+	return writeOutcome(w, t.Outcome, units)
 }
 
 // eventful lists the rows a table shows: every one when full; else those
@@ -288,6 +307,40 @@ func eventful(rows []engine.Row, v engine.View, full bool) []int {
 	}
 	return out
 }
+
+// repeats keeps, of each run of three or more shown minutes in a row
+// whose events read alike (the same text but for its numbers), the first
+// and the last: a scenario that does something every minute shows it
+// twice, not each minute. alike marks the first minute of each run whose
+// middle it leaves out.
+func repeats(rows []engine.Row, shown []int, v engine.View) (kept []int, alike map[int]bool) {
+	alike = map[int]bool{}
+	for k := 0; k < len(shown); {
+		j := k
+		what := sameWhat(&rows[shown[k]], v)
+		for what != "" && j+1 < len(shown) && shown[j+1] == shown[j]+1 && sameWhat(&rows[shown[j+1]], v) == what {
+			j++
+		}
+		kept = append(kept, shown[k])
+		if j-k >= 2 {
+			alike[shown[k]] = true
+		}
+		if j > k {
+			kept = append(kept, shown[j])
+		}
+		k = j + 1
+	}
+	return kept, alike
+}
+
+// sameWhat is what happened in a minute with its numbers taken out, so
+// that minutes that did the same read alike: "" for a minute without
+// events, which are never grouped.
+func sameWhat(r *engine.Row, v engine.View) string {
+	return digits.ReplaceAllString(whatHappened(r, v), "#")
+}
+
+var digits = regexp.MustCompile(`[0-9]+([.][0-9]+)?`)
 
 // quiet says how many minutes a gap of the table leaves out.
 func quiet(n int) string {
@@ -345,8 +398,10 @@ func tableCell(r *engine.Row, metric string) string {
 }
 
 // writeOutcome writes the outcome as aligned "name  value  unit" lines,
-// for a person: a first_page of −1 reads "did not page".
-func writeOutcome(w io.Writer, o engine.Outcome) error {
+// for a person: a first_page of −1 reads "did not page"; the scenario's
+// own figures (outcome{}) with the unit units gives each, rounded as the
+// model's figures of that unit are (figureDecimals).
+func writeOutcome(w io.Writer, o engine.Outcome, units map[string]string) error {
 	fmt.Fprintln(w, "outcome")
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	for _, s := range engine.OutcomeSpecs() {
@@ -357,9 +412,29 @@ func writeOutcome(w io.Writer, o engine.Outcome) error {
 		fmt.Fprintf(tw, "  %s\t%s\t%s\n", s.Name, text, unit)
 	}
 	for _, f := range o.Scenario { // the scenario's own figures, by outcome{}
-		fmt.Fprintf(tw, "  %s\t%s\t\n", f.Name, engine.FormatFixed(f.Value, 6))
+		unit := units[f.Name]
+		fmt.Fprintf(tw, "  %s\t%s\t%s\n", f.Name, engine.FormatFixed(f.Value, figureDecimals(unit, f.Value)), unit)
 	}
 	return tw.Flush()
+}
+
+// figureDecimals is how many decimals a scenario's figure is written with:
+// those of the model's figures of its unit (0 for requests and minutes, 2
+// for $ and ms, 6 for a share); for another unit, or none, 0 for a whole
+// number or one of 1,000 or more, 2 from 1, 6 below (a share, a rate).
+func figureDecimals(unit string, v float64) int {
+	for _, s := range engine.OutcomeSpecs() {
+		if s.Unit == unit && unit != "" {
+			return s.Decimals
+		}
+	}
+	switch a := math.Abs(v); {
+	case a == math.Trunc(a) || a >= 1000:
+		return 0
+	case a >= 1:
+		return 2
+	}
+	return 6
 }
 
 func onOff(b bool) string {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -272,5 +273,43 @@ func TestRunTableShowsTheDependency(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(free); strings.Contains(string(b), "dep err") || strings.Contains(string(b), "retry") || strings.Contains(string(b), "wasted") {
 		t.Errorf("free play's table has the dependency's columns")
+	}
+}
+
+// A scenario that says something every minute shows, in the terminal's
+// table, the first and the last minute of each run of the same events,
+// with the minutes between counted; its own figures are printed with
+// their units, rounded as the model's figures of that unit are.
+func TestRunSummaryGroupsRepeatsAndRoundsFigures(t *testing.T) {
+	e := newTestEnv(t)
+	src := tempFile(t, "every.lua", luachunk.Src(t, "testdata/run.lua", "TestRunSummaryGroupsRepeatsAndRoundsFigures"))
+	if code := e.run("run", src, "--seed", "3"); code != 0 {
+		t.Fatalf("exit %d: %s", code, e.err.String())
+	}
+	out := e.out.String()
+	if n := strings.Count(out, "queue depth"); n != 5 {
+		t.Errorf("%d minutes of the table say the queue's depth, want 5 (09:21, 09:59, 10:00, 10:01, 12:48):\n%s", n, out)
+	}
+	for _, want := range []string{
+		"7 of 240 minutes: those where something happened (the same events minute after minute: the first and the last)",
+		"37 more minutes of the same events, their numbers aside",
+		"166 more minutes of the same events, their numbers aside",
+		"deploy 4.2, rollout 1 min",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the table lacks %q:\n%s", want, out)
+		}
+	}
+	figures := regexp.MustCompile(`(?m)^  (users_turned_away|late_share|slow|spend) +(\S+) *(\S*)$`).FindAllStringSubmatch(out, -1)
+	got := make([]string, len(figures))
+	for i, f := range figures {
+		got[i] = strings.TrimSpace(f[1] + " " + f[2] + " " + f[3])
+	}
+	want := []string{"users_turned_away 11383034 users", "late_share 0.123457", "slow 12 min", "spend 3.14 $"}
+	if strings.Join(got, "; ") != strings.Join(want, "; ") {
+		t.Errorf("the scenario's figures read %q, want %q", got, want)
+	}
+	if code := e.run("run", src, "--seed", "3", "--full"); code != 0 || strings.Count(e.out.String(), "queue depth") != 208 {
+		t.Errorf("--full shows %d minutes of the queue's depth, want all 208", strings.Count(e.out.String(), "queue depth"))
 	}
 }

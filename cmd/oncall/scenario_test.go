@@ -55,7 +55,7 @@ func TestRunScenarioErrors(t *testing.T) {
 		want           string
 	}{
 		{"misspelt built-in", "bad-deplyo", "", 2,
-			`oncall: unknown scenario "bad-deplyo"; did you mean bad-deploy? (built-in scenarios: free-play, bad-deploy, surge, cache-flush, db-degradation, memory-leak, thundering-herd, config-push, slow-dependency, cert-expiry, canary, retry-storm; or give the path of a .lua file)`},
+			`oncall: unknown scenario "bad-deplyo"; did you mean bad-deploy? (built-in scenarios: free-play, bad-deploy, surge, cache-flush, db-degradation, memory-leak, thundering-herd, config-push, slow-dependency, cert-expiry, canary, retry-storm, waf-rules, holiday-return; or give the path of a .lua file)`},
 		{"missing file", "missing.lua", "", 2, "missing.lua: open"},
 		{"built-in name as a file", "surge.lua", "", 2,
 			"oncall: scenario surge.lua: open surge.lua: no such file or directory; for the built-in scenario, write its name alone: surge\n"},
@@ -215,7 +215,7 @@ func TestCheckReportsEveryProblem(t *testing.T) {
 	}
 	out := e.out.String()
 	wants := []string{
-		path + `:2:1: deploy{} happens during the run: call it inside at("HH:MM", function() ... end) or on_minute(row)`,
+		path + `:2:1: deploy{} happens during the run: call it inside at("HH:MM", function() ... end), on_minute(row), on_decision(action, row), an inject's effect or a switch's on and off`,
 		path + `:4:32: at(): scale{}: unknown constant db_capacty; did you mean db_capacity? (on every seed checked, 0 to 19; first on seed 0 at 09:10)`,
 		path + `:5:48: at(): say: the message fr = 2: a text is a non-empty string (on every seed checked, 0 to 19; first on seed 0 at 09:20)`,
 		path + `:7:10: on_minute(): row.p99ms: unknown metric; did you mean p99_ms? (metrics: the columns of a trace, e.g. burn_1h, error_rate, db_util) (on every seed checked, 0 to 19; first on seed 0 at 09:00)`,

@@ -82,6 +82,8 @@ func exampleCall(name string) string {
 		return "set_ttl(120)"
 	case "set_shed":
 		return "set_shed(0.5)"
+	case "switch":
+		return `switch("deploy-freeze", true)`
 	}
 	return name + "()"
 }

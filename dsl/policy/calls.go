@@ -79,6 +79,8 @@ func (v *callChecker) helperSlot(call *ast.CallNode, name string) (string, bool)
 		return v.errorsBySlot(call, str)
 	case name == "log_count":
 		return v.logCountSlot(call, str)
+	case name == "is_on":
+		return v.isOnSlot(call, str)
 	}
 	return v.windowSlot(call, name, str)
 }
@@ -95,6 +97,8 @@ func (v *callChecker) helperArgs(call *ast.CallNode, name string) (*ast.StringNo
 		wantArgs, what = 1, `a cause in quotes, e.g. "database"`
 	case "log_count":
 		wantArgs, what = 1, `a text in quotes, e.g. "circuit open"`
+	case "is_on":
+		wantArgs, what = 1, `a switch's id in quotes, e.g. "deploy-freeze"`
 	}
 	if len(call.Arguments) != wantArgs {
 		v.fail(call, "%s takes %d argument%s: %s", name, wantArgs, map[bool]string{true: "s", false: ""}[wantArgs > 1], h.Signature)
@@ -146,6 +150,23 @@ func (v *callChecker) logCountSlot(call *ast.CallNode, str *ast.StringNode) (str
 	}
 	get := func(r *engine.Row) float64 { return float64(r.LogCount(text)) }
 	s := slot{get: get, kind: slotAgo, typ: Int, label: "log_count(" + strconv.Quote(text) + ")",
+		first: place{rule: v.rs.name, pos: v.c.pos(v.cl, startOf(call))}}
+	return v.c.slot(s), true
+}
+
+// isOnSlot is the slot of is_on("id"): whether the scenario's switch id
+// is on this minute. Whether the scenario declares it is checked against
+// the scenario (CheckSwitches), which the file does not name.
+func (v *callChecker) isOnSlot(call *ast.CallNode, str *ast.StringNode) (string, bool) {
+	id := str.Value
+	if err := (engine.Action{Control: engine.ScenarioSwitch, Switch: id}).Check(); err != nil {
+		v.fail(str, "is_on(%q): a switch's id is 1 to 64 lower-case letters, digits and -, as the scenario's switch{} declares it, e.g. is_on(\"deploy-freeze\")", clip(id))
+		return "", false
+	}
+	pos := v.c.pos(v.cl, startOf(str))
+	v.c.switches = append(v.c.switches, switchUse{id: id, rule: v.rs.name, pos: pos})
+	get := func(r *engine.Row) float64 { on, _ := r.Switches.On(id); return b2f(on) }
+	s := slot{get: get, kind: slotAgo, typ: Bool, label: "is_on(" + strconv.Quote(id) + ")",
 		first: place{rule: v.rs.name, pos: v.c.pos(v.cl, startOf(call))}}
 	return v.c.slot(s), true
 }

@@ -24,6 +24,7 @@ type compiler struct {
 	slots    []slot
 	slotIdx  map[string]int
 	parseCfg *conf.Config
+	switches []switchUse // the scenario's switches the rules name (switch.go)
 }
 
 // parsedRule is a rule between parsing and type-checking.
@@ -101,6 +102,7 @@ func compileFile(filename string, src []byte) (*Program, dsl.List) {
 			p.rules = append(p.rules, r)
 		}
 	}
+	p.switches = c.switches
 	if len(c.errs) > 0 {
 		// Structure problems are found before expression ones; the
 		// author reads them in the file's order.
@@ -292,12 +294,19 @@ func (c *compiler) compileAction(rs *ruleSrc, cl *clause, tree *exprparser.Tree,
 		return a, true
 	}
 	spec := af.Control.Spec()
-	if len(call.Arguments) != 1 {
+	arg := 0
+	if af.Switch {
+		id, ok := c.switchArg(rs, cl, call)
+		if !ok {
+			return a, false
+		}
+		a.switchID, arg = id, 1
+	} else if len(call.Arguments) != 1 {
 		c.errs.Add(c.src, c.pos(cl, startOf(call)), quoteRule(rs.name), "%s takes one argument, %s, e.g. %s", name, spec.Range(), exampleCall(name))
 		return a, false
 	}
-	argTree := &exprparser.Tree{Node: call.Arguments[0], Source: tree.Source}
-	a.argStart = startOf(call.Arguments[0])
+	argTree := &exprparser.Tree{Node: call.Arguments[arg], Source: tree.Source}
+	a.argStart = startOf(call.Arguments[arg])
 	t, p := rulePlace.Check(argTree, cfg)
 	if p != nil {
 		c.problem(rs, cl, p, true)

@@ -108,6 +108,9 @@ func TestDocsVariablesTable(t *testing.T) {
 // of an action, from the engine's spec of its control: how it is called
 // (the argument's name is the page's) and the argument it takes.
 func actionCells(a ActionFunc) (call *regexp.Regexp, argument string) {
+	if a.Switch {
+		return regexp.MustCompile("^`" + a.Name + `\(id, [a-z]+\)` + "`$"), "a switch's id in quotes, then bool"
+	}
 	if a.NoArg {
 		return regexp.MustCompile("^`" + a.Name + `\(\)` + "`$"), "—"
 	}

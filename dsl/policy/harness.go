@@ -128,6 +128,9 @@ func ActionsText(as []engine.Action) string {
 // ActionText writes one action as a rule file writes it: set_shed(0.5),
 // set_feature(false), rollback().
 func ActionText(a engine.Action) string {
+	if a.Control == engine.ScenarioSwitch {
+		return "switch(" + strconv.Quote(a.Switch) + ", " + strconv.FormatBool(a.Value == 1) + ")"
+	}
 	for _, f := range Actions() {
 		if f.Control != a.Control {
 			continue

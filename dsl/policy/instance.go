@@ -186,7 +186,7 @@ func (in *instance) firing(ru *rule) (engine.Firing, error) {
 					a.fn.Name, fmtNum(v), fmtNum(v), fmtNum(ceiling), a.fn.Name))
 			}
 		}
-		f.Actions = append(f.Actions, engine.Action{Control: a.fn.Control, Value: v, By: ru.name})
+		f.Actions = append(f.Actions, engine.Action{Control: a.fn.Control, Value: v, By: ru.name, Switch: a.switchID})
 	}
 	f.Seen = in.seen(ru)
 	if err := in.keep(f); err != nil {

@@ -127,6 +127,7 @@ func Helpers() []Helper {
 		{"since", `since("rule name")`, Int, "minutes since that rule of the file last fired (1 the minute after); 1000000 when it has not fired yet"},
 		{"errors_by", `errors_by("cause")`, Float, "share of this minute's admitted requests that fail for the cause: \"timeout\", \"overload\", \"database\", \"build\", \"dependency\" or \"breaker\" (a request failing for two counts under both)"},
 		{"log_count", `log_count("text")`, Int, "requests of this minute's log lines whose message contains the text (case matters)"},
+		{"is_on", `is_on("switch")`, Bool, "the scenario's own switch of that id is on this minute (the scenario declares it with switch{}; switch(\"id\", true) turns it on)"},
 	}
 }
 
@@ -136,13 +137,17 @@ type ActionFunc struct {
 	Control engine.Control
 	Arg     Type // the argument's type; meaningless when NoArg
 	NoArg   bool
+	// Switch: the action takes a switch of the scenario's own first, its
+	// id in quotes, then Arg (switch("deploy-freeze", true)).
+	Switch bool
 }
 
 // Actions returns the action functions, one for each control and action
 // of the engine, in the order of its table (engine.ControlSpecs): a
 // setting's is set_<name> (shortNames shortens two) and takes a value of
 // the control's kind; an action's (warmup, rollback, the rollout's pause
-// and resume) has the action's name and takes nothing.
+// and resume) has the action's name and takes nothing. Last comes
+// switch("id", on), which turns a switch of the scenario's own on or off.
 func Actions() []ActionFunc {
 	return append([]ActionFunc(nil), actions...)
 }
@@ -177,7 +182,7 @@ func makeActions() []ActionFunc {
 		}
 		as = append(as, a)
 	}
-	return as
+	return append(as, ActionFunc{Name: "switch", Control: engine.ScenarioSwitch, Arg: Bool, Switch: true})
 }
 
 // isKnownName reports whether name is a variable, helper or action.

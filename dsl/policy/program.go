@@ -29,6 +29,9 @@ type Program struct {
 	// a minute, not one a rule and helper).
 	small bool
 	left  int // the rules of the file that have problems, left out (loaded.go)
+	// switches are the scenario's switches the rules name, where they
+	// name them (switch.go).
+	switches []switchUse
 }
 
 // rule is one compiled rule.
@@ -51,8 +54,9 @@ type action struct {
 	value    float64     // the constant value
 	pos      dsl.Pos
 	clause   *clause
-	argStart int   // rune offset of the argument in the clause, for run-time messages
-	steps    int64 // of an evaluation of a computed argument, estimated from above
+	argStart int    // rune offset of the argument in the clause, for run-time messages
+	steps    int64  // of an evaluation of a computed argument, estimated from above
+	switchID string // switch(): the scenario's switch it turns on or off
 }
 
 // slotKind says which helper a slot computes.

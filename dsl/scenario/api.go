@@ -17,7 +17,7 @@ import (
 // and editors; the Lua standard functions it keeps are not listed.
 func API() []string {
 	return []string{
-		"scenario", "grade", "outcome", "inject", "at", "clock", "now", "get",
+		"scenario", "grade", "outcome", "inject", "switch", "at", "clock", "now", "get",
 		"deploy", "flush_cache", "lose_instances", "set", "scale", "ramp", "say", "log", "warmup", "rollback",
 		"pause_rollout", "resume_rollout",
 		"rng", "surge", "on_minute", "on_decision",
@@ -33,6 +33,7 @@ func registerAPI(L *lua.LState, g *lua.LTable) {
 		"grade":          (*run).grade,
 		"outcome":        (*run).outcome,
 		"inject":         (*run).inject,
+		"switch":         (*run).declareSwitch,
 		"get":            (*run).get,
 		"scale":          (*run).scale,
 		"ramp":           (*run).ramp,
@@ -81,13 +82,19 @@ func (r *run) callerLine() int {
 }
 
 // needEvent checks that an event function runs during the run, where its
-// event has a minute to happen at.
+// event has a minute to happen at: in an at() callback, on_minute,
+// on_decision, an inject's effect or a switch's on and off; not while the
+// file loads, in surge(t) (which only returns a number) or in an
+// outcome's value (the run is over). scenarios/oncall.d.lua and
+// docs/scenarios.md say the same.
 func (r *run) needEvent(name string) {
 	switch r.phase {
 	case phaseLoad:
-		r.L.RaiseError("%s happens during the run: call it inside at(\"HH:MM\", function() ... end) or on_minute(row)", name)
+		r.L.RaiseError("%s happens during the run: call it inside at(\"HH:MM\", function() ... end), on_minute(row), on_decision(action, row), an inject's effect or a switch's on and off", name)
 	case phaseSurge:
 		r.L.RaiseError("%s cannot be called from surge(t), which only returns the demand multiplier: schedule events with at()", name)
+	case phaseOutcome:
+		r.L.RaiseError("%s cannot be called from an outcome's value(rows), which computes a figure once the run is over: the run has no minute left to change", name)
 	}
 }
 
@@ -490,6 +497,9 @@ func (r *run) at(L *lua.LState) int {
 	}
 	if r.phase == phaseSurge {
 		L.RaiseError("at() cannot be called from surge(t), which only returns the demand multiplier")
+	}
+	if r.phase == phaseOutcome {
+		L.RaiseError("at() cannot be called from an outcome's value(rows): the run is over")
 	}
 	if r.phase != phaseLoad && m >= r.decl.setup.Minutes {
 		L.RaiseError("at(%s): minute %d is after the end of the run (%d minutes)", luaText(when), m, r.decl.setup.Minutes)

@@ -22,6 +22,7 @@ var takes = map[string]struct {
 	"grade":           {1, `one table of criteria, grade{ { metric = "budget_used", at_most = "reference + 0.01" } }`},
 	"outcome":         {1, `one table, outcome{ name = "...", value = function(rows) ... end }`},
 	"inject":          {1, `one table, inject{ id = "second-deploy", title = "A second bad build", effect = function(ctx) ... end }`},
+	"switch":          {1, `one table, switch{ id = "deploy-freeze", label = "Deploy freeze", on = function(ctx) ... end, off = function(ctx) ... end }`},
 	"at":              {2, `a time and a function, at("09:10", function() ... end)`},
 	"clock":           {1, `one time of day, clock("09:10")`},
 	"now":             {0, "no argument"},

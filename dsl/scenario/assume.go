@@ -142,13 +142,14 @@ func kindOf(d dsl.Diagnostic, context string) string {
 		context = d.Context
 	}
 	switch {
-	case context == "at()" || context == "on_minute()" || context == "on_decision()" || strings.HasPrefix(context, "inject ") && context != "inject{}":
+	case context == "at()" || context == "on_minute()" || context == "on_decision()" || strings.HasPrefix(context, "inject ") && context != "inject{}",
+		strings.HasPrefix(context, "switch ") && context != "switch{}":
 		return KindCallbacks
 	case context == "surge()":
 		return KindSurge
 	case strings.HasPrefix(context, "outcome ") && context != "outcome{}":
 		return KindOutcomes
-	case context == "scenario{}" || context == "outcome{}" || context == "inject{}":
+	case context == "scenario{}" || context == "outcome{}" || context == "inject{}" || context == "switch{}":
 		return KindDeclaration
 	case context == "grade{}" || strings.HasPrefix(context, "grade "):
 		return KindGrading

@@ -41,6 +41,16 @@ func TestBuiltinsLoadInOrderWithEveryLanguage(t *testing.T) {
 			if p.Title()[lang] == "" || p.Briefing()[lang] == "" {
 				t.Errorf("%s has no title or briefing in %s", p.ID(), lang)
 			}
+			for _, w := range p.Switches() {
+				if w.Label[lang] == "" || w.Help[lang] == "" {
+					t.Errorf("%s: switch %s has no label or help in %s", p.ID(), w.ID, lang)
+				}
+			}
+			for name, l := range p.Labels() {
+				if l[lang] == "" {
+					t.Errorf("%s: the label of %s has no text in %s", p.ID(), name, lang)
+				}
+			}
 		}
 		if len(p.Grading()) == 0 {
 			t.Errorf("%s declares no grading", p.ID())
@@ -62,7 +72,7 @@ func TestBuiltinsLoadInOrderWithEveryLanguage(t *testing.T) {
 
 func TestBuiltinUnknownNameSuggests(t *testing.T) {
 	_, err := Builtin("bad-deplyo", Options{})
-	want := `unknown scenario "bad-deplyo"; did you mean bad-deploy? (built-in scenarios: free-play, bad-deploy, surge, cache-flush, db-degradation, memory-leak, thundering-herd, config-push, slow-dependency, cert-expiry, canary, retry-storm; or give the path of a .lua file)`
+	want := `unknown scenario "bad-deplyo"; did you mean bad-deploy? (built-in scenarios: free-play, bad-deploy, surge, cache-flush, db-degradation, memory-leak, thundering-herd, config-push, slow-dependency, cert-expiry, canary, retry-storm, waf-rules, holiday-return; or give the path of a .lua file)`
 	if err == nil || err.Error() != want {
 		t.Errorf("Builtin = %v, want %s", err, want)
 	}
@@ -383,6 +393,8 @@ func TestAnnotationsCoverTheAPI(t *testing.T) {
 		"oncall.Ramp":      rampTable.names(),
 		"oncall.Outcome":   outcomeTable.names(),
 		"oncall.Inject":    injectTable.names(),
+		"oncall.Switch":    switchTable.names(),
+		"oncall.Labels":    engine.ControlNames(),
 	} {
 		// The class's line may name what it extends: "---@class oncall.Ramp: oncall.Constants".
 		_, block, ok := strings.Cut(text, "---@class "+class)

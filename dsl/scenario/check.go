@@ -74,8 +74,10 @@ func CheckSeeds(filename string, src []byte, opts Options, seeds []uint32) dsl.L
 // each distinct problem its callbacks meet once, with where it was first
 // met. On every other seed a player makes a decision of each kind in turn
 // (a control changed, warmup() and rollback() pressed), spread over the
-// run, so that on_decision sees each, and each inject{} the file declares
-// is fired once, spread over the run, so that its effect runs; every seed that runs to its end
+// run, so that on_decision sees each, each inject{} the file declares
+// is fired once, spread over the run, so that its effect runs, and each
+// switch{} is turned over and back, so that what it does runs both ways;
+// every seed that runs to its end
 // computes the outcomes. A callback that fails does not stop the dry run:
 // its problem is noted, what it asked for that minute is dropped, and the
 // run goes on, so that a later callback's problem shows too; a hook that
@@ -146,6 +148,7 @@ func (p *Program) dryRunSeed(m *budget.Meter, seed uint32, decide bool, log *che
 	}
 	probes := probeMinutes(setup.Minutes, decide)
 	fires := injectMinutes(setup.Minutes, r.decl.injects, decide)
+	turns := switchMinutes(setup.Minutes, r.decl.switches, decide)
 	for !sim.Done() {
 		minute := sim.Minute()
 		for _, id := range fires[minute] {
@@ -160,8 +163,8 @@ func (p *Program) dryRunSeed(m *budget.Meter, seed uint32, decide bool, log *che
 			}
 			return m.Err() != nil || r.m.Err() != nil || r.broken != nil
 		}
-		if c, ok := probes[minute]; ok && !sim.Done() {
-			_ = sim.Decide(probe(c, sim.Controls(), sim.Constants()))
+		if !sim.Done() {
+			probeAfter(sim, minute, probes, turns)
 		}
 	}
 	// A run whose last steps spent the budget ran within it: the next
@@ -197,6 +200,38 @@ func injectMinutes(minutes int, injects []Inject, decide bool) map[int][]string 
 	for i, in := range injects {
 		m := (2*i + 1) * minutes / (2*len(injects) + 2)
 		out[m] = append(out[m], in.ID)
+	}
+	return out
+}
+
+// probeAfter makes the decisions of a dry run after minute: a control's
+// probe, then the switches turned over.
+func probeAfter(sim *shift.Sim, minute int, probes map[int]engine.Control, turns map[int][]engine.Action) {
+	if c, ok := probes[minute]; ok {
+		_ = sim.Decide(probe(c, sim.Controls(), sim.Constants()))
+	}
+	for _, a := range turns[minute] {
+		_ = sim.Decide(a)
+	}
+}
+
+// switchMinutes spreads over a run of the given minutes the decisions
+// that turn each switch a file declares over, in the first half of the
+// run, and back, in the second, so that a dry run that decides runs what
+// each does both ways: the decisions after each minute.
+func switchMinutes(minutes int, switches []Switch, decide bool) map[int][]engine.Action {
+	out := map[int][]engine.Action{}
+	if !decide {
+		return out
+	}
+	n := len(switches)
+	for i, s := range switches {
+		first := (i + 1) * minutes / (2*n + 2)
+		back := minutes/2 + first
+		turn := engine.Action{Control: engine.ScenarioSwitch, Switch: s.ID, Value: b2f(!s.Initially), By: "player"}
+		out[first] = append(out[first], turn)
+		turn.Value = 1 - turn.Value
+		out[back] = append(out[back], turn)
 	}
 	return out
 }

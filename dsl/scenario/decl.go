@@ -19,11 +19,15 @@ type declaration struct {
 	pageSrc  string
 	grading  []criterion
 	gradePos dsl.Pos
-	outcomes []Outcome       // declared by outcome{...}, in order
-	injects  []Inject        // declared by inject{...}, in order
-	atPos    map[int]dsl.Pos // where the first at() of each minute past the end was called
-	atText   map[int]string  // and what it said; both nil until one is
-	diags    dsl.List
+	outcomes []Outcome              // declared by outcome{...}, in order
+	injects  []Inject               // declared by inject{...}, in order
+	switches []Switch               // declared by switch{...}, in order
+	labels   map[string]engine.Text // scenario{ labels = ... }: the model's controls renamed
+	// reference is the reference policy scenario{ reference = ... } names.
+	reference Reference
+	atPos     map[int]dsl.Pos // where the first at() of each minute past the end was called
+	atText    map[int]string  // and what it said; both nil until one is
+	diags     dsl.List
 	// assumed says, by the problem it follows, what Check plays with in
 	// place of a faulty value (assume.go); nil when nothing is faulty.
 	assumed map[string]string
@@ -56,8 +60,11 @@ var scenarioTable = tableSpec[declaration]{
 		nested("controls", &controlsTable, func(d *declaration) *engine.Controls { return &d.setup.Controls },
 			"takes a table of starting values, e.g. controls = { min_instances = 12 }"),
 		to("page", pageValue, func(d *declaration, s string) { d.pageSrc = s }),
+		referenceField,
+		nested("labels", &labelsTable, func(d *declaration) *map[string]engine.Text { return &d.labels },
+			`takes a table of labels for the model's controls, e.g. labels = { feature = "Search suggestions" }`),
 	},
-	notList: "takes named fields (id, title, briefing, start, duration, budget_left, warm, instances, constants, controls, page), not a list",
+	notList: "takes named fields (id, title, briefing, start, duration, budget_left, warm, instances, constants, controls, page, reference, labels), not a list",
 }
 
 // pageValue reads the page rule's source; it compiles once the whole file

@@ -159,7 +159,7 @@ func (r *run) keep(line int, t *lua.LTable, d *declaration) {
 		return
 	}
 	if f := freeze(t); f != nil {
-		r.declared = &declared{line: line, table: f, decl: declaration{pos: d.pos, setup: d.setup, title: d.title, briefing: d.briefing, pageSrc: d.pageSrc}}
+		r.declared = &declared{line: line, table: f, decl: declaration{pos: d.pos, setup: d.setup, title: d.title, briefing: d.briefing, pageSrc: d.pageSrc, labels: d.labels, reference: d.reference}}
 	}
 }
 

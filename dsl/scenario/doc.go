@@ -5,7 +5,12 @@
 // builds, constants set, scaled and ramped, messages), may define surge(t),
 // on_minute(row) and on_decision(action, row), reads the model with get(),
 // draws from the scenario stream with rng.*, and says how its runs are
-// graded with grade{...} and outcome{...}. Compile loads a file once and
+// graded with grade{...} and outcome{...}. It may declare injects a game
+// day's facilitator fires (inject{...}) and switches of its own that the
+// player and policies turn on or off (switch{...}), whose functions run
+// by one path at step 1 of their minute (inject.go, switch.go); name its
+// reference policy and give the model's controls labels of its own
+// (scenario{ reference = ..., labels = ... }). Compile loads a file once and
 // reports every problem of its loading as a dsl.List, past a top-level
 // statement that stops it (loadPast); Check adds a dry run on several
 // seeds that reports each distinct problem of the callbacks once, played

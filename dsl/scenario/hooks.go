@@ -34,7 +34,7 @@ func (r *run) Decided(a engine.Action, row *engine.Row) error {
 		r.action = r.L.CreateTable(0, 3)
 	}
 	spec := a.Control.Spec()
-	r.action.RawSetString("name", lua.LString(spec.Name))
+	r.action.RawSetString("name", lua.LString(a.Name()))
 	r.action.RawSetString("by", lua.LString(a.By))
 	switch spec.Kind {
 	case engine.KindAction:

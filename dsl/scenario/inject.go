@@ -122,32 +122,50 @@ func (r *run) Inject(id string, m int) error {
 	if r.fired++; r.fired > maxEvents {
 		return fmt.Errorf("inject %q: %s injects were fired in this run, the most a run keeps", id, budget.Number(maxEvents))
 	}
-	if r.firedAt == nil {
-		r.firedAt = map[int][]string{}
-	}
-	r.firedAt[m] = append(r.firedAt[m], id)
+	r.queueEffect(m, effect{id: id, fn: r.effects[id], what: "inject " + id, on: lua.LNil})
 	return nil
 }
 
-// runInjects runs the effects of the injects fired for minute m, in the
-// order they were fired; each is given ctx = { id, minute, time }. What a
-// failed effect asked for is dropped, as a failed at() callback's is.
-func (r *run) runInjects(m int) error {
-	ids := r.firedAt[m]
-	if len(ids) == 0 {
+// effect is a function of the file a run was asked to run at the start of
+// a minute: an inject's effect, or what a switch does when it is turned
+// on or off (switch.go).
+type effect struct {
+	id   string // the inject's or the switch's
+	fn   *lua.LFunction
+	what string     // "inject <id>", "switch <id> on": the context of its problems
+	on   lua.LValue // a switch's new state; nil for an inject
+}
+
+// queueEffect queues an effect for the start of minute m, after those
+// queued before it.
+func (r *run) queueEffect(m int, e effect) {
+	if r.firedAt == nil {
+		r.firedAt = map[int][]effect{}
+	}
+	r.firedAt[m] = append(r.firedAt[m], e)
+}
+
+// runEffects runs the effects queued for minute m (the injects fired, the
+// switches turned over), in the order they were queued; each is given ctx
+// = { id, minute, time }, and a switch's on, its new state. What a failed
+// effect asked for is dropped, as a failed at() callback's is.
+func (r *run) runEffects(m int) error {
+	effects := r.firedAt[m]
+	if len(effects) == 0 {
 		return nil
 	}
 	delete(r.firedAt, m)
-	for _, id := range ids {
-		ctx := r.L.CreateTable(0, 3)
-		ctx.RawSetString("id", lua.LString(id))
+	for _, e := range effects {
+		ctx := r.L.CreateTable(0, 4)
+		ctx.RawSetString("id", lua.LString(e.id))
 		ctx.RawSetString("minute", lua.LNumber(m))
 		ctx.RawSetString("time", lua.LString(engine.ClockString(r.decl.setup.Start+m)))
+		ctx.RawSetString("on", e.on)
 		before := len(r.pending)
-		r.L.Push(r.effects[id])
+		r.L.Push(e.fn)
 		r.L.Push(ctx)
 		if err := r.call(1, 0); err != nil {
-			if err := r.failed(err, "inject "+id, m); err != nil {
+			if err := r.failed(err, e.what, m); err != nil {
 				return err
 			}
 			r.pending = r.pending[:min(before, len(r.pending))]

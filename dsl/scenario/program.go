@@ -108,6 +108,7 @@ func compile(filename string, src []byte, opts Options) (p, past *Program, diags
 		var loaded *run
 		var stripped *lua.FunctionProto
 		diags, loaded, stripped = p.loadPast(diags, top)
+		diags = addNew(diags, p.clockBeforeScenario())
 		if loaded != nil && loaded.decl != nil {
 			past = &Program{file: filename, src: text, opts: opts, lib: p.lib, chunk: chunk,
 				proto: stripped, cat: sandbox.Concatenates(stripped)}
@@ -157,6 +158,9 @@ func (p *Program) tolerate(r *run, diags dsl.List) dsl.List {
 // page rule.
 func (p *Program) finish(r *run) *dsl.Diagnostic {
 	p.decl, p.declared = r.decl, r.declared
+	if r.decl != nil {
+		p.placeRules(&r.decl.reference)
+	}
 	if r.decl == nil || r.decl.pageSrc == "" {
 		return nil
 	}
@@ -328,6 +332,23 @@ func (p *Program) loadPast(first dsl.List, top int) (out dsl.List, loaded *run, 
 	}
 	out.Sort()
 	return out, loaded, proto
+}
+
+// addNew adds to l the problems of more it does not have, in the file's
+// order.
+func addNew(l, more dsl.List) dsl.List {
+	seen := map[string]bool{}
+	for _, d := range l {
+		seen[d.Error()] = true
+	}
+	for _, d := range more {
+		if !seen[d.Error()] {
+			seen[d.Error()] = true
+			l = append(l, d)
+		}
+	}
+	l.Sort()
+	return l
 }
 
 // statementAt returns the index of the top-level statement that holds

@@ -50,7 +50,8 @@ type run struct {
 	outcomes   []*lua.LFunction          // the value functions of outcome{}, in the declaration's order
 	outcomeAt  []dsl.Pos                 // where each is written
 	effects    map[string]*lua.LFunction // the effect of each inject{} by id
-	firedAt    map[int][]string          // the injects fired for each minute, in order (inject.go)
+	switchFns  map[string]switchFns      // what each switch{} does, by id (switch.go)
+	firedAt    map[int][]effect          // the effects queued for each minute, in order (inject.go)
 	fired      int                       // injects fired in the run
 	world      engine.World              // the run's values in force, once the engine has attached it
 	row        *lua.LTable               // reused for on_minute and on_decision
@@ -206,7 +207,8 @@ func hook(g *lua.LTable, name string) (*lua.LFunction, error) {
 
 // Events implements engine.Scenario: what on_minute scheduled after the last
 // minute, then the at() callbacks of minute m, in the order they were set,
-// then the injects fired for minute m, in the order they were fired.
+// then the injects fired for minute m, in the order they were fired, and
+// the switches turned over, in the order they were decided.
 func (r *run) Events(m int) ([]engine.Event, error) {
 	if r.released() {
 		return nil, errReleased
@@ -230,7 +232,7 @@ func (r *run) Events(m int) ([]engine.Event, error) {
 			r.pending = r.pending[:before] // what a failed callback asked for is dropped
 		}
 	}
-	if err := r.runInjects(m); err != nil {
+	if err := r.runEffects(m); err != nil {
 		return nil, err
 	}
 	evs := r.pending

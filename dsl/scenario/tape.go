@@ -29,7 +29,9 @@ import (
 //     run at the same point; a call whose charge would stop the run (a
 //     budget spent, the run interrupted) is not replayed but run, so that
 //     its error is the script's own, at its line;
-//   - the calls must come in the order recorded, as the engine makes them.
+//   - the calls must come in the order recorded, as the engine makes them;
+//   - a switch turned over runs the script's on or off: a run that turns
+//     one records nothing, and a replay hands over to the script there.
 //
 // The script takes over by being brought to where the run stands: a fresh
 // state loads the file and is given the calls replayed so far, on a meter
@@ -181,6 +183,14 @@ func (c *recorder) Decided(a engine.Action, row *engine.Row) error {
 		c.broken = true
 	}
 	return c.run.Decided(a, row)
+}
+
+// Switched implements engine.Switcher. What a switch does runs the
+// script's code the record does not hold: a run that turns one over
+// records nothing.
+func (c *recorder) Switched(id string, on bool, m int) error {
+	c.broken = true
+	return c.run.Switched(id, on, m)
 }
 
 // Outcomes implements engine.Outcomer: the run is at its end, and its
@@ -434,6 +444,18 @@ func (p *replay) Decided(a engine.Action, row *engine.Row) error {
 		return p.err
 	}
 	return p.live.Decided(a, row)
+}
+
+// Switched implements engine.Switcher: the script takes over at the first
+// switch turned over, and runs what it does.
+func (p *replay) Switched(id string, on bool, m int) error {
+	if p.live == nil && p.err == nil {
+		p.takeOver()
+	}
+	if p.live == nil {
+		return p.err
+	}
+	return p.live.Switched(id, on, m)
 }
 
 // Outcomes implements engine.Outcomer: a script with outcome{} takes over

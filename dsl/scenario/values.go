@@ -245,7 +245,7 @@ func controlValue(name string, v lua.LValue) (engine.Control, float64, error) {
 	spec := c.Spec()
 	switch spec.Kind {
 	case engine.KindAction:
-		return 0, 0, fmt.Errorf("%s is an action, not a setting: call %s() inside at() or on_minute", name, name)
+		return 0, 0, fmt.Errorf("%s is an action, not a setting: call %s() during the run, e.g. inside at() or on_minute", name, name)
 	case engine.KindBool:
 		b, ok := v.(lua.LBool)
 		if !ok {

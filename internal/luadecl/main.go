@@ -49,14 +49,17 @@ func generate() ([]byte, error) {
 	}
 	defaults := engine.DefaultConstants()
 	data := map[string]string{
-		"Languages":  languages(),
-		"Constants":  constants(defaults),
-		"Controls":   controls(),
-		"Actions":    actions(),
-		"Row":        row(),
-		"Outcomes":   outcomes(),
-		"MaxDepName": strconv.Itoa(engine.MaxDepName),
-		"DepName":    defaults.DepName,
+		"Languages":   languages(),
+		"Constants":   constants(defaults),
+		"Controls":    controls(),
+		"Labels":      labels(),
+		"Actions":     actions(),
+		"Row":         row(),
+		"Outcomes":    outcomes(),
+		"MaxDepName":  strconv.Itoa(engine.MaxDepName),
+		"During":      duringTheRun,
+		"MaxSwitches": strconv.Itoa(engine.MaxSwitches),
+		"DepName":     defaults.DepName,
 	}
 	var buf bytes.Buffer
 	if err := tmpl.Execute(&buf, data); err != nil {
@@ -130,9 +133,23 @@ func actions() string {
 		if s.Kind != engine.KindAction {
 			continue
 		}
-		blocks = append(blocks, fmt.Sprintf("---Someone else presses %s(), as the console's button does. %s Only inside at() or on_minute.\nfunction %s() end\n", s.Name, s.Doc, s.Name))
+		blocks = append(blocks, fmt.Sprintf("---Someone else presses %s(), as the console's button does. %s %s\nfunction %s() end\n", s.Name, s.Doc, duringTheRun, s.Name))
 	}
 	return strings.Join(blocks, "\n")
+}
+
+// duringTheRun says where a function that changes the run may be called,
+// as the scenario API checks it (dsl/scenario's needEvent).
+const duringTheRun = "Only during the run: inside at(), on_minute, on_decision, an inject's effect or a switch's on and off; not while the file loads, in surge(t) or in an outcome's value."
+
+// labels lists the fields of oncall.Labels: every control and action, by
+// its name, which a scenario may give a label of its own.
+func labels() string {
+	var lines []string
+	for _, s := range engine.ControlSpecs() {
+		lines = append(lines, fmt.Sprintf("---@field %s? string|oncall.Text", s.Name))
+	}
+	return strings.Join(lines, "\n")
 }
 
 func row() string {

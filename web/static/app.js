@@ -75,7 +75,10 @@ function pageMetric(name) {
 function metricValue(name, v) { const m = metricSpec(name); return m.kind === "bool" ? (v ? t("switch.on") : t("switch.off")) : value(m.unit, v, m.decimals); }
 
 const label = name => name === "p50_ms" ? t("ui.chart.p50") : t("metric." + name + ".label");
-const ctlLabel = name => t("control." + name + ".label");
+// ctlLabel names a control as the shift's scenario calls it: a switch of
+// its own by its label, a control it renamed by its words, any other by
+// the catalogue's.
+const ctlLabel = name => { const l = S.shift && S.shift.labels && S.shift.labels[name]; return l ? text(l) : t("control." + name + ".label"); };
 const text = tx => (tx ? tx[S.lang] || tx.en || "" : "");
 
 // ---- the server ------------------------------------------------------------
@@ -133,6 +136,7 @@ function adopt(st) {
   Object.assign(sh, {
     id: st.id, start: st.start, duration: st.duration, initial: st.initial, rows: st.rows, done: st.done, outcome: st.outcome || null,
     decisions: st.decisions, d: st.d, times: st.times, levels: st.levels, lines: st.lines, texts: {},
+    switches: st.switches || [], labels: st.labels || {},
   });
   addTexts(st.texts);
   S.drawn = 0; S.sent = {};
@@ -920,9 +924,20 @@ const ACTIONS = {
   resume_rollout: { text: "ui.controls.resume_rollout", key: "U" },
 };
 
+// controlsOf are the controls of the shift: the model's, then the switches
+// of its scenario's own (a switch, named "switch.<id>", with its help).
+function controlsOf(sh) {
+  return S.meta.controls.concat(((sh && sh.switches) || []).map(w => ({ name: w.name, kind: "bool", help: w.help, own: true })));
+}
+
+// ctlValue is a control's value in a row: a switch of the scenario's in
+// the row's switches.
+function ctlValue(r, name) { return name.startsWith("switch.") ? (r.switches || {})[name.slice(7)] : r[name]; }
+
 function controlHTML(c, dis) {
   const id = "ctl-" + c.name, lab = `<label for="${id}">${esc(ctlLabel(c.name))}</label>`;
-  const help = `<p class="help" id="help-${c.name}">${esc(t("control." + c.name + ".help"))}</p><p class="pending" id="pend-${c.name}" aria-live="polite"></p>`;
+  const helpText = c.own ? text(c.help) || t("ui.controls.switch_help") : t("control." + c.name + ".help");
+  const help = `<p class="help" id="help-${c.name}">${esc(helpText)}</p><p class="pending" id="pend-${c.name}" aria-live="polite"></p>`;
   const desc = `aria-describedby="help-${c.name} pend-${c.name}"`;
   if (c.kind === "action") {
     const rb = c.name === "rollback", a = ACTIONS[c.name] || ACTIONS.warmup;
@@ -945,7 +960,7 @@ function controlHTML(c, dis) {
 function drawControls() {
   const box = $("controls"), sh = S.shift;
   const locked = sh && sh.autopilot && sh.autopilot.until < 0;
-  box.innerHTML = S.meta.controls.map(c => controlHTML(c, locked ? " disabled" : "")).join("");
+  box.innerHTML = controlsOf(sh).map(c => controlHTML(c, locked ? " disabled" : "")).join("");
   orderControls(document.body.classList.contains("paging"));
   syncControls(true);
 }
@@ -958,10 +973,10 @@ function syncControls(all) {
   // The rollout's buttons work while a rollout serves part of the traffic.
   const live = rolloutLive(sh.rows), locked = sh.autopilot && sh.autopilot.until < 0;
   for (const n of ["pause_rollout", "resume_rollout"]) { const b = $("ctl-" + n); if (b) b.disabled = !!locked || sh.done || !live; }
-  for (const c of S.meta.controls) {
+  for (const c of controlsOf(sh)) {
     if (c.kind === "action") continue;
     const el = $("ctl-" + c.name);
-    const v = last ? last[c.name] : sh.initial[c.name];
+    const v = last ? ctlValue(last, c.name) : sh.initial[c.name];
     if (c.kind === "bool") { el.checked = !!v; continue; }
     const row = $("ctlrow-" + c.name);
     if (all || (!row.contains(document.activeElement) && !row.classList.contains("edited"))) { el.value = toShown(c, v); row.classList.remove("edited"); }
@@ -980,7 +995,7 @@ function drawPending() {
   if (!sh) return;
   syncControls(false);
   const now = sh.rows.length;
-  for (const c of S.meta.controls) {
+  for (const c of controlsOf(sh)) {
     const p = $("pend-" + c.name);
     const d = sh.decisions.filter(x => x.minute === now && x.control === c.name).pop();
     p.textContent = d && !sh.done ? t(c.kind === "action" ? "ui.controls.pending_action" : "ui.controls.pending", { value: text(d.text), time: clockAt(now) }) : "";
@@ -1347,7 +1362,7 @@ function wire() {
   charts.addEventListener("focusout", e => { const c = chartOf(e.target); if (c) { S.cursor = null; cursorAll(null); } });
   charts.addEventListener("keydown", chartKey);
   const box = $("controls");
-  const spec = name => S.meta.controls.find(c => c.name === name);
+  const spec = name => controlsOf(S.shift).find(c => c.name === name);
   box.addEventListener("submit", e => {
     e.preventDefault();
     const name = e.target.dataset.ctl, el = $("ctl-" + name);

@@ -35,6 +35,9 @@ outcome {
 --! loading
 scale { db_capacity = 0.5 }
 
+--! declaration
+switch { id = "freeze", label = "Deploy freeze", on = function() end, colour = "red" }
+
 at("09:10", function()
   --! callbacks
   deploy { build = "4.2.0", eror_rate = 0.1 }
