@@ -97,10 +97,12 @@ func TestLadderFlags(t *testing.T) {
 // the always policy acts before the first signal and the textbook policy
 // (the ladder's, or the reference where the ladder has none) is not
 // flagged. config-push is left out: on seeds 1-12 neither its clock nor its
-// always policy fires at all.
+// always policy fires at all. On waf-rules the clock and always policies
+// read nothing but the state of the scenario's own switch (is_on), a
+// control in force, not a signal.
 func TestLadderFlagsEveryScenario(t *testing.T) {
 	textbook := map[string]string{"memory-leak": "../scripts/memory-leak.rules"}
-	for _, id := range []string{"surge", "cache-flush", "db-degradation", "memory-leak", "thundering-herd"} {
+	for _, id := range []string{"surge", "cache-flush", "db-degradation", "memory-leak", "thundering-herd", "waf-rules", "holiday-return"} {
 		if got := kinds(runsOn(t, id, "../scripts/ladder/"+id+"/clock.rules")); !strings.Contains(got, "clock-keyed") {
 			t.Errorf("%s: clock.rules flags %q", id, got)
 		}
