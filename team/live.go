@@ -211,10 +211,7 @@ func (l *Live) fold(ctx context.Context, e Entry) error {
 	return nil
 }
 
-func (l *Live) action(e Entry) engine.Action {
-	c, _ := engine.LookupControl(e.Control)
-	return engine.Action{Control: c, Value: e.Value, By: "player"}
-}
+func (l *Live) action(e Entry) engine.Action { return e.action() }
 
 // event is an entry with the rows it made the run compute.
 func (l *Live) event(e Entry) Event {

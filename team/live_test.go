@@ -9,6 +9,9 @@ import (
 	"time"
 
 	"pgregory.net/rapid"
+
+	"github.com/oncall-sim/oncall/dsl/scenario"
+	"github.com/oncall-sim/oncall/shift"
 )
 
 // TestLivePlaysTheLog: members on two consoles of one store play a shift:
@@ -281,4 +284,65 @@ func TestPropertyLiveIsTheReplay(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestLiveTurnsASwitch: operations turns a switch of the scenario's own
+// (waf-rules' managed rules) off and on: each decision is stored under the
+// switch's name, the rows carry its state from the minute it takes
+// effect, and the replica's run is the stored log's replay; a switch the
+// scenario lacks is refused before it is stored, with the nearest id.
+func TestLiveTurnsASwitch(t *testing.T) {
+	waf, err := scenario.Builtin("waf-rules", scenario.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	store, c := newMemStore(), newClock()
+	hd := Header{GameDay: "gd", Team: "t", Name: "Team t", Scenario: "waf-rules", Seed: 7, Noise: true}
+	h := NewHubs(Options{Store: store, Owner: "A", Now: c.now,
+		Open: func(context.Context, string) (Header, shift.Source, error) { return hd, waf, nil }})
+	l := get(t, h, "t")
+	join(t, l, "m1", "Alex", Commander)
+	join(t, l, "m2", "Budi", Operations)
+	ctx := context.Background()
+	if _, err := l.Append(ctx, Entry{Kind: Decision, By: "m2", Role: Operations, Control: "switch.waf-rulez"}); !errors.Is(err, ErrRefused) || !strings.Contains(err.Error(), "waf-rules") {
+		t.Errorf("a switch the scenario lacks: %v", err)
+	}
+	step := func(n int) {
+		for range n {
+			must(t, l, Entry{Kind: Step, By: "m1", Role: Commander})
+		}
+	}
+	step(3)
+	must(t, l, Entry{Kind: Decision, By: "m2", Role: Operations, Control: "switch.waf-rules", Value: 0})
+	step(4)
+	d := must(t, l, Entry{Kind: Decision, By: "m2", Role: Operations, Control: "switch.waf-rules", Value: 1})
+	if d.Control != "switch.waf-rules" || d.Value != 1 {
+		t.Errorf("stored as %s = %v", d.Control, d.Value)
+	}
+	step(2)
+	v, err := l.View(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var states []bool
+	for i := range v.Rows {
+		states = append(states, v.Rows[i].Switches.At(0))
+	}
+	if fmt.Sprint(states) != "[true true true false false false false true true]" {
+		t.Errorf("the managed rules minute by minute: %v", states)
+	}
+	entries, _ := store.Entries(ctx, "t", 0)
+	st := NewState(Header{Team: "t", Seed: 7, Noise: true, Minutes: v.Setup.Minutes})
+	for _, e := range entries {
+		if err := st.Apply(e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sim, err := st.Shift(waf).Replay(ctx, st.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if traceOf(t, sim.Rows()) != traceOf(t, v.Rows) {
+		t.Error("the replica's run differs from the stored log's replay")
+	}
 }

@@ -264,6 +264,17 @@ func (s *State) checkDecision(e Entry) error {
 	return nil
 }
 
+// action is a decision's action as the engine takes it: a control of the
+// model, or a switch of the scenario's own ("switch.<id>"), decided as by
+// "player", as a solo shift's decisions are, so that a team's shift and
+// its share link give the same trace. The entry was checked before it was
+// stored (checkDecision).
+func (e Entry) action() engine.Action {
+	a, _ := engine.ActionNamed(e.Control, e.Value)
+	a.By = "player"
+	return a
+}
+
 // NameError is a join under a name another member has: Free is the first
 // free "name (2)", "name (3)", … to offer instead.
 type NameError struct{ Name, Free string }
@@ -377,9 +388,7 @@ func (s *State) Shift(src shift.Source) shift.Shift {
 	for _, e := range s.Log {
 		switch e.Kind {
 		case Decision:
-			a, _ := engine.ActionNamed(e.Control, e.Value) // checked when stored
-			a.By = "player"
-			sh.Decisions = append(sh.Decisions, shift.Decision{Minute: e.Minute, Action: a})
+			sh.Decisions = append(sh.Decisions, shift.Decision{Minute: e.Minute, Action: e.action()})
 		case Inject:
 			sh.Injects = append(sh.Injects, shift.Inject{Minute: e.Minute, ID: e.Inject})
 		}
