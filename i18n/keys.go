@@ -205,10 +205,10 @@ func setOrPress(control string) string {
 // ("feature"), each by language, English where a language is missing.
 type Labels map[string]engine.Text
 
-// label is the label of a control or a switch by its name in lang: the
+// Label is the label of a control or a switch by its name in lang: the
 // scenario's, else the catalogue's (a switch the scenario has no words for
 // goes by its id).
-func (ls Labels) label(lang, name string) string {
+func (ls Labels) Label(lang, name string) string {
 	if t, ok := ls[name]; ok {
 		return t.In(canonical(lang))
 	}
@@ -240,9 +240,9 @@ func EventTextIn(lang string, e engine.Event, labels Labels) string {
 	switch e.Kind {
 	case engine.EventSetControl, engine.EventAction:
 		if _, ok := engine.SwitchID(e.Name); ok {
-			args = append(args, "control", labels.label(lang, e.Name), "value", ControlValue(lang, engine.ScenarioSwitch, e.Value))
+			args = append(args, "control", labels.Label(lang, e.Name), "value", ControlValue(lang, engine.ScenarioSwitch, e.Value))
 		} else if c, err := engine.LookupControl(e.Name); err == nil {
-			args = append(args, "control", labels.label(lang, e.Name), "value", ControlValue(lang, c, e.Value))
+			args = append(args, "control", labels.Label(lang, e.Name), "value", ControlValue(lang, c, e.Value))
 		} else {
 			args = append(args, "control", e.Name, "value", Number(lang, e.Value, shortDecimals(e.Value)))
 		}

@@ -327,7 +327,7 @@ func (l *Live) prepare(e Entry) (Entry, error) {
 			return e, fmt.Errorf("%w: %v", ErrOver, shift.ErrOver)
 		}
 		if err := l.sim.Check(l.action(e)); err != nil {
-			return e, fmt.Errorf("%w: %v", ErrRefused, err)
+			return e, fmt.Errorf("%w: %w", ErrRefused, err) // the engine's error kept: a switch it lacks is said in the reader's words
 		}
 	}
 	return e, nil

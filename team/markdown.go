@@ -19,7 +19,7 @@ var ImpactFigures = []string{"error_requests", "budget_used", "paging_minutes", 
 // person wrote (names, notes, status updates, messages) is escaped, so
 // that it reads as written and makes no link, table or heading.
 func (pm *Postmortem) Markdown(lang string) string {
-	w := &mdWriter{lang: lang}
+	w := &mdWriter{lang: lang, labels: pm.Labels}
 	title := pm.Title.In(lang)
 	w.line("# " + w.t("ui.team.pm.title", "team", md(pm.Name), "title", md(title)))
 	w.line("")
@@ -63,7 +63,7 @@ func (pm *Postmortem) Markdown(lang string) string {
 // who played what, the page, the team's first decision after it, the
 // budget used beside the reference's, the injects, what stopped the run.
 func (pm *Postmortem) Summary(lang string) []string {
-	w := &mdWriter{lang: lang}
+	w := &mdWriter{lang: lang, labels: pm.Labels}
 	var out []string
 	var names []string
 	for _, m := range pm.Members {
@@ -156,9 +156,11 @@ func (pm *Postmortem) grade(w *mdWriter, g *Grade) {
 	w.line(w.t("ui.team.pm.score", "score", i18n.Number(w.lang, g.Score, 2), "max", i18n.Number(w.lang, g.Max, 0)))
 }
 
-// What says what a moment is, in a language.
-func (m Moment) What(lang string) string {
-	w := &mdWriter{lang: lang}
+// What says what a moment is, in a language: a control and a switch of
+// the scenario's own by the labels the scenario gives them (labels, by
+// name; nil: the catalogue's words).
+func (m Moment) What(lang string, labels i18n.Labels) string {
+	w := &mdWriter{lang: lang, labels: labels}
 	if key, ok := plainMoments[m.Kind]; ok {
 		return w.t(key)
 	}
@@ -198,14 +200,16 @@ var plainMoments = map[string]string{
 	string(engine.EventRollbackDone): "ui.team.pm.what_rollback",
 }
 
-// decision says a decision: the control, its value, and how late it came.
+// decision says a decision: the control (a switch of the scenario's own,
+// or a control it relabels, by its label), its value, and how late it
+// came.
 func (m Moment) decision(w *mdWriter) string {
-	c, err := engine.LookupControl(m.Control)
+	a, err := engine.ActionNamed(m.Control, m.Value)
 	if err != nil {
 		return md(m.Control)
 	}
-	s := w.t(i18n.ControlLabelKey(c.String()))
-	if v := i18n.ControlValue(w.lang, c, m.Value); v != "" {
+	s := md(w.labels.Label(w.lang, m.Control))
+	if v := i18n.ControlValue(w.lang, a.Control, m.Value); v != "" {
 		s += " = " + v
 	}
 	if m.Late > 0 {
@@ -214,10 +218,12 @@ func (m Moment) decision(w *mdWriter) string {
 	return s
 }
 
-// mdWriter writes Markdown in a language.
+// mdWriter writes Markdown in a language, a control by the label its
+// scenario gives it.
 type mdWriter struct {
-	lang string
-	b    strings.Builder
+	lang   string
+	labels i18n.Labels
+	b      strings.Builder
 }
 
 func (w *mdWriter) t(key string, args ...string) string {
@@ -263,7 +269,7 @@ func (w *mdWriter) moments(ms []Moment, reference bool) {
 		if reference {
 			cells = []string{m.Time, md(m.Rule)}
 		}
-		cells = append(cells, m.What(w.lang))
+		cells = append(cells, m.What(w.lang, w.labels))
 		for _, name := range MomentMetrics {
 			v, ok := m.Metrics[name]
 			switch {

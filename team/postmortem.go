@@ -7,6 +7,7 @@ import (
 
 	"github.com/oncall-sim/oncall/engine"
 	"github.com/oncall-sim/oncall/grade"
+	"github.com/oncall-sim/oncall/i18n"
 	"github.com/oncall-sim/oncall/score"
 	"github.com/oncall-sim/oncall/shift"
 )
@@ -54,6 +55,9 @@ type Postmortem struct {
 	Grade    *Grade   `json:"grade,omitempty"`
 	// Stopped is what stopped the run, when something did.
 	Stopped string `json:"stopped,omitempty"`
+	// Labels are the scenario's words for its switches ("switch.<id>")
+	// and the controls it renames, by name, in the languages it has.
+	Labels i18n.Labels `json:"labels,omitempty"`
 }
 
 // Moment is one line of a timeline.
@@ -125,6 +129,26 @@ type PostmortemOf struct {
 	RefName   string
 }
 
+// LabelsOf are a scenario's words for its controls: the labels of its
+// switches ("switch.<id>") and of the model's controls it renames; nil
+// for a scenario that has none.
+func LabelsOf(src shift.Source) i18n.Labels {
+	var out i18n.Labels
+	add := func(name string, t engine.Text) {
+		if out == nil {
+			out = i18n.Labels{}
+		}
+		out[name] = t
+	}
+	for name, t := range shift.LabelsOf(src) {
+		add(name, t)
+	}
+	for _, d := range shift.SwitchesOf(src) {
+		add(engine.SwitchName(d.ID), d.Label)
+	}
+	return out
+}
+
 // Draw draws the postmortem of a team's shift as its view stands: the
 // reference's and no policy's runs are made on the same seed with the
 // same injects, to the same minute.
@@ -134,7 +158,7 @@ func Draw(ctx context.Context, in PostmortemOf) (*Postmortem, error) {
 	pm := &Postmortem{GameDay: st.GameDay, Team: st.Team, Name: st.Name, Scenario: st.Scenario, Title: in.Title,
 		Seed: st.Seed, Noise: st.Noise, Start: engine.ClockString(setup.Start), StartMinute: setup.Start, End: engine.ClockString(setup.Start + len(rows)),
 		Minutes: setup.Minutes, Played: len(rows), Done: st.Over(), Members: st.Members, Timeline: []Moment{}, Beside: []Moment{},
-		Impact: engine.Summarize(setup.BudgetLeft, rows), FirstDecision: -1}
+		Impact: engine.Summarize(setup.BudgetLeft, rows), FirstDecision: -1, Labels: LabelsOf(in.Source)}
 	if in.View.Err != nil {
 		pm.Stopped = in.View.Err.Error()
 	}

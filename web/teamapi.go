@@ -430,8 +430,8 @@ func speedList() string {
 // teamError gives the log's refusals their status and words: a role that
 // may not is a 403 that names the roles that may; a full team, a name or
 // the commander's role taken, a shift over are 409s; too many actions a
-// 429; an inject the scenario does not declare a 400 that lists those it
-// does. Anything else is the store's.
+// 429; an inject or a switch the scenario does not declare a 400 that
+// lists those it does. Anything else is the store's.
 //
 // It branches on the errors of package team, each with its status and
 // its sentence: one case a refusal, as the log's checks make them.
@@ -450,6 +450,8 @@ func (s *Server) teamError(r *http.Request, err error) error {
 		return apiError(http.StatusConflict, "ui.api.team_commander", "name", ce.Name)
 	case errors.As(err, &ue):
 		return injectError(ue)
+	case switchError(err) != nil:
+		return switchError(err)
 	case errors.As(err, &fe):
 		return apiError(http.StatusConflict, "ui.api.team_full", "n", fe.Max)
 	case errors.Is(err, team.ErrOver):

@@ -9,6 +9,7 @@ import (
 
 	"github.com/oncall-sim/oncall/engine"
 	"github.com/oncall-sim/oncall/gameday"
+	"github.com/oncall-sim/oncall/i18n"
 	"github.com/oncall-sim/oncall/shift"
 	"github.com/oncall-sim/oncall/team"
 )
@@ -36,6 +37,7 @@ type facilitatorView struct {
 	MaxMembers int           `json:"max_members"`
 	Created    time.Time     `json:"created"`
 	Injects    []injectView  `json:"injects"`
+	Labels     i18n.Labels   `json:"labels,omitempty"` // the scenario's words for its controls and switches
 	Speeds     []int         `json:"speeds"`
 	Roles      []team.Role   `json:"roles"`
 	Teams      []teamSummary `json:"teams"`
@@ -169,7 +171,7 @@ func (s *Server) facilitatorView(ctx context.Context, d gameday.TeamDay, fac str
 		return facilitatorView{}, err
 	}
 	v := facilitatorView{ID: d.ID, Scenario: d.Scenario, Seed: d.Seed, Noise: d.Noise, Title: sc.Title(), Briefing: sc.Briefing(),
-		MaxMembers: d.MaxMembers, Created: d.Created, Injects: []injectView{}, Speeds: team.Speeds, Roles: team.Roles()}
+		MaxMembers: d.MaxMembers, Created: d.Created, Injects: []injectView{}, Labels: scenarioLabels(sc), Speeds: team.Speeds, Roles: team.Roles()}
 	for _, in := range shift.InjectsOf(sc) {
 		v.Injects = append(v.Injects, injectView{in.ID, in.Title})
 	}

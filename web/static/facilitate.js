@@ -43,6 +43,7 @@ async function open() {
   F.busy++;
   try {
     F.day = await api("GET", `/api/facilitate/${F.token}`);
+    W.labels = F.day.labels || {};
     for (const tm of F.day.teams) F.teams.set(tm.id, tm);
     $("create").hidden = true;
     $("console").hidden = false;

@@ -98,6 +98,7 @@ async function main() {
       $("nolink").hidden = false;
       return;
     }
+    W.labels = (P.list[0] && P.list[0].labels) || {}; // one game day: one scenario's words
     draw();
   } catch (e) { oops(e); } finally { P.busy--; }
 }

@@ -28,6 +28,7 @@ async function load() {
     const headers = S.member ? { "X-Oncall-Member": S.member } : {};
     const st = await api("GET", "/api/teams/" + S.token, undefined, headers);
     S.st = st; S.team = st.team; S.rows = st.rows; S.texts = st.texts || []; S.entries = st.team.entries; S.live = st.team.live; S.lastSeq = S.live.seq;
+    W.labels = st.labels || {};
     if (!st.team.you && S.member) { // left, or the token of another team
       S.member = "";
       try { localStorage.removeItem(memberKey()); } catch (e) { /* storage off */ }
@@ -108,8 +109,12 @@ async function join(ev) {
   } finally { S.busy--; }
 }
 
+// controls are the shift's controls: the model's, then the switches of
+// its scenario's own ("switch.<id>", on or off).
+const controls = () => W.meta.controls.concat(((S.st && S.st.switches) || []).map(w => ({ name: w.name, kind: "bool", help: w.help })));
+
 function decide(name) {
-  const c = W.meta.controls.find(x => x.name === name);
+  const c = controls().find(x => x.name === name);
   let v = 0;
   if (c.kind === "bool") v = $("ctl-" + name).value === "1";
   else if (c.kind !== "action") {
@@ -161,7 +166,7 @@ function drawControls() {
   for (const s of (S.team ? S.team.states : [])) st.add(new Option(t("ui.team.state." + s), s));
   const box = $("controls");
   box.textContent = "";
-  for (const c of W.meta.controls) box.append(controlRow(c));
+  for (const c of controls()) box.append(controlRow(c));
 }
 
 function controlRow(c) {
@@ -180,7 +185,8 @@ function controlRow(c) {
     const share = c.unit === "share", k = share ? 100 : 1;
     input = `<input type="number" id="${id}" min="${c.min * k}" max="${c.max * k}" step="${c.kind === "int" ? 1 : share ? 1 : "any"}">${share ? " %" : c.unit && c.unit !== "instances" ? " " + esc(c.unit) : ""}`;
   }
-  row.innerHTML = `<label for="${id}">${esc(name)}</label><span class="set">${input}<button type="button" id="set-${c.name}">${esc(t("ui.team.set"))}</button></span>`;
+  const help = c.help ? ` title="${esc(text(c.help))}"` : ""; // a switch's help, in the scenario's words
+  row.innerHTML = `<label for="${id}"${help}>${esc(name)}</label><span class="set">${input}<button type="button" id="set-${c.name}">${esc(t("ui.team.set"))}</button></span>`;
   row.querySelector("button").addEventListener("click", () => decide(c.name));
   return row;
 }
@@ -189,11 +195,12 @@ function controlRow(c) {
 // the one being edited.
 function fillControls() {
   const last = S.rows[S.rows.length - 1] || null;
-  for (const c of W.meta.controls) {
+  for (const c of controls()) {
     if (c.kind === "action") continue;
     const el = $("ctl-" + c.name);
     if (!el || el === document.activeElement) continue;
-    const v = last && last[c.name] !== undefined ? last[c.name] : S.st.initial[c.name];
+    const now = last && (c.name.startsWith("switch.") ? (last.switches || {})[c.name.slice(7)] : last[c.name]);
+    const v = now !== undefined && now !== null ? now : S.st.initial[c.name];
     if (c.kind === "bool") el.value = v ? "1" : "0";
     else el.value = c.unit === "share" ? +(v * 100).toFixed(2) : v;
   }
@@ -331,7 +338,7 @@ async function main() {
     q.delete("format");
     S.query = q.toString();
     S.st = await api("GET", "/api/teamtrace?" + S.query + "&format=state");
-    S.rows = S.st.rows; S.texts = S.st.texts || [];
+    S.rows = S.st.rows; S.texts = S.st.texts || []; W.labels = S.st.labels || {};
     for (const id of ["clockpanel", "handpanel", "decidepanel", "statuspanel", "notepanel", "observing"]) $(id).hidden = true;
     $("leave").hidden = true;
     show();

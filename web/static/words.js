@@ -8,7 +8,9 @@ import { esc } from "./chart.js";
 
 export { esc, F };
 
-export const W = { lang: "en", dir: "ltr", msgs: {}, en: {}, fmt: {}, meta: null };
+// labels are the scenario's words for its controls, by name: its
+// switches' ("switch.<id>") and those of the controls it renames.
+export const W = { lang: "en", dir: "ltr", msgs: {}, en: {}, fmt: {}, meta: null, labels: {} };
 
 export const $ = id => document.getElementById(id);
 
@@ -49,7 +51,10 @@ export function metricValue(name, v) {
 }
 
 export const label = name => t("metric." + name + ".label");
-export const ctlLabel = name => t("control." + name + ".label");
+// ctlLabel names a control as the scenario calls it: a switch of its own
+// by its label (its id without one), a control it renamed by its words,
+// any other by the catalogue's.
+export const ctlLabel = name => { const l = W.labels[name]; return l ? text(l) : name.startsWith("switch.") ? name.slice(7) : t("control." + name + ".label"); };
 export const text = tx => (tx ? tx[W.lang] || tx.en || "" : "");
 
 // api sends a request; an error carries the server's sentence.
@@ -152,7 +157,7 @@ export function what(m, names = {}) {
 // valueOf writes a control's value as the console does, for a moment of a
 // postmortem (whose decisions carry the value, not its text).
 function valueOf(control, v = 0) {
-  const c = W.meta.controls.find(x => x.name === control);
+  const c = control.startsWith("switch.") ? { kind: "bool" } : W.meta.controls.find(x => x.name === control);
   if (!c || c.kind === "action") return "";
   if (c.kind === "bool") return v === 1 ? t("switch.on") : t("switch.off");
   if (c.unit === "share") return pct(v, 0);
