@@ -311,7 +311,7 @@ func (h *Hubs) Close() {
 }
 
 // Shift is a live team shift as a console's replica holds it: who plays,
-// where the shift stands and its last minute's row, for a scrape of the
+// where the shift stands and its minutes so far, for a scrape of the
 // console's metrics.
 type Shift struct {
 	GameDay  string
@@ -323,21 +323,33 @@ type Shift struct {
 	Minutes  int
 	Running  bool
 	Members  int
+	// Setup is the run's setup (its clock's start, its dependency).
+	Setup engine.Setup
+	// Rows are the minutes computed so far, shared with the replica: a
+	// computed row is never changed, and the replica only appends.
+	Rows []engine.Row
 	// Row is the last minute computed; nil before the first.
 	Row *engine.Row
 }
 
-// Shifts lists the team shifts this console holds a replica of, by team.
+// Shifts lists the team shifts this console holds a replica of, by team:
+// the live ones, whose run it holds (not one whose run it let go, nor one
+// to be built again from the store).
 func (h *Hubs) Shifts() []Shift {
 	var out []Shift
 	for _, l := range h.all() {
 		l.mu.Lock()
+		if l.sim == nil || l.stale {
+			l.mu.Unlock()
+			continue
+		}
 		st := l.state
+		rows := l.sim.Rows()
 		s := Shift{GameDay: st.GameDay, Team: st.Team, Name: st.Name, Scenario: st.Scenario, Seed: st.Seed,
-			Minute: st.Minute, Minutes: st.Minutes, Running: st.Running, Members: len(st.Active())}
-		if rows := l.sim.Rows(); len(rows) > 0 {
-			r := rows[len(rows)-1]
-			s.Row = &r
+			Minute: st.Minute, Minutes: st.Minutes, Running: st.Running, Members: len(st.Active()),
+			Setup: l.sim.Setup(), Rows: rows[:len(rows):len(rows)]}
+		if len(rows) > 0 {
+			s.Row = &s.Rows[len(rows)-1]
 		}
 		l.mu.Unlock()
 		out = append(out, s)

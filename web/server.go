@@ -61,8 +61,8 @@ type Options struct {
 	// holds and answers (DefaultSessionMemory, and at most MaxMemory).
 	// weight.go says how they are weighed.
 	MaxMemory, SessionMemory int64
-	// Live gives the live shifts /metrics shows (a game day's teams'); nil
-	// serves a scrape without series.
+	// Live gives live shifts /metrics shows besides the console's own team
+	// game days' (Server.LiveShifts); nil: those alone.
 	Live LiveShifts
 }
 
