@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/oncall-sim/oncall/team"
@@ -225,6 +227,32 @@ ON CONFLICT (team_id, seq) DO NOTHING`, st.Team, st.Entry.Seq, string(st.Entry.K
 		return nil, err
 	}
 	return landed, nil
+}
+
+// Kept implements team.Store: one query for every team asked of.
+func (s *sqlStore) Kept(ctx context.Context, teams []string) ([]string, error) {
+	if len(teams) == 0 {
+		return nil, nil
+	}
+	marks := make([]string, len(teams))
+	args := make([]any, len(teams))
+	for i, t := range teams {
+		marks[i], args[i] = "$"+strconv.Itoa(i+1), t
+	}
+	rows, err := s.db.QueryContext(ctx, `SELECT id FROM teams WHERE id IN (`+strings.Join(marks, ", ")+`)`, args...)
+	if err != nil {
+		return nil, s.failed(err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return nil, s.failed(err)
+		}
+		out = append(out, id)
+	}
+	return out, s.failed(rows.Err())
 }
 
 // ClaimClock implements team.Store.

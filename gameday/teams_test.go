@@ -169,10 +169,23 @@ func testDeleteTeams(t *testing.T, data string) {
 	if err := s.CreateTeamDay(ctx, teamDay("d5")); err != nil {
 		t.Fatal(err)
 	}
+	if err := s.CreateTeamDay(ctx, teamDay("d6")); err != nil {
+		t.Fatal(err)
+	}
+	asked := []string{"d5-blue", "d6-red", "d5-red", "nobody"}
+	if kept, err := s.Kept(ctx, asked); err != nil || len(kept) != 3 || strings.Contains(strings.Join(kept, ","), "nobody") {
+		t.Errorf("the teams kept of %v: %v %v", asked, kept, err)
+	}
 	if _, err := s.Append(ctx, []team.Stored{{Team: "d5-blue", Entry: entry(1, team.Note)}}); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.Delete(ctx, "d5"); err != nil {
+		t.Fatal(err)
+	}
+	if kept, err := s.Kept(ctx, asked); err != nil || strings.Join(kept, ",") != "d6-red" {
+		t.Errorf("the teams kept once d5 is deleted: %v %v", kept, err)
+	}
+	if err := s.Delete(ctx, "d6"); err != nil {
 		t.Fatal(err)
 	}
 	var n int

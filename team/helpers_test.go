@@ -21,11 +21,12 @@ type memStore struct {
 	owners  map[string]string
 	until   map[string]time.Time
 	appends int
-	fail    error // the next Append fails with it
+	fail    error           // the next Append fails with it
+	deleted map[string]bool // teams of a game day deleted
 }
 
 func newMemStore() *memStore {
-	return &memStore{logs: map[string][]Entry{}, owners: map[string]string{}, until: map[string]time.Time{}}
+	return &memStore{logs: map[string][]Entry{}, owners: map[string]string{}, until: map[string]time.Time{}, deleted: map[string]bool{}}
 }
 
 func (m *memStore) Entries(_ context.Context, team string, after int64) ([]Entry, error) {
@@ -64,6 +65,18 @@ func (m *memStore) ClaimClock(_ context.Context, team, owner string, until, now 
 	}
 	m.owners[team], m.until[team] = owner, until
 	return true, nil
+}
+
+func (m *memStore) Kept(_ context.Context, teams []string) ([]string, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var out []string
+	for _, t := range teams {
+		if !m.deleted[t] {
+			out = append(out, t)
+		}
+	}
+	return out, nil
 }
 
 // tb is what the helpers need of a test: testing.TB or *rapid.T.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"sort"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/oncall-sim/oncall/engine"
@@ -38,6 +39,10 @@ type Options struct {
 	// Idle is how long a replica nobody watched and whose clock is stopped
 	// is kept (10 minutes).
 	Idle time.Duration
+	// Ended is how long the run of a shift that ended (at its last minute,
+	// or stopped by its scenario) is kept after it was last read (10 s):
+	// then it is let go, and built again from the log if read again.
+	Ended time.Duration
 }
 
 // The clock's pace and its lease.
@@ -65,6 +70,7 @@ type Hubs struct {
 	mu    sync.Mutex
 	by    map[string]*Live
 	loads map[string]*sync.Mutex // one load of a team at a time
+	held  atomic.Int64           // what the replicas' runs hold (Held)
 }
 
 // NewHubs prepares a console's replicas; Run starts their clock.
@@ -77,6 +83,9 @@ func NewHubs(o Options) *Hubs {
 	}
 	if o.Idle <= 0 {
 		o.Idle = 10 * time.Minute
+	}
+	if o.Ended <= 0 {
+		o.Ended = 10 * time.Second
 	}
 	if o.Log == nil {
 		o.Log = func(string, ...any) {}
@@ -197,22 +206,73 @@ func (h *Hubs) all() []*Live {
 }
 
 // poll reads what other consoles stored for the replicas that have
-// connections or a running clock, and lets go of the idle ones.
+// connections or a running clock, lets go of the idle ones and of those
+// whose team the store no longer keeps (its game day deleted), and lets go
+// of the runs of the shifts that ended.
 func (h *Hubs) poll() {
 	now := h.now()
-	for _, l := range h.all() {
+	lives := h.all()
+	kept := h.kept(lives)
+	for _, l := range lives {
 		l.mu.Lock()
 		watched := len(l.subs) > 0 || l.state.Running
 		idle := !watched && now.Sub(l.lastUsed) > h.o.Idle
+		if l.sim != nil && (l.state.Over() || l.err != nil) && now.Sub(l.lastUsed) > h.o.Ended {
+			l.letGo()
+		}
 		l.mu.Unlock()
 		switch {
-		case idle:
-			h.mu.Lock()
-			delete(h.by, l.team)
-			h.mu.Unlock()
+		case idle || !kept[l.team]:
+			h.drop(l)
 		case watched:
 			h.catchUp(l)
 		}
+	}
+}
+
+// kept says which of the replicas' teams the store keeps; when the store
+// cannot say, every one.
+func (h *Hubs) kept(lives []*Live) map[string]bool {
+	ids := make([]string, len(lives))
+	for i, l := range lives {
+		ids[i] = l.team
+	}
+	out := map[string]bool{}
+	if len(ids) == 0 {
+		return out
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	kept, err := h.o.Store.Kept(ctx, ids)
+	if err != nil {
+		h.o.Log("reading which teams the store keeps: %v", err)
+		for _, id := range ids {
+			out[id] = true
+		}
+		return out
+	}
+	for _, id := range kept {
+		out[id] = true
+	}
+	return out
+}
+
+// drop lets go of a replica: its run, its place among the replicas and
+// its connections, which end (a page's reconnects, and finds the team
+// again, or finds it gone).
+func (h *Hubs) drop(l *Live) {
+	h.mu.Lock()
+	if h.by[l.team] == l {
+		delete(h.by, l.team)
+	}
+	h.mu.Unlock()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.letGo()
+	l.dropped = true
+	for s := range l.subs {
+		delete(l.subs, s)
+		close(s.c)
 	}
 }
 
@@ -358,13 +418,7 @@ func (h *Hubs) Shifts() []Shift {
 }
 
 // Held returns what the replicas' runs hold, as Options.Weigh weighs
-// their rows.
-func (h *Hubs) Held() int64 {
-	var n int64
-	for _, l := range h.all() {
-		l.mu.Lock()
-		n += l.weight
-		l.mu.Unlock()
-	}
-	return n
-}
+// their rows: a run let go (its shift ended, its replica dropped) holds
+// nothing. It takes no lock, so that a console may read it while it
+// holds its own.
+func (h *Hubs) Held() int64 { return h.held.Load() }

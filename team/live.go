@@ -46,6 +46,9 @@ type Live struct {
 	lastUsed time.Time
 	weight   int64 // what the run's rows hold, as Options.Weigh weighs them
 	weighed  int   // the rows weighed
+	// dropped: the console let go of the replica (Hubs.drop); a request
+	// that still holds it may build its run again, which no total counts.
+	dropped bool
 }
 
 // Event is an entry as the members' connections receive it, with the
@@ -138,28 +141,48 @@ func (l *Live) rebuild(ctx context.Context, hd Header) error {
 	return nil
 }
 
-// ready brings a stale replica up to the store.
+// ready brings a stale replica up to the store, and builds again the run
+// of a replica that let go of it.
 func (l *Live) ready(ctx context.Context) error {
-	if !l.stale {
-		return nil
+	switch {
+	case l.stale:
+		return l.rebuild(ctx, l.state.Header)
+	case l.sim == nil:
+		return l.refold(ctx)
 	}
-	return l.rebuild(ctx, l.state.Header)
+	return nil
+}
+
+// refold builds the replica again from the stored log, and sends the
+// connections the entries it folded that they had not been sent.
+func (l *Live) refold(ctx context.Context) error {
+	seq := l.state.Seq
+	if err := l.rebuild(ctx, l.state.Header); err != nil {
+		return err
+	}
+	l.send(seq)
+	return nil
+}
+
+// letGo lets go of the replica's run, which holds its rows (a shift that
+// ended, a replica dropped): ready builds it again from the log.
+func (l *Live) letGo() {
+	l.sim, l.weighed = nil, 0
+	l.setWeight(0)
 }
 
 // catchUp folds the entries stored after the replica's last, and sends
 // each to the connections.
 func (l *Live) catchUp(ctx context.Context) error {
 	if l.stale {
-		seq := l.state.Seq
-		if err := l.rebuild(ctx, l.state.Header); err != nil {
-			return err
-		}
-		l.send(seq)
-		return nil
+		return l.refold(ctx)
 	}
 	entries, err := l.h.o.Store.Entries(ctx, l.state.Team, l.state.Seq)
 	if err != nil {
 		return err
+	}
+	if len(entries) > 0 && l.sim == nil { // the run let go: the log moved on
+		return l.refold(ctx)
 	}
 	for _, e := range entries {
 		if err := l.fold(ctx, e); err != nil {
@@ -250,17 +273,25 @@ func (l *Live) broadcast(ev Event) {
 	}
 }
 
-// weigh brings the replica's weight up to date with its run's rows.
+// weigh brings the replica's weight up to date with its run's rows: a run
+// built again (none weighed) is weighed from its first row.
 func (l *Live) weigh() {
-	if l.h.o.Weigh == nil {
+	if l.h.o.Weigh == nil || l.sim == nil || l.dropped {
 		return
 	}
 	rows := l.sim.Rows()
-	if l.weighed > len(rows) {
-		l.weighed, l.weight = 0, 0
+	w := l.weight
+	if l.weighed == 0 || l.weighed > len(rows) {
+		l.weighed, w = 0, 0
 	}
-	l.weight += l.h.o.Weigh(rows[l.weighed:])
+	l.setWeight(w + l.h.o.Weigh(rows[l.weighed:]))
 	l.weighed = len(rows)
+}
+
+// setWeight sets what the replica's run holds, in the console's total.
+func (l *Live) setWeight(w int64) {
+	l.h.held.Add(w - l.weight)
+	l.weight = w
 }
 
 // Append checks an entry against the log as it stands (who wrote it may
@@ -356,6 +387,9 @@ func (l *Live) Subscribe(ctx context.Context, after int64, queue int) (*Sub, []E
 		if err := l.catchUp(ctx); err != nil {
 			return nil, nil, err
 		}
+	}
+	if err := l.ready(ctx); err != nil { // the entries missed carry the rows of the run let go
+		return nil, nil, err
 	}
 	if after < 0 || after > l.state.Seq {
 		return nil, nil, invalid("the last entry seen, %d, is not an entry of this team's log (it has %d): reload the page", after, l.state.Seq)

@@ -346,3 +346,72 @@ func TestLiveTurnsASwitch(t *testing.T) {
 		t.Error("the replica's run differs from the stored log's replay")
 	}
 }
+
+// TestReplicasLetGo: what the replicas' runs hold is counted (Held) as
+// they play; the run of a shift that ended is let go once nobody read it
+// for Options.Ended, and built again from the log when read again (the
+// same rows); a connection that resumes after it was let go is sent the
+// rows it missed; a team whose game day was deleted is let go of with its
+// connections, and another team's replica is left as it was.
+func TestReplicasLetGo(t *testing.T) {
+	store, c := newMemStore(), newClock()
+	h := console(store, c, "A")
+	ctx := context.Background()
+	l, other := get(t, h, "t"), get(t, h, "u")
+	join(t, l, "m1", "Alex", Commander)
+	join(t, other, "m2", "Budi", Commander)
+	must(t, other, Entry{Kind: Step, By: "m2", Role: Commander})
+	must(t, l, Entry{Kind: Start, By: "m1", Role: Commander, Speed: 60})
+	for range 12 {
+		c.add(250 * time.Millisecond)
+		h.tick(ctx)
+	}
+	if got := h.Held(); got != 120*1000+1000 {
+		t.Fatalf("held %d, want the two runs' 121 rows at 1,000 each", got)
+	}
+	v, _ := l.View(ctx)
+	if !v.State.Over() {
+		t.Fatalf("the shift stands at minute %d", v.State.Minute)
+	}
+	played := traceOf(t, v.Rows)
+	c.add(5 * time.Second)
+	h.poll()
+	if h.Held() != 121*1000 {
+		t.Errorf("held %d, 5 s after the end was read: the run is kept for 10 s", h.Held())
+	}
+	c.add(6 * time.Second)
+	h.poll()
+	if h.Held() != 1000 || len(h.Shifts()) != 1 || h.Shifts()[0].Team != "u" {
+		t.Errorf("held %d with shifts %v, 11 s after the end: the ended run is let go, not the other team's", h.Held(), h.Shifts())
+	}
+	sub, missed, err := l.Subscribe(ctx, 2, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := 0
+	for _, ev := range missed {
+		rows += len(ev.Rows)
+	}
+	if rows != 120 {
+		t.Errorf("a connection resumed after the run was let go gets %d rows, want 120", rows)
+	}
+	if v, _ := l.View(ctx); traceOf(t, v.Rows) != played || h.Held() != 121*1000 {
+		t.Errorf("built again, the run differs from the one played, or is not counted (held %d)", h.Held())
+	}
+	store.mu.Lock()
+	store.deleted["t"] = true
+	store.mu.Unlock()
+	h.poll()
+	if _, open := <-sub.C; open || h.Held() != 1000 {
+		t.Errorf("a deleted team's replica: connection open %v, held %d", open, h.Held())
+	}
+	h.mu.Lock()
+	_, kept := h.by["t"]
+	h.mu.Unlock()
+	if kept {
+		t.Error("the replica of a deleted team is still among the console's")
+	}
+	if v, _ := other.View(ctx); len(v.Rows) != 1 {
+		t.Errorf("the other team's replica has %d rows", len(v.Rows))
+	}
+}

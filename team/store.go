@@ -20,6 +20,9 @@ type Store interface {
 	// when no other console holds it at now (or its hold has lapsed):
 	// the console that holds a team's clock ticks it.
 	ClaimClock(ctx context.Context, team, owner string, until, now time.Time) (bool, error)
+	// Kept returns those of the teams given that the store keeps: a team
+	// of a game day deleted is gone, and the consoles let go of it.
+	Kept(ctx context.Context, teams []string) ([]string, error)
 }
 
 // Stored is an entry of a team's log, as a store keeps it.

@@ -46,8 +46,11 @@
 // its rules and their lines in every language byte for byte, and bounded
 // (Options.SessionMemory, a 422 naming it); the runs of all sessions are
 // held within Options.MaxMemory, the least recently used let go past it
-// and replayed when next asked for; a shift's state is written a row at a
-// time rather than built whole (weight.go). Every bad request gets a 4xx answer whose body is
+// and replayed when next asked for, the live streams and the replicas of
+// team shifts counted in the same total (a replica lets go of its run once
+// its shift ended, and of its team once its game day is deleted); a
+// shift's state is written a row at a time rather than built whole
+// (weight.go). Every bad request gets a 4xx answer whose body is
 // {"error": "..."}, a sentence the page shows as it is, written in the
 // language the request's Accept-Language asks for (the page names its own;
 // a client that names none reads English), with the catalogue's key and

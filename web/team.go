@@ -111,6 +111,20 @@ func (s *Server) TeamShifts() []team.Shift {
 	return s.teamHubs().Shifts()
 }
 
+// teamHeld is what the console's replicas of team shifts hold, counted in
+// its held total (HeldMemory, --max-memory's bound): none before the first
+// request of a team game day. The replicas let go of a shift's run once it
+// ended, and of a team whose game day was deleted (team.Hubs).
+func (s *Server) teamHeld() int64 {
+	s.teamc.mu.Lock()
+	started := s.teamc.cancel != nil
+	s.teamc.mu.Unlock()
+	if !started {
+		return 0
+	}
+	return s.teamc.hubs.Held()
+}
+
 // openTeam gives a team's header and the scenario it plays, for the
 // replicas.
 func (s *Server) openTeam(ctx context.Context, id string) (team.Header, shift.Source, error) {

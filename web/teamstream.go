@@ -42,7 +42,7 @@ const (
 func (s *Server) reserveStream() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.held+streamWeight > s.maxMemory {
+	if s.held+s.teamHeld()+streamWeight > s.maxMemory {
 		return apiError(http.StatusServiceUnavailable, "ui.api.team_streams", "limit", budget.BytesText(s.maxMemory))
 	}
 	s.held += streamWeight

@@ -119,8 +119,8 @@ func (s *Server) weighRun(sess *session) error {
 }
 
 // account records what a session's run holds in the server's total and,
-// past the server's bound, lets go of the runs least recently used but
-// for this one. The caller holds the session's lock; the sessions let go
+// past the server's bound (the team shifts' replicas counted in it), lets
+// go of the runs least recently used but for this one. The caller holds the session's lock; the sessions let go
 // are those whose lock is free (TryLock), so no request waits here.
 func (s *Server) account(sess *session) {
 	s.mu.Lock()
@@ -131,7 +131,7 @@ func (s *Server) account(sess *session) {
 	}
 	s.held += w - sess.counted
 	sess.counted = w
-	for s.held > s.maxMemory {
+	for s.held+s.teamHeld() > s.maxMemory {
 		var victim *session
 		for _, o := range s.sessions {
 			if o != sess && o.counted > 0 && (victim == nil || o.lastUsed.Before(victim.lastUsed)) {
@@ -182,10 +182,10 @@ func (s *Server) live(ctx context.Context, sess *session) error {
 	return s.weighRun(sess)
 }
 
-// HeldMemory returns what the runs of the server's sessions hold, as they
-// are weighed.
+// HeldMemory returns what the runs of the server's sessions, its live
+// streams and its replicas of team shifts hold, as they are weighed.
 func (s *Server) HeldMemory() int64 {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.held
+	return s.held + s.teamHeld()
 }
