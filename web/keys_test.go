@@ -126,17 +126,25 @@ func TestPageSize(t *testing.T) {
 }
 
 // TestCataloguesComplete: every language's ui.<lang>.json has every key of
-// ui.en.json and no other, so that no English shows through in another
-// language (the catalogue itself fills a missing key with English).
+// ui.en.json and no other, and so has its team.<lang>.json (the words of
+// team game days) of team.en.json, so that no English shows through in
+// another language (the catalogue itself fills a missing key with
+// English).
 func TestCataloguesComplete(t *testing.T) {
+	for _, prefix := range []string{"ui.", "team."} {
+		catalogueComplete(t, prefix)
+	}
+}
+
+func catalogueComplete(t *testing.T, prefix string) {
 	read := func(lang string) map[string]string {
-		b, err := os.ReadFile("../i18n/catalog/ui." + lang + ".json")
+		b, err := os.ReadFile("../i18n/catalog/" + prefix + lang + ".json")
 		if err != nil {
 			t.Fatal(err)
 		}
 		var m map[string]string
 		if err := json.Unmarshal(b, &m); err != nil {
-			t.Fatalf("ui.%s.json: %v", lang, err)
+			t.Fatalf("%s%s.json: %v", prefix, lang, err)
 		}
 		return m
 	}
@@ -162,7 +170,7 @@ func TestCataloguesComplete(t *testing.T) {
 		sort.Strings(missing)
 		sort.Strings(extra)
 		if len(missing)+len(extra) > 0 {
-			t.Errorf("ui.%s.json lacks %v and has unused %v", l.Code, missing, extra)
+			t.Errorf("%s%s.json lacks %v and has unused %v", prefix, l.Code, missing, extra)
 		}
 	}
 }
