@@ -127,10 +127,7 @@ func kinds(l dsl.List) dsl.List {
 }
 
 // kindOf is the kind of a problem, met in context (a callback's, or "" for
-// loading).
-//
-// It branches on one flat table of contexts and messages, a case each,
-// read top to bottom: split, the order that decides would be harder to see.
+// loading): the context's kind (contextKind), else what the message says.
 func kindOf(d dsl.Diagnostic, context string) string {
 	if d.Kind != "" {
 		return d.Kind
@@ -141,20 +138,10 @@ func kindOf(d dsl.Diagnostic, context string) string {
 	if context == "" {
 		context = d.Context
 	}
+	if k := contextKind(context); k != "" {
+		return k
+	}
 	switch {
-	case context == "at()" || context == "on_minute()" || context == "on_decision()" || strings.HasPrefix(context, "inject ") && context != "inject{}",
-		strings.HasPrefix(context, "switch ") && context != "switch{}":
-		return KindCallbacks
-	case context == "surge()":
-		return KindSurge
-	case strings.HasPrefix(context, "outcome ") && context != "outcome{}":
-		return KindOutcomes
-	case context == "scenario{}" || context == "outcome{}" || context == "inject{}" || context == "switch{}":
-		return KindDeclaration
-	case context == "grade{}" || strings.HasPrefix(context, "grade "):
-		return KindGrading
-	case context == "page rule":
-		return KindPage
 	case strings.HasPrefix(d.Message, "the file never calls"):
 		return KindDeclaration
 	case strings.HasPrefix(d.Message, "syntax error") || strings.HasPrefix(d.Message, "the file "):
@@ -163,4 +150,35 @@ func kindOf(d dsl.Diagnostic, context string) string {
 		return KindDeclaration
 	}
 	return KindLoading
+}
+
+// contextKinds are the kinds of the contexts named whole: a declaration's
+// table, a hook, the page rule.
+var contextKinds = map[string]string{
+	"at()": KindCallbacks, "on_minute()": KindCallbacks, "on_decision()": KindCallbacks,
+	"surge()":    KindSurge,
+	"scenario{}": KindDeclaration, "outcome{}": KindDeclaration, "inject{}": KindDeclaration, "switch{}": KindDeclaration,
+	"grade{}":   KindGrading,
+	"page rule": KindPage,
+}
+
+// contextPrefixes are the kinds of the contexts that name one of many:
+// an inject's effect or a switch's on and off ("inject hotfix-fails"), an
+// outcome's value, a criterion's bound.
+var contextPrefixes = []struct{ prefix, kind string }{
+	{"inject ", KindCallbacks}, {"switch ", KindCallbacks}, {"outcome ", KindOutcomes}, {"grade ", KindGrading},
+}
+
+// contextKind is the kind of a problem met in a context; "" for a context
+// of none of them (loading).
+func contextKind(context string) string {
+	if k, ok := contextKinds[context]; ok {
+		return k
+	}
+	for _, p := range contextPrefixes {
+		if strings.HasPrefix(context, p.prefix) {
+			return p.kind
+		}
+	}
+	return ""
 }
