@@ -11,17 +11,15 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"io"
-	"io/fs"
 	"os"
 	"os/signal"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/alecthomas/kong"
 
 	"github.com/oncall-sim/oncall/i18n"
+	"github.com/oncall-sim/oncall/internal/untrusted"
 )
 
 func main() {
@@ -57,35 +55,15 @@ func interrupts() <-chan os.Signal {
 }
 
 // maxInput is the largest file oncall reads: scenarios, policies and
-// reference files are a few kilobytes.
-const maxInput = 16 << 20
+// reference files are a few kilobytes, traces a few megabytes.
+const maxInput = untrusted.DefaultMax
 
-// readInput reads a file a user named, refusing what is not a regular file
-// (a device such as /dev/zero would be read forever) and anything larger
-// than maxInput. A folder gives an error that matches syscall.EISDIR.
+// readInput reads a file a user named as package untrusted reads it: a
+// link, a folder, a FIFO or a device is refused with its name before it is
+// opened (a folder with an error that matches syscall.EISDIR), and so is
+// anything larger than maxInput.
 func readInput(name string) ([]byte, error) {
-	f, err := os.Open(name)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	switch {
-	case st.IsDir():
-		return nil, &fs.PathError{Op: "read", Path: name, Err: syscall.EISDIR}
-	case !st.Mode().IsRegular():
-		return nil, fmt.Errorf("%s is not a regular file (oncall reads files, not devices or pipes)", name)
-	case st.Size() > maxInput:
-		return nil, fmt.Errorf("%s is %d MiB: the largest file oncall reads is %d MiB", name, st.Size()>>20, maxInput>>20)
-	}
-	data, err := io.ReadAll(io.LimitReader(f, maxInput+1))
-	if err == nil && len(data) > maxInput {
-		err = fmt.Errorf("%s grew past %d MiB while it was read", name, maxInput>>20)
-	}
-	return data, err
+	return untrusted.ReadFile(name, maxInput)
 }
 
 // randomSeed draws a seed for a run that was given none.
