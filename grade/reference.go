@@ -11,6 +11,7 @@ import (
 
 	"github.com/oncall-sim/oncall/batch"
 	"github.com/oncall-sim/oncall/engine"
+	"github.com/oncall-sim/oncall/internal/budget"
 	"github.com/oncall-sim/oncall/internal/spell"
 	"github.com/oncall-sim/oncall/shift"
 )
@@ -71,6 +72,7 @@ type RecordOptions struct {
 	PolicyName   string
 	PolicySHA256 string // "" for a policy written in Go
 	Noise        bool
+	Limits       budget.Limits // bound the code of each run (zero fields: budget's defaults)
 }
 
 // RecordReference runs the reference policy and no policy over seeds and
@@ -79,7 +81,7 @@ type RecordOptions struct {
 // fairly.
 func RecordReference(ctx context.Context, rec RecordOptions, seeds []uint32, o batch.Options) (Reference, error) {
 	sc := rec.Scenario
-	sh := shift.Shift{Scenario: sc.Source, Noise: rec.Noise, Policy: rec.Policy}
+	sh := shift.Shift{Scenario: sc.Source, Noise: rec.Noise, Policy: rec.Policy, Limits: rec.Limits}
 	progress := o.Progress
 	if progress != nil {
 		o.Progress = func(done, total int) { progress(done, 2*total) }
