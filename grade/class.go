@@ -12,6 +12,7 @@ import (
 
 	"github.com/oncall-sim/oncall/batch"
 	"github.com/oncall-sim/oncall/engine"
+	"github.com/oncall-sim/oncall/internal/safetext"
 	"github.com/oncall-sim/oncall/shift"
 )
 
@@ -251,17 +252,20 @@ func (c *Class) WriteCSV(w io.Writer) error {
 	cw := csv.NewWriter(w)
 	head := []string{"student", "total"}
 	for _, cr := range c.Criteria {
-		head = append(head, cr.Name())
+		head = append(head, safetext.CSVCell(cr.Name()))
 	}
 	if err := cw.Write(append(head, "passed", "diagnostic")); err != nil {
 		return err
 	}
 	for _, s := range c.Students {
-		row := []string{s.Name, points(s.Score)}
+		// The texts a student wrote (the file's name, the line a
+		// diagnostic quotes) cannot be read as a formula nor carry
+		// control characters (safetext.CSVCell).
+		row := []string{safetext.CSVCell(s.Name), points(s.Score)}
 		for _, p := range s.Points {
 			row = append(row, points(p))
 		}
-		if err := cw.Write(append(row, fmt.Sprint(s.Passed), s.Diagnostic)); err != nil {
+		if err := cw.Write(append(row, fmt.Sprint(s.Passed), safetext.CSVCell(s.Diagnostic))); err != nil {
 			return err
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"strings"
@@ -19,12 +20,17 @@ import (
 	"github.com/alecthomas/kong"
 
 	"github.com/oncall-sim/oncall/i18n"
+	"github.com/oncall-sim/oncall/internal/safetext"
 	"github.com/oncall-sim/oncall/internal/untrusted"
 )
 
 func main() {
+	var stdout io.Writer = os.Stdout
+	if isTerminal(os.Stdout) {
+		stdout = &screen{safetext.Writer(os.Stdout), os.Stdout}
+	}
 	env := &Env{
-		Stdout: os.Stdout, Stderr: os.Stderr, Stdin: os.Stdin,
+		Stdout: stdout, Stderr: &screen{safetext.Writer(os.Stderr), os.Stderr}, Stdin: os.Stdin,
 		Interrupt:  interrupts(),
 		RandomSeed: randomSeed,
 		Now:        time.Now,
@@ -75,8 +81,31 @@ func randomSeed() uint32 {
 	return binary.LittleEndian.Uint32(b[:])
 }
 
+// screen is a stream of the process that shows what it is sent rather
+// than obeys it: the control characters of what a command prints (a
+// student's file name, a rule's name, a line a diagnostic quotes) are
+// escaped (safetext.Writer). Standard error is always one, for it is read
+// by people; standard output is when it is a terminal, and otherwise
+// carries its format's bytes as they are. file is the stream itself, for
+// the progress bar, which draws with \r and an escape of its own.
+type screen struct {
+	io.Writer
+	file *os.File
+}
+
+// raw returns the stream under a screen, or w itself.
+func raw(w io.Writer) io.Writer {
+	if s, ok := w.(*screen); ok {
+		return s.file
+	}
+	return w
+}
+
 // isTerminal reports whether f is a character device (a terminal).
 func isTerminal(f any) bool {
+	if s, ok := f.(*screen); ok {
+		f = s.file
+	}
 	file, ok := f.(*os.File)
 	if !ok {
 		return false

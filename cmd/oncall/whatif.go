@@ -16,6 +16,7 @@ import (
 	"github.com/oncall-sim/oncall/dsl/policy"
 	"github.com/oncall-sim/oncall/engine"
 	"github.com/oncall-sim/oncall/internal/budget"
+	"github.com/oncall-sim/oncall/internal/safetext"
 	"github.com/oncall-sim/oncall/scripts"
 	"github.com/oncall-sim/oncall/shift"
 	"github.com/oncall-sim/oncall/web"
@@ -422,7 +423,7 @@ func writeWhatIfCSV(w io.Writer, r *whatIfResult) error {
 		if f.Diff != nil {
 			diff = strconv.FormatFloat(*f.Diff, 'g', -1, 64)
 		}
-		cw.Write([]string{f.Name, f.Unit, strconv.FormatFloat(f.Played, 'g', -1, 64), strconv.FormatFloat(f.WhatIf, 'g', -1, 64), diff})
+		cw.Write([]string{safetext.CSVCell(f.Name), f.Unit, strconv.FormatFloat(f.Played, 'g', -1, 64), strconv.FormatFloat(f.WhatIf, 'g', -1, 64), diff})
 	}
 	cw.Flush()
 	return cw.Error()
