@@ -68,8 +68,9 @@ func (c *GradeCmd) gradeClass(env *Env) error {
 		return usageError("-o %s is in --class %s and ends in .rules: it would be graded as a student; write it elsewhere", c.Output, c.Class)
 	}
 	students := make([]grade.Student, len(files))
+	names := grade.StudentNames(files)
 	for i, f := range files {
-		students[i] = grade.Student{Name: strings.TrimSuffix(filepath.Base(f), ".rules"), File: f}
+		students[i] = grade.Student{Name: names[i], File: f}
 		pol, err := readPolicyFile(env, "--class", f)
 		if err != nil {
 			students[i].Error = strings.TrimPrefix(err.Error(), "oncall: ")
@@ -159,7 +160,11 @@ func studentFile(format, student string) string {
 // writeStudents writes each student's JUnit or Gradescope report into --out.
 func (c *GradeCmd) writeStudents(env *Env, class *grade.Class) error {
 	for _, s := range class.Students {
-		name := filepath.Join(c.Out, studentFile(c.Format, s.Name))
+		rel := studentFile(c.Format, s.Name)
+		if !filepath.IsLocal(rel) { // grade.StudentNames makes none such: a last guard that nothing is written outside --out
+			return failure("--out %s: the report of student %q would be written outside it; rename the file", c.Out, s.Name)
+		}
+		name := filepath.Join(c.Out, rel)
 		if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
 			return failure("--out: %v", err)
 		}
