@@ -108,19 +108,7 @@ func (f *File) Run(ctx context.Context, o Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	compiled := map[string]graded{"none": {name: "none"}, "reference": {name: "reference"}}
-	if ref.Program != nil {
-		compiled["reference"] = graded{name: "reference", program: ref.Program}
-	}
-	order := []string{"none", "reference"}
-	for _, p := range f.Policies {
-		if p.Name == "reference" {
-			continue
-		}
-		order = append(order, p.Name)
-		compiled[p.Name] = f.compile(p)
-	}
-
+	compiled, order := f.compileAll(ref)
 	res := &Result{File: f}
 	limits := budget.Limits{Pool: pool}
 	runs, runErrs := f.play(ctx, prog, compiled, order, f.figuresRead(), jobs, limits)
@@ -154,6 +142,24 @@ func (f *File) Run(ctx context.Context, o Options) (*Result, error) {
 		res.Claims = append(res.Claims, cr)
 	}
 	return res, nil
+}
+
+// compileAll compiles the file's policies, by name, and lists them in the
+// order of the file after none and the reference.
+func (f *File) compileAll(ref grade.Policy) (map[string]graded, []string) {
+	compiled := map[string]graded{"none": {name: "none"}, "reference": {name: "reference"}}
+	if ref.Program != nil {
+		compiled["reference"] = graded{name: "reference", program: ref.Program}
+	}
+	order := []string{"none", "reference"}
+	for _, p := range f.Policies {
+		if p.Name == "reference" {
+			continue
+		}
+		order = append(order, p.Name)
+		compiled[p.Name] = f.compile(p)
+	}
+	return compiled, order
 }
 
 // grades reports whether a claim of the file is a grade.
