@@ -22,10 +22,10 @@ import (
 
 // Counts a reference file may hold, checked as they grow.
 const (
-	maxReferences = 1000          // scenarios in one file
-	maxCriteria   = 1000          // criteria of one scenario
+	maxReferences = 1000           // scenarios in one file
+	maxCriteria   = 1000           // criteria of one scenario
 	maxRuns       = shift.MaxSeeds // runs of one reference: a seed each
-	maxText       = 4096          // bytes of a text field: an id, a path, a seed set
+	maxText       = 4096           // bytes of a text field: an id, a path, a seed set
 )
 
 // ReadReferences reads and checks a reference file; name is used in errors.

@@ -36,7 +36,7 @@ func TestReadReferencesRefusesWhereItIsWrong(t *testing.T) {
 		{ref(`"runs": [` + run + `], "runs": []`), `references[0].runs is given twice`},
 		{ref(`"polcy": "x"`), `references[0]: unknown field "polcy"; did you mean policy? (it holds criteria, model,`},
 		{ref(`"source": "` + strings.Repeat("x", 5000) + `"`), "source is 5000 bytes long"},
-		{ref(crit + `, "seeds": "1", "runs": [` + run + `]`) + " {}", "data after the file's object"},
+		{ref(crit+`, "seeds": "1", "runs": [`+run+`]`) + " {}", "data after the file's object"},
 		{ref(`"runs": {}`), "references[0] (a).runs: a list ([...]) is expected, not an object ({...})"},
 		{`{"format": "oncall-reference/2", "references": [` + strings.Repeat(`{"scenario": "x", `+crit+`, "seeds": "1", "runs": [`+run+`]}, `, 3) + `7]}`, "line 1, column 252: references[1] (x): scenario x appears twice"},
 	}
