@@ -3,11 +3,13 @@ package main
 import (
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"github.com/oncall-sim/oncall/golden"
 	"github.com/oncall-sim/oncall/grade"
 	"github.com/oncall-sim/oncall/internal/budget"
+	"github.com/oncall-sim/oncall/scripts"
 )
 
 // GradeCmd grades a policy against reference outcomes.
@@ -167,13 +169,16 @@ func (c *GradeCmd) grade(env *Env) error {
 			// An autograder shows results.json or the JUnit report, not
 			// standard error: it gets 0 points, the reason and what to
 			// do, and the exit code is still 2.
-			if werr := c.write(env, grade.Refused(c.Policy, refName, scenarios, stale.Error())); werr != nil {
+			if werr := c.write(env, grade.Refused(c.Policy, refName, scenarios, grade.StudentRefusal(stale)).ForStudent(scenarios)); werr != nil { // the details on stderr, below
 				return werr
 			}
 		}
 		return usageError("%v", stale)
 	case err != nil:
 		return usageError("%v", err)
+	}
+	if c.Format == "junit" || c.Format == "gradescope" {
+		rep = rep.ForStudent(scenarios) // what an autograder shows the student
 	}
 	if err := c.write(env, rep); err != nil {
 		return err
@@ -254,18 +259,53 @@ func (c *GradeCmd) scenarios(env *Env, refs *grade.ReferenceFile, refName string
 			return nil, usageError("--scenario %s: %s: %v; record one with oncall golden record --scenario %s", name, refName, err, name)
 		}
 		sc := grade.Graded(p)
-		// A reference policy of the instructor's own is checked as the
-		// scenario is, where the reference recorded it: a file that
-		// changed since makes the references stale. One that is not there
-		// (an autograder given the references alone) cannot be checked.
 		if ref.Policy != sc.ReferencePolicy && ref.PolicySHA256 != "" {
-			if src, err := env.ReadFile(ref.Policy); err == nil {
+			if src, ok := c.referencePolicy(env, ref); ok {
 				sc.ReferencePolicy, sc.ReferencePolicySHA256 = ref.Policy, grade.SHA256(src)
 			}
 		}
 		out = append(out, sc)
 	}
 	return out, nil
+}
+
+// referencePolicy reads the reference policy a reference recorded, to be
+// checked as the scenario is: a file that changed since makes the
+// references stale. It is read only where the instructor keeps it: a
+// policy built into oncall (scripts/...), or a file inside the folder of
+// --reference, read as package untrusted reads files; a path that leads
+// elsewhere is not read (a reference file would otherwise have any file
+// read and its hash shown), which a note on standard error says. One that
+// is not there (an autograder given the references alone) cannot be
+// checked.
+func (c *GradeCmd) referencePolicy(env *Env, ref *grade.Reference) ([]byte, bool) {
+	if name, ok := strings.CutPrefix(ref.Policy, "scripts/"); ok {
+		if src, err := scripts.Files.ReadFile(name); err == nil {
+			return src, true
+		}
+	}
+	if c.Reference == "" {
+		return nil, false
+	}
+	if !inside(filepath.Dir(c.Reference), ref.Policy) {
+		fmt.Fprintf(env.Stderr, "oncall: note: %s records the reference policy of scenario %s as %s, outside its folder: it is not read, so a change to it goes unnoticed (keep the policy beside the reference file, and record it there)\n",
+			c.Reference, ref.Scenario, ref.Policy)
+		return nil, false
+	}
+	src, err := env.ReadFile(ref.Policy)
+	return src, err == nil
+}
+
+// inside reports whether path (relative to the working folder, as
+// commands take paths) lies inside dir.
+func inside(dir, path string) bool {
+	d, err1 := filepath.Abs(dir)
+	p, err2 := filepath.Abs(path)
+	if err1 != nil || err2 != nil {
+		return false
+	}
+	rel, err := filepath.Rel(d, p)
+	return err == nil && filepath.IsLocal(rel)
 }
 
 // write sends the report in the chosen format to -o or stdout.

@@ -115,9 +115,9 @@ func (c *GradeCmd) gradeClass(env *Env) error {
 			// report) gets 0 points, the reason and what to do.
 			refused := &grade.Class{}
 			for _, st := range students {
-				refused.Students = append(refused.Students, grade.ClassStudent{Name: st.Name, Report: grade.Refused(st.File, refName, scenarios, stale.Error())})
+				refused.Students = append(refused.Students, grade.ClassStudent{Name: st.Name, Report: grade.Refused(st.File, refName, scenarios, grade.StudentRefusal(stale))})
 			}
-			if werr := c.writeStudents(env, refused); werr != nil {
+			if werr := c.writeStudents(env, refused, scenarios); werr != nil {
 				return werr
 			}
 		}
@@ -126,7 +126,7 @@ func (c *GradeCmd) gradeClass(env *Env) error {
 		return usageError("%v", err)
 	}
 	if perStudent {
-		return c.writeStudents(env, class)
+		return c.writeStudents(env, class, scenarios)
 	}
 	out, closeOut, err := env.output(c.Output)
 	if err != nil {
@@ -157,8 +157,9 @@ func studentFile(format, student string) string {
 	return student + ".xml"
 }
 
-// writeStudents writes each student's JUnit or Gradescope report into --out.
-func (c *GradeCmd) writeStudents(env *Env, class *grade.Class) error {
+// writeStudents writes each student's JUnit or Gradescope report into
+// --out, as the student may read it (grade.Report.ForStudent).
+func (c *GradeCmd) writeStudents(env *Env, class *grade.Class, scenarios []grade.Scenario) error {
 	for _, s := range class.Students {
 		rel := studentFile(c.Format, s.Name)
 		if !filepath.IsLocal(rel) { // grade.StudentNames makes none such: a last guard that nothing is written outside --out
@@ -172,10 +173,11 @@ func (c *GradeCmd) writeStudents(env *Env, class *grade.Class) error {
 		if err != nil {
 			return err
 		}
+		rep := s.Report.ForStudent(scenarios)
 		if c.Format == "junit" {
-			err = s.Report.WriteJUnit(out)
+			err = rep.WriteJUnit(out)
 		} else {
-			err = s.Report.WriteGradescope(out, grade.GradescopeOptions{Visibility: c.Visibility, StdoutVisibility: c.StdoutVisibility})
+			err = rep.WriteGradescope(out, grade.GradescopeOptions{Visibility: c.Visibility, StdoutVisibility: c.StdoutVisibility})
 		}
 		if cerr := closeOut(); err == nil {
 			err = cerr
