@@ -198,35 +198,25 @@ func readRecording(env *Env, name string) (*recording, error) {
 	if err != nil {
 		return nil, usageError("--replay %s: %v (it takes a JSON trace, oncall run -f json, or a share link of the console)", name, err)
 	}
-	var t struct {
-		Scenario *string `json:"scenario"`
-		Seed     *uint32 `json:"seed"`
-		Noise    *bool   `json:"noise"`
-		Rows     []struct {
-			Minute int            `json:"minute"`
-			Events []engine.Event `json:"events"`
-		} `json:"rows"`
-		Outcome json.RawMessage `json:"outcome"`
-		Error   string          `json:"error"`
+	t, err := readTrace(src)
+	var te *traceError
+	switch {
+	case errors.As(err, &te):
+		return nil, usageError("--replay %s: %s", name, traceErrorText(src, err))
+	case err != nil:
+		return nil, usageError("--replay %s: not a JSON trace (%s): write one with oncall run -f json -o trace.json, or give the console's share link", name, traceErrorText(src, err))
 	}
-	if err := json.Unmarshal(src, &t); err != nil {
-		return nil, usageError("--replay %s: not a JSON trace (%v): write one with oncall run -f json -o trace.json, or give the console's share link", name, err)
-	}
-	if t.Scenario == nil || t.Seed == nil || t.Noise == nil || t.Outcome == nil {
+	if t.scenario == nil || t.seed == nil || t.noise == nil || t.outcome == nil {
 		return nil, usageError("--replay %s: a trace has scenario, seed, noise, rows and outcome; this file lacks some: write one with oncall run -f json", name)
 	}
-	if t.Error != "" {
-		return nil, usageError("--replay %s: the run of this trace stopped before its end (%s): a what-if branches a shift played to its end", name, t.Error)
-	}
-	rows := make([]engine.Row, len(t.Rows))
-	for i, r := range t.Rows {
-		rows[i] = engine.Row{Minute: r.Minute, Events: r.Events}
+	if t.err != "" {
+		return nil, usageError("--replay %s: the run of this trace stopped before its end (%s): a what-if branches a shift played to its end", name, t.err)
 	}
 	var out bytes.Buffer
-	if err := json.Compact(&out, t.Outcome); err != nil {
+	if err := json.Compact(&out, t.outcome); err != nil {
 		return nil, usageError("--replay %s: outcome: %v", name, err)
 	}
-	return &recording{scenario: *t.Scenario, seed: *t.Seed, noise: *t.Noise, decisions: shift.Recorded(rows), outcome: out.Bytes()}, nil
+	return &recording{scenario: *t.scenario, seed: *t.seed, noise: *t.noise, decisions: t.decisions, outcome: out.Bytes()}, nil
 }
 
 // linkQuery returns the query of a share link: an http(s) URL, or the
