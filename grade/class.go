@@ -70,28 +70,14 @@ type ClassStudent struct {
 // for it, the same for every student, and nothing runs them again. An error
 // of the scenarios or the references stops the class; a student's file
 // that does not load, or a policy that stops, scores 0 and the class goes
-// on.
+// on. The students come compiled and are graded together, each keeping
+// its Report; GradeClassInBatches grades a class of any size in bounded
+// memory.
 func GradeClass(ctx context.Context, o GradeOptions, students []Student) (*Class, error) {
 	if len(students) == 0 {
 		return nil, errors.New("no student to grade")
 	}
-	o.draws = classDraws(o)
-	runs, err := classRuns(ctx, o, students)
-	if err != nil {
-		return nil, err
-	}
-	reports := make([]*Report, len(students))
-	for i, st := range students {
-		so := o
-		so.Policy, so.PolicyName, so.PolicyError = st.Policy, st.File, st.Error
-		so.Progress, so.runs = nil, runs[i]
-		rep, err := Grade(ctx, so)
-		if err != nil {
-			return nil, err
-		}
-		reports[i] = rep
-	}
-	return NewClass(o.ReferenceName, students, reports), nil
+	return GradeClassInBatches(ctx, o, students, ClassOptions{Batch: len(students), Keep: true})
 }
 
 // classRuns runs every student whose policy loaded on every scenario and
@@ -170,31 +156,37 @@ func classDraws(o GradeOptions) func(seed uint32) *engine.NoiseDraws {
 func NewClass(reference string, students []Student, reports []*Report) *Class {
 	cl := &Class{Reference: reference}
 	for i, st := range students {
-		rep := reports[i]
-		if i == 0 {
-			cl.PassMark, cl.MaxScore = 100*rep.PassMark, rep.MaxScore
-			for _, s := range rep.Scenarios {
-				for _, c := range s.Criteria {
-					cl.Criteria = append(cl.Criteria, ClassCriterion{Scenario: s.Scenario, Text: c.Text, Weight: c.Weight})
-				}
-			}
-		}
-		cs := ClassStudent{Name: st.Name, File: st.File, Score: rep.Score, Passed: rep.Passed, Report: rep}
-		k := 0
-		for _, s := range rep.Scenarios {
-			for j := range s.Criteria {
-				c := &s.Criteria[j]
-				cs.Points = append(cs.Points, c.Score)
-				if c.Pass() {
-					cl.Criteria[k].Met++
-				}
-				k++
-			}
-		}
-		cs.Diagnostic, cs.Flags = rep.firstDiagnostic(), rep.flags()
-		cl.Students = append(cl.Students, cs)
+		cl.add(st, reports[i])
 	}
 	return cl
+}
+
+// add adds a student's grade to the class: its row, and the criteria it
+// met to their counts; the first student's report sets the criteria.
+func (cl *Class) add(st Student, rep *Report) ClassStudent {
+	if len(cl.Students) == 0 {
+		cl.PassMark, cl.MaxScore = 100*rep.PassMark, rep.MaxScore
+		for _, s := range rep.Scenarios {
+			for _, c := range s.Criteria {
+				cl.Criteria = append(cl.Criteria, ClassCriterion{Scenario: s.Scenario, Text: c.Text, Weight: c.Weight})
+			}
+		}
+	}
+	cs := ClassStudent{Name: st.Name, File: st.File, Score: rep.Score, Passed: rep.Passed, Report: rep}
+	k := 0
+	for _, s := range rep.Scenarios {
+		for j := range s.Criteria {
+			c := &s.Criteria[j]
+			cs.Points = append(cs.Points, c.Score)
+			if c.Pass() && k < len(cl.Criteria) {
+				cl.Criteria[k].Met++
+			}
+			k++
+		}
+	}
+	cs.Diagnostic, cs.Flags = rep.firstDiagnostic(), rep.flags()
+	cl.Students = append(cl.Students, cs)
+	return cs
 }
 
 // firstDiagnostic is the first thing that went wrong: the first line of

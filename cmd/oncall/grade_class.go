@@ -8,8 +8,11 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/oncall-sim/oncall/dsl/policy"
 	"github.com/oncall-sim/oncall/dsl/scenario"
 	"github.com/oncall-sim/oncall/grade"
+	"github.com/oncall-sim/oncall/internal/untrusted"
+	"github.com/oncall-sim/oncall/shift"
 )
 
 // gradeClass grades every *.rules file of --class, one student a file: the
@@ -71,12 +74,6 @@ func (c *GradeCmd) gradeClass(env *Env) error {
 	names := grade.StudentNames(files)
 	for i, f := range files {
 		students[i] = grade.Student{Name: names[i], File: f}
-		pol, err := readPolicyFile(env, "--class", f)
-		if err != nil {
-			students[i].Error = strings.TrimPrefix(err.Error(), "oncall: ")
-			continue
-		}
-		students[i].Policy = pol
 	}
 	ctx, stop := interruptible(env)
 	defer stop()
@@ -86,23 +83,23 @@ func (c *GradeCmd) gradeClass(env *Env) error {
 		total += len(r.Runs)
 	}
 	bar := newProgress(env, total*len(students))
-	done := 0
-	last := ""
 	opts := grade.GradeOptions{
 		Scenarios: scenarios, References: refs, ReferenceName: refName,
 		PassMark: c.PassMark / 100, Jobs: c.Jobs, Clock: env.Now, AllowStale: c.AllowStale, Limits: limits,
-		Progress: func(id string, n, all int) {
-			if bar.w == nil {
-				return
-			}
-			if id != last {
-				last = id
-				done += all
-			}
-			bar.draw(done - all + n)
-		},
 	}
-	class, err := grade.GradeClass(ctx, opts, students)
+	// The students are compiled a batch at a time, and each one's own
+	// report written as soon as its batch is graded: what the class holds
+	// does not grow with it (grade.GradeClassInBatches).
+	co := grade.ClassOptions{
+		Load: func(i int) (shift.Policy, error) { return loadStudent(env, files[i]) },
+	}
+	if bar.w != nil {
+		co.Progress = func(done, _ int) { bar.draw(done) }
+	}
+	if perStudent {
+		co.Each = func(_ int, s grade.ClassStudent) error { return c.writeStudent(env, s, scenarios) }
+	}
+	class, err := grade.GradeClassInBatches(ctx, opts, students, co)
 	bar.done()
 	var stale *grade.StaleError
 	switch {
@@ -126,7 +123,7 @@ func (c *GradeCmd) gradeClass(env *Env) error {
 		return usageError("%v", err)
 	}
 	if perStudent {
-		return c.writeStudents(env, class, scenarios)
+		return nil // written as each batch was graded
 	}
 	out, closeOut, err := env.output(c.Output)
 	if err != nil {
@@ -157,34 +154,56 @@ func studentFile(format, student string) string {
 	return student + ".xml"
 }
 
+// loadStudent reads and compiles a student's file; the error is the
+// diagnostic the student's report shows. A file larger than a policy can
+// be is refused from its size, before it is read.
+func loadStudent(env *Env, file string) (shift.Policy, error) {
+	if _, err := untrusted.Stat(file, policy.MaxSourceBytes); err != nil {
+		return nil, errors.New(err.Error())
+	}
+	p, err := readPolicyFile(env, "--class", file)
+	if err != nil {
+		return nil, errors.New(strings.TrimPrefix(err.Error(), "oncall: "))
+	}
+	return p, nil
+}
+
 // writeStudents writes each student's JUnit or Gradescope report into
 // --out, as the student may read it (grade.Report.ForStudent).
 func (c *GradeCmd) writeStudents(env *Env, class *grade.Class, scenarios []grade.Scenario) error {
 	for _, s := range class.Students {
-		rel := studentFile(c.Format, s.Name)
-		if !filepath.IsLocal(rel) { // grade.StudentNames makes none such: a last guard that nothing is written outside --out
-			return failure("--out %s: the report of student %q would be written outside it; rename the file", c.Out, s.Name)
-		}
-		name := filepath.Join(c.Out, rel)
-		if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
-			return failure("--out: %v", err)
-		}
-		out, closeOut, err := env.output(name)
-		if err != nil {
+		if err := c.writeStudent(env, s, scenarios); err != nil {
 			return err
 		}
-		rep := s.Report.ForStudent(scenarios)
-		if c.Format == "junit" {
-			err = rep.WriteJUnit(out)
-		} else {
-			err = rep.WriteGradescope(out, grade.GradescopeOptions{Visibility: c.Visibility, StdoutVisibility: c.StdoutVisibility})
-		}
-		if cerr := closeOut(); err == nil {
-			err = cerr
-		}
-		if err != nil {
-			return failure("writing %s: %v", name, err)
-		}
+	}
+	return nil
+}
+
+// writeStudent writes a student's JUnit or Gradescope report into --out.
+func (c *GradeCmd) writeStudent(env *Env, s grade.ClassStudent, scenarios []grade.Scenario) error {
+	rel := studentFile(c.Format, s.Name)
+	if !filepath.IsLocal(rel) { // grade.StudentNames makes none such: a last guard that nothing is written outside --out
+		return failure("--out %s: the report of student %q would be written outside it; rename the file", c.Out, s.Name)
+	}
+	name := filepath.Join(c.Out, rel)
+	if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+		return failure("--out: %v", err)
+	}
+	out, closeOut, err := env.output(name)
+	if err != nil {
+		return err
+	}
+	rep := s.Report.ForStudent(scenarios)
+	if c.Format == "junit" {
+		err = rep.WriteJUnit(out)
+	} else {
+		err = rep.WriteGradescope(out, grade.GradescopeOptions{Visibility: c.Visibility, StdoutVisibility: c.StdoutVisibility})
+	}
+	if cerr := closeOut(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return failure("writing %s: %v", name, err)
 	}
 	return nil
 }
