@@ -77,7 +77,7 @@ func (s *Server) whatIf(r *http.Request, sh Shift, req whatIfRequest) (*WhatIf, 
 		return nil, apiError(http.StatusBadRequest, "ui.api.whatif_at", "last", len(rows)-1)
 	}
 	minute := *req.At
-	played := shift.Shift{Scenario: sc, Seed: sh.Seed, Noise: sh.Noise, Decisions: shift.Recorded(rows), Limits: s.opts.Limits}
+	played := shift.Shift{Scenario: sc, Seed: sh.Seed, Noise: sh.Noise, Decisions: shift.Recorded(rows), Limits: s.limits}
 	branch, first := played.Branch(minute, do)
 	bsim, err := branch.Run(r.Context())
 	if err != nil {
