@@ -2,7 +2,8 @@ package web
 
 import (
 	"context"
-	"errors"
+	"encoding/json"
+	"io"
 	"net"
 	"net/http"
 	"strconv"
@@ -251,12 +252,18 @@ func (l *boundedListener) Accept() (net.Conn, error) {
 // refuseConn answers a connection over the bound with a 503 and closes
 // it, without reading its request.
 func refuseConn(c net.Conn, most int64) {
-	n := strconv.FormatInt(most, 10)
-	body := `{"error":"the console has ` + n + ` connections open, all it may hold: try again in a few seconds","key":"ui.api.busy_conns","args":{"n":` + n + `}}`
+	writeBusy(c, apiError(http.StatusServiceUnavailable, "ui.api.busy_conns", "n", most))
+	c.Close()
+}
+
+// writeBusy writes a 503 with Retry-After straight on a connection whose
+// request is not read (it is refused before net/http has a request to
+// answer), in English, with the catalogue's key and values for the page.
+func writeBusy(c net.Conn, e *httpError) {
+	body, _ := json.Marshal(errorBody{Error: e.msg, Key: e.key, Args: e.args})
 	c.SetWriteDeadline(time.Now().Add(2 * time.Second))
 	c.Write([]byte("HTTP/1.1 503 Service Unavailable\r\nRetry-After: " + strconv.Itoa(retryAfter) +
-		"\r\nContent-Type: application/json; charset=utf-8\r\nConnection: close\r\nContent-Length: " + strconv.Itoa(len(body)) + "\r\n\r\n" + body))
-	c.Close()
+		"\r\nContent-Type: application/json; charset=utf-8\r\nConnection: close\r\nContent-Length: " + strconv.Itoa(len(body)) + "\r\n\r\n" + string(body)))
 }
 
 // countedConn is an accepted connection: it counts itself among the open
@@ -271,10 +278,10 @@ type countedConn struct {
 	closed  bool
 }
 
-// errHeaders closes a connection whose headers do not fit what requests
-// may send.
-var errHeaders = errors.New("the requests being read hold all the console may read at once")
-
+// Read reads the connection, counting what it reads while a request's
+// headers are read; when they do not fit what requests may send, the
+// connection is answered a 503 with Retry-After and ends (io.EOF, which
+// net/http closes without an answer of its own).
 func (c *countedConn) Read(p []byte) (int, error) {
 	n, err := c.Conn.Read(p)
 	if n <= 0 {
@@ -288,7 +295,9 @@ func (c *countedConn) Read(p []byte) (int, error) {
 	m := c.s.mem
 	if !m.reads.TryAcquire(int64(n)) {
 		c.s.refused()
-		return 0, errHeaders
+		c.reading = false
+		writeBusy(c.Conn, busy("read", m.reading.Load(), m.readCap).(*httpError))
+		return 0, io.EOF
 	}
 	m.reading.Add(int64(n))
 	c.pending += int64(n)

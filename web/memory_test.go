@@ -143,8 +143,8 @@ func TestConnectionsPastTheirShareAre503(t *testing.T) {
 
 // TestHeadersPastTheirShareCloseTheConnection: the bytes of headers being
 // read count in what requests may send; a connection whose headers find
-// the share spent is closed (net/http answers its failed read with a 400
-// first), and what is read never passes the share.
+// the share spent is answered a 503 with Retry-After and closed, and what
+// is read never passes the share.
 func TestHeadersPastTheirShareCloseTheConnection(t *testing.T) {
 	ts := newTestServer(t, Options{Memory: 32 << 20}) // 2 MiB of requests being read
 	addr := serveCounted(t, ts)
@@ -163,14 +163,13 @@ func TestHeadersPastTheirShareCloseTheConnection(t *testing.T) {
 					break
 				}
 			}
-			// Blocks until the server answers or closes: net/http
-			// answers a read that failed with 400 and closes.
+			// Blocks until the server answers or closes.
 			res, err := http.ReadResponse(bufio.NewReader(c), nil)
-			if err == nil && res.StatusCode != http.StatusBadRequest {
+			if err == nil && (res.StatusCode != http.StatusServiceUnavailable || res.Header.Get("Retry-After") == "") {
 				ended <- fmt.Errorf("answered %s", res.Status)
 				return
 			}
-			ended <- nil // closed, or answered 400 and closed
+			ended <- nil // answered 503 with Retry-After, or closed
 		}()
 	}
 	select {

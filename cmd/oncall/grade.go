@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"path/filepath"
 	"strings"
 
@@ -293,6 +294,9 @@ func (c *GradeCmd) referencePolicy(env *Env, ref *grade.Reference) ([]byte, bool
 		return nil, false
 	}
 	src, err := env.ReadFile(ref.Policy)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		fmt.Fprintf(env.Stderr, "oncall: note: the reference policy of scenario %s is not read, so a change to it goes unnoticed: %v\n", ref.Scenario, err)
+	}
 	return src, err == nil
 }
 

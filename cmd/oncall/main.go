@@ -25,12 +25,8 @@ import (
 )
 
 func main() {
-	var stdout io.Writer = os.Stdout
-	if isTerminal(os.Stdout) {
-		stdout = &screen{safetext.Writer(os.Stdout), os.Stdout}
-	}
 	env := &Env{
-		Stdout: stdout, Stderr: &screen{safetext.Writer(os.Stderr), os.Stderr}, Stdin: os.Stdin,
+		Stdout: &screen{safetext.Writer(os.Stdout), os.Stdout}, Stderr: &screen{safetext.Writer(os.Stderr), os.Stderr}, Stdin: os.Stdin,
 		Interrupt:  interrupts(),
 		RandomSeed: randomSeed,
 		Now:        time.Now,
@@ -84,10 +80,12 @@ func randomSeed() uint32 {
 // screen is a stream of the process that shows what it is sent rather
 // than obeys it: the control characters of what a command prints (a
 // student's file name, a rule's name, a line a diagnostic quotes) are
-// escaped (safetext.Writer). Standard error is always one, for it is read
-// by people; standard output is when it is a terminal, and otherwise
-// carries its format's bytes as they are. file is the stream itself, for
-// the progress bar, which draws with \r and an escape of its own.
+// escaped (safetext.Writer), on a terminal and in a file that is later
+// shown on one alike. The formats written to standard output carry no
+// control character of their own (JSON and XML escape them, the CSV and
+// the tables write new lines and tabs, which stay), so that their bytes
+// are what their encoders wrote. file is the stream itself, for the
+// progress bar, which draws with \r and an escape of its own.
 type screen struct {
 	io.Writer
 	file *os.File

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"strconv"
@@ -187,5 +188,66 @@ func BenchmarkConsoleOfHeavySessions(b *testing.B) {
 		b.ReportMetric(float64(c.status[http.StatusServiceUnavailable]), "503s")
 		p.kill()
 		b.StartTimer()
+	}
+}
+
+// TestAConsoleOfStalledBodiesHoldsItsMaxMemory: 3,000 connections each
+// sending the start of a 261 KB body in chunks and then nothing keep the
+// console within its --max-memory of 256 MiB: past the share of what
+// requests send, a body gets a 503 with Retry-After before a byte of it
+// is read, past the share of connections a connection gets one at once,
+// and once they are gone the console serves. Without the bounds the same
+// bodies took 956 MiB.
+func TestAConsoleOfStalledBodiesHoldsItsMaxMemory(t *testing.T) {
+	bin := oncallBinary(t)
+	const limit = 256 << 20
+	p := startConsole(t, bin, "--max-memory", "256MiB")
+	addr := strings.TrimPrefix(p.url, "http://")
+	head := "POST /api/sessions HTTP/1.1\r\nHost: " + addr + "\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
+	chunk := fmt.Sprintf("%x\r\n%s\r\n", 200<<10, strings.Repeat(" ", 200<<10))
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	status := map[string]int{}
+	var conns []net.Conn
+	for range 3000 {
+		c, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatalf("dial: %v", err)
+		}
+		conns = append(conns, c)
+		wg.Go(func() {
+			c.SetDeadline(time.Now().Add(5 * time.Second))
+			c.Write([]byte(head + chunk)) // then nothing: the body stalls
+			line, err := bufio.NewReader(c).ReadString('\n')
+			key := strings.TrimSpace(line)
+			if err != nil {
+				key = "no answer yet"
+			}
+			mu.Lock()
+			status[key]++
+			mu.Unlock()
+		})
+	}
+	wg.Wait()
+	peak, _ := processPeak(t, p.cmd.Process.Pid)
+	for _, c := range conns {
+		c.Close()
+	}
+	t.Logf("3,000 stalled bodies: %v; peak RSS %.1f MiB of --max-memory %d MiB", status, float64(peak)/(1<<20), limit>>20)
+	if peak > limit {
+		t.Errorf("the console's peak RSS %.1f MiB is over its --max-memory of %d MiB", float64(peak)/(1<<20), limit>>20)
+	}
+	if status["HTTP/1.1 503 Service Unavailable"] == 0 {
+		t.Errorf("no body or connection was answered 503: %v", status)
+	}
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(50 * time.Millisecond) {
+		var meta map[string]any
+		code, err := p.api("GET", "/api/meta", nil, &meta)
+		if code == http.StatusOK {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the console does not serve once the bodies are gone: %d %v", code, err)
+		}
 	}
 }
