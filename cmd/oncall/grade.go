@@ -60,13 +60,19 @@ Examples:
   oncall grade --class submissions/ -f gradescope --out results/
 
 With --class DIR, every *.rules file in DIR is one student, named by the file
-without .rules. A file that does not load scores 0, with its diagnostic
-(file:line:col), and the class goes on. The text format is the class summary
+without .rules, made safe to name a report (no dots first, no separators or
+control characters, -2 for a name taken). A file that does not load scores
+0, with its diagnostic (file:line:col), and the class goes on; so does a file
+that is a symbolic link (even to a file in DIR), a named pipe or a device,
+which is refused unread. Students are compiled and graded 16 at a time, so
+that a class of any size holds what 16 do. The text format is the class summary
 (the distribution of totals, each criterion's share of students earning its
 full points, the students flagged); csv and json give a row a student. JUnit
 and Gradescope reports are a student's own: they need --out DIR, which gets
-DIR/<student>.xml or DIR/<student>/results.json. The exit code is 0 once the
-class is graded, whoever passed.`
+DIR/<student>.xml or DIR/<student>/results.json, which name the student's
+file alone: the references by their file's name, and of stale references
+only that they are stale (what changed goes to standard error). The exit
+code is 0 once the class is graded, whoever passed.`
 }
 
 // Run implements the subcommand.
