@@ -179,7 +179,7 @@ func BenchmarkConsoleOfHeavySessions(b *testing.B) {
 		b.StopTimer()
 		p := startConsole(b, bin, "--max-memory", "256MiB")
 		b.StartTimer()
-		c := playCrowd(b, p, 300, 12)
+		c := playCrowd(b, p, 300, 4)
 		b.StopTimer()
 		total.Add(1)
 		b.ReportMetric(float64(c.peak)/(1<<20), "peak-MiB")
