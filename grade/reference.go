@@ -1,7 +1,6 @@
 package grade
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/oncall-sim/oncall/batch"
 	"github.com/oncall-sim/oncall/engine"
+	"github.com/oncall-sim/oncall/internal/budget"
 	"github.com/oncall-sim/oncall/internal/spell"
 	"github.com/oncall-sim/oncall/shift"
 )
@@ -71,6 +71,7 @@ type RecordOptions struct {
 	PolicyName   string
 	PolicySHA256 string // "" for a policy written in Go
 	Noise        bool
+	Limits       budget.Limits // bound the code of each run (zero fields: budget's defaults)
 }
 
 // RecordReference runs the reference policy and no policy over seeds and
@@ -79,7 +80,7 @@ type RecordOptions struct {
 // fairly.
 func RecordReference(ctx context.Context, rec RecordOptions, seeds []uint32, o batch.Options) (Reference, error) {
 	sc := rec.Scenario
-	sh := shift.Shift{Scenario: sc.Source, Noise: rec.Noise, Policy: rec.Policy}
+	sh := shift.Shift{Scenario: sc.Source, Noise: rec.Noise, Policy: rec.Policy, Limits: rec.Limits}
 	progress := o.Progress
 	if progress != nil {
 		o.Progress = func(done, total int) { progress(done, 2*total) }
@@ -126,20 +127,6 @@ func (f *ReferenceFile) Write(w io.Writer) error {
 	return err
 }
 
-// ReadReferences reads and checks a reference file; name is used in errors.
-func ReadReferences(name string, data []byte) (*ReferenceFile, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	var f ReferenceFile
-	if err := dec.Decode(&f); err != nil {
-		return nil, fmt.Errorf("%s: %s", name, jsonError(data, err))
-	}
-	if err := f.Check(); err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
-	}
-	return &f, nil
-}
-
 // jsonError places a JSON error at its line and column where it can.
 func jsonError(data []byte, err error) string {
 	var off int64 = -1
@@ -159,68 +146,96 @@ func jsonError(data []byte, err error) string {
 	case off < 0 || off > int64(len(data)):
 		return err.Error() + " (give a file recorded by `oncall golden record`)"
 	}
-	line := 1 + bytes.Count(data[:off], []byte("\n"))
-	col := int(off) - bytes.LastIndexByte(data[:off], '\n')
+	line, col := lineCol(data, off)
 	return fmt.Sprintf("line %d, column %d: %v", line, col, err)
 }
 
-// Check checks what a reference file holds: its format, one reference a
-// scenario, its runs, pins and seed set.
+// Check checks what a reference file holds, as ReadReferences checks it
+// while it reads one: its format, one reference a scenario, its runs,
+// pins and seed set.
 func (f *ReferenceFile) Check() error {
-	if f.Format == "oncall-reference/1" {
-		return fmt.Errorf("format %q was recorded by an older oncall, without what a reference pins (the scenario's and the policy's SHA-256, the model version, the criteria) nor no policy's outcomes, which partial credit needs: record the file again with `oncall golden record`", f.Format)
-	}
-	if f.Format != ReferenceFormat {
-		return fmt.Errorf("format %q: this oncall reads %q (record the file again with `oncall golden record`)", f.Format, ReferenceFormat)
+	if err := checkFormat(f.Format); err != nil {
+		return err
 	}
 	if len(f.References) == 0 {
 		return errors.New("references: the file holds no reference")
 	}
 	seen := make(map[string]bool)
-	for i, r := range f.References {
-		at := fmt.Sprintf("references[%d] (%s)", i, r.Scenario)
-		if r.Scenario == "" {
-			return fmt.Errorf("references[%d].scenario: missing", i)
-		}
+	for i := range f.References {
+		r := &f.References[i]
 		if seen[r.Scenario] {
-			return fmt.Errorf("%s: scenario %s appears twice; keep one reference per scenario", at, r.Scenario)
+			return fmt.Errorf("references[%d] (%s): scenario %s appears twice; keep one reference per scenario", i, r.Scenario, r.Scenario)
 		}
 		seen[r.Scenario] = true
-		if len(r.Runs) == 0 {
-			return fmt.Errorf("%s.runs: no runs", at)
-		}
-		if err := checkRuns(at, r.Runs); err != nil {
-			return err
-		}
-		if len(r.Criteria) == 0 {
-			return fmt.Errorf("%s.criteria: none; a reference pins the criteria it was recorded for", at)
-		}
-		for _, h := range []struct{ name, v string }{{"scenario_sha256", r.ScenarioSHA256}, {"policy_sha256", r.PolicySHA256}} {
-			if !isSHA256(h.v) {
-				return fmt.Errorf("%s.%s = %q: it takes 64 hexadecimal digits, or \"\" for a scenario or policy written in Go", at, h.name, h.v)
+		seeds := make(map[uint32]bool)
+		for j := range r.Runs {
+			if err := checkRun(fmt.Sprintf("references[%d] (%s)", i, r.Scenario), j, &r.Runs[j], seeds); err != nil {
+				return err
 			}
 		}
-		if got := shift.FormatSeeds(r.SeedList()); r.Seeds != got {
-			return fmt.Errorf("%s.seeds = %q but the runs hold seeds %s", at, r.Seeds, got)
+		if err := checkReference(i, r); err != nil {
+			return err
 		}
 	}
 	return nil
 }
 
-// checkRuns checks the runs of the reference at: each seed once, each run a
-// minute or more, and no policy's run as long as the reference's.
-func checkRuns(at string, runs []ReferenceRun) error {
-	seeds := make(map[uint32]bool)
-	for j, run := range runs {
-		if seeds[run.Seed] {
-			return fmt.Errorf("%s.runs[%d]: seed %d appears twice", at, j, run.Seed)
+// checkFormat checks a file's format.
+func checkFormat(format string) error {
+	if format == "oncall-reference/1" {
+		return fmt.Errorf("format %q was recorded by an older oncall, without what a reference pins (the scenario's and the policy's SHA-256, the model version, the criteria) nor no policy's outcomes, which partial credit needs: record the file again with `oncall golden record`", format)
+	}
+	if format != ReferenceFormat {
+		return fmt.Errorf("format %q: this oncall reads %q (record the file again with `oncall golden record`)", format, ReferenceFormat)
+	}
+	return nil
+}
+
+// checkReference checks what needs a reference's every field, once its
+// runs are checked one by one (checkRun): its scenario, runs, criteria,
+// hashes and seed set.
+func checkReference(i int, r *Reference) error {
+	at := fmt.Sprintf("references[%d] (%s)", i, r.Scenario)
+	if r.Scenario == "" {
+		return fmt.Errorf("references[%d].scenario: missing", i)
+	}
+	if len(r.Runs) == 0 {
+		return fmt.Errorf("%s.runs: no runs", at)
+	}
+	if len(r.Criteria) == 0 {
+		return fmt.Errorf("%s.criteria: none; a reference pins the criteria it was recorded for", at)
+	}
+	for _, h := range []struct{ name, v string }{{"scenario_sha256", r.ScenarioSHA256}, {"policy_sha256", r.PolicySHA256}} {
+		if !isSHA256(h.v) {
+			return fmt.Errorf("%s.%s = %q: it takes 64 hexadecimal digits, or \"\" for a scenario or policy written in Go", at, h.name, clipText(h.v))
 		}
-		seeds[run.Seed] = true
-		if run.Outcome.Minutes < 1 {
-			return fmt.Errorf("%s.runs[%d] (seed %d).outcome.minutes = %d: a reference run lasts at least a minute", at, j, run.Seed, run.Outcome.Minutes)
-		}
-		if run.None.Minutes != run.Outcome.Minutes {
-			return fmt.Errorf("%s.runs[%d] (seed %d).none.minutes = %d but the reference run lasts %d: no policy's run is missing or cut", at, j, run.Seed, run.None.Minutes, run.Outcome.Minutes)
+	}
+	if got := shift.FormatSeeds(r.SeedList()); r.Seeds != got {
+		return fmt.Errorf("%s.seeds = %q but the runs hold seeds %s", at, clipText(r.Seeds), clipText(got))
+	}
+	return nil
+}
+
+// checkRun checks run j of the reference at: its seed not seen before, a
+// minute or more, no policy's run as long as the reference's, and every
+// figure of both within what the engine can produce (checkOutcome).
+func checkRun(at string, j int, run *ReferenceRun, seeds map[uint32]bool) error {
+	if seeds[run.Seed] {
+		return fmt.Errorf("%s.runs[%d]: seed %d appears twice", at, j, run.Seed)
+	}
+	seeds[run.Seed] = true
+	if run.Outcome.Minutes < 1 {
+		return fmt.Errorf("%s.runs[%d] (seed %d).outcome.minutes = %d: a reference run lasts at least a minute", at, j, run.Seed, run.Outcome.Minutes)
+	}
+	if run.None.Minutes != run.Outcome.Minutes {
+		return fmt.Errorf("%s.runs[%d] (seed %d).none.minutes = %d but the reference run lasts %d: no policy's run is missing or cut", at, j, run.Seed, run.None.Minutes, run.Outcome.Minutes)
+	}
+	for _, side := range []struct {
+		name string
+		o    *engine.Outcome
+	}{{"outcome", &run.Outcome}, {"none", &run.None}} {
+		if err := checkOutcome(side.o); err != nil {
+			return fmt.Errorf("%s.runs[%d] (seed %d).%s.%v", at, j, run.Seed, side.name, err)
 		}
 	}
 	return nil

@@ -42,7 +42,11 @@
 // (Options.SessionMemory, a 422 naming it); the runs of all sessions are
 // held within Options.MaxMemory, the least recently used let go past it
 // and replayed when next asked for; a shift's state is written a row at a
-// time rather than built whole (weight.go). Every bad request gets a 4xx answer whose body is
+// time rather than built whole (weight.go). The whole console's memory,
+// Options.Memory, is bounded where it is spent (memory.go): the runs being
+// stepped or built take slots of a session's budget, request bodies and
+// headers are counted before and as they are read, and connections are
+// counted (Listener), each past its share a 503 with Retry-After. Every bad request gets a 4xx answer whose body is
 // {"error": "..."}, a sentence the page shows as it is, written in the
 // language the request's Accept-Language asks for (the page names its own;
 // a client that names none reads English), with the catalogue's key and

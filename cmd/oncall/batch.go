@@ -319,7 +319,7 @@ func newProgress(env *Env, total int) *progress {
 	if env.IsTerminal == nil || !env.IsTerminal(env.Stderr) || total == 0 {
 		return &progress{}
 	}
-	return &progress{w: env.Stderr, total: total, last: -1}
+	return &progress{w: raw(env.Stderr), total: total, last: -1}
 }
 
 // pass returns the callback of one batch whose runs start at offset.

@@ -3,12 +3,14 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"path/filepath"
 	"strings"
 
 	"github.com/oncall-sim/oncall/golden"
 	"github.com/oncall-sim/oncall/grade"
 	"github.com/oncall-sim/oncall/internal/budget"
+	"github.com/oncall-sim/oncall/scripts"
 )
 
 // GradeCmd grades a policy against reference outcomes.
@@ -63,9 +65,13 @@ every seed (free play: there is nothing to earn) is left out, and standard
 error says so; name it with -s to grade it.
 
 With --class DIR, every *.rules file in DIR is one student, named by the file
-without .rules. A file that does not load scores 0, with its diagnostic
-(file:line:col), as it reads in a grade of the file alone, and the class goes
-on; a file with no rule (comments only) is graded as no policy. The text
+without .rules, made safe to name a report (no dots first, no separators or
+control characters, -2 for a name taken). A file that does not load scores
+0, with its diagnostic (file:line:col), as it reads in a grade of the file
+alone, and the class goes on; so does a file that is a symbolic link (even to
+a file in DIR), a named pipe or a device, which is refused unread. A file with
+no rule (comments only) is graded as no policy. Students are compiled and
+graded 16 at a time, so that a class of any size holds what 16 do. The text
 format is the class summary: first the criterion the class misses most, then
 the distribution of totals, each criterion's count of students who met it,
 earned part of it or none with the class's median figure beside the
@@ -76,7 +82,10 @@ a row a student with the same flags; junit gives the class in one file (a
 testsuite a student and scenario, a failed testcase "flags" for what looks
 like gaming), or with --out DIR one report a student, DIR/<student>.xml;
 gradescope needs --out DIR, which gets DIR/<student>/results.json. --out makes
-DIR. The exit code is 0 once the class is graded, whoever passed.`
+DIR. The JUnit and Gradescope reports name the student's file alone: the
+references by their file's name, and of stale references only that they are
+stale (what changed goes to standard error). The exit code is 0 once the
+class is graded, whoever passed.`
 }
 
 // Run implements the subcommand.
@@ -155,13 +164,16 @@ func (c *GradeCmd) finishGrade(env *Env, interrupted bool, rep *grade.Report, er
 			// An autograder shows results.json or the JUnit report, not
 			// standard error: it gets 0 points, the reason and what to
 			// do, and the exit code is still 2.
-			if werr := c.write(env, grade.Refused(c.Policy, refName, scenarios, stale.Error())); werr != nil {
+			if werr := c.write(env, grade.Refused(c.Policy, refName, scenarios, grade.StudentRefusal(stale)).ForStudent(scenarios)); werr != nil { // the details on stderr, below
 				return werr
 			}
 		}
 		return usageError("%v", stale)
 	case err != nil:
 		return usageError("%v", err)
+	}
+	if c.Format == "junit" || c.Format == "gradescope" {
+		rep = rep.ForStudent(scenarios) // what an autograder shows the student
 	}
 	if err := c.write(env, rep); err != nil {
 		return err
@@ -324,18 +336,56 @@ func (c *GradeCmd) scenarios(env *Env, refs *grade.ReferenceFile, refName string
 			return nil, usageError("--scenario %s: %s: %v; record one with oncall golden record --scenario %s", name, refName, err, name)
 		}
 		sc := grade.Graded(p)
-		// A reference policy of the instructor's own is checked as the
-		// scenario is, where the reference recorded it: a file that
-		// changed since makes the references stale. One that is not there
-		// (an autograder given the references alone) cannot be checked.
 		if ref.Policy != sc.ReferencePolicy && ref.PolicySHA256 != "" {
-			if src, err := env.ReadFile(ref.Policy); err == nil {
+			if src, ok := c.referencePolicy(env, ref); ok {
 				sc.ReferencePolicy, sc.ReferencePolicySHA256 = ref.Policy, grade.SHA256(src)
 			}
 		}
 		out = append(out, sc)
 	}
 	return out, nil
+}
+
+// referencePolicy reads the reference policy a reference recorded, to be
+// checked as the scenario is: a file that changed since makes the
+// references stale. It is read only where the instructor keeps it: a
+// policy built into oncall (scripts/...), or a file inside the folder of
+// --reference, read as package untrusted reads files; a path that leads
+// elsewhere is not read (a reference file would otherwise have any file
+// read and its hash shown), which a note on standard error says. One that
+// is not there (an autograder given the references alone) cannot be
+// checked.
+func (c *GradeCmd) referencePolicy(env *Env, ref *grade.Reference) ([]byte, bool) {
+	if name, ok := strings.CutPrefix(ref.Policy, "scripts/"); ok {
+		if src, err := scripts.Files.ReadFile(name); err == nil {
+			return src, true
+		}
+	}
+	if c.Reference == "" {
+		return nil, false
+	}
+	if !inside(filepath.Dir(c.Reference), ref.Policy) {
+		fmt.Fprintf(env.Stderr, "oncall: note: %s records the reference policy of scenario %s as %s, outside its folder: it is not read, so a change to it goes unnoticed (keep the policy beside the reference file, and record it there)\n",
+			c.Reference, ref.Scenario, ref.Policy)
+		return nil, false
+	}
+	src, err := env.ReadFile(ref.Policy)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		fmt.Fprintf(env.Stderr, "oncall: note: the reference policy of scenario %s is not read, so a change to it goes unnoticed: %v\n", ref.Scenario, err)
+	}
+	return src, err == nil
+}
+
+// inside reports whether path (relative to the working folder, as
+// commands take paths) lies inside dir.
+func inside(dir, path string) bool {
+	d, err1 := filepath.Abs(dir)
+	p, err2 := filepath.Abs(path)
+	if err1 != nil || err2 != nil {
+		return false
+	}
+	rel, err := filepath.Rel(d, p)
+	return err == nil && filepath.IsLocal(rel)
 }
 
 // write sends the report in the chosen format to -o or stdout.

@@ -145,10 +145,10 @@ func TestGoldenRecordThenGrade(t *testing.T) {
 
 func TestGradeUsageErrors(t *testing.T) {
 	e := newTestEnv(t)
-	broken := tempFile(t, "broken.json", "{\n  \"format\": \"oncall-reference/1\",\n  \"references\": [ 3 ]\n}\n")
+	broken := tempFile(t, "broken.json", "{\n  \"format\": \"oncall-reference/2\",\n  \"references\": [ 3 ]\n}\n")
 	old := tempFile(t, "old.json", `{"format": "oncall-reference/0", "references": []}`)
 	empty := tempFile(t, "empty.json", "")
-	cut := tempFile(t, "cut.json", "{\n  \"format\": \"oncall-reference/1\",\n  \"references\": [")
+	cut := tempFile(t, "cut.json", "{\n  \"format\": \"oncall-reference/2\",\n  \"references\": [")
 	cases := []struct {
 		args []string
 		want string
@@ -311,10 +311,13 @@ func TestGradeReportsAPolicyThatDoesNotLoad(t *testing.T) {
 		doc.Tests[1].Output != "met on 0 of 20 seeds (1-20): 0 of 6 points; mean —, reference mean 0.0136476, no policy mean 0.3510231\nno seed ran: the policy does not load\n" {
 		t.Errorf("results.json %s", data)
 	}
-	if doc.Tests[0].Status != "failed" || !strings.HasPrefix(doc.Tests[0].Output, "The policy does not load, so no seed ran:\n"+bad+":2:8: ") {
+	// The report names the student's file by its name, without the
+	// folders above it.
+	base := filepath.Base(bad)
+	if doc.Tests[0].Status != "failed" || !strings.HasPrefix(doc.Tests[0].Output, "The policy does not load, so no seed ran:\n"+base+":2:8: ") {
 		t.Errorf("the policy's own test lacks the diagnostics: %+v", doc.Tests[0])
 	}
-	if !strings.Contains(doc.Output, "the policy does not load, so no seed ran:\n  "+bad+":2:8: ") {
+	if !strings.Contains(doc.Output, "the policy does not load, so no seed ran:\n  "+base+":2:8: ") {
 		t.Errorf("output lacks the diagnostics:\n%s", doc.Output)
 	}
 	// In text the diagnostics on stderr are the whole answer.
