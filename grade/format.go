@@ -29,6 +29,9 @@ func (r *Report) WriteText(w io.Writer) error {
 	for _, s := range r.Stale {
 		fmt.Fprintf(w, "\nwarning: %s\n", s)
 	}
+	if t := r.leftOutText(); t != "" {
+		fmt.Fprintf(w, "\n%s\n", t)
+	}
 	if r.PolicyError != "" {
 		fmt.Fprintf(w, "\nthe policy does not load, so no seed ran:\n%s", indent(strings.TrimRight(r.PolicyError, "\n")+"\n", "  "))
 	}
@@ -87,6 +90,18 @@ func (r *Report) WriteText(w io.Writer) error {
 	_, err := fmt.Fprintf(w, "\ntotal %s / %s points (%s %%): %s (pass mark %s %%)\n\n%s\n",
 		points(r.Score), points(r.MaxScore), percent(r.Score, r.MaxScore), verdict, points(100*r.PassMark), wrap(Scoring, 78))
 	return err
+}
+
+// leftOutText says which scenarios of the references were not graded, ""
+// when none was left out.
+func (r *Report) leftOutText() string {
+	switch len(r.LeftOut) {
+	case 0:
+		return ""
+	case 1:
+		return fmt.Sprintf("not graded: scenario %s of the references (--scenario named the others; without --scenario every scenario of the references is graded)", r.LeftOut[0])
+	}
+	return fmt.Sprintf("not graded: scenarios %s of the references (--scenario named the others; without --scenario every scenario of the references is graded)", strings.Join(r.LeftOut, ", "))
 }
 
 // Scoring states how points are counted, in every report: package

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -59,6 +60,9 @@ type GradeOptions struct {
 	// Limits bound the code of each run (zero fields take budget's
 	// defaults).
 	Limits budget.Limits
+	// Model is the model of the oncall that grades (package fingerprint's
+	// Current): a reference recorded under another is stale.
+	Model Model
 	// PolicyError, when set, is why the policy did not load (its rendered
 	// diagnostics): nothing runs, every criterion fails on every seed, and
 	// the report says why, so that an autograder still gets a report with
@@ -93,7 +97,8 @@ func Grade(ctx context.Context, o GradeOptions) (*Report, error) {
 	if !(mark > 0 && mark <= 1) {
 		return nil, fmt.Errorf("pass mark %v is out of range: it takes more than 0 up to 1 (100 %%)", mark)
 	}
-	rep := &Report{Policy: o.PolicyName, Reference: o.ReferenceName, PassMark: mark, PassMarkPercent: 100 * mark, PolicyError: o.PolicyError, Scoring: score.Formula}
+	rep := &Report{Policy: o.PolicyName, Reference: o.ReferenceName, PassMark: mark, PassMarkPercent: 100 * mark, PolicyError: o.PolicyError, Scoring: score.Formula,
+		LeftOut: leftOut(o.References, o.Scenarios)}
 	if o.Clock != nil {
 		rep.Started = o.Clock()
 	}
@@ -113,6 +118,17 @@ func Grade(ctx context.Context, o GradeOptions) (*Report, error) {
 	return rep, nil
 }
 
+// leftOut lists the scenarios the references hold that are not graded.
+func leftOut(refs *ReferenceFile, graded []Scenario) []string {
+	var out []string
+	for _, id := range refs.Scenarios() {
+		if !slices.ContainsFunc(graded, func(sc Scenario) bool { return sc.ID == id }) {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
 // gradeOne grades one scenario: it checks the reference against the
 // scenario (noting in rep a stale one it may use), runs the policy on
 // every seed and scores each criterion.
@@ -124,7 +140,7 @@ func gradeOne(ctx context.Context, o GradeOptions, sc Scenario, rep *Report) (Sc
 	if err != nil {
 		return ScenarioResult{}, fmt.Errorf("%s: %w", o.ReferenceName, err)
 	}
-	if stale := ref.Stale(sc); stale != nil {
+	if stale := ref.Stale(sc, o.Model); stale != nil {
 		if !o.AllowStale {
 			return ScenarioResult{}, stale
 		}
@@ -314,6 +330,9 @@ type Report struct {
 	// Stale says, a scenario a line, which references no longer fit their
 	// scenario and were used all the same.
 	Stale []string `json:"stale,omitempty"`
+	// LeftOut are the scenarios the references hold that were not graded
+	// (oncall grade named others with --scenario).
+	LeftOut []string `json:"left_out,omitempty"`
 	// Scoring states how the points were counted (the constant Scoring).
 	Scoring string `json:"scoring"`
 }

@@ -90,6 +90,10 @@ func (r *Report) WriteJUnit(w io.Writer) error {
 		if s.Worse {
 			suite.Properties = append(suite.Properties, junitProperty{"worse_than_none", s.WorseText})
 		}
+		if len(r.LeftOut) > 0 {
+			suite.Properties = append(suite.Properties, junitProperty{"left_out", strings.Join(r.LeftOut, ",")})
+			suite.SystemOut += r.leftOutText() + "\n"
+		}
 		per := s.Seconds / float64(max(1, len(s.Criteria)))
 		for j := range s.Criteria {
 			c := &s.Criteria[j]

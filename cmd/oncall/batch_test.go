@@ -290,7 +290,7 @@ func TestOutputNeverOverwritesAnInput(t *testing.T) {
 	if b, _ := os.ReadFile(pol); string(b) != floorPolicy {
 		t.Errorf("%s was overwritten: %q", pol, b)
 	}
-	if b, _ := os.ReadFile(refs); !strings.Contains(string(b), `"format": "oncall-reference/2"`) {
+	if b, _ := os.ReadFile(refs); !strings.Contains(string(b), `"format": "oncall-reference/3"`) {
 		t.Errorf("%s was overwritten: %.80q", refs, b)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/oncall-sim/oncall/golden"
 	"github.com/oncall-sim/oncall/grade"
 	"github.com/oncall-sim/oncall/internal/budget"
+	"github.com/oncall-sim/oncall/scripts"
 	"github.com/oncall-sim/oncall/shift"
 )
 
@@ -36,10 +37,11 @@ type GoldenRecordCmd struct {
 	policies map[string]string // scenario id → the reference policy its -s names
 }
 
-// splitAssignment splits "-s NAME=POLICY.rules" into the scenario and its
-// reference policy; a name with no "=" before a .rules file has no policy.
+// splitAssignment splits "-s NAME=POLICY.rules" (or NAME=builtin:POLICY)
+// into the scenario and its reference policy; a name with no "=" before a
+// .rules file or a built-in policy has no policy.
 func splitAssignment(arg string) (name, policy string) {
-	if i := strings.LastIndex(arg, "="); i > 0 && strings.HasSuffix(arg, ".rules") {
+	if i := strings.LastIndex(arg, "="); i > 0 && (strings.HasSuffix(arg, ".rules") || strings.HasPrefix(arg[i+1:], scripts.BuiltinPrefix)) {
 		return arg[:i], arg[i+1:]
 	}
 	return arg, ""
@@ -95,11 +97,15 @@ func (c *GoldenRecordCmd) Run(env *Env) error {
 		if isScenarioPath(name) {
 			inputs = append(inputs, input{"--scenario", name})
 		}
-		if pol != "" {
+		if pol != "" && !strings.HasPrefix(pol, scripts.BuiltinPrefix) {
 			inputs = append(inputs, input{"--scenario", pol})
 		}
 	}
 	if err := checkOutput(env, "-o", c.Output, inputs...); err != nil {
+		return err
+	}
+	model, err := env.model()
+	if err != nil {
 		return err
 	}
 	file := &grade.ReferenceFile{Format: grade.ReferenceFormat}
@@ -114,7 +120,7 @@ func (c *GoldenRecordCmd) Run(env *Env) error {
 		}
 		bar := newProgress(env, 2*len(seeds))
 		ref, err := grade.RecordReference(ctx, grade.RecordOptions{
-			Scenario: grade.Graded(p), Policy: pol.Program, PolicyName: pol.Name, PolicySHA256: pol.SHA256, Noise: c.Noise,
+			Scenario: grade.Graded(p), Policy: pol.Program, PolicyName: pol.Name, PolicySHA256: pol.SHA256, Noise: c.Noise, Model: model,
 		}, seeds, batch.Options{Jobs: c.Jobs, Progress: bar.pass(0)})
 		bar.done()
 		if err != nil {
@@ -194,16 +200,19 @@ func (c *GoldenRecordCmd) policy(env *Env, id string) (grade.Policy, error) {
 	if f, ok := c.policies[id]; ok {
 		file, flag = f, "--scenario "+id+"="
 	}
+	if id, ok := strings.CutPrefix(file, scripts.BuiltinPrefix); ok {
+		// A built-in scenario's reference policy, under the name a
+		// reference records it by; an example as its file in the binary.
+		if p, err := grade.ReferencePolicy(id); err == nil {
+			return p, nil
+		}
+	}
 	if file != "" {
-		p, err := readPolicyFile(env, flag, file)
+		p, sha, err := readPolicySource(env, flag, file)
 		if err != nil {
 			return grade.Policy{}, err
 		}
-		src, err := env.ReadFile(file)
-		if err != nil {
-			return grade.Policy{}, usageError("%s %s: %v", flag, file, err)
-		}
-		return grade.Policy{Program: p, Name: file, SHA256: grade.SHA256(src)}, nil
+		return grade.Policy{Program: p, Name: file, SHA256: sha}, nil
 	}
 	p, err := grade.ReferencePolicy(id)
 	if err != nil {

@@ -129,6 +129,10 @@ func (c *GradeCmd) grade(env *Env) error {
 	if err := checkOutput(env, "-o", c.Output, inputs...); err != nil {
 		return err
 	}
+	model, err := env.model()
+	if err != nil {
+		return err
+	}
 	ctx, stop := interruptible(env)
 	defer stop()
 	// One bar over every run of every scenario: each scenario's runs start
@@ -143,7 +147,7 @@ func (c *GradeCmd) grade(env *Env) error {
 	opts := grade.GradeOptions{
 		Scenarios: scenarios, PolicyName: c.Policy,
 		References: refs, ReferenceName: refName,
-		PassMark: c.PassMark / 100, Jobs: c.Jobs, Clock: env.Now, AllowStale: c.AllowStale, Limits: limits,
+		PassMark: c.PassMark / 100, Jobs: c.Jobs, Clock: env.Now, AllowStale: c.AllowStale, Limits: limits, Model: model,
 		Progress: func(id string, done, _ int) {
 			if bar.w != nil {
 				bar.draw(offsets[id] + done)
@@ -162,7 +166,7 @@ func (c *GradeCmd) grade(env *Env) error {
 	case err != nil && ctx.Err() != nil:
 		return failure("interrupted: no grade")
 	case errors.As(err, &stale):
-		stale.Rerecord = c.rerecord(stale)
+		stale.Rerecord = c.rerecord(refs)
 		if c.Format == "json" || c.Format == "junit" || c.Format == "gradescope" && c.Output != "" {
 			// An autograder shows results.json or the JUnit report, not
 			// standard error: it gets 0 points, the reason and what to
@@ -189,23 +193,13 @@ func (c *GradeCmd) grade(env *Env) error {
 }
 
 // rerecord is the command that records stale references again: golden's
-// tests for the built-in ones, oncall golden record for a file.
-func (c *GradeCmd) rerecord(e *grade.StaleError) string {
+// tests for the built-in ones, oncall golden record for a file, every
+// scenario of it into it.
+func (c *GradeCmd) rerecord(refs *grade.ReferenceFile) string {
 	if c.Reference == "" {
 		return "the built-in references are recorded by GOLDIE_UPDATE=1 go test ./golden/, then oncall is built again"
 	}
-	scenario := e.Scenario
-	if len(c.Scenario) == 1 {
-		scenario = c.Scenario[0]
-	}
-	cmd := fmt.Sprintf("oncall golden record -s %s --seeds %s", scenario, e.Seeds)
-	if !e.Noise {
-		cmd += " --no-noise"
-	}
-	if e.Policy != "scripts/"+e.Scenario+".rules" {
-		cmd += " -p " + e.Policy
-	}
-	return cmd + " -o " + c.Reference
+	return refs.RecordCommand(c.Reference)
 }
 
 func trimFloat(v float64) string { return strings.TrimSuffix(fmt.Sprintf("%.2f", v), ".00") }
@@ -231,18 +225,20 @@ func (c *GradeCmd) references(env *Env) (*grade.ReferenceFile, string, error) {
 }
 
 // scenarios picks the scenarios to grade: --scenario, or every scenario the
-// references hold, each resolved by its id among the built-in ones.
+// references hold, each a built-in by its id or the file it was recorded
+// from (grade.Reference.ScenarioArg).
 func (c *GradeCmd) scenarios(env *Env, refs *grade.ReferenceFile, refName string, limits budget.Limits) ([]grade.Scenario, error) {
-	names := refs.Scenarios()
+	names := refs.ScenarioArgs()
 	if len(c.Scenario) > 0 {
 		names = c.Scenario
 	}
 	var out []grade.Scenario
-	for _, name := range names {
+	for i, name := range names {
 		p, err := resolveScenario(env, name, limits)
 		if err != nil {
 			if len(c.Scenario) == 0 {
-				return nil, usageError("%s holds scenario %s, which is not built in: name its .lua file with --scenario", refName, name)
+				return nil, usageError("%s holds scenario %s, recorded from %s, which does not load here: %s; name its .lua file with --scenario",
+					refName, refs.References[i].Scenario, name, strings.TrimPrefix(err.Error(), "oncall: "))
 			}
 			return nil, err
 		}
@@ -259,7 +255,11 @@ func (c *GradeCmd) scenarios(env *Env, refs *grade.ReferenceFile, refName string
 		// changed since makes the references stale. One that is not there
 		// (an autograder given the references alone) cannot be checked.
 		if ref.Policy != sc.ReferencePolicy && ref.PolicySHA256 != "" {
-			if src, err := env.ReadFile(ref.Policy); err == nil {
+			arg := ref.PolicyArg() // a built-in policy as builtin:NAME, from anywhere
+			if arg == "" {
+				arg = ref.Policy
+			}
+			if src, err := readPolicyBytes(env, arg); err == nil {
 				sc.ReferencePolicy, sc.ReferencePolicySHA256 = ref.Policy, grade.SHA256(src)
 			}
 		}

@@ -77,6 +77,10 @@ func (c *GradeCmd) gradeClass(env *Env) error {
 		}
 		students[i].Policy = pol
 	}
+	model, err := env.model()
+	if err != nil {
+		return err
+	}
 	ctx, stop := interruptible(env)
 	defer stop()
 	total := 0
@@ -89,7 +93,7 @@ func (c *GradeCmd) gradeClass(env *Env) error {
 	last := ""
 	opts := grade.GradeOptions{
 		Scenarios: scenarios, References: refs, ReferenceName: refName,
-		PassMark: c.PassMark / 100, Jobs: c.Jobs, Clock: env.Now, AllowStale: c.AllowStale, Limits: limits,
+		PassMark: c.PassMark / 100, Jobs: c.Jobs, Clock: env.Now, AllowStale: c.AllowStale, Limits: limits, Model: model,
 		Progress: func(id string, n, all int) {
 			if bar.w == nil {
 				return
@@ -108,7 +112,7 @@ func (c *GradeCmd) gradeClass(env *Env) error {
 	case err != nil && ctx.Err() != nil:
 		return failure("interrupted: no grade")
 	case errors.As(err, &stale):
-		stale.Rerecord = c.rerecord(stale)
+		stale.Rerecord = c.rerecord(refs)
 		if perStudent {
 			// Each student's autograder (results.json or the JUnit
 			// report) gets 0 points, the reason and what to do.

@@ -158,7 +158,7 @@ func TestGradeUsageErrors(t *testing.T) {
 		{[]string{"grade", "-p", refBadDeploy, "--scenario", "bad-deplo"}, `unknown scenario "bad-deplo"; did you mean bad-deploy?`},
 		{[]string{"grade", "-p", refBadDeploy, "--reference", "nowhere.json"}, "--reference nowhere.json:"},
 		{[]string{"grade", "-p", refBadDeploy, "--reference", broken}, "--reference " + broken + ": line 3, column"},
-		{[]string{"grade", "-p", refBadDeploy, "--reference", old}, `format "oncall-reference/0": this oncall reads "oncall-reference/2"`},
+		{[]string{"grade", "-p", refBadDeploy, "--reference", old}, `format "oncall-reference/0": this oncall reads "oncall-reference/3"`},
 		{[]string{"grade", "-p", refBadDeploy, "--reference", empty}, "--reference " + empty + ": the file is empty: give a file recorded by `oncall golden record`"},
 		{[]string{"grade", "-p", refBadDeploy, "--reference", cut}, "--reference " + cut + ": the file ends in the middle of its JSON: record it again with `oncall golden record`"},
 		{[]string{"grade", "-p", refBadDeploy, "-f", "html"}, "--format"},
