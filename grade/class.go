@@ -258,7 +258,8 @@ func (c *Class) WriteCSV(w io.Writer) error {
 	}
 	for _, s := range c.Students {
 		row := []string{s.Name, points(s.Score)}
-		for _, p := range s.Points {
+		// Each criterion's points, in hundredths that add up to the total.
+		for _, p := range roundToTotal(s.Points, round2(s.Score)) {
 			row = append(row, points(p))
 		}
 		if err := cw.Write(append(row, fmt.Sprint(s.Passed), s.Diagnostic)); err != nil {

@@ -42,6 +42,9 @@ func (r *Report) WriteText(w io.Writer) error {
 			title += " — " + s.Title
 		}
 		fmt.Fprintf(w, "\n%s: %s / %s points, seeds %s\n", title, points(s.Score), points(s.MaxScore), s.Seeds)
+		if s.Guards != "" {
+			fmt.Fprint(w, indent(wrap(s.Guards, 76)+"\n", "  "))
+		}
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(tw, "  \tcriterion\tseeds met\tmean\treference mean\tno policy mean\tpoints")
 		for j := range s.Criteria {
@@ -62,6 +65,9 @@ func (r *Report) WriteText(w io.Writer) error {
 			}
 			if lines := s.Criteria[j].failures(); lines != "" {
 				fmt.Fprintf(w, "  %s failed on:\n%s", s.Criteria[j].Text, indent(lines, "    "))
+				if a := s.Criteria[j].Account; a != "" {
+					fmt.Fprintf(w, "    and %s\n", a)
+				}
 			}
 		}
 		if t := s.worseText(); t != "" {
@@ -176,10 +182,15 @@ func (c *CriterionResult) format(v float64) string {
 // far as the guards held).
 func (c *CriterionResult) held() bool { return !c.Pass() && c.Passed == len(c.Seeds) }
 
-// heldText says why a criterion met on every seed is short of points.
+// heldText says why a criterion met on every seed is short of points:
+// the guards that took them, or the main criteria a guard counts only as
+// far as (AccountText); the rule itself where neither says.
 func (c *CriterionResult) heldText() string {
-	return fmt.Sprintf("met on every seed, held at %s of %s points by the other criteria: a guard counts only as far as the main criteria earned points, a main criterion only as far as the guards held\n",
-		points(c.Score), points(c.Weight))
+	why := c.Account
+	if why == "" {
+		why = "by the other criteria: a guard counts only as far as the main criteria earned points, a main criterion only as far as the guards held"
+	}
+	return fmt.Sprintf("met on every seed, held at %s of %s points: %s\n", points(c.Score), points(c.Weight), why)
 }
 
 // failures lists the seeds where the criterion missed its bound, at most

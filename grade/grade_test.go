@@ -233,7 +233,7 @@ func TestGradeJUnit(t *testing.T) {
 		}
 		if c.Failure != nil && c.Failure.Type != nil && *c.Failure.Type == "held" {
 			failures++
-			if !strings.HasPrefix(c.Failure.Message, "cost at most reference * 1.25 met on every seed, held at 0 of 25 points by the other criteria") {
+			if !strings.HasPrefix(c.Failure.Message, "cost at most reference * 1.25 met on every seed, held at 0 of 25 points: a guard counts only as far as the main criteria earned points, and they earned 0 % of theirs") {
 				t.Errorf("a guard held back: %+v", c.Failure)
 			}
 			continue
@@ -373,7 +373,7 @@ func TestGradeTextAndJSON(t *testing.T) {
 		"FAIL  budget_used at most reference + 0.01     0/3",
 		"held  cost at most reference * 1.25            3/3",
 		"budget_used at most reference + 0.01 failed on:\n    seed 1: budget_used ",
-		"  cost at most reference * 1.25: met on every seed, held at 0 of 25 points by the other criteria",
+		"  cost at most reference * 1.25: met on every seed, held at 0 of 25 points: a guard counts only as far as the main criteria earned points, and they earned 0 % of theirs",
 		"total 0 / 100 points (0 %): FAILED (pass mark 100 %)",
 	} {
 		if !strings.Contains(out.String(), want) {

@@ -85,7 +85,10 @@ func (r *Report) WriteJUnit(w io.Writer) error {
 				{"policy", r.Policy}, {"reference", r.Reference}, {"seeds", s.Seeds},
 				{"score", points(s.Score)}, {"max_score", points(s.MaxScore)}, {"scoring", Scoring},
 			},
-			SystemOut: fmt.Sprintf("%s: %s / %s points\n", s.Scenario, points(s.Score), points(s.MaxScore)) + s.worseText(),
+			SystemOut: fmt.Sprintf("%s: %s / %s points\n", s.Scenario, points(s.Score), points(s.MaxScore)) + s.guardsLine() + s.worseText(),
+		}
+		if s.Guards != "" {
+			suite.Properties = append(suite.Properties, junitProperty{"guards", s.Guards})
 		}
 		if s.Worse {
 			suite.Properties = append(suite.Properties, junitProperty{"worse_than_none", s.WorseText})
@@ -108,6 +111,9 @@ func (r *Report) WriteJUnit(w io.Writer) error {
 					Message: fmt.Sprintf("%s met on %d of %d seeds (%s / %s points); missed on %s", c.Text, c.Passed, len(c.Seeds),
 						points(c.Score), points(c.Weight), c.missedSeeds()),
 					Text: c.misses(len(c.Seeds)),
+				}
+				if c.Account != "" {
+					tc.Failure.Message += "; " + c.Account
 				}
 				suite.Failures++
 			}

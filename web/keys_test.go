@@ -94,7 +94,7 @@ func TestUIKeys(t *testing.T) {
 // pageView is what one page view loads: the page, its scripts, style and
 // number formats, the metadata and one language, Urdu with its font and
 // English beside it: the heaviest view.
-var pageView = []string{"/", "/static/app.js", "/static/chart.js", "/static/whatif.js", "/static/logs.js", "/static/projection.js", "/static/format.js", "/static/app.css", "/api/meta", "/api/i18n/en", "/api/i18n/ur", "/static/fonts/naskh-regular.woff2"}
+var pageView = []string{"/", "/static/app.js", "/static/chart.js", "/static/whatif.js", "/static/logs.js", "/static/projection.js", "/static/account.js", "/static/format.js", "/static/app.css", "/api/meta", "/api/i18n/en", "/api/i18n/ur", "/static/fonts/naskh-regular.woff2"}
 
 // TestPageSize: one page view, its heaviest, is at most 150 KB on the wire
 // as a browser fetches it (gzip accepted), and at most 200 KB as written,
