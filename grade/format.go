@@ -19,10 +19,10 @@ const maxListed = 5
 
 // WriteText writes the report as a table for people.
 //
-// It branches on the parts of the text report (stale warnings, a policy that
-// does not load, and for each scenario its table, means, held or failed
-// criteria, worse seeds, story, stopped seeds and coverage, then the
-// verdict): the sections of one report, each printed only when it has
+// It branches on the parts of the text report (stale warnings, the
+// scenarios left out, a policy that does not load, and for each scenario
+// what the guards took, its table, means, held or failed criteria, worse
+// seeds, story, stopped seeds and coverage, then the verdict): the sections of one report, each printed only when it has
 // something to say.
 func (r *Report) WriteText(w io.Writer) error {
 	fmt.Fprintf(w, "grade of %s against %s\n", r.Policy, r.Reference)
