@@ -44,12 +44,16 @@ end)
 -- The bounds let the textbook answer, a rollback when the page fires,
 -- pass: the multiwindow page fires once about 2 % of the month's budget is
 -- spent (a burn of 14.4 for an hour is 2 % of 30 days) and a rollback takes
--- 5 minutes to prepare, so waiting for the page spends up to 3.5 % of the
--- budget more than the reference, which rolls back at the first errors;
--- the page then resolves some 10 minutes after the rollback was pressed.
+-- 5 minutes to prepare, so waiting for the page spends up to 3 % of the
+-- budget more than the reference, which rolls back at the first errors,
+-- and mitigates up to 12 minutes after it. Minutes to mitigate is a
+-- deadline, met or missed whole: on the budget's log scale a rollback 15
+-- minutes after the reference's still closes most of the gap from doing
+-- nothing, and scored 83 % (oncall ladder's "late by 15"); missing the
+-- deadline holds it near half.
 grade {
-  { metric = "budget_used",         at_most = "reference + 0.035", weight = 6 },
-  { metric = "minutes_to_mitigate", at_most = "reference + 15",    weight = 2 },
+  { metric = "budget_used",         at_most = "reference + 0.03",  weight = 6 },
+  { metric = "minutes_to_mitigate", at_most = "reference + 12",    weight = 4, scoring = "pass" },
   { metric = "cost",                at_most = "reference * 1.5",   weight = 2 },
   { metric = "recommendations",  at_least = "reference - 0.05", weight = 1 },
   { metric = "shed_share",       at_most  = "reference + 0.01", weight = 1 },
