@@ -30,7 +30,7 @@ func (r *Report) WriteText(w io.Writer) error {
 		fmt.Fprintf(w, "\nwarning: %s\n", s)
 	}
 	if t := r.leftOutText(); t != "" {
-		fmt.Fprintf(w, "\n%s\n", t)
+		fmt.Fprintf(w, "\n%s\n", wrap(t, 78))
 	}
 	if r.PolicyError != "" {
 		fmt.Fprintf(w, "\nthe policy does not load, so no seed ran:\n%s", indent(strings.TrimRight(r.PolicyError, "\n")+"\n", "  "))

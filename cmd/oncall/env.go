@@ -25,6 +25,7 @@ type CLI struct {
 	Batch     BatchCmd     `cmd:"" help:"Run a scenario over many seeds on every core."`
 	Grade     GradeCmd     `cmd:"" help:"Grade a policy against golden reference outcomes."`
 	Golden    GoldenCmd    `cmd:"" help:"Record reference outcomes for grading (instructors)."`
+	Ladder    LadderCmd    `cmd:"" help:"Grade the standard ways to game a scenario's grade{} and warn where they score too much (instructors)."`
 	Play      PlayCmd      `cmd:"" help:"Serve the web console on a loopback address and print its URL."`
 	Gameday   GamedayCmd   `cmd:"" help:"List, export or delete the game days a console keeps."`
 }
