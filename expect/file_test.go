@@ -229,7 +229,7 @@ grade broken >= 10 %
 		{true, "rollback scores 100.0 %"},
 		{true, "reference scores 100.0 %"},
 		{true, "rollback scores 100.0 %, none 0.0 %"},
-		{false, "none scores 0.0 %, not >= 50 %\nbudget_used at most reference + 0.035: 0 of "},
+		{false, "none scores 0.0 %, not >= 50 %\nbudget_used at most reference + 0.03: 0 of "},
 		{false, "none scores 0.0 % and is not flagged worse than no policy"},
 		{true, "broken scores 0.0 %"},
 		{false, "broken scores 0.0 %, not >= 10 %\n" + f.Path + ":6:18: rule \"roll back\": "},

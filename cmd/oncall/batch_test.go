@@ -203,8 +203,8 @@ func TestBatchVsShowsTheGradedCriteria(t *testing.T) {
 	summary := e.err.String()
 	for _, want := range []string{
 		"graded criteria: bounds from the reference policy scripts/bad-deploy.rules on each seed",
-		"  budget_used at most reference + 0.035       100.0 %              0.0 %                1.000          0.000          6.00            0.00\n",
-		"  mean points: a 13.00, b 0.00 (worse than no policy, which earns 0.00: held at it; worse on 10 seeds), of 13.00\n",
+		"  budget_used at most reference + 0.03        90.0 %               0.0 %                0.999          0.000          6.00            0.00\n",
+		"  mean points: a 14.99, b 0.00 (worse than no policy, which earns 0.00: held at it; worse on 10 seeds), of 15.00\n",
 		"  slow_minutes         min       10    ",
 	} {
 		if !strings.Contains(summary, want) {
@@ -365,7 +365,7 @@ func TestBatchVsPointsDifference(t *testing.T) {
 	if code := e.run(args...); code != 0 {
 		t.Fatalf("exit %d: %s", code, e.err.String())
 	}
-	if !regexp.MustCompile(`points a − b per seed: mean 4\.\d\d, 95 % CI \[4\.\d\d, 4\.\d\d\] \(paired t interval over 10 seeds\): a better`).MatchString(e.err.String()) {
+	if !regexp.MustCompile(`points a − b per seed: mean 8\.\d\d, 95 % CI \[8\.\d\d, 9\.\d\d\] \(paired t interval over 10 seeds\): a better`).MatchString(e.err.String()) {
 		t.Errorf("summary:\n%s", e.err.String())
 	}
 	recs, err := csv.NewReader(strings.NewReader(e.out.String())).ReadAll()
@@ -444,7 +444,7 @@ func TestBatchPolicyEqualToReferenceRunsOnce(t *testing.T) {
 		}
 	}
 	e.run("batch", "bad-deploy", "--seeds", "1-4", "-p", copied)
-	if !strings.Contains(e.err.String(), "  mean points: 13.00 of 13.00\n") {
+	if !strings.Contains(e.err.String(), "  mean points: 15.00 of 15.00\n") {
 		t.Errorf("the reference policy against itself:\n%s", e.err.String())
 	}
 }

@@ -51,14 +51,14 @@ func TestGradeClassCSV(t *testing.T) {
 	}
 	head := rows[0]
 	if head[0] != "student" || head[1] != "total" || head[len(head)-2] != "passed" || head[len(head)-1] != "diagnostic" ||
-		head[2] != "bad-deploy: budget_used at most reference + 0.035" {
+		head[2] != "bad-deploy: budget_used at most reference + 0.03" {
 		t.Errorf("header %q", head)
 	}
 	byName := map[string][]string{}
 	for _, r := range rows[1:] {
 		byName[r[0]] = r
 	}
-	if a := byName["alice"]; a == nil || a[1] != "13" || a[len(a)-2] != "true" || a[len(a)-1] != "" {
+	if a := byName["alice"]; a == nil || a[1] != "15" || a[len(a)-2] != "true" || a[len(a)-1] != "" {
 		t.Errorf("alice, the reference policy: %q", a)
 	}
 	if b := byName["bob"]; b == nil || b[1] != "0" || b[len(b)-2] != "false" {
@@ -83,7 +83,7 @@ func TestGradeClassSummary(t *testing.T) {
 		"class of 3 students against the public references (seeds 1-20): 1 passed (pass mark 100 %)",
 		"   0–10 %    2  ##\n",
 		"    100 %    1  #\n",
-		"bad-deploy: budget_used at most reference + 0.035       1/3  33.3 %",
+		"bad-deploy: budget_used at most reference + 0.03        1/3  33.3 %",
 		"carol: the policy does not load (" + filepath.Join(dir, "carol.rules") + ":2:",
 	} {
 		if !strings.Contains(out, want) {
@@ -106,7 +106,7 @@ func TestGradeClassGradescopePerStudent(t *testing.T) {
 	if code := e.run("grade", "--class", dir, "-s", "bad-deploy", "-f", "gradescope", "--out", out); code != 0 {
 		t.Fatalf("exit %d: %s", code, e.err.String())
 	}
-	for name, want := range map[string]float64{"alice": 13, "bob": 0, "carol": 0} {
+	for name, want := range map[string]float64{"alice": 15, "bob": 0, "carol": 0} {
 		data, err := os.ReadFile(filepath.Join(out, name, "results.json"))
 		if err != nil {
 			t.Fatal(err)

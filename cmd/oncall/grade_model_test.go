@@ -327,7 +327,7 @@ func TestGradeAnAssignmentFile(t *testing.T) {
 // builtin:NAME, wherever a policy file is asked for.
 func TestBuiltinPoliciesByName(t *testing.T) {
 	e := newTestEnv(t)
-	if code := e.run("grade", "-p", "builtin:bad-deploy", "-s", "bad-deploy"); code != 0 || !strings.Contains(e.out.String(), "total 13 / 13 points") {
+	if code := e.run("grade", "-p", "builtin:bad-deploy", "-s", "bad-deploy"); code != 0 || !strings.Contains(e.out.String(), "total 15 / 15 points") {
 		t.Errorf("grade: exit %d: %s\n%s", code, e.err.String(), e.out.String())
 	}
 	if code := e.run("run", "bad-deploy", "--seed", "3", "-p", "builtin:rollback-on-page"); code != 0 || !strings.Contains(e.out.String(), "rollback") {
