@@ -159,8 +159,8 @@ var ladderExceptions = map[[2]string]string{
 	{"cache-flush", "clock of seed 5001"}: "the flush comes at 12:00 on every seed: a policy that learns the timetable is the reference",
 	{"surge", "clock of seed 5001"}: "seed 5001's surge comes early and lasts: its fleet, held by the clock, covers most seeds' surges " +
 		"(54 %; keyed on seed 1, 0 %), and a bound that cuts it cuts the textbook answer as much",
-	{"memory-leak", "late by 15"}: "its lesson accepts a rollback when the latency page fires, some 40 minutes after the reference's",
-	{"thundering-herd", "always warmup"}: "a warm-up running all day refills the cache the flush empties, and costs users nothing the model measures",
+	{"memory-leak", "late by 15"}:                "its lesson accepts a rollback when the latency page fires, some 40 minutes after the reference's",
+	{"thundering-herd", "always warmup"}:         "a warm-up running all day refills the cache the flush empties, and costs users nothing the model measures",
 	{"config-push", "always set_feature(false)"}: "switching the pushed flag off again is the answer, and no seed pushes a harmless one",
 }
 
