@@ -28,7 +28,7 @@ func (GoldenCmd) Help() string {
 // GoldenRecordCmd records reference outcomes.
 type GoldenRecordCmd struct {
 	Scenario []string `short:"s" help:"A scenario to record, built-in name or .lua file, with its reference policy after = (NAME=FILE.rules) if not its built-in one; repeatable: one file for an assignment (default: every built-in scenario with grading criteria)." placeholder:"NAME[=POLICY]"`
-	Policy   string   `short:"p" help:"The reference policy file (default: the scenario's built-in reference policy); only with one --scenario." placeholder:"FILE"`
+	Policy   string   `short:"p" help:"The reference policy file (default: the scenario's built-in reference policy; builtin:NAME names a policy oncall ships); only with one --scenario." placeholder:"FILE"`
 	Seeds    string   `required:"" help:"Seeds to record: 100-130, 1,5,9 or 1-10,20-30." placeholder:"SET"`
 	Output   string   `short:"o" required:"" help:"The reference file to write." placeholder:"FILE"`
 	Jobs     int      `short:"j" help:"Runs at once (default: one per core)." placeholder:"N"`
@@ -62,7 +62,10 @@ Examples:
   oncall golden record -s a.lua=a.rules -s b.lua=b.rules -s surge --seeds 1-50 -o week3.json
 
 An assignment of several scenarios is one file: name each scenario with -s,
-and its reference policy after = when it is not the scenario's built-in one.
+and its reference policy after = when it is not the scenario's built-in one
+(a policy oncall ships as builtin:NAME, from any folder). The file is stamped
+with the model's fingerprint; oncall grade refuses it once the model moves a
+figure, and prints the command that records it again.
 The file pins each reference policy's SHA-256; oncall grade refuses the
 references once that policy's file, at the path recorded, has changed.
   oncall grade --policy student.rules --reference hidden.json`

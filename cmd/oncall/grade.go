@@ -50,6 +50,8 @@ Examples:
   oncall grade --policy mine.rules                       every graded scenario, public seeds
   oncall grade -p bot.rules --scenario bad-deploy        one scenario
   oncall grade -p bot.rules -s bad-deploy -s surge       two (-s as in golden record)
+  oncall grade -p builtin:bad-deploy -s bad-deploy       a policy oncall ships, from any folder
+  oncall grade -p bot.rules --reference week3.json       every scenario the file records
   oncall grade -p student.rules --reference hidden.json -f gradescope -o /autograder/results/results.json
   oncall grade -p student.rules -f junit -o report.xml --pass-mark 70
   oncall grade --class submissions/ -f csv -o class.csv     a row a student
