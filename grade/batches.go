@@ -148,7 +148,7 @@ func checkClass(o GradeOptions) error {
 		if err != nil {
 			return fmt.Errorf("%s: %w", o.ReferenceName, err)
 		}
-		if stale := ref.Stale(sc); stale != nil && !o.AllowStale {
+		if stale := ref.Stale(sc, o.Model); stale != nil && !o.AllowStale {
 			return stale
 		}
 	}

@@ -25,7 +25,7 @@ func TestGradeClassInBatchesWritesWhatAClassAtOnceWrites(t *testing.T) {
 		{Name: "late-2", File: "class/late-2.rules", Policy: lateRollback()},
 		{Name: "ref-2", File: "class/ref-2.rules", Policy: batchtest.FiveRules()},
 	}
-	o := grade.GradeOptions{Scenarios: []grade.Scenario{goScenario(t)}, References: refs, ReferenceName: "refs/test.json"}
+	o := grade.GradeOptions{Model: testModel, Scenarios: []grade.Scenario{goScenario(t)}, References: refs, ReferenceName: "refs/test.json"}
 	whole, err := grade.GradeClass(context.Background(), o, students)
 	if err != nil {
 		t.Fatal(err)

@@ -60,7 +60,7 @@ func classRuns(ctx context.Context, o GradeOptions, students []Student) ([]map[s
 	}
 	for _, sc := range o.Scenarios {
 		ref, err := o.References.Lookup(sc.ID)
-		if err != nil || len(sc.Criteria) == 0 || (ref.Stale(sc) != nil && !o.AllowStale) {
+		if err != nil || len(sc.Criteria) == 0 || (ref.Stale(sc, o.Model) != nil && !o.AllowStale) {
 			continue
 		}
 		passes := make([]batch.Pass, len(loaded))

@@ -31,7 +31,8 @@ func (c *Class) Write(w io.Writer, format string) error {
 }
 
 // WriteCSV writes one row a student, in the class's order: student, rank,
-// total, the points of each criterion, passed, the flags a teacher should
+// total, the points of each criterion (rounded so that they add up to the
+// total as written), passed, the flags a teacher should
 // look at, and the first diagnostic.
 func (c *Class) WriteCSV(w io.Writer) error {
 	cw := csv.NewWriter(w)
@@ -47,7 +48,8 @@ func (c *Class) WriteCSV(w io.Writer) error {
 		// flag, the line a diagnostic quotes) cannot be read as a formula
 		// nor carry control characters (safetext.CSVCell).
 		row := []string{safetext.CSVCell(s.Name), strconv.Itoa(s.Rank), points(s.Score)}
-		for _, p := range s.Points {
+		// Each criterion's points, in hundredths that add up to the total.
+		for _, p := range roundToTotal(s.Points, round2(s.Score)) {
 			row = append(row, points(p))
 		}
 		if err := cw.Write(append(row, fmt.Sprint(s.Passed), safetext.CSVCell(strings.Join(s.Flags, "; ")), safetext.CSVCell(s.Diagnostic))); err != nil {

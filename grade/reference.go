@@ -19,8 +19,13 @@ import (
 // format is refused rather than misread. Format 2 added what a reference
 // pins (the scenario's and the policy's SHA-256, the model version, the
 // criteria) and no policy's outcome on every seed, which partial credit
-// measures from.
-const ReferenceFormat = "oncall-reference/2"
+// measures from; format 3 pins the model by its fingerprint (Model), not
+// by a number raised by hand. A file of format 2 still reads, as
+// references of a model that is no longer (Reference.Stale).
+const ReferenceFormat = "oncall-reference/3"
+
+// referenceFormat2 is the format whose model is a version number.
+const referenceFormat2 = "oncall-reference/2"
 
 // ReferenceFile holds the reference outcomes of one or more scenarios.
 type ReferenceFile struct {
@@ -38,7 +43,7 @@ type Reference struct {
 	ScenarioSHA256 string            `json:"scenario_sha256"` // of the scenario's source; "" for a scenario written in Go
 	Policy         string            `json:"policy"`          // where the reference policy came from
 	PolicySHA256   string            `json:"policy_sha256"`   // of the policy's source; "" for a policy written in Go
-	Model          int               `json:"model"`           // engine.ModelVersion
+	Model          Model             `json:"model"`           // the model it was recorded under
 	Criteria       []PinnedCriterion `json:"criteria"`        // the scenario's grading criteria, in order
 	Seeds          string            `json:"seeds"`           // the seed set, as shift.FormatSeeds writes it
 	Noise          bool              `json:"noise"`
@@ -72,6 +77,9 @@ type RecordOptions struct {
 	PolicySHA256 string // "" for a policy written in Go
 	Noise        bool
 	Limits       budget.Limits // bound the code of each run (zero fields: budget's defaults)
+	// Model is the model of the oncall that records (package
+	// fingerprint's Current), which the reference is stamped with.
+	Model Model
 }
 
 // RecordReference runs the reference policy and no policy over seeds and
@@ -106,7 +114,7 @@ func RecordReference(ctx context.Context, rec RecordOptions, seeds []uint32, o b
 	ref := Reference{
 		Scenario: sc.ID, Source: sc.File, ScenarioSHA256: sc.SHA256,
 		Policy: rec.PolicyName, PolicySHA256: rec.PolicySHA256,
-		Model: engine.ModelVersion, Criteria: pin(sc.Criteria),
+		Model: rec.Model, Criteria: pin(sc.Criteria),
 		Seeds: shift.FormatSeeds(seeds), Noise: rec.Noise,
 	}
 	for i, r := range results {
@@ -176,19 +184,38 @@ func (f *ReferenceFile) Check() error {
 		if err := checkReference(i, r); err != nil {
 			return err
 		}
+		if err := checkModel(f.Format, r.Model); err != nil {
+			return fmt.Errorf("references[%d] (%s).%w", i, r.Scenario, err)
+		}
 	}
 	return nil
 }
 
-// checkFormat checks a file's format.
+// checkFormat checks a file's format: this one, or format 2, whose
+// references read as those of a model that is no longer (Reference.Stale).
 func checkFormat(format string) error {
 	if format == "oncall-reference/1" {
 		return fmt.Errorf("format %q was recorded by an older oncall, without what a reference pins (the scenario's and the policy's SHA-256, the model version, the criteria) nor no policy's outcomes, which partial credit needs: record the file again with `oncall golden record`", format)
 	}
-	if format != ReferenceFormat {
+	if format != ReferenceFormat && format != referenceFormat2 {
 		return fmt.Errorf("format %q: this oncall reads %q (record the file again with `oncall golden record`)", format, ReferenceFormat)
 	}
 	return nil
+}
+
+// checkModel checks a reference's model against the file's format: a
+// fingerprint in format 3, a version number in format 2.
+func checkModel(format string, m Model) error {
+	if format == referenceFormat2 {
+		if m.Version < 1 {
+			return fmt.Errorf("model: format %s numbers the model, 1 or more", referenceFormat2)
+		}
+		return nil
+	}
+	if m.Version > 0 {
+		return fmt.Errorf("model = %d: format %s stamps the model's fingerprint, {\"name\": ..., \"fingerprint\": ...}", m.Version, ReferenceFormat)
+	}
+	return m.check()
 }
 
 // checkReference checks what needs a reference's every field, once its

@@ -201,6 +201,7 @@ func (d *refReader) list(what string, most int, each func(i int) error) error {
 func (d *refReader) file() (*ReferenceFile, error) {
 	f := &ReferenceFile{}
 	scenarios := map[string]bool{}
+	var starts []*placed // where each reference starts
 	err := d.object("the file", map[string]func() error{
 		"format": func() error {
 			if err := d.text(&f.Format, "format"); err != nil {
@@ -216,6 +217,7 @@ func (d *refReader) file() (*ReferenceFile, error) {
 				f.References = append(f.References, Reference{})
 				r := &f.References[i]
 				start := d.at("").(*placed)
+				starts = append(starts, &placed{off: start.off})
 				if err := d.reference(i, r); err != nil {
 					return err
 				}
@@ -242,6 +244,15 @@ func (d *refReader) file() (*ReferenceFile, error) {
 	}
 	if len(f.References) == 0 {
 		return nil, errors.New("references: the file holds no reference")
+	}
+	// A model is read as the file's format says: a fingerprint, or the
+	// number of format 2 (the format comes first in a file oncall wrote).
+	for i := range f.References {
+		r := &f.References[i]
+		if err := checkModel(f.Format, r.Model); err != nil {
+			starts[i].msg = fmt.Sprintf("references[%d] (%s).%v", i, r.Scenario, err)
+			return nil, starts[i]
+		}
 	}
 	return f, nil
 }

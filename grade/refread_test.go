@@ -38,6 +38,12 @@ func TestReadReferencesRefusesWhereItIsWrong(t *testing.T) {
 		{ref(`"source": "` + strings.Repeat("x", 5000) + `"`), "source is 5000 bytes long"},
 		{ref(crit+`, "seeds": "1", "runs": [`+run+`]`) + " {}", "data after the file's object"},
 		{ref(`"runs": {}`), "references[0] (a).runs: a list ([...]) is expected, not an object ({...})"},
+		// A model is read as the file's format says, and refused where its
+		// reference starts.
+		{"{\"format\": \"oncall-reference/3\",\n\"references\": [{\"scenario\": \"a\", \"model\": 1, " + crit + `, "seeds": "1", "runs": [` + run + `]}]}`,
+			"line 2, column 16: references[0] (a).model = 1: format oncall-reference/3 stamps the model's fingerprint"},
+		{"{\"format\": \"oncall-reference/3\",\n\"references\": [{\"scenario\": \"a\", \"model\": {\"name\": \"x\", \"fingerprint\": \"zz\"}, " + crit + `, "seeds": "1", "runs": [` + run + `]}]}`,
+			`line 2, column 16: references[0] (a).model.fingerprint = "zz": it takes the 64 hexadecimal digits`},
 		{`{"format": "oncall-reference/2", "references": [` + strings.Repeat(`{"scenario": "x", `+crit+`, "seeds": "1", "runs": [`+run+`]}, `, 3) + `7]}`, "line 1, column 252: references[1] (x): scenario x appears twice"},
 	}
 	// The place named is where the wrong part starts: the run's brace.
@@ -99,7 +105,7 @@ func TestEveryOutcomeTheEngineProducesReads(t *testing.T) {
 			pols = append(pols, ref.Program)
 		}
 		for _, pol := range pols {
-			ref, err := grade.RecordReference(context.Background(), grade.RecordOptions{Scenario: sc, Policy: pol, PolicyName: "p", Noise: true}, seeds, batch.Options{})
+			ref, err := grade.RecordReference(context.Background(), grade.RecordOptions{Model: testModel, Scenario: sc, Policy: pol, PolicyName: "p", Noise: true}, seeds, batch.Options{})
 			if err != nil {
 				t.Fatalf("%s: %v", p.ID(), err)
 			}

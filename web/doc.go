@@ -95,6 +95,16 @@
 // written and read by the server alone (FormatDecisions, ParseDecisions):
 // a new shift takes them as d, and each decision's answer carries the new d.
 //
+// The debrief scores a shift as oncall grade scores its seed (score.Seed)
+// and accounts for every point (debrief.go, static/account.js): each
+// criterion's row shows its part as counted, guards applied, rounded to
+// tenths so that the rows add up to the score as shown; a row a missed
+// guard cancelled or cut names that guard; the first line under the score
+// says which guards missed, in the shift's figures against their bounds,
+// and how many of the points the other criteria earned they took; a shift
+// worse than doing nothing is told so with its figures. The server sends
+// figures, never sentences, and the page writes them in its language.
+//
 // The Logs panel (static/logs.js) lists the log lines of the last ten
 // minutes as the rows bring them, newest minute first, the most severe
 // and then the largest count first inside a minute, filtered by level. An

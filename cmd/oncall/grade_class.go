@@ -62,7 +62,10 @@ func (c *GradeCmd) gradeClass(env *Env) error {
 		return err
 	}
 	students := classStudents(files)
-	opts := c.options(env, refs, refName, taped(scenarios), limits)
+	opts, err := c.options(env, refs, refName, taped(scenarios), limits)
+	if err != nil {
+		return err
+	}
 	co, err := c.classOptions(env, students, opts.Scenarios)
 	if err != nil {
 		return err
@@ -81,7 +84,7 @@ func (c *GradeCmd) gradeClass(env *Env) error {
 	case err != nil && ctx.Err() != nil:
 		return failure("interrupted: no grade")
 	case errors.As(err, &stale):
-		return c.refuseClass(env, stale, students, refName, opts.Scenarios)
+		return c.refuseClass(env, stale, students, refs, refName, opts.Scenarios)
 	case err != nil:
 		return usageError("%v", err)
 	case c.perStudent():
@@ -186,8 +189,8 @@ func loadStudent(env *Env, name, file string) grade.Student {
 // are stale and that the course staff know what changed
 // (grade.StudentRefusal), and the exit code is 2; what changed goes to
 // standard error.
-func (c *GradeCmd) refuseClass(env *Env, stale *grade.StaleError, students []grade.Student, refName string, scenarios []grade.Scenario) error {
-	stale.Rerecord = c.rerecord(stale)
+func (c *GradeCmd) refuseClass(env *Env, stale *grade.StaleError, students []grade.Student, refs *grade.ReferenceFile, refName string, scenarios []grade.Scenario) error {
+	stale.Rerecord = c.rerecord(refs)
 	if c.perStudent() {
 		refused := grade.RefusedClass(students, refName, scenarios, grade.StudentRefusal(stale))
 		if err := c.writeStudents(env, refused, scenarios); err != nil {
