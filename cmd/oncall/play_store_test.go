@@ -47,13 +47,29 @@ func (p *process) log() string {
 // startPlay starts `oncall play --data data` and waits for its URL.
 func startPlay(t testing.TB, bin, data string) *process {
 	t.Helper()
-	return startPlayOn(t, bin, data, "127.0.0.1:0")
+	return startConsole(t, bin, "--data", data)
 }
 
-// startPlayOn starts `oncall play --data data` on addr and waits for its URL.
+// startPlayOn starts `oncall play --data data` on addr (a console started
+// again on the address it had) and waits for its URL.
 func startPlayOn(t testing.TB, bin, data, addr string) *process {
 	t.Helper()
-	p := &process{cmd: exec.Command(bin, "play", "--addr", addr, "--data", data), done: make(chan struct{})}
+	return startConsoleOn(t, bin, addr, "--data", data)
+}
+
+// startConsole starts `oncall play` with args on a free loopback port and
+// waits for its URL.
+func startConsole(t testing.TB, bin string, args ...string) *process {
+	t.Helper()
+	return startConsoleOn(t, bin, "127.0.0.1:0", args...)
+}
+
+// startConsoleOn starts `oncall play` with args on addr and waits for its
+// URL.
+func startConsoleOn(t testing.TB, bin, addr string, args ...string) *process {
+	t.Helper()
+	data := strings.Join(args, " ")
+	p := &process{cmd: exec.Command(bin, append([]string{"play", "--addr", addr}, args...)...), done: make(chan struct{})}
 	p.cmd.Stderr = p
 	out, err := p.cmd.StdoutPipe()
 	if err != nil {
@@ -78,9 +94,9 @@ func startPlayOn(t testing.TB, bin, data, addr string) *process {
 	select {
 	case p.url = <-urls:
 	case <-p.done:
-		t.Fatalf("oncall play --data %s stopped before it served:\n%s", data, p.log())
+		t.Fatalf("oncall play %s stopped before it served:\n%s", data, p.log())
 	case <-time.After(2 * time.Minute): // a ceiling for a console that never serves
-		t.Fatalf("oncall play --data %s printed no URL in 2 minutes:\n%s", data, p.log())
+		t.Fatalf("oncall play %s printed no URL in 2 minutes:\n%s", data, p.log())
 	}
 	return p
 }

@@ -100,9 +100,13 @@ func (c *GradeCmd) recordNamed(env *Env, refs *grade.ReferenceFile, name string,
 	if err != nil {
 		return nil, err
 	}
+	model, err := env.model()
+	if err != nil {
+		return nil, err
+	}
 	fmt.Fprintf(env.Stderr, "oncall: %s: recording its references with %s on seeds %s\n", name, pol.Name, golden.PublicSeeds)
 	ref, err := grade.RecordReference(context.Background(), grade.RecordOptions{
-		Scenario: grade.Graded(p), Policy: pol.Program, PolicyName: pol.Name, PolicySHA256: pol.SHA256, Noise: true,
+		Scenario: grade.Graded(p), Policy: pol.Program, PolicyName: pol.Name, PolicySHA256: pol.SHA256, Noise: true, Model: model,
 	}, seeds, batch.Options{Jobs: c.Jobs})
 	if err != nil {
 		return nil, err
