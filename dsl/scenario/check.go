@@ -139,7 +139,7 @@ func (p *Program) dryRunSeed(m *budget.Meter, seed uint32, decide bool, log *che
 	}
 	r.check, r.checkSeed = log, seed
 	setup := r.decl.setup
-	setup.Page = p.pageFor(m)
+	setup.Page = p.PageFor(m)
 	loaded := shift.SourceFunc(func(*budget.Meter, uint32) (engine.Scenario, engine.Setup, error) { return r, setup, nil })
 	sim, err := shift.Shift{Scenario: loaded, Seed: seed, Noise: true, Meter: m}.Start(context.Background())
 	if err != nil {

@@ -39,4 +39,9 @@
 // run keeps count against the memory budget too. Values the script
 // hands the engine (surge, constants, controls, events) are checked where
 // they cross, and any error names the file and the line.
+//
+// What stands on its own has a package of its own: dsl/scenario/tape
+// records a seed's first whole run and replays it to the seed's later runs
+// (a class graded at once), through what any caller of a Program has (its
+// runs, as Run).
 package scenario

@@ -169,14 +169,18 @@ func (p *Program) finish(r *run) *dsl.Diagnostic {
 	return d
 }
 
-// pageFor returns a fresh page rule for one run charging m, or nil for
+// PageFor returns a fresh page rule for one run charging m, or nil for
 // MODEL.md's.
-func (p *Program) pageFor(m *budget.Meter) engine.PageRule {
+func (p *Program) PageFor(m *budget.Meter) engine.PageRule {
 	if p.page == nil {
 		return nil
 	}
 	return p.page.instance(m)
 }
+
+// Limits returns what a run of the program may spend when its caller
+// gives it no meter: Options.Limits, with budget's defaults.
+func (p *Program) Limits() budget.Limits { return p.opts.Limits }
 
 // ID returns the scenario's id.
 func (p *Program) ID() string { return p.decl.setup.ID }
@@ -198,7 +202,7 @@ func (p *Program) Briefing() engine.Text { return p.decl.briefing }
 // declaration draw from the scenario stream).
 func (p *Program) Setup() engine.Setup {
 	s := p.decl.setup
-	s.Page = p.pageFor(budget.New(p.opts.Limits))
+	s.Page = p.PageFor(budget.New(p.opts.Limits))
 	return s
 }
 
@@ -232,7 +236,7 @@ func (p *Program) Instance(m *budget.Meter, seed uint32) (engine.Scenario, engin
 		return nil, engine.Setup{}, diags
 	}
 	setup := r.decl.setup
-	setup.Page = p.pageFor(m)
+	setup.Page = p.PageFor(m)
 	return r, setup, nil
 }
 
