@@ -288,9 +288,9 @@ func (r *run) loseInstances(L *lua.LState) int {
 	count, share := t.RawGetString("count") != lua.LNil, t.RawGetString("share") != lua.LNil
 	switch {
 	case count && share:
-		in.add(in.place().key("share"), "give count or share, not both: count = n loses n instances, share = s that share of those serving")
+		in.add(in.place().Key("share"), "give count or share, not both: count = n loses n instances, share = s that share of those serving")
 	case !count && !share && len(diags) == 0:
-		in.add(in.place().start(), "lose_instances{} says nothing: give count, the instances lost, or share, the share of those serving, e.g. lose_instances{ share = 0.6 }")
+		in.add(in.place().Start(), "lose_instances{} says nothing: give count, the instances lost, or share, the share of those serving, e.g. lose_instances{ share = 0.6 }")
 	}
 	if len(diags) > 0 {
 		r.raise(diags)
@@ -396,7 +396,7 @@ func readSetting(evs *[]engine.Event, key string, v lua.LValue, in *reading) {
 	if key == "dep_name" {
 		name, err := depName(v)
 		if err != nil {
-			in.add(in.place().value(key), "%v", err)
+			in.add(in.place().Value(key), "%v", err)
 			return
 		}
 		*evs = append(*evs, engine.Event{Kind: engine.EventDepName, Name: name})
@@ -405,7 +405,7 @@ func readSetting(evs *[]engine.Event, key string, v lua.LValue, in *reading) {
 	if engine.IsControl(key) {
 		c, x, err := controlValue(key, v)
 		if err != nil {
-			in.add(in.place().value(key), "%v", err)
+			in.add(in.place().Value(key), "%v", err)
 			return
 		}
 		*evs = append(*evs, engine.Event{Kind: engine.EventSetControl, Name: c.String(), Value: x, By: "scenario"})
@@ -414,16 +414,16 @@ func readSetting(evs *[]engine.Event, key string, v lua.LValue, in *reading) {
 	spec, err := engine.LookupConstant(key)
 	if err != nil {
 		names := append(engine.ControlNames(), engine.ConstantNames()...)
-		in.add(in.place().key(key), "unknown control or constant %s%s", key, spell.Suggest(key, names))
+		in.add(in.place().Key(key), "unknown control or constant %s%s", key, spell.Suggest(key, names))
 		return
 	}
 	n, ok := v.(lua.LNumber)
 	if !ok {
-		in.add(in.place().value(key), "constant %s = %s: it takes a number", key, luaText(v))
+		in.add(in.place().Value(key), "constant %s = %s: it takes a number", key, luaText(v))
 		return
 	}
 	if err := spec.Check(float64(n)); err != nil {
-		in.add(in.place().value(key), "%v", err)
+		in.add(in.place().Value(key), "%v", err)
 		return
 	}
 	*evs = append(*evs, engine.Event{Kind: engine.EventSetConstant, Name: spec.Name, Value: float64(n)})

@@ -87,13 +87,13 @@ var constantsTable = tableSpec[engine.Constants]{
 				err = c.SetDepName(name)
 			}
 			if err != nil {
-				in.add(in.place().value(key), "%v", err)
+				in.add(in.place().Value(key), "%v", err)
 			}
 			return
 		}
 		spec, err := engine.LookupConstant(key)
 		if err != nil {
-			in.add(in.place().key(key), "%v", err)
+			in.add(in.place().Key(key), "%v", err)
 			if m := meant(key, engine.ConstantNames()); m != "" {
 				in.assuming(m)
 			}
@@ -106,7 +106,7 @@ var constantsTable = tableSpec[engine.Constants]{
 			err = fmt.Errorf("constant %s %v", key, err)
 		}
 		if err != nil {
-			in.add(in.place().value(key), "%v", err)
+			in.add(in.place().Value(key), "%v", err)
 			in.assuming(key)
 		}
 	},
@@ -124,9 +124,9 @@ var controlsTable = tableSpec[engine.Controls]{
 		if err == nil {
 			return
 		}
-		pos, name := in.place().value(key), key
+		pos, name := in.place().Value(key), key
 		if _, unknown := engine.LookupControl(key); unknown != nil {
-			pos, name = in.place().key(key), meant(key, engine.ControlNames())
+			pos, name = in.place().Key(key), meant(key, engine.ControlNames())
 		}
 		in.add(pos, "%v", err)
 		if name != "" {
@@ -178,9 +178,9 @@ func (r *run) readDeclaration(t *lua.LTable) {
 			field, _, _ := strings.Cut(msg, " ")
 			pos := d.pos
 			if field == "instances" || field == "min_instances" {
-				pos = in.place().in("controls").value(field) // min_instances is a control
+				pos = in.place().In("controls").Value(field) // min_instances is a control
 				if field == "instances" {
-					pos = in.place().value(field)
+					pos = in.place().Value(field)
 				}
 			}
 			d.diags = append(d.diags, r.p.diagAt(pos, "scenario{}", msg))

@@ -24,9 +24,9 @@
 // deploy{}, set{}, scale{}, ramp{}, say{}) are read by declarations of their
 // fields, each with what it takes and where its value goes (reader.go);
 // every wrong field is reported where the script wrote it, found in the
-// file's syntax tree (places.go), with its line and column. A runtime error
-// of Lua, which knows only its line, gets its column from the tokens of
-// that line (locate.go, tokens.go).
+// file's syntax tree (dsl/scenario/source), with its line and column. A
+// runtime error of Lua, which knows only its line, gets its column from the
+// tokens of that line (source.Places.Locate).
 //
 // Scenario files are untrusted. They run in the Lua state of dsl/sandbox,
 // which opens only the base library (less load, dofile and their kin),
@@ -43,5 +43,7 @@
 // What stands on its own has a package of its own: dsl/scenario/tape
 // records a seed's first whole run and replays it to the seed's later runs
 // (a class graded at once), through what any caller of a Program has (its
-// runs, as Run).
+// runs, as Run); dsl/scenario/source reads the Lua source beside its
+// parser (its size and nesting, and where each table, field, call and name
+// stands), for the places of the diagnostics.
 package scenario

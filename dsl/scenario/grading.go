@@ -17,7 +17,7 @@ import (
 var gradeTable = tableSpec[[]criterion]{
 	item: readCriterion,
 	other: func(_ *[]criterion, key string, _ lua.LValue, in *reading) {
-		in.add(in.place().key(key), "takes a list of criteria, e.g. %s; %s is not one", gradeExample, key)
+		in.add(in.place().Key(key), "takes a list of criteria, e.g. %s; %s is not one", gradeExample, key)
 	},
 }
 
@@ -40,7 +40,7 @@ var criterionTable = tableSpec[criterion]{
 func readCriterion(list *[]criterion, i int, v lua.LValue, in *reading) {
 	t, ok := v.(*lua.LTable)
 	if !ok {
-		in.add(in.place().item(i), "takes a list of criteria, e.g. %s; #%d is not one", gradeExample, i)
+		in.add(in.place().Item(i), "takes a list of criteria, e.g. %s; #%d is not one", gradeExample, i)
 		return
 	}
 	item := in.inItem(i)
@@ -48,7 +48,7 @@ func readCriterion(list *[]criterion, i int, v lua.LValue, in *reading) {
 	before := len(*in.diags)
 	criterionTable.read(&c, t, item)
 	pl := item.place()
-	c.Pos, c.valuePos = pl.key("metric"), pl.value("metric")
+	c.Pos, c.valuePos = pl.Key("metric"), pl.Value("metric")
 	if len(*in.diags) > before {
 		// Whether its outcome exists is still worth saying, once the
 		// file has loaded (checkCriteria), which then drops it.
@@ -60,9 +60,9 @@ func readCriterion(list *[]criterion, i int, v lua.LValue, in *reading) {
 	}
 	switch {
 	case c.Metric == "":
-		item.add(pl.near, "a criterion needs a metric, e.g. metric = \"budget_used\"")
+		item.add(pl.Near(), "a criterion needs a metric, e.g. metric = \"budget_used\"")
 	case c.Op == "":
-		item.add(pl.near, "a criterion needs a bound: at_most = ... or at_least = ...")
+		item.add(pl.Near(), "a criterion needs a bound: at_most = ... or at_least = ...")
 	default:
 		*list = append(*list, c)
 	}

@@ -119,9 +119,9 @@ func (r *run) outcome(L *lua.LState) int {
 	in := r.newReading("outcome{}", "outcome", line, &diags)
 	outcomeTable.read(&o, t, in)
 	if o.Name != "" {
-		o.Pos = in.place().value("name")
+		o.Pos = in.place().Value("name")
 	}
-	o.valueAt = in.place().value("value")
+	o.valueAt = in.place().Value("value")
 	twice := false
 	for _, other := range r.decl.outcomes {
 		if other.Name == o.Name && o.Name != "" {

@@ -80,7 +80,7 @@ func (r *run) inject(L *lua.LState) int {
 	in := r.newReading("inject{}", "inject", line, &diags)
 	injectTable.read(&d, t, in)
 	if d.ID != "" {
-		d.Pos = in.place().value("id")
+		d.Pos = in.place().Value("id")
 	}
 	for _, other := range r.decl.injects {
 		if other.ID == d.ID && d.ID != "" {

@@ -41,7 +41,7 @@ func (p *Program) compilePage(decl *declaration) (*pageRule, *dsl.Diagnostic) {
 			env[s.Name] = 0.0
 		}
 	}
-	quote := p.argPlace(decl.pos, "scenario").value("page") // the string's opening quote
+	quote := p.argPlace(decl.pos, "scenario").Value("page") // the string's opening quote
 	pr := &pageRule{src: p.src, at: func(off int) dsl.Pos {
 		// A place inside the string only where the file holds the rule
 		// as written up to that place (a literal on one line); a rule the

@@ -1,7 +1,6 @@
 package scenario
 
 import (
-	"fmt"
 	"slices"
 	"sort"
 	"strings"
@@ -13,6 +12,7 @@ import (
 
 	"github.com/oncall-sim/oncall/dsl"
 	"github.com/oncall-sim/oncall/dsl/sandbox"
+	"github.com/oncall-sim/oncall/dsl/scenario/source"
 	"github.com/oncall-sim/oncall/engine"
 	"github.com/oncall-sim/oncall/internal/budget"
 )
@@ -41,7 +41,7 @@ type Program struct {
 
 	chunk      []ast.Stmt // the syntax tree, for where tables stand
 	placesOnce sync.Once
-	placesOf   *places
+	placesOf   *source.Places
 
 	states   sync.Pool // *sandbox.State: states clean runs gave back (reuse.go)
 	declared *declared // seed 0's scenario{}, for the runs that pass the same (declared.go)
@@ -54,14 +54,14 @@ type Program struct {
 
 // places returns where the file's table constructors stand, read from its
 // syntax tree the first time a diagnostic needs one.
-func (p *Program) places() *places {
-	p.placesOnce.Do(func() { p.placesOf = findPlaces(p.file, p.src, p.chunk) })
+func (p *Program) places() *source.Places {
+	p.placesOnce.Do(func() { p.placesOf = source.Find(p.file, p.src, p.chunk) })
 	return p.placesOf
 }
 
 // argPlace returns where the table passed to name at call stands.
-func (p *Program) argPlace(call dsl.Pos, name string) place {
-	return place{at: p.places().argOf(call.Line, name), near: call}
+func (p *Program) argPlace(call dsl.Pos, name string) source.Place {
+	return p.places().Arg(call, name)
 }
 
 // Compile checks a scenario file as it loads: its syntax, its main chunk
@@ -85,22 +85,22 @@ func Compile(filename string, src []byte, opts Options) (*Program, error) {
 // level does not hide what the callbacks do.
 func compile(filename string, src []byte, opts Options) (p, past *Program, diags dsl.List) {
 	opts.Limits = opts.Limits.WithDefaults()
-	text, d := sourceText(filename, src)
+	text, d := source.Text(filename, src)
 	if d != nil {
 		return nil, nil, dsl.List{*d}
 	}
 	p = &Program{file: filename, src: text, opts: opts, lib: newLibrary()}
-	if d := checkSource(filename, text); d != nil {
+	if d := source.Check(filename, text); d != nil {
 		return nil, nil, dsl.List{*d}
 	}
 	chunk, err := parse.Parse(strings.NewReader(text), filename)
 	if err != nil {
-		return nil, nil, dsl.List{syntaxDiagnostic(filename, text, err)}
+		return nil, nil, dsl.List{source.SyntaxDiagnostic(filename, text, err)}
 	}
 	sandbox.RewriteLength(chunk)
 	proto, err := compileChunk(chunk, filename)
 	if err != nil {
-		return nil, nil, dsl.List{syntaxDiagnostic(filename, text, err)}
+		return nil, nil, dsl.List{source.SyntaxDiagnostic(filename, text, err)}
 	}
 	p.proto, p.cat, p.chunk = proto, sandbox.Concatenates(proto), chunk
 	r, diags, top := p.loadChunk(budget.New(opts.Limits), 0, proto)
@@ -367,51 +367,6 @@ func statementAt(chunk []ast.Stmt, line int) int {
 		at = i
 	}
 	return at
-}
-
-// syntaxDiagnostic turns a parse or compile error into a diagnostic.
-func syntaxDiagnostic(file, src string, err error) dsl.Diagnostic {
-	d := dsl.Diagnostic{Pos: dsl.Pos{File: file}}
-	switch e := err.(type) {
-	case *parse.Error:
-		d.Pos.Line, d.Pos.Col = e.Pos.Line, e.Pos.Column
-		msg := strings.TrimSpace(e.Message)
-		if !strings.HasPrefix(msg, "syntax error") {
-			msg = "syntax error: " + msg
-		}
-		switch {
-		case e.Pos.Line == parse.EOF:
-			d.Pos.Line, d.Pos.Col = lastLine(src), 0
-			msg += " at the end of the file (a missing `end`, `)` or `}`?)"
-		case e.Token != "":
-			msg = fmt.Sprintf("%s near %q", msg, e.Token)
-		}
-		d.Message = msg
-	case *lua.CompileError:
-		// gopher-lua gives the line alone: the column is the statement's
-		// first letter on it.
-		d.Pos.Line = e.Line
-		d.Pos.Col = firstLetter(dsl.LineOf(src, e.Line))
-		d.Message = e.Message
-		if strings.Contains(e.Message, "too many local variables") {
-			d.Message = "too many local variables in one function (gopher-lua holds about 200): keep the values in a table, e.g. local v = {}; v.rate = 2"
-		}
-	default:
-		d.Message = err.Error()
-	}
-	d.Snippet = dsl.LineOf(src, d.Pos.Line)
-	return d
-}
-
-// firstLetter is the column (from 1) of the first character of line that
-// is not a space, 1 for a blank line.
-func firstLetter(line string) int {
-	return len([]rune(line)) - len([]rune(strings.TrimLeft(line, " \t"))) + 1
-}
-
-func lastLine(src string) int {
-	n := strings.Count(strings.TrimRight(src, "\n"), "\n") + 1
-	return n
 }
 
 // compileChunk compiles a file's statements, or a chunk made of them, into

@@ -8,6 +8,7 @@ import (
 	lua "github.com/yuin/gopher-lua"
 
 	"github.com/oncall-sim/oncall/dsl"
+	"github.com/oncall-sim/oncall/dsl/scenario/source"
 	"github.com/oncall-sim/oncall/internal/spell"
 )
 
@@ -97,7 +98,7 @@ func (s *tableSpec[D]) read(d *D, t *lua.LTable, in *reading) {
 			s.other(d, kv.key, kv.value, in)
 		default:
 			names := s.names()
-			in.add(in.place().key(kv.key), "unknown field %s%s%s (fields: %s)", kv.key, s.of, spell.Suggest(kv.key, names), strings.Join(names, ", "))
+			in.add(in.place().Key(kv.key), "unknown field %s%s%s (fields: %s)", kv.key, s.of, spell.Suggest(kv.key, names), strings.Join(names, ", "))
 			if m := meant(kv.key, names); m != "" {
 				in.assuming(m)
 			}
@@ -105,7 +106,7 @@ func (s *tableSpec[D]) read(d *D, t *lua.LTable, in *reading) {
 	}
 	for _, f := range s.fields {
 		if f.missing != "" && t.RawGetString(f.name) == lua.LNil {
-			in.add(in.place().near, "%s", f.missing)
+			in.add(in.place().Near(), "%s", f.missing)
 		}
 	}
 }
@@ -115,7 +116,7 @@ func (s *tableSpec[D]) readItem(d *D, kv entry, in *reading) {
 		s.item(d, kv.index, kv.value, in)
 		return
 	}
-	in.add(in.place().item(kv.index), "%s", s.notList)
+	in.add(in.place().Item(kv.index), "%s", s.notList)
 }
 
 func (s *tableSpec[D]) lookup(name string) *field[D] {
@@ -165,7 +166,7 @@ type reading struct {
 	item   int
 
 	found bool
-	at    place
+	at    source.Place
 
 	// On the reading of a whole table only: what a dry run plays with in
 	// place of a faulty field, by its path (nil: nothing to say), and
@@ -181,15 +182,15 @@ func (r *run) newReading(what, name string, line int, diags *dsl.List) *reading 
 }
 
 // place returns where the table stands.
-func (in *reading) place() place {
+func (in *reading) place() source.Place {
 	if in.found {
 		return in.at
 	}
 	switch {
 	case in.parent != nil && in.key != "":
-		in.at = in.parent.place().in(in.key)
+		in.at = in.parent.place().In(in.key)
 	case in.parent != nil:
-		in.at = in.parent.place().inItem(in.item)
+		in.at = in.parent.place().InItem(in.item)
 	default:
 		if in.line == 0 {
 			in.line = in.r.callerLine()
@@ -218,7 +219,7 @@ func (in *reading) add(pos dsl.Pos, format string, args ...any) {
 // fieldProblem reports what the reader of field key found wrong.
 func (in *reading) fieldProblem(key string, err error) {
 	pl := in.place()
-	in.problem(pl.in(key), pl.value(key), key, err)
+	in.problem(pl.In(key), pl.Value(key), key, err)
 	in.assuming(key)
 }
 
@@ -246,19 +247,19 @@ func (in *reading) assuming(key string) {
 // which label names in the message.
 func (in *reading) argProblem(label string, err error) {
 	pl := in.place()
-	in.problem(pl, pl.start(), label, err)
+	in.problem(pl, pl.Start(), label, err)
 }
 
 // problem reports err at pos, or in the table inner where err points there;
 // its message follows label unless it stands alone.
-func (in *reading) problem(inner place, pos dsl.Pos, label string, err error) {
+func (in *reading) problem(inner source.Place, pos dsl.Pos, label string, err error) {
 	p := &problem{err: err}
 	errors.As(err, &p)
 	switch {
 	case p.inner != "" && p.atKey:
-		pos = inner.key(p.inner)
+		pos = inner.Key(p.inner)
 	case p.inner != "":
-		pos = inner.value(p.inner)
+		pos = inner.Value(p.inner)
 	}
 	if p.whole {
 		in.add(pos, "%s", p.err)

@@ -78,7 +78,7 @@ var referenceField = field[declaration]{name: "reference", read: func(d *declara
 		return fmt.Errorf("%w", err)
 	}
 	text := string(s)
-	ref := Reference{Pos: in.place().value("reference")}
+	ref := Reference{Pos: in.place().Value("reference")}
 	if !strings.Contains(text, "\n") && strings.HasSuffix(strings.TrimSpace(text), ".rules") {
 		file := strings.TrimSpace(text)
 		if err := referencePath(file); err != nil {

@@ -189,7 +189,7 @@ func (r *run) finishLoad() {
 	for m := range r.schedule {
 		if m >= r.decl.setup.Minutes {
 			pos := r.decl.atPos[m]
-			if arg, ok := r.p.places().callArg(pos.Line, "at", 1); ok {
+			if arg, ok := r.p.places().CallArg(pos.Line, "at", 1); ok {
 				pos = arg // the time it was given
 			}
 			d := r.p.diagAt(pos, "", fmt.Sprintf("at(%s): minute %d is after the end of the run (%d minutes)", r.decl.atText[m], m, r.decl.setup.Minutes))
@@ -403,6 +403,21 @@ func (r *run) caused(l dsl.List) dsl.List {
 	if r.m.Err() != nil {
 		for i := range l {
 			l[i].Cause = r.m.Err()
+		}
+	}
+	return l
+}
+
+// placed gives a column to the diagnostics of l that have a line of the
+// file but none (source.Places.Locate).
+func (p *Program) placed(l dsl.List) dsl.List {
+	for i := range l {
+		d := &l[i]
+		if d.Pos.File != p.file || d.Pos.Line < 1 || d.Pos.Col > 0 || d.Snippet == "" {
+			continue
+		}
+		if pos, ok := p.places().Locate(d.Pos.Line, d.Message); ok {
+			d.Pos.Col = pos.Col
 		}
 	}
 	return l

@@ -116,10 +116,10 @@ func (r *run) declareSwitch(L *lua.LState) int {
 	in := r.newReading("switch{}", "switch", line, &diags)
 	switchTable.read(&d, t, in)
 	if d.ID != "" {
-		d.Pos = in.place().value("id")
+		d.Pos = in.place().Value("id")
 	}
 	if d.on == nil && d.off == nil && t.RawGetString("on") == lua.LNil && t.RawGetString("off") == lua.LNil {
-		in.add(in.place().near, "switch %q does nothing either way: give on = function(ctx) ... end, off = function(ctx) ... end, or both", d.ID)
+		in.add(in.place().Near(), "switch %q does nothing either way: give on = function(ctx) ... end, off = function(ctx) ... end, or both", d.ID)
 	}
 	r.checkSwitchID(&d, in)
 	r.decl.diags = append(r.decl.diags, diags...)
@@ -217,7 +217,7 @@ func (p *Program) Labels() map[string]engine.Text {
 var labelsTable = tableSpec[map[string]engine.Text]{
 	other: func(ls *map[string]engine.Text, key string, v lua.LValue, in *reading) {
 		if _, err := engine.LookupControl(key); err != nil {
-			in.add(in.place().key(key), "labels: %v", err)
+			in.add(in.place().Key(key), "labels: %v", err)
 			return
 		}
 		t, err := labelValue(v)

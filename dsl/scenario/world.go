@@ -22,7 +22,7 @@ func (r *run) Attach(w engine.World) { r.world = w }
 // call of fn on the calling line, placed under that argument.
 func (r *run) argError(fn string, i int, format string, args ...any) {
 	line := r.callerLine()
-	pos, ok := r.p.places().callArg(line, fn, i)
+	pos, ok := r.p.places().CallArg(line, fn, i)
 	if !ok {
 		pos = dsl.Pos{File: r.p.file, Line: line}
 	}
@@ -108,10 +108,10 @@ func constantKey(fn, key string, in *reading) (engine.ConstantSpec, bool) {
 		return spec, true
 	}
 	if _, isControl := engine.LookupControl(key); isControl == nil {
-		in.add(in.place().key(key), "%s is a control, which someone else sets with set{ %s = ... }: %s changes the model's constants", key, key, fn)
+		in.add(in.place().Key(key), "%s is a control, which someone else sets with set{ %s = ... }: %s changes the model's constants", key, key, fn)
 		return spec, false
 	}
-	in.add(in.place().key(key), "unknown constant %s%s", key, suggestOrHint(key, engine.ConstantNames()))
+	in.add(in.place().Key(key), "unknown constant %s%s", key, suggestOrHint(key, engine.ConstantNames()))
 	return spec, false
 }
 
@@ -123,7 +123,7 @@ func readScale(evs *[]engine.Event, key string, v lua.LValue, in *reading) {
 	n, isNum := v.(lua.LNumber)
 	f := float64(n)
 	if !isNum || !(f >= 0) || math.IsInf(f, 0) {
-		in.add(in.place().value(key), "%s = %s: it takes a factor, a number 0 or more, e.g. %s = 0.5 halves it", key, luaText(v), key)
+		in.add(in.place().Value(key), "%s = %s: it takes a factor, a number 0 or more, e.g. %s = 0.5 halves it", key, luaText(v), key)
 		return
 	}
 	if set, ok := in.r.valueSet(spec); ok {
@@ -132,7 +132,7 @@ func readScale(evs *[]engine.Event, key string, v lua.LValue, in *reading) {
 			x = math.Round(x)
 		}
 		if err := spec.Check(x); err != nil {
-			in.add(in.place().value(key), "%s = %s would make %s %s of %s: out of range: it takes %s to %s %s",
+			in.add(in.place().Value(key), "%s = %s would make %s %s of %s: out of range: it takes %s to %s %s",
 				key, engine.PersonNum(f), key, engine.PersonNum(x), engine.PersonNum(set), engine.PersonNum(spec.Min), engine.PersonNum(spec.Max), spec.Unit)
 			return
 		}
@@ -189,11 +189,11 @@ func readRamp(c *rampChange, key string, v lua.LValue, in *reading) {
 	}
 	n, isNum := v.(lua.LNumber)
 	if !isNum {
-		in.add(in.place().value(key), "%s = %s: it takes the value to reach, a number from %s to %s %s", key, luaText(v), engine.PersonNum(spec.Min), engine.PersonNum(spec.Max), spec.Unit)
+		in.add(in.place().Value(key), "%s = %s: it takes the value to reach, a number from %s to %s %s", key, luaText(v), engine.PersonNum(spec.Min), engine.PersonNum(spec.Max), spec.Unit)
 		return
 	}
 	if err := spec.Check(float64(n)); err != nil {
-		in.add(in.place().value(key), "%v", err)
+		in.add(in.place().Value(key), "%v", err)
 		return
 	}
 	c.to = append(c.to, engine.Event{Kind: engine.EventRamp, Name: spec.Name, Value: float64(n)})
@@ -208,7 +208,7 @@ func (r *run) ramp(L *lua.LState) int {
 	in := r.newReading("ramp{}", "ramp", 0, &diags)
 	rampTable.read(&c, t, in)
 	if len(diags) == 0 && len(c.to) == 0 {
-		in.add(in.place().start(), "ramp{} names no constant: say which to move and where, e.g. ramp{ app_ms = 120, over = \"30m\" }")
+		in.add(in.place().Start(), "ramp{} names no constant: say which to move and where, e.g. ramp{ app_ms = 120, over = \"30m\" }")
 	}
 	if len(diags) > 0 {
 		r.raise(diags)
