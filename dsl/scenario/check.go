@@ -428,3 +428,10 @@ const maxFailures = 100
 // errEnough ends a seed of a dry run whose callbacks failed maxFailures
 // times.
 var errEnough = errors.New("the callbacks of this seed failed often enough")
+
+func b2f(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
+}
