@@ -47,5 +47,7 @@
 // parser (its size and nesting, and where each table, field, call and name
 // stands), for the places of the diagnostics; dsl/scenario/table reads the
 // tables a script passes to the API, field by field, each problem at its
-// place, asking the run (a table.Script) where it was called.
+// place, asking the run (a table.Script) where it was called;
+// dsl/scenario/pagerule compiles scenario{}'s page rule and evaluates it
+// in each run.
 package scenario

@@ -12,6 +12,7 @@ import (
 
 	"github.com/oncall-sim/oncall/dsl"
 	"github.com/oncall-sim/oncall/dsl/sandbox"
+	"github.com/oncall-sim/oncall/dsl/scenario/pagerule"
 	"github.com/oncall-sim/oncall/dsl/scenario/source"
 	"github.com/oncall-sim/oncall/engine"
 	"github.com/oncall-sim/oncall/internal/budget"
@@ -35,9 +36,9 @@ type Program struct {
 	proto *lua.FunctionProto
 	cat   bool // the file concatenates strings
 	opts  Options
-	decl  *declaration // from the load with seed 0
-	lib   *library     // what every run's state shares
-	page  *pageRule    // nil: the rule of MODEL.md
+	decl  *declaration   // from the load with seed 0
+	lib   *library       // what every run's state shares
+	page  *pagerule.Rule // nil: the rule of MODEL.md
 
 	chunk      []ast.Stmt // the syntax tree, for where tables stand
 	placesOnce sync.Once
@@ -164,7 +165,8 @@ func (p *Program) finish(r *run) *dsl.Diagnostic {
 	if r.decl == nil || r.decl.pageSrc == "" {
 		return nil
 	}
-	pr, d := p.compilePage(r.decl)
+	quote := p.argPlace(r.decl.pos, "scenario").Value("page") // the string's opening quote
+	pr, d := pagerule.Compile(r.decl.pageSrc, p.src, quote)
 	p.page = pr
 	return d
 }
@@ -175,7 +177,7 @@ func (p *Program) PageFor(m *budget.Meter) engine.PageRule {
 	if p.page == nil {
 		return nil
 	}
-	return p.page.instance(m)
+	return p.page.Instance(m)
 }
 
 // Limits returns what a run of the program may spend when its caller
