@@ -13,7 +13,7 @@ import (
 // Fork gives the instance as it stands, to go on in a fork whose code
 // charges m, and the run's page rule charging m (nil: the model's); with
 // a nil m it only says whether it can. ok false: not now; an instance of
-// a later run of the seed may (a recording run of dsl/scenario's tapes,
+// a later run of the seed may (a recording run of dsl/scenario/tape's tapes,
 // which the first run of a seed is). An instance that is no Forking is
 // never forked.
 type Forking interface {
@@ -55,7 +55,7 @@ type NamesUnread interface {
 // minute before the policy is shown it, as its own run charges it. Only
 // the time budget sees less: the time the scenario's code took in the
 // shared minutes counts for the shared run alone (as a replayed call's
-// counts for none, dsl/scenario's tapes), and the policies shown a minute
+// counts for none, dsl/scenario/tape's tapes), and the policies shown a minute
 // in turn pass the clock's reading on (budget.Relay).
 //
 // A run that cannot share so is run alone, as Run runs it: a shift with

@@ -10,6 +10,7 @@ import (
 
 	"github.com/oncall-sim/oncall/dsl/policy"
 	"github.com/oncall-sim/oncall/dsl/scenario"
+	"github.com/oncall-sim/oncall/dsl/scenario/tape"
 	"github.com/oncall-sim/oncall/grade"
 	"github.com/oncall-sim/oncall/internal/untrusted"
 )
@@ -143,12 +144,12 @@ func (c *GradeCmd) outputs(env *Env) error {
 
 // taped gives each scenario of a script its tapes: every student runs on
 // the same seeds, so each seed's script is run once to its end and
-// replayed to the others (scenario.Tapes), which gives the same runs.
+// replayed to the others (tape.Tapes), which gives the same runs.
 func taped(scenarios []grade.Scenario) []grade.Scenario {
 	out := make([]grade.Scenario, len(scenarios))
 	for i, sc := range scenarios {
 		if p, ok := sc.Source.(*scenario.Program); ok {
-			sc.Source = p.Tapes()
+			sc.Source = tape.New(p)
 		}
 		out[i] = sc
 	}

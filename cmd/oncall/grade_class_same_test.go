@@ -15,7 +15,7 @@ import (
 // same files, byte for byte: its CSV and JSON are those of the separate
 // reports put together, and each student's own report (JUnit) is the one
 // grade -p writes. The class replays each seed's scenario script
-// (scenario.Tapes); separate commands run it.
+// (tape.Tapes); separate commands run it.
 func TestGradeClassEqualsSeparateGrades(t *testing.T) {
 	var files []string
 	for _, pat := range []string{"../../scripts/*.rules", "../../scripts/ladder/bad-deploy/*.rules", "../../scripts/ladder/db-degradation/*.rules", "../../scripts/ladder/surge/*.rules"} {

@@ -526,6 +526,6 @@ func Concatenates(p *lua.FunctionProto) bool {
 
 // Rebind makes the meter charge bud from now on: a run whose script was
 // brought up to where another run stands, on a meter of its own, goes on
-// charging that run's (dsl/scenario's tapes). Nothing of the old meter's
+// charging that run's (dsl/scenario/tape's tapes). Nothing of the old meter's
 // steps or memory goes with it: bud already counts them.
 func (m *Meter) Rebind(bud *budget.Meter) { m.bud = bud }

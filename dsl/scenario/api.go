@@ -8,7 +8,10 @@ import (
 	lua "github.com/yuin/gopher-lua"
 
 	"github.com/oncall-sim/oncall/dsl"
+	"github.com/oncall-sim/oncall/dsl/scenario/source"
+	"github.com/oncall-sim/oncall/dsl/scenario/table"
 	"github.com/oncall-sim/oncall/engine"
+	"github.com/oncall-sim/oncall/i18n"
 	"github.com/oncall-sim/oncall/internal/budget"
 	"github.com/oncall-sim/oncall/internal/spell"
 )
@@ -137,29 +140,29 @@ type deployEvent struct {
 // deployTable declares deploy{ build = name, error_rate = share, cpu =
 // factor, leak = { app_ms_per_min = ms }, rollout = minutes, hold_at =
 // share, error = "log message" }.
-var deployTable = tableSpec[deployEvent]{
-	fields: []field[deployEvent]{
-		to("build", buildName, func(d *deployEvent, b string) { d.build.Name = b }).
-			required(`build is missing: name the build, e.g. deploy{ build = "4.2.1", error_rate = 0.05, rollout = 3 }`),
-		to("rollout", rolloutValue, func(d *deployEvent, n float64) { d.rollout = n }),
-		to("error_rate", share, func(d *deployEvent, x float64) { d.build.ErrorRate, d.props = x, true }),
-		to("cpu", cpuValue, func(d *deployEvent, x float64) { d.build.ExtraCPU, d.props = x-1, true }),
-		nested("leak", &leakTable, func(d *deployEvent) *deployEvent { d.props = true; return d },
+var deployTable = table.Spec[deployEvent]{
+	Fields: []table.Field[deployEvent]{
+		table.To("build", buildName, func(d *deployEvent, b string) { d.build.Name = b }).
+			Required(`build is missing: name the build, e.g. deploy{ build = "4.2.1", error_rate = 0.05, rollout = 3 }`),
+		table.To("rollout", rolloutValue, func(d *deployEvent, n float64) { d.rollout = n }),
+		table.To("error_rate", table.Share, func(d *deployEvent, x float64) { d.build.ErrorRate, d.props = x, true }),
+		table.To("cpu", cpuValue, func(d *deployEvent, x float64) { d.build.ExtraCPU, d.props = x-1, true }),
+		table.Nested("leak", &leakTable, func(d *deployEvent) *deployEvent { d.props = true; return d },
 			"takes a table, e.g. leak = { app_ms_per_min = 1.5 }"),
-		to("hold_at", holdAtValue, func(d *deployEvent, x float64) { d.holdAt = x }),
-		to("error", buildMessage, func(d *deployEvent, m string) { d.build.Message = m }),
+		table.To("hold_at", holdAtValue, func(d *deployEvent, x float64) { d.holdAt = x }),
+		table.To("error", buildMessage, func(d *deployEvent, m string) { d.build.Message = m }),
 	},
-	notList: "takes named fields (build, rollout, error_rate, cpu, leak, hold_at, error), not a list",
+	NotList: "takes named fields (build, rollout, error_rate, cpu, leak, hold_at, error), not a list",
 }
 
 // leakTable declares leak = { app_ms_per_min = ms }.
-var leakTable = tableSpec[deployEvent]{
-	fields: []field[deployEvent]{
-		to("app_ms_per_min", leakValue, func(d *deployEvent, x float64) { d.build.LeakMSPerMin = x }).
-			required("leak{} says nothing: give app_ms_per_min, the application time the build adds each minute it runs, e.g. leak = { app_ms_per_min = 1.5 }"),
+var leakTable = table.Spec[deployEvent]{
+	Fields: []table.Field[deployEvent]{
+		table.To("app_ms_per_min", leakValue, func(d *deployEvent, x float64) { d.build.LeakMSPerMin = x }).
+			Required("leak{} says nothing: give app_ms_per_min, the application time the build adds each minute it runs, e.g. leak = { app_ms_per_min = 1.5 }"),
 	},
-	of:      " in leak",
-	notList: "takes named fields (app_ms_per_min), not a list",
+	Of:      " in leak",
+	NotList: "takes named fields (app_ms_per_min), not a list",
 }
 
 func buildName(v lua.LValue) (string, error) {
@@ -168,7 +171,7 @@ func buildName(v lua.LValue) (string, error) {
 		return "", fmt.Errorf("= %s: it takes the build's name as a string, e.g. \"4.2.1\"", luaText(v))
 	}
 	if err := engine.CheckBuildName(string(s)); err != nil {
-		return "", whole(err)
+		return "", table.Whole(err)
 	}
 	return string(s), nil
 }
@@ -201,7 +204,7 @@ func rolloutValue(v lua.LValue) (float64, error) {
 }
 
 func cpuValue(v lua.LValue) (float64, error) {
-	n, err := number(v)
+	n, err := table.Number(v)
 	if err == nil && !(n >= engine.MinBuildCPU && n <= engine.MaxBuildCPU) {
 		err = fmt.Errorf("= %s is out of range: it takes the build's CPU factor, %s to %s (1: as the build before, 1.25: a quarter more)", fmtNum(n), fmtNum(engine.MinBuildCPU), fmtNum(engine.MaxBuildCPU))
 	}
@@ -209,7 +212,7 @@ func cpuValue(v lua.LValue) (float64, error) {
 }
 
 func leakValue(v lua.LValue) (float64, error) {
-	n, err := number(v)
+	n, err := table.Number(v)
 	if err == nil && !(n >= 0 && n <= engine.MaxLeakMSPerMin) {
 		err = fmt.Errorf("= %s is out of range: it takes 0 to %d ms a minute", fmtNum(n), engine.MaxLeakMSPerMin)
 	}
@@ -235,12 +238,31 @@ func (r *run) deploy(L *lua.LState) int {
 
 // readArg reads the table an API function was passed during the run; what
 // it finds wrong stops the script, every problem with its place.
-func readArg[D any](r *run, what, name string, spec *tableSpec[D], d *D, t *lua.LTable) {
+func readArg[D any](r *run, what, name string, spec *table.Spec[D], d *D, t *lua.LTable) {
 	var diags dsl.List
-	spec.read(d, t, r.newReading(what, name, 0, &diags))
+	spec.Read(d, t, r.newReading(what, name, 0, &diags))
 	if len(diags) > 0 {
 		r.raise(diags)
 	}
+}
+
+// newReading reads the table passed to the function name called on line
+// (0: the line of the calling Lua code, found when needed).
+func (r *run) newReading(what, name string, line int, diags *dsl.List) *table.Reading {
+	return table.NewReading(script{r}, what, name, line, diags)
+}
+
+// script is a run as the readers of its tables see it (table.Script).
+type script struct{ r *run }
+
+func (s script) CallerLine() int { return s.r.callerLine() }
+
+func (s script) Arg(line int, name string) source.Place {
+	return s.r.p.argPlace(dsl.Pos{File: s.r.p.file, Line: line}, name)
+}
+
+func (s script) Diag(pos dsl.Pos, context, msg string) dsl.Diagnostic {
+	return s.r.p.diagAt(pos, context, msg)
 }
 
 // loss is what lose_instances{} says: a count of instances or a share of
@@ -251,12 +273,12 @@ type loss struct {
 
 // loseTable declares lose_instances{ count = n } or { share = s }; that
 // exactly one is given is loseInstances' to check.
-var loseTable = tableSpec[loss]{
-	fields: []field[loss]{
-		to("count", lossCount, func(l *loss, n float64) { l.count = n }),
-		to("share", lossShare, func(l *loss, s float64) { l.share = s }),
+var loseTable = table.Spec[loss]{
+	Fields: []table.Field[loss]{
+		table.To("count", lossCount, func(l *loss, n float64) { l.count = n }),
+		table.To("share", lossShare, func(l *loss, s float64) { l.share = s }),
 	},
-	notList: "takes one named field, count or share, e.g. lose_instances{ count = 6 } or lose_instances{ share = 0.6 }, not a list",
+	NotList: "takes one named field, count or share, e.g. lose_instances{ count = 6 } or lose_instances{ share = 0.6 }, not a list",
 }
 
 func lossCount(v lua.LValue) (float64, error) {
@@ -284,13 +306,13 @@ func (r *run) loseInstances(L *lua.LState) int {
 	var l loss
 	var diags dsl.List
 	in := r.newReading("lose_instances{}", "lose_instances", 0, &diags)
-	loseTable.read(&l, t, in)
+	loseTable.Read(&l, t, in)
 	count, share := t.RawGetString("count") != lua.LNil, t.RawGetString("share") != lua.LNil
 	switch {
 	case count && share:
-		in.add(in.place().key("share"), "give count or share, not both: count = n loses n instances, share = s that share of those serving")
+		in.Add(in.Place().Key("share"), "give count or share, not both: count = n loses n instances, share = s that share of those serving")
 	case !count && !share && len(diags) == 0:
-		in.add(in.place().start(), "lose_instances{} says nothing: give count, the instances lost, or share, the share of those serving, e.g. lose_instances{ share = 0.6 }")
+		in.Add(in.Place().Start(), "lose_instances{} says nothing: give count, the instances lost, or share, the share of those serving, e.g. lose_instances{ share = 0.6 }")
 	}
 	if len(diags) > 0 {
 		r.raise(diags)
@@ -320,15 +342,15 @@ func (r *run) flushCache(L *lua.LState) int {
 
 // logTable declares log{ level = "WARN", source = "cert", message = "...",
 // count = n }: a line of the minute's logs.
-var logTable = tableSpec[engine.LogLine]{
-	fields: []field[engine.LogLine]{
-		to("level", logLevel, func(l *engine.LogLine, s string) { l.Level = s }),
-		to("source", logText("source", engine.MaxLogSource), func(l *engine.LogLine, s string) { l.Source = s }),
-		to("message", logText("message", engine.MaxLogMessage), func(l *engine.LogLine, s string) { l.Message = s }).
-			required(`message is missing: write the line, e.g. log{ level = "WARN", source = "cert", message = "certificate expires in 10 minutes", count = 1 }`),
-		to("count", logCountValue, func(l *engine.LogLine, n float64) { l.Count = int64(n) }),
+var logTable = table.Spec[engine.LogLine]{
+	Fields: []table.Field[engine.LogLine]{
+		table.To("level", logLevel, func(l *engine.LogLine, s string) { l.Level = s }),
+		table.To("source", logText("source", engine.MaxLogSource), func(l *engine.LogLine, s string) { l.Source = s }),
+		table.To("message", logText("message", engine.MaxLogMessage), func(l *engine.LogLine, s string) { l.Message = s }).
+			Required(`message is missing: write the line, e.g. log{ level = "WARN", source = "cert", message = "certificate expires in 10 minutes", count = 1 }`),
+		table.To("count", logCountValue, func(l *engine.LogLine, n float64) { l.Count = int64(n) }),
 	},
-	notList: "takes named fields (level, source, message, count), not a list",
+	NotList: "takes named fields (level, source, message, count), not a list",
 }
 
 func logLevel(v lua.LValue) (string, error) {
@@ -387,25 +409,25 @@ func action(c engine.Control) func(*run, *lua.LState) int {
 
 // setTable declares set{ name = value, ... }: controls changed by someone
 // else and constants changed by the world.
-var setTable = tableSpec[[]engine.Event]{
-	other:   readSetting,
-	notList: "takes named values, e.g. set{ boot_delay = 8 }, not a list",
+var setTable = table.Spec[[]engine.Event]{
+	Other:   readSetting,
+	NotList: "takes named values, e.g. set{ boot_delay = 8 }, not a list",
 }
 
-func readSetting(evs *[]engine.Event, key string, v lua.LValue, in *reading) {
+func readSetting(evs *[]engine.Event, key string, v lua.LValue, in *table.Reading) {
 	if key == "dep_name" {
-		name, err := depName(v)
+		name, err := table.DepName(v)
 		if err != nil {
-			in.add(in.place().value(key), "%v", err)
+			in.Add(in.Place().Value(key), "%v", err)
 			return
 		}
 		*evs = append(*evs, engine.Event{Kind: engine.EventDepName, Name: name})
 		return
 	}
 	if engine.IsControl(key) {
-		c, x, err := controlValue(key, v)
+		c, x, err := table.Control(key, v)
 		if err != nil {
-			in.add(in.place().value(key), "%v", err)
+			in.Add(in.Place().Value(key), "%v", err)
 			return
 		}
 		*evs = append(*evs, engine.Event{Kind: engine.EventSetControl, Name: c.String(), Value: x, By: "scenario"})
@@ -414,16 +436,16 @@ func readSetting(evs *[]engine.Event, key string, v lua.LValue, in *reading) {
 	spec, err := engine.LookupConstant(key)
 	if err != nil {
 		names := append(engine.ControlNames(), engine.ConstantNames()...)
-		in.add(in.place().key(key), "unknown control or constant %s%s", key, spell.Suggest(key, names))
+		in.Add(in.Place().Key(key), "unknown control or constant %s%s", key, spell.Suggest(key, names))
 		return
 	}
 	n, ok := v.(lua.LNumber)
 	if !ok {
-		in.add(in.place().value(key), "constant %s = %s: it takes a number", key, luaText(v))
+		in.Add(in.Place().Value(key), "constant %s = %s: it takes a number", key, luaText(v))
 		return
 	}
 	if err := spec.Check(float64(n)); err != nil {
-		in.add(in.place().value(key), "%v", err)
+		in.Add(in.Place().Value(key), "%v", err)
 		return
 	}
 	*evs = append(*evs, engine.Event{Kind: engine.EventSetConstant, Name: spec.Name, Value: float64(n)})
@@ -462,13 +484,13 @@ func canonical(ev engine.Event) int {
 // player's timeline.
 func (r *run) say(L *lua.LState) int {
 	r.needEvent("say{}")
-	text, err := textValue(L.Get(1))
+	text, err := table.Text(L.Get(1))
 	if err != nil {
 		var diags dsl.List
-		r.newReading("say", "say", 0, &diags).argProblem("the message", err)
+		r.newReading("say", "say", 0, &diags).ArgProblem("the message", err)
 		r.raise(diags)
 	}
-	for _, lang := range languages() {
+	for _, lang := range i18n.Codes() {
 		if n := len(text[lang]); n > maxSayBytes {
 			L.RaiseError("say: the text in %s is %s; a line of the timeline holds at most %s bytes: shorten it", lang, bytesText(int64(n)), budget.Number(maxSayBytes))
 		}
@@ -533,7 +555,7 @@ func (r *run) runMinute(L *lua.LState, fn string, v lua.LValue) int {
 		if r.decl == nil {
 			L.RaiseError("%s(%q): call scenario{...} first: times of day count from its start", fn, string(v))
 		}
-		tod, err := timeOfDay(v)
+		tod, err := table.TimeOfDay(v)
 		if err != nil {
 			L.RaiseError("%s(%q): a time of day is \"HH:MM\" from \"00:00\" to \"23:59\", or give a minute of the run as a number", fn, string(v))
 		}

@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	lua "github.com/yuin/gopher-lua"
-	"github.com/yuin/gopher-lua/parse"
 
 	"github.com/oncall-sim/oncall/dsl"
 )
@@ -62,7 +61,7 @@ func arity(name string, fn func(*run, *lua.LState) int) func(*run, *lua.LState) 
 		case inLib && L.Get(1).Type() == lua.LTTable:
 			// rng:normal(0, 1) passes rng itself first.
 			line := r.callerLine()
-			pos, ok := r.p.places().method(line, lib, method)
+			pos, ok := r.p.places().Method(line, lib, method)
 			if !ok {
 				pos = dsl.Pos{File: r.p.file, Line: line}
 			}
@@ -72,22 +71,6 @@ func arity(name string, fn func(*run, *lua.LState) int) func(*run, *lua.LState) 
 		}
 		return fn(r, L)
 	}
-}
-
-// method returns where lib:name, a library's function called as a
-// method, first stands on line: at name.
-func (ps *places) method(line int, lib, name string) (dsl.Pos, bool) {
-	if ps == nil || ps.toks == nil {
-		return dsl.Pos{}, false
-	}
-	ts := ps.toks
-	from, to := ts.lineTokens(line)
-	for k := from; k < to; k++ {
-		if ts.typ(k) == parse.TIdent && ts.toks[k].Str == name && ts.typ(k-1) == ':' && ts.typ(k-2) == parse.TIdent && ts.toks[k-2].Str == lib {
-			return ts.pos(k), true
-		}
-	}
-	return dsl.Pos{}, false
 }
 
 // arguments writes a count of arguments.

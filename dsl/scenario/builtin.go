@@ -86,7 +86,7 @@ func LoadDir(dir string, opts Options) ([]*Program, error) {
 			continue
 		}
 		if other, ok := taken[p.ID()]; ok {
-			problems = append(problems, p.diagAt(p.argPlace(p.decl.pos, "scenario").value("id"), "scenario{}",
+			problems = append(problems, p.diagAt(p.argPlace(p.decl.pos, "scenario").Value("id"), "scenario{}",
 				fmt.Sprintf("id %q is already the id of %s: give this scenario an id of its own", p.ID(), other)))
 			continue
 		}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/oncall-sim/oncall/engine"
+	"github.com/oncall-sim/oncall/i18n"
 	"github.com/oncall-sim/oncall/scenarios"
 )
 
@@ -37,7 +38,7 @@ func TestBuiltinsLoadInOrderWithEveryLanguage(t *testing.T) {
 		if p.ID() != scenarios.Names()[i] {
 			t.Errorf("built-in %d is %s, want %s", i, p.ID(), scenarios.Names()[i])
 		}
-		for _, lang := range languages() {
+		for _, lang := range i18n.Codes() {
 			if p.Title()[lang] == "" || p.Briefing()[lang] == "" {
 				t.Errorf("%s has no title or briefing in %s", p.ID(), lang)
 			}
@@ -385,15 +386,15 @@ func TestAnnotationsCoverTheAPI(t *testing.T) {
 	}
 	// Every field a table of the API declares is in its class.
 	for class, fields := range map[string][]string{
-		"oncall.Scenario":  scenarioTable.names(),
-		"oncall.Criterion": criterionTable.names(),
-		"oncall.Deploy":    deployTable.names(),
-		"oncall.Leak":      leakTable.names(),
-		"oncall.Lose":      loseTable.names(),
-		"oncall.Ramp":      rampTable.names(),
-		"oncall.Outcome":   outcomeTable.names(),
-		"oncall.Inject":    injectTable.names(),
-		"oncall.Switch":    switchTable.names(),
+		"oncall.Scenario":  scenarioTable.Names(),
+		"oncall.Criterion": criterionTable.Names(),
+		"oncall.Deploy":    deployTable.Names(),
+		"oncall.Leak":      leakTable.Names(),
+		"oncall.Lose":      loseTable.Names(),
+		"oncall.Ramp":      rampTable.Names(),
+		"oncall.Outcome":   outcomeTable.Names(),
+		"oncall.Inject":    injectTable.Names(),
+		"oncall.Switch":    switchTable.Names(),
 		"oncall.Labels":    engine.ControlNames(),
 	} {
 		// The class's line may name what it extends: "---@class oncall.Ramp: oncall.Constants".

@@ -139,7 +139,7 @@ func (p *Program) dryRunSeed(m *budget.Meter, seed uint32, decide bool, log *che
 	}
 	r.check, r.checkSeed = log, seed
 	setup := r.decl.setup
-	setup.Page = p.pageFor(m)
+	setup.Page = p.PageFor(m)
 	loaded := shift.SourceFunc(func(*budget.Meter, uint32) (engine.Scenario, engine.Setup, error) { return r, setup, nil })
 	sim, err := shift.Shift{Scenario: loaded, Seed: seed, Noise: true, Meter: m}.Start(context.Background())
 	if err != nil {
@@ -428,3 +428,10 @@ const maxFailures = 100
 // errEnough ends a seed of a dry run whose callbacks failed maxFailures
 // times.
 var errEnough = errors.New("the callbacks of this seed failed often enough")
+
+func b2f(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
+}

@@ -7,7 +7,9 @@ import (
 	lua "github.com/yuin/gopher-lua"
 
 	"github.com/oncall-sim/oncall/dsl"
+	"github.com/oncall-sim/oncall/dsl/scenario/table"
 	"github.com/oncall-sim/oncall/engine"
+	"github.com/oncall-sim/oncall/i18n"
 )
 
 // declaration is what scenario{...} and grade{...} said.
@@ -42,29 +44,29 @@ func (p *Program) diagAt(pos dsl.Pos, context, msg string) dsl.Diagnostic {
 }
 
 // scenarioTable declares the fields of scenario{...}.
-var scenarioTable = tableSpec[declaration]{
-	fields: []field[declaration]{
-		to("id", idValue, func(d *declaration, id string) { d.setup.ID = id }).
-			required(`id is missing: name the scenario, e.g. id = "my-drill" (lower-case letters, digits and -)`),
-		to("title", titleValue, func(d *declaration, t engine.Text) { d.title = t }).
-			required(`title is missing: title = { en = "..." } (other languages: ` + strings.Join(languages()[1:], ", ") + ")"),
-		to("briefing", textValue, func(d *declaration, t engine.Text) { d.briefing = t }).
-			required(`briefing is missing: briefing = { en = "what the player faces" }`),
-		to("start", timeOfDay, func(d *declaration, m int) { d.setup.Start = m }),
-		to("duration", duration, func(d *declaration, m int) { d.setup.Minutes = m }),
-		to("budget_left", share, func(d *declaration, x float64) { d.setup.BudgetLeft = x }),
-		to("warm", share, func(d *declaration, x float64) { d.setup.Warm = x }),
-		to("instances", wholeNumber(0, 40, " (0: min_instances)"), func(d *declaration, n int) { d.setup.Instances = n }),
-		nested("constants", &constantsTable, func(d *declaration) *engine.Constants { return &d.setup.Constants },
+var scenarioTable = table.Spec[declaration]{
+	Fields: []table.Field[declaration]{
+		table.To("id", table.ID, func(d *declaration, id string) { d.setup.ID = id }).
+			Required(`id is missing: name the scenario, e.g. id = "my-drill" (lower-case letters, digits and -)`),
+		table.To("title", table.Title, func(d *declaration, t engine.Text) { d.title = t }).
+			Required(`title is missing: title = { en = "..." } (other languages: ` + strings.Join(i18n.Codes()[1:], ", ") + ")"),
+		table.To("briefing", table.Text, func(d *declaration, t engine.Text) { d.briefing = t }).
+			Required(`briefing is missing: briefing = { en = "what the player faces" }`),
+		table.To("start", table.TimeOfDay, func(d *declaration, m int) { d.setup.Start = m }),
+		table.To("duration", table.Duration, func(d *declaration, m int) { d.setup.Minutes = m }),
+		table.To("budget_left", table.Share, func(d *declaration, x float64) { d.setup.BudgetLeft = x }),
+		table.To("warm", table.Share, func(d *declaration, x float64) { d.setup.Warm = x }),
+		table.To("instances", table.WholeNumber(0, 40, " (0: min_instances)"), func(d *declaration, n int) { d.setup.Instances = n }),
+		table.Nested("constants", &constantsTable, func(d *declaration) *engine.Constants { return &d.setup.Constants },
 			"takes a table of constants, e.g. constants = { boot_delay = 8 }"),
-		nested("controls", &controlsTable, func(d *declaration) *engine.Controls { return &d.setup.Controls },
+		table.Nested("controls", &controlsTable, func(d *declaration) *engine.Controls { return &d.setup.Controls },
 			"takes a table of starting values, e.g. controls = { min_instances = 12 }"),
-		to("page", pageValue, func(d *declaration, s string) { d.pageSrc = s }),
+		table.To("page", pageValue, func(d *declaration, s string) { d.pageSrc = s }),
 		referenceField,
-		nested("labels", &labelsTable, func(d *declaration) *map[string]engine.Text { return &d.labels },
+		table.Nested("labels", &labelsTable, func(d *declaration) *map[string]engine.Text { return &d.labels },
 			`takes a table of labels for the model's controls, e.g. labels = { feature = "Search suggestions" }`),
 	},
-	notList: "takes named fields (id, title, briefing, start, duration, budget_left, warm, instances, constants, controls, page, reference, labels), not a list",
+	NotList: "takes named fields (id, title, briefing, start, duration, budget_left, warm, instances, constants, controls, page, reference, labels), not a list",
 }
 
 // pageValue reads the page rule's source; it compiles once the whole file
@@ -79,61 +81,61 @@ func pageValue(v lua.LValue) (string, error) {
 
 // constantsTable declares constants = { name = value }: any constant of the
 // model, by name.
-var constantsTable = tableSpec[engine.Constants]{
-	other: func(c *engine.Constants, key string, v lua.LValue, in *reading) {
+var constantsTable = table.Spec[engine.Constants]{
+	Other: func(c *engine.Constants, key string, v lua.LValue, in *table.Reading) {
 		if key == "dep_name" {
-			name, err := depName(v)
+			name, err := table.DepName(v)
 			if err == nil {
 				err = c.SetDepName(name)
 			}
 			if err != nil {
-				in.add(in.place().value(key), "%v", err)
+				in.Add(in.Place().Value(key), "%v", err)
 			}
 			return
 		}
 		spec, err := engine.LookupConstant(key)
 		if err != nil {
-			in.add(in.place().key(key), "%v", err)
+			in.Add(in.Place().Key(key), "%v", err)
 			if m := meant(key, engine.ConstantNames()); m != "" {
-				in.assuming(m)
+				in.Assuming(m)
 			}
 			return
 		}
-		n, err := number(v)
+		n, err := table.Number(v)
 		if err == nil {
 			err = c.Set(spec.Name, n)
 		} else {
 			err = fmt.Errorf("constant %s %v", key, err)
 		}
 		if err != nil {
-			in.add(in.place().value(key), "%v", err)
-			in.assuming(key)
+			in.Add(in.Place().Value(key), "%v", err)
+			in.Assuming(key)
 		}
 	},
-	notList: "constants takes named values, e.g. constants = { boot_delay = 8 }",
+	NotList: "constants takes named values, e.g. constants = { boot_delay = 8 }",
 }
 
 // controlsTable declares controls = { name = value }: the starting value of
 // any control but the actions.
-var controlsTable = tableSpec[engine.Controls]{
-	other: func(cs *engine.Controls, key string, v lua.LValue, in *reading) {
-		c, val, err := controlValue(key, v)
+var controlsTable = table.Spec[engine.Controls]{
+	Other: func(cs *engine.Controls, key string, v lua.LValue, in *table.Reading) {
+		c, val, err := table.Control(key, v)
 		if err == nil {
 			err = cs.Set(c, val)
 		}
 		if err == nil {
 			return
 		}
-		pos, name := in.place().value(key), key
+		pos, name := in.Place().Value(key), key
 		if _, unknown := engine.LookupControl(key); unknown != nil {
-			pos, name = in.place().key(key), meant(key, engine.ControlNames())
+			pos, name = in.Place().Key(key), meant(key, engine.ControlNames())
 		}
-		in.add(pos, "%v", err)
+		in.Add(pos, "%v", err)
 		if name != "" {
-			in.assuming(name)
+			in.Assuming(name)
 		}
 	},
-	notList: "controls takes named values, e.g. controls = { min_instances = 12 }",
+	NotList: "controls takes named values, e.g. controls = { min_instances = 12 }",
 }
 
 // declare implements scenario{...}.
@@ -167,8 +169,8 @@ func (r *run) readDeclaration(t *lua.LTable) {
 	d.setup.ID = ""
 	r.decl = d
 	in := r.newReading("scenario{}", "scenario", line, &d.diags)
-	in.assume, in.notes = assumeDefault, map[string]string{}
-	scenarioTable.read(d, t, in)
+	in.Assume, in.Notes = assumeDefault, map[string]string{}
+	scenarioTable.Read(d, t, in)
 	d.diags.Sort()
 	if err := d.setup.Validate(); err != nil {
 		// Each field is in range (what is not was left at its default),
@@ -178,19 +180,19 @@ func (r *run) readDeclaration(t *lua.LTable) {
 			field, _, _ := strings.Cut(msg, " ")
 			pos := d.pos
 			if field == "instances" || field == "min_instances" {
-				pos = in.place().in("controls").value(field) // min_instances is a control
+				pos = in.Place().In("controls").Value(field) // min_instances is a control
 				if field == "instances" {
-					pos = in.place().value(field)
+					pos = in.Place().Value(field)
 				}
 			}
 			d.diags = append(d.diags, r.p.diagAt(pos, "scenario{}", msg))
 			if note := notes[field]; note != "" {
-				in.notes[d.diags[len(d.diags)-1].Error()] = note
+				in.Notes[d.diags[len(d.diags)-1].Error()] = note
 			}
 		}
 	}
-	if len(in.notes) > 0 {
-		d.assumed = in.notes
+	if len(in.Notes) > 0 {
+		d.assumed = in.Notes
 	}
 	if r.p.declared == nil {
 		r.keep(line, t, d)

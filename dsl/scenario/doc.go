@@ -22,11 +22,11 @@
 //
 // The tables a script passes to the API (scenario{}, grade{}, outcome{},
 // deploy{}, set{}, scale{}, ramp{}, say{}) are read by declarations of their
-// fields, each with what it takes and where its value goes (reader.go);
-// every wrong field is reported where the script wrote it, found in the
-// file's syntax tree (places.go), with its line and column. A runtime error
-// of Lua, which knows only its line, gets its column from the tokens of
-// that line (locate.go, tokens.go).
+// fields, each with what it takes and where its value goes
+// (dsl/scenario/table); every wrong field is reported where the script
+// wrote it, found in the file's syntax tree (dsl/scenario/source), with its
+// line and column. A runtime error of Lua, which knows only its line, gets
+// its column from the tokens of that line (source.Places.Locate).
 //
 // Scenario files are untrusted. They run in the Lua state of dsl/sandbox,
 // which opens only the base library (less load, dofile and their kin),
@@ -39,4 +39,15 @@
 // run keeps count against the memory budget too. Values the script
 // hands the engine (surge, constants, controls, events) are checked where
 // they cross, and any error names the file and the line.
+//
+// What stands on its own has a package of its own: dsl/scenario/tape
+// records a seed's first whole run and replays it to the seed's later runs
+// (a class graded at once), through what any caller of a Program has (its
+// runs, as Run); dsl/scenario/source reads the Lua source beside its
+// parser (its size and nesting, and where each table, field, call and name
+// stands), for the places of the diagnostics; dsl/scenario/table reads the
+// tables a script passes to the API, field by field, each problem at its
+// place, asking the run (a table.Script) where it was called;
+// dsl/scenario/pagerule compiles scenario{}'s page rule and evaluates it
+// in each run.
 package scenario

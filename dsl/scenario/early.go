@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/yuin/gopher-lua/ast"
-	"github.com/yuin/gopher-lua/parse"
 
 	"github.com/oncall-sim/oncall/dsl"
 	"github.com/oncall-sim/oncall/dsl/sandbox"
@@ -59,7 +58,7 @@ func (p *Program) clockBeforeScenario() dsl.List {
 			continue
 		}
 		arg := c.Args[0].(*ast.StringExpr).Value
-		pos, ok := p.places().nthCallArg(line, "clock", k)
+		pos, ok := p.places().NthCallArg(line, "clock", k)
 		if !ok {
 			pos = dsl.Pos{File: p.file, Line: line}
 		}
@@ -81,28 +80,4 @@ func callsScenario(s ast.Stmt) bool {
 	}
 	id, ok := f.Func.(*ast.IdentExpr)
 	return ok && id.Value == "scenario"
-}
-
-// nthCallArg returns where the first argument of the k-th call (from 0)
-// of the global fn on line stands.
-func (ps *places) nthCallArg(line int, fn string, k int) (dsl.Pos, bool) {
-	if ps == nil || ps.toks == nil {
-		return dsl.Pos{}, false
-	}
-	ts := ps.toks
-	from, to := ts.lineTokens(line)
-	for i := from; i < to; i++ {
-		if ts.typ(i) != parse.TIdent || !ts.names(i, "", fn) {
-			continue
-		}
-		pos, ok, call := ts.arg(i, 1)
-		if !call {
-			continue
-		}
-		if k == 0 {
-			return pos, ok
-		}
-		k--
-	}
-	return dsl.Pos{}, false
 }

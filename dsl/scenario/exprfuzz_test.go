@@ -72,7 +72,7 @@ func FuzzPageRule(f *testing.F) {
 			named(t, err)
 			return
 		}
-		rule := p.pageFor(budget.New(opts.Limits))
+		rule := p.PageFor(budget.New(opts.Limits))
 		if rule == nil {
 			return // an empty rule: MODEL.md's
 		}

@@ -3,6 +3,7 @@ package scenario
 import (
 	"fmt"
 	"math"
+	"reflect"
 
 	"github.com/oncall-sim/oncall/dsl"
 	"github.com/oncall-sim/oncall/dsl/exprwork"
@@ -77,6 +78,12 @@ func (c *criterion) problem(msg string) error {
 		return fmt.Errorf("grade %s: %s", c.Metric, msg)
 	}
 	return dsl.Diagnostic{Pos: c.Pos, Context: "grade " + c.Metric, Message: msg}
+}
+
+// boundPlace is where a grading bound stands: a number over reference.
+var boundPlace = exprwork.Place{
+	What: "a bound", In: "a bound", Subject: "it", Each: "each evaluation",
+	Simpler: "write a bound more simply", Want: reflect.Float64, Names: []string{"reference"},
 }
 
 // boundEnv is what a bound's expression sees.

@@ -8,48 +8,49 @@ import (
 	lua "github.com/yuin/gopher-lua"
 
 	"github.com/oncall-sim/oncall/dsl"
+	"github.com/oncall-sim/oncall/dsl/scenario/table"
 	"github.com/oncall-sim/oncall/internal/spell"
 	"github.com/oncall-sim/oncall/score"
 )
 
 // gradeTable declares grade{ criterion, ... }: a list, each item read by
 // criterionTable.
-var gradeTable = tableSpec[[]criterion]{
-	item: readCriterion,
-	other: func(_ *[]criterion, key string, _ lua.LValue, in *reading) {
-		in.add(in.place().key(key), "takes a list of criteria, e.g. %s; %s is not one", gradeExample, key)
+var gradeTable = table.Spec[[]criterion]{
+	Item: readCriterion,
+	Other: func(_ *[]criterion, key string, _ lua.LValue, in *table.Reading) {
+		in.Add(in.Place().Key(key), "takes a list of criteria, e.g. %s; %s is not one", gradeExample, key)
 	},
 }
 
 const gradeExample = `grade{ { metric = "cost", at_most = "reference * 1.25" } }`
 
 // criterionTable declares one criterion: { metric = ..., at_most = ... }.
-var criterionTable = tableSpec[criterion]{
-	fields: []field[criterion]{
-		{name: "metric", read: readMetric},
+var criterionTable = table.Spec[criterion]{
+	Fields: []table.Field[criterion]{
+		{Name: "metric", Read: readMetric},
 		boundField("at_most"),
 		boundField("at_least"),
-		to("weight", weightValue, func(c *criterion, w float64) { c.Weight = w }),
-		to("scoring", scoringValue, func(c *criterion, m string) { c.Scoring = m }),
+		table.To("weight", weightValue, func(c *criterion, w float64) { c.Weight = w }),
+		table.To("scoring", scoringValue, func(c *criterion, m string) { c.Scoring = m }),
 	},
-	of:      " in a criterion",
-	notList: "a criterion takes named fields (metric, at_most or at_least, weight, scoring), not a list: { metric = \"cost\", at_most = \"reference * 1.25\" }",
+	Of:      " in a criterion",
+	NotList: "a criterion takes named fields (metric, at_most or at_least, weight, scoring), not a list: { metric = \"cost\", at_most = \"reference * 1.25\" }",
 }
 
 // readCriterion reads list item i of grade{}.
-func readCriterion(list *[]criterion, i int, v lua.LValue, in *reading) {
+func readCriterion(list *[]criterion, i int, v lua.LValue, in *table.Reading) {
 	t, ok := v.(*lua.LTable)
 	if !ok {
-		in.add(in.place().item(i), "takes a list of criteria, e.g. %s; #%d is not one", gradeExample, i)
+		in.Add(in.Place().Item(i), "takes a list of criteria, e.g. %s; #%d is not one", gradeExample, i)
 		return
 	}
-	item := in.inItem(i)
+	item := in.InItem(i)
 	c := criterion{Criterion: Criterion{Weight: 1}}
-	before := len(*in.diags)
-	criterionTable.read(&c, t, item)
-	pl := item.place()
-	c.Pos, c.valuePos = pl.key("metric"), pl.value("metric")
-	if len(*in.diags) > before {
+	before := in.Problems()
+	criterionTable.Read(&c, t, item)
+	pl := item.Place()
+	c.Pos, c.valuePos = pl.Key("metric"), pl.Value("metric")
+	if in.Problems() > before {
 		// Whether its outcome exists is still worth saying, once the
 		// file has loaded (checkCriteria), which then drops it.
 		c.faulty = true
@@ -60,9 +61,9 @@ func readCriterion(list *[]criterion, i int, v lua.LValue, in *reading) {
 	}
 	switch {
 	case c.Metric == "":
-		item.add(pl.near, "a criterion needs a metric, e.g. metric = \"budget_used\"")
+		item.Add(pl.Near(), "a criterion needs a metric, e.g. metric = \"budget_used\"")
 	case c.Op == "":
-		item.add(pl.near, "a criterion needs a bound: at_most = ... or at_least = ...")
+		item.Add(pl.Near(), "a criterion needs a bound: at_most = ... or at_least = ...")
 	default:
 		*list = append(*list, c)
 	}
@@ -71,7 +72,7 @@ func readCriterion(list *[]criterion, i int, v lua.LValue, in *reading) {
 // readMetric reads a criterion's outcome; whether the model has it or the
 // file declares it with outcome{...}, anywhere in the file, is checked once
 // the file has loaded (checkCriteria).
-func readMetric(c *criterion, v lua.LValue, _ *reading) error {
+func readMetric(c *criterion, v lua.LValue, _ *table.Reading) error {
 	s, ok := v.(lua.LString)
 	if !ok {
 		return fmt.Errorf("= %s: it takes an outcome's name, e.g. \"budget_used\"", luaText(v))
@@ -82,10 +83,10 @@ func readMetric(c *criterion, v lua.LValue, _ *reading) error {
 
 // boundField declares at_most or at_least: a number, or an expression over
 // the reference outcome on the same seed. A criterion takes one of them.
-func boundField(op string) field[criterion] {
-	return field[criterion]{name: op, read: func(c *criterion, v lua.LValue, _ *reading) error {
+func boundField(op string) table.Field[criterion] {
+	return table.Field[criterion]{Name: op, Read: func(c *criterion, v lua.LValue, _ *table.Reading) error {
 		if c.Op != "" {
-			return whole(errors.New("a criterion takes one of at_most and at_least, not both"))
+			return table.Whole(errors.New("a criterion takes one of at_most and at_least, not both"))
 		}
 		c.Op = op
 		switch v := v.(type) {
@@ -146,8 +147,8 @@ func (r *run) grade(L *lua.LState) int {
 	}
 	in := r.newReading("grade{}", "grade", line, &r.decl.diags)
 	if k, _ := t.Next(lua.LNil); k == lua.LNil {
-		in.add(r.decl.gradePos, "grade{} is empty: list at least one criterion, or leave grade{} out")
+		in.Add(r.decl.gradePos, "grade{} is empty: list at least one criterion, or leave grade{} out")
 	}
-	gradeTable.read(&r.decl.grading, t, in)
+	gradeTable.Read(&r.decl.grading, t, in)
 	return 0
 }

@@ -10,6 +10,7 @@ import (
 	lua "github.com/yuin/gopher-lua"
 
 	"github.com/oncall-sim/oncall/dsl"
+	"github.com/oncall-sim/oncall/dsl/scenario/table"
 	"github.com/oncall-sim/oncall/engine"
 	"github.com/oncall-sim/oncall/internal/budget"
 	"github.com/oncall-sim/oncall/internal/spell"
@@ -65,15 +66,15 @@ type outcomeDecl struct {
 var outcomeName = regexp.MustCompile(`^[a-z][a-z0-9_]{0,63}$`)
 
 // outcomeTable declares outcome{ name = ..., value = function(rows) ... end, unit = ... }.
-var outcomeTable = tableSpec[outcomeDecl]{
-	fields: []field[outcomeDecl]{
-		to("name", outcomeNameValue, func(o *outcomeDecl, n string) { o.Name = n }).
-			required(`name is missing: outcome{ name = "minutes_over_capacity", value = function(rows) ... end }`),
-		to("value", functionValue, func(o *outcomeDecl, f *lua.LFunction) { o.value = f }).
-			required(`value is missing: give the function that computes the figure from the rows, e.g. value = function(rows) return #rows end`),
-		to("unit", unitValue, func(o *outcomeDecl, u string) { o.Unit = u }),
+var outcomeTable = table.Spec[outcomeDecl]{
+	Fields: []table.Field[outcomeDecl]{
+		table.To("name", outcomeNameValue, func(o *outcomeDecl, n string) { o.Name = n }).
+			Required(`name is missing: outcome{ name = "minutes_over_capacity", value = function(rows) ... end }`),
+		table.To("value", functionValue, func(o *outcomeDecl, f *lua.LFunction) { o.value = f }).
+			Required(`value is missing: give the function that computes the figure from the rows, e.g. value = function(rows) return #rows end`),
+		table.To("unit", unitValue, func(o *outcomeDecl, u string) { o.Unit = u }),
 	},
-	notList: "takes named fields (name, value, unit), not a list",
+	NotList: "takes named fields (name, value, unit), not a list",
 }
 
 func outcomeNameValue(v lua.LValue) (string, error) {
@@ -97,7 +98,7 @@ func functionValue(v lua.LValue) (*lua.LFunction, error) {
 
 func unitValue(v lua.LValue) (string, error) {
 	s, ok := v.(lua.LString)
-	if !ok || len(s) > 16 || strings.TrimSpace(string(s)) == "" || plainText(string(s)) != nil || strings.ContainsAny(string(s), "\n\t") {
+	if !ok || len(s) > 16 || strings.TrimSpace(string(s)) == "" || table.PlainText(string(s)) != nil || strings.ContainsAny(string(s), "\n\t") {
 		return "", fmt.Errorf("= %s: a unit is a short text on one line, e.g. \"min\" or \"requests\"", luaText(v))
 	}
 	return string(s), nil
@@ -117,15 +118,15 @@ func (r *run) outcome(L *lua.LState) int {
 	var diags dsl.List
 	o := outcomeDecl{Outcome: Outcome{Pos: dsl.Pos{File: r.p.file, Line: line}}}
 	in := r.newReading("outcome{}", "outcome", line, &diags)
-	outcomeTable.read(&o, t, in)
+	outcomeTable.Read(&o, t, in)
 	if o.Name != "" {
-		o.Pos = in.place().value("name")
+		o.Pos = in.Place().Value("name")
 	}
-	o.valueAt = in.place().value("value")
+	o.valueAt = in.Place().Value("value")
 	twice := false
 	for _, other := range r.decl.outcomes {
 		if other.Name == o.Name && o.Name != "" {
-			in.add(o.Pos, "outcome %q is declared twice (first at line %d): give each figure a name of its own", o.Name, other.Pos.Line)
+			in.Add(o.Pos, "outcome %q is declared twice (first at line %d): give each figure a name of its own", o.Name, other.Pos.Line)
 			twice = true
 		}
 	}

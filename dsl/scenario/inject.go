@@ -8,7 +8,9 @@ import (
 	lua "github.com/yuin/gopher-lua"
 
 	"github.com/oncall-sim/oncall/dsl"
+	"github.com/oncall-sim/oncall/dsl/scenario/table"
 	"github.com/oncall-sim/oncall/engine"
+	"github.com/oncall-sim/oncall/i18n"
 	"github.com/oncall-sim/oncall/internal/budget"
 	"github.com/oncall-sim/oncall/shift"
 )
@@ -45,16 +47,16 @@ type injectDecl struct {
 const maxInjects = 50
 
 // injectTable declares inject{ id = ..., title = ..., effect = function(ctx) ... end }.
-var injectTable = tableSpec[injectDecl]{
-	fields: []field[injectDecl]{
-		to("id", idValue, func(d *injectDecl, id string) { d.ID = id }).
-			required(`id is missing: name the inject, e.g. inject{ id = "second-deploy", title = "A second bad build", effect = function(ctx) ... end }`),
-		to("title", titleValue, func(d *injectDecl, t engine.Text) { d.Title = t }).
-			required(`title is missing: title = { en = "what the facilitator fires" } (other languages: ` + strings.Join(languages()[1:], ", ") + ")"),
-		to("effect", effectValue, func(d *injectDecl, f *lua.LFunction) { d.effect = f }).
-			required(`effect is missing: give what the inject does, e.g. effect = function(ctx) deploy{ build = "4.2.2", error_rate = 0.1 } end`),
+var injectTable = table.Spec[injectDecl]{
+	Fields: []table.Field[injectDecl]{
+		table.To("id", table.ID, func(d *injectDecl, id string) { d.ID = id }).
+			Required(`id is missing: name the inject, e.g. inject{ id = "second-deploy", title = "A second bad build", effect = function(ctx) ... end }`),
+		table.To("title", table.Title, func(d *injectDecl, t engine.Text) { d.Title = t }).
+			Required(`title is missing: title = { en = "what the facilitator fires" } (other languages: ` + strings.Join(i18n.Codes()[1:], ", ") + ")"),
+		table.To("effect", effectValue, func(d *injectDecl, f *lua.LFunction) { d.effect = f }).
+			Required(`effect is missing: give what the inject does, e.g. effect = function(ctx) deploy{ build = "4.2.2", error_rate = 0.1 } end`),
 	},
-	notList: "takes named fields (id, title, effect), not a list",
+	NotList: "takes named fields (id, title, effect), not a list",
 }
 
 func effectValue(v lua.LValue) (*lua.LFunction, error) {
@@ -78,18 +80,18 @@ func (r *run) inject(L *lua.LState) int {
 	var diags dsl.List
 	d := injectDecl{Inject: Inject{Pos: dsl.Pos{File: r.p.file, Line: line}}}
 	in := r.newReading("inject{}", "inject", line, &diags)
-	injectTable.read(&d, t, in)
+	injectTable.Read(&d, t, in)
 	if d.ID != "" {
-		d.Pos = in.place().value("id")
+		d.Pos = in.Place().Value("id")
 	}
 	for _, other := range r.decl.injects {
 		if other.ID == d.ID && d.ID != "" {
-			in.add(d.Pos, "inject %q is declared twice (first at line %d): give each inject an id of its own", d.ID, other.Pos.Line)
+			in.Add(d.Pos, "inject %q is declared twice (first at line %d): give each inject an id of its own", d.ID, other.Pos.Line)
 			d.ID = ""
 		}
 	}
 	if len(r.decl.injects) == maxInjects && d.ID != "" {
-		in.add(d.Pos, "inject %q: a scenario declares at most %d injects", d.ID, maxInjects)
+		in.Add(d.Pos, "inject %q: a scenario declares at most %d injects", d.ID, maxInjects)
 		d.ID = ""
 	}
 	r.decl.diags = append(r.decl.diags, diags...)

@@ -1,7 +1,6 @@
 package scenario
 
 import (
-	"fmt"
 	"slices"
 	"sort"
 	"strings"
@@ -13,6 +12,8 @@ import (
 
 	"github.com/oncall-sim/oncall/dsl"
 	"github.com/oncall-sim/oncall/dsl/sandbox"
+	"github.com/oncall-sim/oncall/dsl/scenario/pagerule"
+	"github.com/oncall-sim/oncall/dsl/scenario/source"
 	"github.com/oncall-sim/oncall/engine"
 	"github.com/oncall-sim/oncall/internal/budget"
 )
@@ -35,13 +36,13 @@ type Program struct {
 	proto *lua.FunctionProto
 	cat   bool // the file concatenates strings
 	opts  Options
-	decl  *declaration // from the load with seed 0
-	lib   *library     // what every run's state shares
-	page  *pageRule    // nil: the rule of MODEL.md
+	decl  *declaration   // from the load with seed 0
+	lib   *library       // what every run's state shares
+	page  *pagerule.Rule // nil: the rule of MODEL.md
 
 	chunk      []ast.Stmt // the syntax tree, for where tables stand
 	placesOnce sync.Once
-	placesOf   *places
+	placesOf   *source.Places
 
 	states   sync.Pool // *sandbox.State: states clean runs gave back (reuse.go)
 	declared *declared // seed 0's scenario{}, for the runs that pass the same (declared.go)
@@ -54,14 +55,14 @@ type Program struct {
 
 // places returns where the file's table constructors stand, read from its
 // syntax tree the first time a diagnostic needs one.
-func (p *Program) places() *places {
-	p.placesOnce.Do(func() { p.placesOf = findPlaces(p.file, p.src, p.chunk) })
+func (p *Program) places() *source.Places {
+	p.placesOnce.Do(func() { p.placesOf = source.Find(p.file, p.src, p.chunk) })
 	return p.placesOf
 }
 
 // argPlace returns where the table passed to name at call stands.
-func (p *Program) argPlace(call dsl.Pos, name string) place {
-	return place{at: p.places().argOf(call.Line, name), near: call}
+func (p *Program) argPlace(call dsl.Pos, name string) source.Place {
+	return p.places().Arg(call, name)
 }
 
 // Compile checks a scenario file as it loads: its syntax, its main chunk
@@ -85,22 +86,22 @@ func Compile(filename string, src []byte, opts Options) (*Program, error) {
 // level does not hide what the callbacks do.
 func compile(filename string, src []byte, opts Options) (p, past *Program, diags dsl.List) {
 	opts.Limits = opts.Limits.WithDefaults()
-	text, d := sourceText(filename, src)
+	text, d := source.Text(filename, src)
 	if d != nil {
 		return nil, nil, dsl.List{*d}
 	}
 	p = &Program{file: filename, src: text, opts: opts, lib: newLibrary()}
-	if d := checkSource(filename, text); d != nil {
+	if d := source.Check(filename, text); d != nil {
 		return nil, nil, dsl.List{*d}
 	}
 	chunk, err := parse.Parse(strings.NewReader(text), filename)
 	if err != nil {
-		return nil, nil, dsl.List{syntaxDiagnostic(filename, text, err)}
+		return nil, nil, dsl.List{source.SyntaxDiagnostic(filename, text, err)}
 	}
 	sandbox.RewriteLength(chunk)
 	proto, err := compileChunk(chunk, filename)
 	if err != nil {
-		return nil, nil, dsl.List{syntaxDiagnostic(filename, text, err)}
+		return nil, nil, dsl.List{source.SyntaxDiagnostic(filename, text, err)}
 	}
 	p.proto, p.cat, p.chunk = proto, sandbox.Concatenates(proto), chunk
 	r, diags, top := p.loadChunk(budget.New(opts.Limits), 0, proto)
@@ -164,19 +165,24 @@ func (p *Program) finish(r *run) *dsl.Diagnostic {
 	if r.decl == nil || r.decl.pageSrc == "" {
 		return nil
 	}
-	pr, d := p.compilePage(r.decl)
+	quote := p.argPlace(r.decl.pos, "scenario").Value("page") // the string's opening quote
+	pr, d := pagerule.Compile(r.decl.pageSrc, p.src, quote)
 	p.page = pr
 	return d
 }
 
-// pageFor returns a fresh page rule for one run charging m, or nil for
+// PageFor returns a fresh page rule for one run charging m, or nil for
 // MODEL.md's.
-func (p *Program) pageFor(m *budget.Meter) engine.PageRule {
+func (p *Program) PageFor(m *budget.Meter) engine.PageRule {
 	if p.page == nil {
 		return nil
 	}
-	return p.page.instance(m)
+	return p.page.Instance(m)
 }
+
+// Limits returns what a run of the program may spend when its caller
+// gives it no meter: Options.Limits, with budget's defaults.
+func (p *Program) Limits() budget.Limits { return p.opts.Limits }
 
 // ID returns the scenario's id.
 func (p *Program) ID() string { return p.decl.setup.ID }
@@ -198,7 +204,7 @@ func (p *Program) Briefing() engine.Text { return p.decl.briefing }
 // declaration draw from the scenario stream).
 func (p *Program) Setup() engine.Setup {
 	s := p.decl.setup
-	s.Page = p.pageFor(budget.New(p.opts.Limits))
+	s.Page = p.PageFor(budget.New(p.opts.Limits))
 	return s
 }
 
@@ -232,7 +238,7 @@ func (p *Program) Instance(m *budget.Meter, seed uint32) (engine.Scenario, engin
 		return nil, engine.Setup{}, diags
 	}
 	setup := r.decl.setup
-	setup.Page = p.pageFor(m)
+	setup.Page = p.PageFor(m)
 	return r, setup, nil
 }
 
@@ -363,51 +369,6 @@ func statementAt(chunk []ast.Stmt, line int) int {
 		at = i
 	}
 	return at
-}
-
-// syntaxDiagnostic turns a parse or compile error into a diagnostic.
-func syntaxDiagnostic(file, src string, err error) dsl.Diagnostic {
-	d := dsl.Diagnostic{Pos: dsl.Pos{File: file}}
-	switch e := err.(type) {
-	case *parse.Error:
-		d.Pos.Line, d.Pos.Col = e.Pos.Line, e.Pos.Column
-		msg := strings.TrimSpace(e.Message)
-		if !strings.HasPrefix(msg, "syntax error") {
-			msg = "syntax error: " + msg
-		}
-		switch {
-		case e.Pos.Line == parse.EOF:
-			d.Pos.Line, d.Pos.Col = lastLine(src), 0
-			msg += " at the end of the file (a missing `end`, `)` or `}`?)"
-		case e.Token != "":
-			msg = fmt.Sprintf("%s near %q", msg, e.Token)
-		}
-		d.Message = msg
-	case *lua.CompileError:
-		// gopher-lua gives the line alone: the column is the statement's
-		// first letter on it.
-		d.Pos.Line = e.Line
-		d.Pos.Col = firstLetter(dsl.LineOf(src, e.Line))
-		d.Message = e.Message
-		if strings.Contains(e.Message, "too many local variables") {
-			d.Message = "too many local variables in one function (gopher-lua holds about 200): keep the values in a table, e.g. local v = {}; v.rate = 2"
-		}
-	default:
-		d.Message = err.Error()
-	}
-	d.Snippet = dsl.LineOf(src, d.Pos.Line)
-	return d
-}
-
-// firstLetter is the column (from 1) of the first character of line that
-// is not a space, 1 for a blank line.
-func firstLetter(line string) int {
-	return len([]rune(line)) - len([]rune(strings.TrimLeft(line, " \t"))) + 1
-}
-
-func lastLine(src string) int {
-	n := strings.Count(strings.TrimRight(src, "\n"), "\n") + 1
-	return n
 }
 
 // compileChunk compiles a file's statements, or a chunk made of them, into

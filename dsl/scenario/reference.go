@@ -8,6 +8,7 @@ import (
 	lua "github.com/yuin/gopher-lua"
 
 	"github.com/oncall-sim/oncall/dsl"
+	"github.com/oncall-sim/oncall/dsl/scenario/table"
 )
 
 // A scenario names its reference policy, the answer it teaches, which
@@ -69,16 +70,16 @@ func (r Reference) Source() []byte {
 func (p *Program) Reference() Reference { return p.decl.reference }
 
 // referenceField reads scenario{ reference = ... }.
-var referenceField = field[declaration]{name: "reference", read: func(d *declaration, v lua.LValue, in *reading) error {
+var referenceField = table.Field[declaration]{Name: "reference", Read: func(d *declaration, v lua.LValue, in *table.Reading) error {
 	s, ok := v.(lua.LString)
 	if !ok || strings.TrimSpace(string(s)) == "" {
 		return fmt.Errorf(`= %s: it takes the reference policy's file beside the scenario, e.g. reference = "my-drill.rules", or its rules, reference = [[ rule "..." when ... do ... ]]`, luaText(v))
 	}
-	if err := plainText(string(s)); err != nil {
+	if err := table.PlainText(string(s)); err != nil {
 		return fmt.Errorf("%w", err)
 	}
 	text := string(s)
-	ref := Reference{Pos: in.place().value("reference")}
+	ref := Reference{Pos: in.Place().Value("reference")}
 	if !strings.Contains(text, "\n") && strings.HasSuffix(strings.TrimSpace(text), ".rules") {
 		file := strings.TrimSpace(text)
 		if err := referencePath(file); err != nil {

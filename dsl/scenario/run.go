@@ -12,6 +12,7 @@ import (
 	"github.com/oncall-sim/oncall/dsl/sandbox"
 	"github.com/oncall-sim/oncall/engine"
 	"github.com/oncall-sim/oncall/internal/budget"
+	"github.com/oncall-sim/oncall/shift"
 )
 
 // phase says what the script is doing, which decides what it may call.
@@ -67,6 +68,39 @@ type run struct {
 	dirty      bool           // a call failed: the state may hold what it left (reuse.go)
 	declared   *declared      // what scenario{} read, kept when the program compiles (declared.go)
 }
+
+// Run is a run of a program as Instance gives it: the scenario the engine
+// runs, with each hook of the engine and of shift that a script's run
+// implements. Package dsl/scenario/tape records runs and replays them.
+type Run interface {
+	engine.Scenario
+	engine.Attached
+	engine.DecisionObserver
+	engine.Switcher
+	engine.Outcomer
+	shift.Injector
+	// Release gives the run's Lua state back to its program (reuse.go).
+	Release()
+	// Hooks says which callbacks of the script see the run as it goes.
+	Hooks() Hooks
+	// Rebind makes the run's code charge m from its next call on.
+	Rebind(m *budget.Meter)
+}
+
+var _ Run = (*run)(nil)
+
+// Hooks says which callbacks a script defines that see its run as it goes:
+// on_minute every minute, on_decision each decision, outcome{} the whole
+// run once it is over.
+type Hooks struct{ OnMinute, OnDecision, Outcomes bool }
+
+// Hooks implements Run.
+func (r *run) Hooks() Hooks {
+	return Hooks{OnMinute: r.onMinute != nil, OnDecision: r.onDecision != nil, Outcomes: len(r.outcomes) > 0}
+}
+
+// Rebind implements Run.
+func (r *run) Rebind(m *budget.Meter) { r.m.Rebind(m) }
 
 func newRun(p *Program, m *budget.Meter, seed uint32) *run {
 	r := &run{p: p, rng: engine.NewRand(engine.ScenarioSeed(seed)), schedule: map[int][]*lua.LFunction{}}
@@ -155,7 +189,7 @@ func (r *run) finishLoad() {
 	for m := range r.schedule {
 		if m >= r.decl.setup.Minutes {
 			pos := r.decl.atPos[m]
-			if arg, ok := r.p.places().callArg(pos.Line, "at", 1); ok {
+			if arg, ok := r.p.places().CallArg(pos.Line, "at", 1); ok {
 				pos = arg // the time it was given
 			}
 			d := r.p.diagAt(pos, "", fmt.Sprintf("at(%s): minute %d is after the end of the run (%d minutes)", r.decl.atText[m], m, r.decl.setup.Minutes))
@@ -369,6 +403,21 @@ func (r *run) caused(l dsl.List) dsl.List {
 	if r.m.Err() != nil {
 		for i := range l {
 			l[i].Cause = r.m.Err()
+		}
+	}
+	return l
+}
+
+// placed gives a column to the diagnostics of l that have a line of the
+// file but none (source.Places.Locate).
+func (p *Program) placed(l dsl.List) dsl.List {
+	for i := range l {
+		d := &l[i]
+		if d.Pos.File != p.file || d.Pos.Line < 1 || d.Pos.Col > 0 || d.Snippet == "" {
+			continue
+		}
+		if pos, ok := p.places().Locate(d.Pos.Line, d.Message); ok {
+			d.Pos.Col = pos.Col
 		}
 	}
 	return l

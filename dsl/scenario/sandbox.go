@@ -1,6 +1,8 @@
 package scenario
 
 import (
+	"strconv"
+
 	lua "github.com/yuin/gopher-lua"
 
 	"github.com/oncall-sim/oncall/dsl/sandbox"
@@ -79,3 +81,5 @@ func (p *Program) newSandbox(bud *budget.Meter, r *run) (*sandbox.State, *sandbo
 func luaText(v lua.LValue) string { return sandbox.Text(v) }
 
 func bytesText(n int64) string { return budget.BytesText(n) }
+
+func fmtNum(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }

@@ -8,7 +8,9 @@ import (
 	lua "github.com/yuin/gopher-lua"
 
 	"github.com/oncall-sim/oncall/dsl"
+	"github.com/oncall-sim/oncall/dsl/scenario/table"
 	"github.com/oncall-sim/oncall/engine"
+	"github.com/oncall-sim/oncall/i18n"
 	"github.com/oncall-sim/oncall/shift"
 )
 
@@ -50,30 +52,30 @@ type switchDecl struct {
 }
 
 // switchTable declares switch{ id, label, help, on, off, initially }.
-var switchTable = tableSpec[switchDecl]{
-	fields: []field[switchDecl]{
-		to("id", idValue, func(d *switchDecl, id string) { d.ID = id }).
-			required(`id is missing: name the switch, e.g. switch{ id = "deploy-freeze", label = "Deploy freeze", on = function(ctx) ... end, off = function(ctx) ... end }`),
-		to("label", labelValue, func(d *switchDecl, t engine.Text) { d.Label = t }).
-			required(`label is missing: label = { en = "what the console calls the switch" } (other languages: ` + strings.Join(languages()[1:], ", ") + ")"),
-		to("help", textValue, func(d *switchDecl, t engine.Text) { d.Help = t }),
-		to("on", switchFunction("on"), func(d *switchDecl, f *lua.LFunction) { d.on = f }),
-		to("off", switchFunction("off"), func(d *switchDecl, f *lua.LFunction) { d.off = f }),
-		to("initially", switchState, func(d *switchDecl, on bool) { d.Initially = on }),
+var switchTable = table.Spec[switchDecl]{
+	Fields: []table.Field[switchDecl]{
+		table.To("id", table.ID, func(d *switchDecl, id string) { d.ID = id }).
+			Required(`id is missing: name the switch, e.g. switch{ id = "deploy-freeze", label = "Deploy freeze", on = function(ctx) ... end, off = function(ctx) ... end }`),
+		table.To("label", labelValue, func(d *switchDecl, t engine.Text) { d.Label = t }).
+			Required(`label is missing: label = { en = "what the console calls the switch" } (other languages: ` + strings.Join(i18n.Codes()[1:], ", ") + ")"),
+		table.To("help", table.Text, func(d *switchDecl, t engine.Text) { d.Help = t }),
+		table.To("on", switchFunction("on"), func(d *switchDecl, f *lua.LFunction) { d.on = f }),
+		table.To("off", switchFunction("off"), func(d *switchDecl, f *lua.LFunction) { d.off = f }),
+		table.To("initially", switchState, func(d *switchDecl, on bool) { d.Initially = on }),
 	},
-	notList: "takes named fields (id, label, help, on, off, initially), not a list",
+	NotList: "takes named fields (id, label, help, on, off, initially), not a list",
 }
 
 // labelValue reads a label: a text on one line, in one language or
 // several.
 func labelValue(v lua.LValue) (engine.Text, error) {
-	t, err := textValue(v)
+	t, err := table.Text(v)
 	if err != nil {
 		return nil, err
 	}
-	for _, lang := range languages() {
+	for _, lang := range i18n.Codes() {
 		if s := t[lang]; strings.ContainsAny(s, "\n\t") {
-			return nil, atInnerValue(lang, fmt.Errorf("%s = %q: a label is one line, without tabs", lang, s))
+			return nil, table.AtInnerValue(lang, fmt.Errorf("%s = %q: a label is one line, without tabs", lang, s))
 		}
 	}
 	return t, nil
@@ -114,12 +116,12 @@ func (r *run) declareSwitch(L *lua.LState) int {
 	var diags dsl.List
 	d := switchDecl{Switch: Switch{Pos: dsl.Pos{File: r.p.file, Line: line}}}
 	in := r.newReading("switch{}", "switch", line, &diags)
-	switchTable.read(&d, t, in)
+	switchTable.Read(&d, t, in)
 	if d.ID != "" {
-		d.Pos = in.place().value("id")
+		d.Pos = in.Place().Value("id")
 	}
 	if d.on == nil && d.off == nil && t.RawGetString("on") == lua.LNil && t.RawGetString("off") == lua.LNil {
-		in.add(in.place().near, "switch %q does nothing either way: give on = function(ctx) ... end, off = function(ctx) ... end, or both", d.ID)
+		in.Add(in.Place().Near(), "switch %q does nothing either way: give on = function(ctx) ... end, off = function(ctx) ... end, or both", d.ID)
 	}
 	r.checkSwitchID(&d, in)
 	r.decl.diags = append(r.decl.diags, diags...)
@@ -137,19 +139,19 @@ func (r *run) declareSwitch(L *lua.LState) int {
 
 // checkSwitchID refuses a switch's id declared before, or one past the
 // most a scenario declares: its id is then cleared.
-func (r *run) checkSwitchID(d *switchDecl, in *reading) {
+func (r *run) checkSwitchID(d *switchDecl, in *table.Reading) {
 	if d.ID == "" {
 		return
 	}
 	for _, other := range r.decl.switches {
 		if other.ID == d.ID {
-			in.add(d.Pos, "switch %q is declared twice (first at line %d): give each switch an id of its own", d.ID, other.Pos.Line)
+			in.Add(d.Pos, "switch %q is declared twice (first at line %d): give each switch an id of its own", d.ID, other.Pos.Line)
 			d.ID = ""
 			return
 		}
 	}
 	if len(r.decl.switches) == engine.MaxSwitches {
-		in.add(d.Pos, "switch %q: a scenario declares at most %d switches", d.ID, engine.MaxSwitches)
+		in.Add(d.Pos, "switch %q: a scenario declares at most %d switches", d.ID, engine.MaxSwitches)
 		d.ID = ""
 	}
 }
@@ -214,15 +216,15 @@ func (p *Program) Labels() map[string]engine.Text {
 // labelsTable reads scenario{ labels = { feature = "Search suggestions",
 // shed = { en = ..., fr = ... } } }: a label, in one language or several,
 // for a control of the model whose meaning the scenario changed.
-var labelsTable = tableSpec[map[string]engine.Text]{
-	other: func(ls *map[string]engine.Text, key string, v lua.LValue, in *reading) {
+var labelsTable = table.Spec[map[string]engine.Text]{
+	Other: func(ls *map[string]engine.Text, key string, v lua.LValue, in *table.Reading) {
 		if _, err := engine.LookupControl(key); err != nil {
-			in.add(in.place().key(key), "labels: %v", err)
+			in.Add(in.Place().Key(key), "labels: %v", err)
 			return
 		}
 		t, err := labelValue(v)
 		if err != nil {
-			in.fieldProblem(key, err)
+			in.FieldProblem(key, err)
 			return
 		}
 		if *ls == nil {
@@ -230,5 +232,5 @@ var labelsTable = tableSpec[map[string]engine.Text]{
 		}
 		(*ls)[key] = t
 	},
-	notList: "labels takes the controls' names, e.g. labels = { feature = \"Search suggestions\" }",
+	NotList: "labels takes the controls' names, e.g. labels = { feature = \"Search suggestions\" }",
 }

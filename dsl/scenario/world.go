@@ -7,6 +7,7 @@ import (
 	lua "github.com/yuin/gopher-lua"
 
 	"github.com/oncall-sim/oncall/dsl"
+	"github.com/oncall-sim/oncall/dsl/scenario/table"
 	"github.com/oncall-sim/oncall/engine"
 	"github.com/oncall-sim/oncall/internal/spell"
 )
@@ -22,7 +23,7 @@ func (r *run) Attach(w engine.World) { r.world = w }
 // call of fn on the calling line, placed under that argument.
 func (r *run) argError(fn string, i int, format string, args ...any) {
 	line := r.callerLine()
-	pos, ok := r.p.places().callArg(line, fn, i)
+	pos, ok := r.p.places().CallArg(line, fn, i)
 	if !ok {
 		pos = dsl.Pos{File: r.p.file, Line: line}
 	}
@@ -94,28 +95,35 @@ func suggestOrHint(name string, names []string) string {
 	return spell.Suggest(name, names)
 }
 
+// scaling is what scale{} says: the events, and the run whose constants
+// as set they scale.
+type scaling struct {
+	r   *run
+	evs []engine.Event
+}
+
 // scaleTable declares scale{ name = factor, ... }.
-var scaleTable = tableSpec[[]engine.Event]{
-	other:   readScale,
-	notList: "takes named factors, e.g. scale{ db_capacity = 0.5 }, not a list",
+var scaleTable = table.Spec[scaling]{
+	Other:   readScale,
+	NotList: "takes named factors, e.g. scale{ db_capacity = 0.5 }, not a list",
 }
 
 // constantKey reads the name of a constant that scale{} or ramp{} changes:
 // a control is set{}'s, an unknown name is reported with the nearest one.
-func constantKey(fn, key string, in *reading) (engine.ConstantSpec, bool) {
+func constantKey(fn, key string, in *table.Reading) (engine.ConstantSpec, bool) {
 	spec, err := engine.LookupConstant(key)
 	if err == nil {
 		return spec, true
 	}
 	if _, isControl := engine.LookupControl(key); isControl == nil {
-		in.add(in.place().key(key), "%s is a control, which someone else sets with set{ %s = ... }: %s changes the model's constants", key, key, fn)
+		in.Add(in.Place().Key(key), "%s is a control, which someone else sets with set{ %s = ... }: %s changes the model's constants", key, key, fn)
 		return spec, false
 	}
-	in.add(in.place().key(key), "unknown constant %s%s", key, suggestOrHint(key, engine.ConstantNames()))
+	in.Add(in.Place().Key(key), "unknown constant %s%s", key, suggestOrHint(key, engine.ConstantNames()))
 	return spec, false
 }
 
-func readScale(evs *[]engine.Event, key string, v lua.LValue, in *reading) {
+func readScale(s *scaling, key string, v lua.LValue, in *table.Reading) {
 	spec, ok := constantKey("scale{}", key, in)
 	if !ok {
 		return
@@ -123,21 +131,21 @@ func readScale(evs *[]engine.Event, key string, v lua.LValue, in *reading) {
 	n, isNum := v.(lua.LNumber)
 	f := float64(n)
 	if !isNum || !(f >= 0) || math.IsInf(f, 0) {
-		in.add(in.place().value(key), "%s = %s: it takes a factor, a number 0 or more, e.g. %s = 0.5 halves it", key, luaText(v), key)
+		in.Add(in.Place().Value(key), "%s = %s: it takes a factor, a number 0 or more, e.g. %s = 0.5 halves it", key, luaText(v), key)
 		return
 	}
-	if set, ok := in.r.valueSet(spec); ok {
+	if set, ok := s.r.valueSet(spec); ok {
 		x := set * f
 		if spec.Integer {
 			x = math.Round(x)
 		}
 		if err := spec.Check(x); err != nil {
-			in.add(in.place().value(key), "%s = %s would make %s %s of %s: out of range: it takes %s to %s %s",
+			in.Add(in.Place().Value(key), "%s = %s would make %s %s of %s: out of range: it takes %s to %s %s",
 				key, engine.PersonNum(f), key, engine.PersonNum(x), engine.PersonNum(set), engine.PersonNum(spec.Min), engine.PersonNum(spec.Max), spec.Unit)
 			return
 		}
 	}
-	*evs = append(*evs, engine.Event{Kind: engine.EventScale, Name: spec.Name, Value: f})
+	s.evs = append(s.evs, engine.Event{Kind: engine.EventScale, Name: spec.Name, Value: f})
 }
 
 // valueSet returns a constant's value as set when the callback runs, unless
@@ -160,9 +168,9 @@ func (r *run) valueSet(spec engine.ConstantSpec) (float64, bool) {
 // canonical order.
 func (r *run) scale(L *lua.LState) int {
 	r.needEvent("scale{}")
-	var evs []engine.Event
-	readArg(r, "scale{}", "scale", &scaleTable, &evs, tableArg(L, "scale", `scale{ db_capacity = 0.5 }`))
-	emitCanonical(r, evs)
+	s := scaling{r: r}
+	readArg(r, "scale{}", "scale", &scaleTable, &s, tableArg(L, "scale", `scale{ db_capacity = 0.5 }`))
+	emitCanonical(r, s.evs)
 	return 0
 }
 
@@ -173,27 +181,27 @@ type rampChange struct {
 }
 
 // rampTable declares ramp{ name = target, ..., over = duration }.
-var rampTable = tableSpec[rampChange]{
-	fields: []field[rampChange]{
-		to("over", duration, func(c *rampChange, m int) { c.over = float64(m) }).
-			required(`over is missing: say how long the ramp lasts, e.g. ramp{ app_ms = 120, over = "30m" }`),
+var rampTable = table.Spec[rampChange]{
+	Fields: []table.Field[rampChange]{
+		table.To("over", table.Duration, func(c *rampChange, m int) { c.over = float64(m) }).
+			Required(`over is missing: say how long the ramp lasts, e.g. ramp{ app_ms = 120, over = "30m" }`),
 	},
-	other:   readRamp,
-	notList: `takes named targets and a duration, e.g. ramp{ app_ms = 120, over = "30m" }, not a list`,
+	Other:   readRamp,
+	NotList: `takes named targets and a duration, e.g. ramp{ app_ms = 120, over = "30m" }, not a list`,
 }
 
-func readRamp(c *rampChange, key string, v lua.LValue, in *reading) {
+func readRamp(c *rampChange, key string, v lua.LValue, in *table.Reading) {
 	spec, ok := constantKey("ramp{}", key, in)
 	if !ok {
 		return
 	}
 	n, isNum := v.(lua.LNumber)
 	if !isNum {
-		in.add(in.place().value(key), "%s = %s: it takes the value to reach, a number from %s to %s %s", key, luaText(v), engine.PersonNum(spec.Min), engine.PersonNum(spec.Max), spec.Unit)
+		in.Add(in.Place().Value(key), "%s = %s: it takes the value to reach, a number from %s to %s %s", key, luaText(v), engine.PersonNum(spec.Min), engine.PersonNum(spec.Max), spec.Unit)
 		return
 	}
 	if err := spec.Check(float64(n)); err != nil {
-		in.add(in.place().value(key), "%v", err)
+		in.Add(in.Place().Value(key), "%v", err)
 		return
 	}
 	c.to = append(c.to, engine.Event{Kind: engine.EventRamp, Name: spec.Name, Value: float64(n)})
@@ -206,9 +214,9 @@ func (r *run) ramp(L *lua.LState) int {
 	t := tableArg(L, "ramp", `ramp{ app_ms = 120, over = "30m" }`)
 	var diags dsl.List
 	in := r.newReading("ramp{}", "ramp", 0, &diags)
-	rampTable.read(&c, t, in)
+	rampTable.Read(&c, t, in)
 	if len(diags) == 0 && len(c.to) == 0 {
-		in.add(in.place().start(), "ramp{} names no constant: say which to move and where, e.g. ramp{ app_ms = 120, over = \"30m\" }")
+		in.Add(in.Place().Start(), "ramp{} names no constant: say which to move and where, e.g. ramp{ app_ms = 120, over = \"30m\" }")
 	}
 	if len(diags) > 0 {
 		r.raise(diags)

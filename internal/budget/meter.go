@@ -302,7 +302,7 @@ func (e *Exceeded) Error() string { return e.msg }
 // held at the end, and the most it held and kept together on the way over
 // what the run kept before the stretch (what the policy keeps differs from
 // run to run; what the scenario's state holds does not). A
-// recorder of a scenario's calls (dsl/scenario's tapes) takes it so that a
+// recorder of a scenario's calls (dsl/scenario/tape's tapes) takes it so that a
 // later run can be charged the same without running the code again.
 type Spent struct {
 	Steps, Kept, Held, Peak int64

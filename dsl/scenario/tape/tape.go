@@ -1,9 +1,10 @@
-package scenario
+package tape
 
 import (
 	"errors"
 	"sync"
 
+	"github.com/oncall-sim/oncall/dsl/scenario"
 	"github.com/oncall-sim/oncall/engine"
 	"github.com/oncall-sim/oncall/internal/budget"
 )
@@ -42,7 +43,7 @@ import (
 // Tapes is a Source of the program's runs that records each seed's first
 // whole run and replays it to the others; safe for concurrent use.
 type Tapes struct {
-	p  *Program
+	p  *scenario.Program
 	mu sync.Mutex
 	by map[tapeKey]*tape
 	// replayed counts the runs released without their script, and
@@ -55,9 +56,9 @@ type tapeKey struct {
 	limits budget.Limits
 }
 
-// Tapes returns a Source of the program's runs that records each seed's
+// New returns a Source of the program's runs that records each seed's
 // calls once and replays them to every later run of the seed (see Tapes).
-func (p *Program) Tapes() *Tapes { return &Tapes{p: p, by: map[tapeKey]*tape{}} }
+func New(p *scenario.Program) *Tapes { return &Tapes{p: p, by: map[tapeKey]*tape{}} }
 
 // tape is a seed's record: the setup, what loading spent, and the calls
 // the engine made to the script that ran code or gave something, in
@@ -98,7 +99,7 @@ type worldRead struct {
 // of the script that records one.
 func (t *Tapes) Instance(m *budget.Meter, seed uint32) (engine.Scenario, engine.Setup, error) {
 	if m == nil {
-		m = budget.New(t.p.opts.Limits)
+		m = budget.New(t.p.Limits())
 	}
 	key := tapeKey{seed, m.Limits()}
 	t.mu.Lock()
@@ -109,7 +110,7 @@ func (t *Tapes) Instance(m *budget.Meter, seed uint32) (engine.Scenario, engine.
 			return nil, engine.Setup{}, err
 		}
 		setup := tp.setup
-		setup.Page = t.p.pageFor(m)
+		setup.Page = t.p.PageFor(m)
 		return &replay{t: t, tape: tp, m: m, seed: seed}, setup, nil
 	}
 	mark := m.Mark()
@@ -117,18 +118,22 @@ func (t *Tapes) Instance(m *budget.Meter, seed uint32) (engine.Scenario, engine.
 	if err != nil || tp != nil {
 		return sc, setup, err
 	}
-	r := sc.(*run)
-	if r.onMinute != nil {
+	r, ok := sc.(scenario.Run) // as every run of a program is
+	if !ok {
+		return sc, setup, nil
+	}
+	hooks := r.Hooks()
+	if hooks.OnMinute {
 		return r, setup, nil // it watches every minute: never replayed
 	}
-	rec := &recorder{run: r, t: t, key: key, m: m, tape: &tape{setup: setup, load: m.Since(mark), decides: r.onDecision != nil, outcomes: len(r.outcomes) > 0}}
+	rec := &recorder{Run: r, t: t, key: key, m: m, tape: &tape{setup: setup, load: m.Since(mark), decides: hooks.OnDecision, outcomes: hooks.Outcomes}}
 	rec.tape.setup.Page = nil
 	return rec, setup, nil
 }
 
 // recorder is a run of the script that records its calls.
 type recorder struct {
-	*run
+	scenario.Run
 	t      *Tapes
 	key    tapeKey
 	m      *budget.Meter
@@ -139,13 +144,13 @@ type recorder struct {
 
 // Attach implements engine.Attached: the script reads the run through the
 // recorder, which notes each read.
-func (c *recorder) Attach(w engine.World) { c.run.Attach(recordingWorld{w, c}) }
+func (c *recorder) Attach(w engine.World) { c.Run.Attach(recordingWorld{w, c}) }
 
 // Events implements engine.Scenario, recording the call.
 func (c *recorder) Events(m int) ([]engine.Event, error) {
 	mark := c.m.Mark()
 	c.reads = nil
-	evs, err := c.run.Events(m)
+	evs, err := c.Run.Events(m)
 	c.note(tapeCall{minute: m, events: evs}, mark, err)
 	return evs, err
 }
@@ -154,7 +159,7 @@ func (c *recorder) Events(m int) ([]engine.Event, error) {
 func (c *recorder) Surge(m int) (float64, error) {
 	mark := c.m.Mark()
 	c.reads = nil
-	v, err := c.run.Surge(m)
+	v, err := c.Run.Surge(m)
 	c.note(tapeCall{minute: m, surge: true, value: v}, mark, err)
 	return v, err
 }
@@ -179,10 +184,10 @@ func (c *recorder) note(call tapeCall, mark budget.Spent, err error) {
 // Decided implements engine.DecisionObserver. A script's on_decision may
 // change what it gives from then on: a run that decides records nothing.
 func (c *recorder) Decided(a engine.Action, row *engine.Row) error {
-	if c.run.onDecision != nil {
+	if c.Run.Hooks().OnDecision {
 		c.broken = true
 	}
-	return c.run.Decided(a, row)
+	return c.Run.Decided(a, row)
 }
 
 // Switched implements engine.Switcher. What a switch does runs the
@@ -190,13 +195,13 @@ func (c *recorder) Decided(a engine.Action, row *engine.Row) error {
 // records nothing.
 func (c *recorder) Switched(id string, on bool, m int) error {
 	c.broken = true
-	return c.run.Switched(id, on, m)
+	return c.Run.Switched(id, on, m)
 }
 
 // Outcomes implements engine.Outcomer: the run is at its end, and its
 // record is kept for the seed unless another was kept first.
 func (c *recorder) Outcomes(rows []engine.Row) ([]engine.Figure, error) {
-	figs, err := c.run.Outcomes(rows)
+	figs, err := c.Run.Outcomes(rows)
 	if err == nil && !c.broken && c.m.Err() == nil {
 		c.tape.minutes = len(rows)
 		c.t.mu.Lock()
@@ -242,7 +247,7 @@ type replay struct {
 	seed  uint32
 	next  int // the call to replay next
 	world engine.World
-	live  *run
+	live  scenario.Run
 	err   error // the script could not be brought to where the run stands
 }
 
@@ -350,8 +355,9 @@ var errTakeOver = errors.New("internal error: the scenario's script gave otherwi
 // reading what they read, then charges the run's meter.
 func (p *replay) takeOver() {
 	own := budget.New(p.m.Limits())
-	r, diags, _ := p.t.p.loadChunk(own, p.seed, p.t.p.proto)
-	if len(diags) > 0 || r == nil {
+	sc, _, err := p.t.p.Instance(own, p.seed)
+	r, ok := sc.(scenario.Run)
+	if err != nil || !ok {
 		p.err = errTakeOver
 		return
 	}
@@ -374,7 +380,7 @@ func (p *replay) takeOver() {
 			return
 		}
 	}
-	r.m.Rebind(p.m)
+	r.Rebind(p.m)
 	r.Attach(p.world)
 	p.live = r
 	p.t.mu.Lock()
@@ -414,7 +420,7 @@ func (p *replay) Fork(m *budget.Meter) (engine.Scenario, engine.PageRule, bool) 
 	}
 	c := *p
 	c.m, c.world = m, nil
-	return &c, p.t.p.pageFor(m), true
+	return &c, p.t.p.PageFor(m), true
 }
 
 // Blind implements shift.Forking: a script without on_decision does not

@@ -1,11 +1,11 @@
-package scenario
+package source
 
 import (
 	"strings"
 	"testing"
 )
 
-// checkSource counts the brackets the parser will see: those in strings,
+// Check counts the brackets the parser will see: those in strings,
 // comments and long brackets do not nest, and the column of a refusal
 // counts characters.
 func TestCheckSourceCountsTheParsersBrackets(t *testing.T) {
@@ -25,7 +25,7 @@ func TestCheckSourceCountsTheParsersBrackets(t *testing.T) {
 		{"on a later line", "local a = 1\n\nlocal x = " + deep(101), "f.lua:3:111"},
 		{"an unclosed string", `local s = "` + deep(300), ""},
 	} {
-		d := checkSource("f.lua", tc.src)
+		d := Check("f.lua", tc.src)
 		switch {
 		case tc.want == "" && d != nil:
 			t.Errorf("%s: refused: %v", tc.name, d)

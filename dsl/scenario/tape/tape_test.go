@@ -1,4 +1,4 @@
-package scenario
+package tape
 
 import (
 	"bytes"
@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/oncall-sim/oncall/dsl/scenario"
 	"github.com/oncall-sim/oncall/engine"
 	"github.com/oncall-sim/oncall/internal/budget"
 	"github.com/oncall-sim/oncall/internal/luachunk"
@@ -92,7 +93,7 @@ func TestTapesReplayTheScript(t *testing.T) {
 }
 
 func testTapesReplayTheScript(t *testing.T, chunk string) {
-	p, err := Compile("tape.lua", []byte(luachunk.Src(t, "testdata/tape.lua", chunk)), Options{})
+	p, err := scenario.Compile("tape.lua", []byte(luachunk.Src(t, "testdata/tape.lua", chunk)), scenario.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,7 +120,7 @@ func testTapesReplayTheScript(t *testing.T, chunk string) {
 	for _, share := range []int64{0, 50, 90, 100, 110, 130, 160, 200} {
 		limits = append(limits, scenarioSteps*share/100+1)
 	}
-	tapes := p.Tapes()
+	tapes := New(p)
 	for _, steps := range limits {
 		for seed := uint32(1); seed <= 3; seed++ {
 			for _, pol := range policies {
@@ -161,7 +162,7 @@ func testTapesReplayTheScript(t *testing.T, chunk string) {
 // pass the budget is run for real. Runs that fit and runs stopped both
 // happen, and replays of both kinds.
 func TestTapesHoldTheMemoryBudget(t *testing.T) {
-	p, err := Compile("tape.lua", []byte(luachunk.Src(t, "testdata/tape.lua", "hoard")), Options{})
+	p, err := scenario.Compile("tape.lua", []byte(luachunk.Src(t, "testdata/tape.lua", "hoard")), scenario.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -170,7 +171,7 @@ func TestTapesHoldTheMemoryBudget(t *testing.T) {
 			return policyFunc(func([]engine.Row) ([]engine.Firing, error) { return nil, m.Keep(n) })
 		})
 	}
-	tapes := p.Tapes()
+	tapes := New(p)
 	stopped, finished := 0, 0
 	for _, mb := range []int64{24, 32, 48, 64} {
 		l := budget.Limits{Steps: budget.DefaultSteps, Memory: mb << 20}
@@ -262,11 +263,11 @@ func TestRunEachIsEachRun(t *testing.T) {
 		namedPolicy("floor e", "", 20, 20, 1),
 	}
 	for _, chunk := range []string{"tape", "watcher", "hoard"} {
-		p, err := Compile("tape.lua", []byte(luachunk.Src(t, "testdata/tape.lua", chunk)), Options{})
+		p, err := scenario.Compile("tape.lua", []byte(luachunk.Src(t, "testdata/tape.lua", chunk)), scenario.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		tapes := p.Tapes()
+		tapes := New(p)
 		for _, l := range []budget.Limits{{}, {Steps: 40000}, {Steps: 90000}, {Memory: 24 << 20}, {Memory: 40 << 20}} {
 			for seed := uint32(1); seed <= 3; seed++ {
 				got := make([]string, len(pols))
@@ -292,7 +293,7 @@ func TestRunEachIsEachRun(t *testing.T) {
 	}
 	// A policy that panics, shared or forked, is run alone, where its
 	// panic is its run's error; the others are not disturbed.
-	p, err := Compile("tape.lua", []byte(luachunk.Src(t, "testdata/tape.lua", "tape")), Options{})
+	p, err := scenario.Compile("tape.lua", []byte(luachunk.Src(t, "testdata/tape.lua", "tape")), scenario.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -312,7 +313,7 @@ func TestRunEachIsEachRun(t *testing.T) {
 	pols = []shift.Policy{panicking(3), panicking(30), tapePolicy(20, 20, 7)}
 	got := make([]string, len(pols))
 	ctxs := []context.Context{context.Background(), context.Background(), context.Background()}
-	shift.Shift{Scenario: p.Tapes(), Seed: 1}.RunEach(context.Background(), pols, ctxs, nil, func(i int, sim *shift.Sim, err error) {
+	shift.Shift{Scenario: New(p), Seed: 1}.RunEach(context.Background(), pols, ctxs, nil, func(i int, sim *shift.Sim, err error) {
 		got[i] = rendered(t, sim, err)
 	})
 	for i := range 2 {
@@ -330,7 +331,7 @@ func TestRunEachIsEachRun(t *testing.T) {
 // runs alone, whatever the clock readings passed between the policies
 // shown a minute in turn; the others' runs are still their runs alone.
 func TestRunEachHoldsTheTimeBudget(t *testing.T) {
-	p, err := Compile("tape.lua", []byte(luachunk.Src(t, "testdata/tape.lua", "tape")), Options{})
+	p, err := scenario.Compile("tape.lua", []byte(luachunk.Src(t, "testdata/tape.lua", "tape")), scenario.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -347,7 +348,7 @@ func TestRunEachHoldsTheTimeBudget(t *testing.T) {
 	got := make([]string, len(pols))
 	errs := make([]error, len(pols))
 	ctxs := []context.Context{context.Background(), context.Background(), context.Background(), context.Background()}
-	shift.Shift{Scenario: p.Tapes(), Seed: 1, Limits: l}.RunEach(context.Background(), pols, ctxs, nil, func(i int, sim *shift.Sim, err error) {
+	shift.Shift{Scenario: New(p), Seed: 1, Limits: l}.RunEach(context.Background(), pols, ctxs, nil, func(i int, sim *shift.Sim, err error) {
 		got[i], errs[i] = rendered(t, sim, err), err
 	})
 	for _, i := range []int{1, 3} {

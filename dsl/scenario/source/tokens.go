@@ -1,4 +1,4 @@
-package scenario
+package source
 
 import (
 	"strings"
@@ -31,12 +31,12 @@ func (ts *tokens) lineTokens(line int) (from, to int) {
 	return from, max(to, from)
 }
 
-// callArg returns where argument i (from 1) of the first call of fn on
+// CallArg returns where argument i (from 1) of the first call of fn on
 // line stands: fn is a name ("get") or a library's function
 // ("rng.uniform"). A call written fn "x" or fn{...} has its one argument
 // right after the name. ok is false when the line has no such call, or the
 // call fewer arguments.
-func (ps *places) callArg(line int, fn string, i int) (dsl.Pos, bool) {
+func (ps *Places) CallArg(line int, fn string, i int) (dsl.Pos, bool) {
 	if ps == nil || ps.toks == nil {
 		return dsl.Pos{}, false
 	}
@@ -95,9 +95,9 @@ func (ts *tokens) arg(k, i int) (pos dsl.Pos, ok, call bool) {
 	return ts.pos(j), true, true
 }
 
-// name returns where the identifier name first stands on line, as a name
+// Name returns where the identifier name first stands on line, as a name
 // (not a field after a dot, nor a string).
-func (ps *places) name(line int, name string) (dsl.Pos, bool) {
+func (ps *Places) Name(line int, name string) (dsl.Pos, bool) {
 	if ps == nil || ps.toks == nil {
 		return dsl.Pos{}, false
 	}
@@ -111,9 +111,9 @@ func (ps *places) name(line int, name string) (dsl.Pos, bool) {
 	return dsl.Pos{}, false
 }
 
-// field returns where the field name first stands on line after a dot,
+// Field returns where the field name first stands on line after a dot,
 // as in row.burn1h.
-func (ps *places) field(line int, name string) (dsl.Pos, bool) {
+func (ps *Places) Field(line int, name string) (dsl.Pos, bool) {
 	if ps == nil || ps.toks == nil {
 		return dsl.Pos{}, false
 	}
@@ -127,13 +127,53 @@ func (ps *places) field(line int, name string) (dsl.Pos, bool) {
 	return dsl.Pos{}, false
 }
 
-// first returns where the first token of line stands.
-func (ps *places) first(line int) (dsl.Pos, bool) {
+// First returns where the first token of line stands.
+func (ps *Places) First(line int) (dsl.Pos, bool) {
 	if ps == nil || ps.toks == nil {
 		return dsl.Pos{}, false
 	}
 	if from, to := ps.toks.lineTokens(line); from < to {
 		return ps.toks.pos(from), true
+	}
+	return dsl.Pos{}, false
+}
+
+// NthCallArg returns where the first argument of the k-th call (from 0)
+// of the global fn on line stands.
+func (ps *Places) NthCallArg(line int, fn string, k int) (dsl.Pos, bool) {
+	if ps == nil || ps.toks == nil {
+		return dsl.Pos{}, false
+	}
+	ts := ps.toks
+	from, to := ts.lineTokens(line)
+	for i := from; i < to; i++ {
+		if ts.typ(i) != parse.TIdent || !ts.names(i, "", fn) {
+			continue
+		}
+		pos, ok, call := ts.arg(i, 1)
+		if !call {
+			continue
+		}
+		if k == 0 {
+			return pos, ok
+		}
+		k--
+	}
+	return dsl.Pos{}, false
+}
+
+// Method returns where lib:name, a library's function called as a
+// method, first stands on line: at name.
+func (ps *Places) Method(line int, lib, name string) (dsl.Pos, bool) {
+	if ps == nil || ps.toks == nil {
+		return dsl.Pos{}, false
+	}
+	ts := ps.toks
+	from, to := ts.lineTokens(line)
+	for k := from; k < to; k++ {
+		if ts.typ(k) == parse.TIdent && ts.toks[k].Str == name && ts.typ(k-1) == ':' && ts.typ(k-2) == parse.TIdent && ts.toks[k-2].Str == lib {
+			return ts.pos(k), true
+		}
 	}
 	return dsl.Pos{}, false
 }

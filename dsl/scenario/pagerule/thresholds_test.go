@@ -1,9 +1,10 @@
-package scenario
+package pagerule_test
 
 import (
 	"reflect"
 	"testing"
 
+	"github.com/oncall-sim/oncall/dsl/scenario"
 	"github.com/oncall-sim/oncall/engine"
 )
 
@@ -26,7 +27,7 @@ func TestPageThresholds(t *testing.T) {
 		{`page = "feature && burn_1h > burn_6h"`, nil},
 	} {
 		src := `scenario { id = "p", title = "P", briefing = "B", duration = 30, ` + c.page + ` }`
-		p, err := Compile("test.lua", []byte(src), Options{})
+		p, err := scenario.Compile("test.lua", []byte(src), scenario.Options{})
 		if err != nil {
 			t.Fatalf("%s: %v", c.page, err)
 		}

@@ -1,4 +1,4 @@
-package scenario
+package source
 
 import (
 	"maps"
@@ -14,6 +14,7 @@ import (
 	"github.com/oncall-sim/oncall/dsl"
 	"github.com/oncall-sim/oncall/dsl/sandbox"
 	"github.com/oncall-sim/oncall/internal/luachunk"
+	"github.com/oncall-sim/oncall/scenarios"
 )
 
 // String shows a table's fields and their places (line:column of the name,
@@ -43,13 +44,13 @@ func (t *tableAt) String() string {
 
 func posText(p dsl.Pos) string { return strconv.Itoa(p.Line) + ":" + strconv.Itoa(p.Col) }
 
-func placesOf(t *testing.T, src string) *places {
+func placesOf(t *testing.T, src string) *Places {
 	t.Helper()
 	chunk, err := parse.Parse(strings.NewReader(src), "p.lua")
 	if err != nil {
 		t.Fatal(err)
 	}
-	return findPlaces("p.lua", src, chunk)
+	return Find("p.lua", src, chunk)
 }
 
 // TestPlacesFromTheTree: fields are found by the syntax tree, in whatever
@@ -81,11 +82,11 @@ func TestPlaceFallsBackToTheCall(t *testing.T) {
 	if at := ps.argOf(2, "deploy"); at != nil {
 		t.Fatalf("deploy(t) has a constructor: %v", at)
 	}
-	p := place{at: ps.argOf(2, "deploy"), near: dsl.Pos{File: "p.lua", Line: 2}}
-	if got := p.value("build"); got != (dsl.Pos{File: "p.lua", Line: 2}) {
-		t.Errorf("value(build) = %v, want the call's line", got)
+	p := ps.Arg(dsl.Pos{File: "p.lua", Line: 2}, "deploy")
+	if got := p.Value("build"); got != (dsl.Pos{File: "p.lua", Line: 2}) {
+		t.Errorf("Value(build) = %v, want the call's line", got)
 	}
-	if got := p.in("leak").key("x"); got.Line != 2 || got.Col != 0 {
+	if got := p.In("leak").Key("x"); got.Line != 2 || got.Col != 0 {
 		t.Errorf("a nested field = %v, want the call's line", got)
 	}
 }
@@ -94,8 +95,12 @@ func TestPlaceFallsBackToTheCall(t *testing.T) {
 // agree on the table constructors (as many, on the same lines), so that
 // every call passing one is found, and nothing panics.
 func FuzzPlaces(f *testing.F) {
-	seedBuiltins(f)
-	cases, _ := filepath.Glob("testdata/hostile/*.lua")
+	for _, name := range scenarios.Names() {
+		if src, err := scenarios.Files.ReadFile(name + ".lua"); err == nil {
+			f.Add(string(src))
+		}
+	}
+	cases, _ := filepath.Glob("../testdata/hostile/*.lua")
 	for _, name := range cases {
 		if src, err := os.ReadFile(name); err == nil {
 			f.Add(string(src))
@@ -103,7 +108,7 @@ func FuzzPlaces(f *testing.F) {
 	}
 	f.Add("f{ a = { [{}] = {}, function() local t = { 1, {} } end }, { x = 'y' }; }")
 	f.Fuzz(func(t *testing.T, src string) {
-		if checkSource("f.lua", src) != nil {
+		if Check("f.lua", src) != nil {
 			return
 		}
 		chunk, err := parse.Parse(strings.NewReader(src), "f.lua")
@@ -112,7 +117,7 @@ func FuzzPlaces(f *testing.F) {
 		}
 		w := &treeFinds{}
 		sandbox.Walk{Enter: w.enter}.Block(chunk)
-		ps := findPlaces("f.lua", src, chunk)
+		ps := Find("f.lua", src, chunk)
 		for _, c := range w.calls {
 			at := ps.argOf(c.line, c.name)
 			if at == nil {

@@ -1,4 +1,4 @@
-package scenario
+package source
 
 import (
 	"regexp"
@@ -10,7 +10,7 @@ import (
 // Lua tells where an error happened by its line. A diagnostic's caret
 // stands under what the error is about, which its message names: a name
 // the script does not define, a field, the function that refused its
-// argument. locate finds it on the line; failing that, the caret stands
+// argument. Locate finds it on the line; failing that, the caret stands
 // under the line's first token, so that every problem has a column.
 
 var (
@@ -23,63 +23,52 @@ var (
 	happensDuring = regexp.MustCompile(`^([a-z_]+)(?:\(\)|\{\}) (?:happens|cannot)`)
 )
 
-// locate returns where on line the error of msg is about.
-func (p *Program) locate(line int, msg string) (dsl.Pos, bool) {
-	ps := p.places()
+// Locate returns where on line the error of msg is about.
+func (ps *Places) Locate(line int, msg string) (dsl.Pos, bool) {
 	if m := unknownName.FindStringSubmatch(msg); m != nil {
-		return ps.name(line, m[1])
+		return ps.Name(line, m[1])
 	}
 	if m := notAvailable.FindStringSubmatch(msg); m != nil {
 		if m[2] != "" {
-			return ps.field(line, m[2])
+			return ps.Field(line, m[2])
 		}
-		return ps.name(line, m[1])
+		return ps.Name(line, m[1])
 	}
 	if m := libraryMiss.FindStringSubmatch(msg); m != nil {
-		if pos, ok := ps.field(line, m[2]); ok {
+		if pos, ok := ps.Field(line, m[2]); ok {
 			return pos, true
 		}
 	}
 	if m := rowField.FindStringSubmatch(msg); m != nil {
-		return ps.field(line, m[1])
+		return ps.Field(line, m[1])
 	}
 	if m := indexKey.FindStringSubmatch(msg); m != nil {
-		if pos, ok := ps.field(line, m[1]); ok {
+		if pos, ok := ps.Field(line, m[1]); ok {
 			return pos, true
 		}
 	}
 	if m := happensDuring.FindStringSubmatch(msg); m != nil {
-		if pos, ok := ps.name(line, m[1]); ok {
+		if pos, ok := ps.Name(line, m[1]); ok {
 			return pos, true
 		}
 	}
 	if m := calledAPI.FindStringSubmatch(msg); m != nil {
-		if pos, ok := ps.callArg(line, m[1], 1); ok {
+		if pos, ok := ps.CallArg(line, m[1], 1); ok {
 			return pos, true
 		}
 	}
-	if strings.Contains(p.lineText(line), "error(") {
-		if pos, ok := ps.name(line, "error"); ok {
+	if strings.Contains(ps.lineText(line), "error(") {
+		if pos, ok := ps.Name(line, "error"); ok {
 			return pos, true
 		}
 	}
-	return ps.first(line)
+	return ps.First(line)
 }
 
 // lineText returns line n of the file.
-func (p *Program) lineText(n int) string { return dsl.LineOf(p.src, n) }
-
-// placed gives a column to the diagnostics of l that have a line of the
-// file but none.
-func (p *Program) placed(l dsl.List) dsl.List {
-	for i := range l {
-		d := &l[i]
-		if d.Pos.File != p.file || d.Pos.Line < 1 || d.Pos.Col > 0 || d.Snippet == "" {
-			continue
-		}
-		if pos, ok := p.locate(d.Pos.Line, d.Message); ok {
-			d.Pos.Col = pos.Col
-		}
+func (ps *Places) lineText(n int) string {
+	if ps == nil || ps.toks == nil {
+		return ""
 	}
-	return l
+	return dsl.LineOf(ps.toks.src, n)
 }

@@ -1,4 +1,4 @@
-package scenario
+package pagerule
 
 import (
 	"github.com/expr-lang/expr/ast"

@@ -1,7 +1,8 @@
-package scenario
+package pagerule
 
 import (
 	"errors"
+	"reflect"
 
 	"github.com/expr-lang/expr/ast"
 	"github.com/expr-lang/expr/file"
@@ -13,21 +14,22 @@ import (
 	"github.com/oncall-sim/oncall/internal/budget"
 )
 
-// pageRule is a page rule written as an expression over a row's metrics.
+// Rule is a page rule written as an expression over a row's metrics.
 // The compiled program is shared; each run gets its own VM and variables.
-type pageRule struct {
+type Rule struct {
 	expr  *exprwork.Expr
 	specs []engine.MetricSpec // the metrics the expression reads
 	at    func(offset int) dsl.Pos
 	src   string // the scenario file, for snippets
 }
 
-// compilePage compiles page = "..." against the metrics by canonical name,
+// Compile compiles page = "..." against the metrics by canonical name,
 // the way a policy's condition compiles: it must be true or false, read
 // neither the clock nor build values without bound, and take at most
-// pageMaxWork steps. Its errors point into the string.
-func (p *Program) compilePage(decl *declaration) (*pageRule, *dsl.Diagnostic) {
-	text := decl.pageSrc
+// pageMaxWork steps. text is the rule, src the scenario file, quote the
+// place of the string's opening quote in it; its errors point into the
+// string.
+func Compile(text, src string, quote dsl.Pos) (*Rule, *dsl.Diagnostic) {
 	env := map[string]any{}
 	var names []string
 	for _, s := range engine.MetricSpecs() {
@@ -41,15 +43,14 @@ func (p *Program) compilePage(decl *declaration) (*pageRule, *dsl.Diagnostic) {
 			env[s.Name] = 0.0
 		}
 	}
-	quote := p.argPlace(decl.pos, "scenario").value("page") // the string's opening quote
-	pr := &pageRule{src: p.src, at: func(off int) dsl.Pos {
+	pr := &Rule{src: src, at: func(off int) dsl.Pos {
 		// A place inside the string only where the file holds the rule
 		// as written up to that place (a literal on one line); a rule the
 		// file computes (`"a" .. x`) is pointed at by its opening quote.
 		pos := quote
 		head := []rune(text)[:min(off, len([]rune(text)))]
 		if pos.Col > 0 && pos.Line > 0 {
-			line := []rune(dsl.LineOf(p.src, pos.Line))
+			line := []rune(dsl.LineOf(src, pos.Line))
 			if pos.Col+len(head) <= len(line) && string(line[pos.Col:pos.Col+len(head)]) == string(head) {
 				pos.Col += 1 + off
 			}
@@ -61,7 +62,7 @@ func (p *Program) compilePage(decl *declaration) (*pageRule, *dsl.Diagnostic) {
 		if problem.Mistyped {
 			problem.Msg = "the page rule must be true or false, e.g. \"burn_1h >= 14.4 && burn_5m >= 14.4\" (" + problem.Msg + ")"
 		}
-		return nil, &dsl.Diagnostic{Pos: problem.Pos, Context: "page rule", Message: problem.Msg, Snippet: dsl.LineOf(p.src, problem.Pos.Line)}
+		return nil, &dsl.Diagnostic{Pos: problem.Pos, Context: "page rule", Message: problem.Msg, Snippet: dsl.LineOf(src, problem.Pos.Line)}
 	}
 	pr.expr = expr
 	seen := map[string]bool{}
@@ -79,14 +80,14 @@ func (p *Program) compilePage(decl *declaration) (*pageRule, *dsl.Diagnostic) {
 	return pr, nil
 }
 
-// instance returns the rule for one run, charging its steps to m.
-func (p *pageRule) instance(m *budget.Meter) engine.PageRule {
+// Instance returns the rule for one run, charging its steps to m.
+func (p *Rule) Instance(m *budget.Meter) engine.PageRule {
 	return &pageRun{rule: p, bud: m, env: make(map[string]any, len(p.specs))}
 }
 
 // pageRun evaluates the rule in one run; not safe for concurrent use.
 type pageRun struct {
-	rule *pageRule
+	rule *Rule
 	bud  *budget.Meter
 	vm   vm.VM
 	env  map[string]any
@@ -144,7 +145,24 @@ func (p *pageRun) charge() error {
 	return p.rule.expr.Charge(p.bud, budget.Scenario)
 }
 
-func (p *pageRule) diag(off int, msg string) error {
+func (p *Rule) diag(off int, msg string) error {
 	pos := p.at(off)
 	return dsl.Diagnostic{Pos: pos, Context: "page rule", Message: msg, Snippet: dsl.LineOf(p.src, pos.Line)}
+}
+
+// pagePlace is where a page rule stands, for exprwork's compiler: a
+// condition over the metrics (names) that cannot read paging, which it
+// decides, whose offsets at maps to the scenario file.
+func pagePlace(names []string, at func(offset int) dsl.Pos) *exprwork.Place {
+	return &exprwork.Place{
+		At:   at,
+		What: "a page rule", In: "a page rule", Subject: "it", Each: "each evaluation",
+		Simpler: "write a page rule more simply", Want: reflect.Bool, Names: append(names, "paging"),
+		Unknown: func(name string) string {
+			if name == "paging" {
+				return "the page rule cannot read paging, which is what it decides"
+			}
+			return ""
+		},
+	}
 }

@@ -1,4 +1,4 @@
-package scenario
+package table
 
 import (
 	"cmp"
@@ -12,6 +12,7 @@ import (
 
 	lua "github.com/yuin/gopher-lua"
 
+	"github.com/oncall-sim/oncall/dsl/sandbox"
 	"github.com/oncall-sim/oncall/engine"
 	"github.com/oncall-sim/oncall/i18n"
 	"github.com/oncall-sim/oncall/internal/spell"
@@ -58,31 +59,31 @@ func entries(t *lua.LTable) []entry {
 
 var idPattern = regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,63}$`)
 
-// idValue reads a scenario's id.
-func idValue(v lua.LValue) (string, error) {
+// ID reads a scenario's id.
+func ID(v lua.LValue) (string, error) {
 	s, ok := v.(lua.LString)
 	if !ok || !idPattern.MatchString(string(s)) {
-		return "", fmt.Errorf("= %s: an id is 1 to 64 lower-case letters, digits and -, starting with a letter or digit, e.g. \"cache-flush\"", luaText(v))
+		return "", fmt.Errorf("= %s: an id is 1 to 64 lower-case letters, digits and -, starting with a letter or digit, e.g. \"cache-flush\"", sandbox.Text(v))
 	}
 	return string(s), nil
 }
 
-// textValue reads a text in several languages: a string (English) or a
+// Text reads a text in several languages: a string (English) or a
 // table keyed by language. A wrong language points at its entry.
-func textValue(v lua.LValue) (engine.Text, error) {
+func Text(v lua.LValue) (engine.Text, error) {
 	switch v := v.(type) {
 	case lua.LString:
 		if strings.TrimSpace(string(v)) == "" {
 			return nil, fmt.Errorf("is empty: write the English text, or a table { en = \"...\", fr = \"...\" }")
 		}
-		if err := plainText(string(v)); err != nil {
+		if err := PlainText(string(v)); err != nil {
 			return nil, fmt.Errorf("%q: %v", string(v), err)
 		}
 		return engine.Text{"en": string(v)}, nil
 	case *lua.LTable:
 		return textTable(v)
 	}
-	return nil, fmt.Errorf("takes a string or a table { en = \"...\", fr = \"...\" }, not %s", luaText(v))
+	return nil, fmt.Errorf("takes a string or a table { en = \"...\", fr = \"...\" }, not %s", sandbox.Text(v))
 }
 
 func textTable(t *lua.LTable) (engine.Text, error) {
@@ -92,14 +93,14 @@ func textTable(t *lua.LTable) (engine.Text, error) {
 			return nil, fmt.Errorf("takes a text by language, e.g. { en = \"...\", fr = \"...\" }, not a list")
 		}
 		if !slices.Contains(languages(), kv.key) {
-			return nil, atInnerKey(kv.key, fmt.Errorf("has an unknown language %s%s (languages: %s)", kv.key, spell.Suggest(kv.key, languages()), strings.Join(languages(), ", ")))
+			return nil, AtInnerKey(kv.key, fmt.Errorf("has an unknown language %s%s (languages: %s)", kv.key, spell.Suggest(kv.key, languages()), strings.Join(languages(), ", ")))
 		}
 		s, ok := kv.value.(lua.LString)
 		if !ok || strings.TrimSpace(string(s)) == "" {
-			return nil, atInnerValue(kv.key, fmt.Errorf("%s = %s: a text is a non-empty string", kv.key, luaText(kv.value)))
+			return nil, AtInnerValue(kv.key, fmt.Errorf("%s = %s: a text is a non-empty string", kv.key, sandbox.Text(kv.value)))
 		}
-		if err := plainText(string(s)); err != nil {
-			return nil, atInnerValue(kv.key, fmt.Errorf("%s = %q: %v", kv.key, string(s), err))
+		if err := PlainText(string(s)); err != nil {
+			return nil, AtInnerValue(kv.key, fmt.Errorf("%s = %q: %v", kv.key, string(s), err))
 		}
 		text[kv.key] = string(s)
 	}
@@ -109,25 +110,25 @@ func textTable(t *lua.LTable) (engine.Text, error) {
 	return text, nil
 }
 
-// titleValue reads a title: a text of one line in every language, without
+// Title reads a title: a text of one line in every language, without
 // tabs, for it is a cell of the scenario list.
-func titleValue(v lua.LValue) (engine.Text, error) {
-	t, err := textValue(v)
+func Title(v lua.LValue) (engine.Text, error) {
+	t, err := Text(v)
 	if err != nil {
 		return nil, err
 	}
 	for _, lang := range languages() {
 		if s := t[lang]; strings.ContainsAny(s, "\n\t") {
-			return nil, atInnerValue(lang, fmt.Errorf("%s = %q: a title is one line, without tabs", lang, s))
+			return nil, AtInnerValue(lang, fmt.Errorf("%s = %q: a title is one line, without tabs", lang, s))
 		}
 	}
 	return t, nil
 }
 
-// plainText refuses control characters but for line breaks and tabs: texts
+// PlainText refuses control characters but for line breaks and tabs: texts
 // of a scenario, an untrusted file, reach terminals (oncall scenarios, the
 // trace's events), where an escape sequence could rewrite the screen.
-func plainText(s string) error {
+func PlainText(s string) error {
 	for _, c := range s {
 		if unicode.IsControl(c) && c != '\n' && c != '\t' {
 			return fmt.Errorf("holds the control character %U: write plain text", c)
@@ -136,11 +137,11 @@ func plainText(s string) error {
 	return nil
 }
 
-// timeOfDay reads "HH:MM" as a minute of the day.
-func timeOfDay(v lua.LValue) (int, error) {
+// TimeOfDay reads "HH:MM" as a minute of the day.
+func TimeOfDay(v lua.LValue) (int, error) {
 	s, ok := v.(lua.LString)
 	if !ok {
-		return 0, fmt.Errorf("= %s: a time of day is a string \"HH:MM\", e.g. \"09:10\"", luaText(v))
+		return 0, fmt.Errorf("= %s: a time of day is a string \"HH:MM\", e.g. \"09:10\"", sandbox.Text(v))
 	}
 	m, ok := clockMinute(string(s))
 	if !ok {
@@ -178,8 +179,8 @@ func clockMinute(s string) (int, bool) {
 
 var durationPattern = regexp.MustCompile(`^(?:(\d+)d)?(?:(\d+)h)?(?:(\d+)m(?:in)?)?$`)
 
-// duration reads "2h", "90m", "1h30m", "1d" or a number of minutes.
-func duration(v lua.LValue) (int, error) {
+// Duration reads "2h", "90m", "1h30m", "1d" or a number of minutes.
+func Duration(v lua.LValue) (int, error) {
 	var minutes float64
 	switch v := v.(type) {
 	case lua.LNumber:
@@ -198,7 +199,7 @@ func duration(v lua.LValue) (int, error) {
 			minutes += float64(n) * unit
 		}
 	default:
-		return 0, fmt.Errorf("= %s: write a duration as \"2h\", \"90m\", \"1h30m\" or a number of minutes", luaText(v))
+		return 0, fmt.Errorf("= %s: write a duration as \"2h\", \"90m\", \"1h30m\" or a number of minutes", sandbox.Text(v))
 	}
 	if minutes != math.Trunc(minutes) || minutes < 1 || minutes > engine.MaxMinutes {
 		return 0, fmt.Errorf("= %s minutes is out of range: it takes 1 minute to %d (a week)", fmtNum(minutes), engine.MaxMinutes)
@@ -206,28 +207,29 @@ func duration(v lua.LValue) (int, error) {
 	return int(minutes), nil
 }
 
-func number(v lua.LValue) (float64, error) {
+// Number reads a number.
+func Number(v lua.LValue) (float64, error) {
 	n, ok := v.(lua.LNumber)
 	if !ok {
-		return 0, fmt.Errorf("= %s: it takes a number", luaText(v))
+		return 0, fmt.Errorf("= %s: it takes a number", sandbox.Text(v))
 	}
 	return float64(n), nil
 }
 
-// share reads a number from 0 to 1.
-func share(v lua.LValue) (float64, error) {
-	n, err := number(v)
+// Share reads a number from 0 to 1.
+func Share(v lua.LValue) (float64, error) {
+	n, err := Number(v)
 	if err == nil && !(n >= 0 && n <= 1) {
 		err = fmt.Errorf("= %s is out of range: it takes 0 to 1", fmtNum(n))
 	}
 	return n, err
 }
 
-// wholeNumber returns a reader of a whole number from lo to hi; note says what
+// WholeNumber returns a reader of a whole number from lo to hi; note says what
 // the ends mean, when they mean something.
-func wholeNumber(lo, hi int, note string) func(lua.LValue) (int, error) {
+func WholeNumber(lo, hi int, note string) func(lua.LValue) (int, error) {
 	return func(v lua.LValue) (int, error) {
-		n, err := number(v)
+		n, err := Number(v)
 		if err == nil && (n != math.Trunc(n) || n < float64(lo) || n > float64(hi)) {
 			err = fmt.Errorf("= %s is out of range: it takes a whole number from %d to %d%s", fmtNum(n), lo, hi, note)
 		}
@@ -235,9 +237,9 @@ func wholeNumber(lo, hi int, note string) func(lua.LValue) (int, error) {
 	}
 }
 
-// controlValue reads name = value for a control: a number, or a boolean for
+// Control reads name = value for a control: a number, or a boolean for
 // a switch. Actions take no value.
-func controlValue(name string, v lua.LValue) (engine.Control, float64, error) {
+func Control(name string, v lua.LValue) (engine.Control, float64, error) {
 	c, err := engine.LookupControl(name)
 	if err != nil {
 		return 0, 0, err
@@ -249,22 +251,22 @@ func controlValue(name string, v lua.LValue) (engine.Control, float64, error) {
 	case engine.KindBool:
 		b, ok := v.(lua.LBool)
 		if !ok {
-			return 0, 0, fmt.Errorf("%s = %s: it takes true or false", name, luaText(v))
+			return 0, 0, fmt.Errorf("%s = %s: it takes true or false", name, sandbox.Text(v))
 		}
 		return c, b2f(bool(b)), nil
 	}
 	n, ok := v.(lua.LNumber)
 	if !ok {
-		return 0, 0, fmt.Errorf("%s = %s: it takes %s", name, luaText(v), spec.Range())
+		return 0, 0, fmt.Errorf("%s = %s: it takes %s", name, sandbox.Text(v), spec.Range())
 	}
 	return c, float64(n), spec.Check(float64(n))
 }
 
-// depName reads the dependency's label, dep_name = "auth".
-func depName(v lua.LValue) (string, error) {
+// DepName reads the dependency's label, dep_name = "auth".
+func DepName(v lua.LValue) (string, error) {
 	s, ok := v.(lua.LString)
 	if !ok {
-		return "", fmt.Errorf("dep_name = %s: it takes the dependency's name as a string, e.g. dep_name = \"auth\"", luaText(v))
+		return "", fmt.Errorf("dep_name = %s: it takes the dependency's name as a string, e.g. dep_name = \"auth\"", sandbox.Text(v))
 	}
 	var c engine.Constants
 	if err := c.SetDepName(string(s)); err != nil {

@@ -1,4 +1,4 @@
-package scenario
+package source
 
 import (
 	"math"
@@ -39,17 +39,17 @@ type callAt struct {
 	table *tableAt
 }
 
-// places lists the calls of a file that pass a table constructor, by the
+// Places lists the calls of a file that pass a table constructor, by the
 // line of the call (the line of the name called, which is the line Lua
 // reports for the call).
-type places struct {
+type Places struct {
 	calls map[int][]callAt
 	toks  *tokens // every token of the file, for what the tree does not place
 }
 
 // argOf returns the table constructor passed to name on that line, or nil
 // when the table was built some other way.
-func (ps *places) argOf(line int, name string) *tableAt {
+func (ps *Places) argOf(line int, name string) *tableAt {
 	if ps == nil {
 		return nil
 	}
@@ -61,11 +61,17 @@ func (ps *places) argOf(line int, name string) *tableAt {
 	return nil
 }
 
-// findPlaces reads where the table constructors of a parsed file stand.
+// Arg returns where the table passed to name at call stands: its
+// constructor, or the call itself when the table was built some other way.
+func (ps *Places) Arg(call dsl.Pos, name string) Place {
+	return Place{at: ps.argOf(call.Line, name), near: call}
+}
+
+// Find reads where the table constructors of a parsed file stand.
 // Should the tree and the tokens disagree (they come from one parser, so
 // they should not), it knows no table, and every position falls back to
 // the line of its call.
-func findPlaces(file, src string, chunk []ast.Stmt) *places {
+func Find(file, src string, chunk []ast.Stmt) *Places {
 	w := &treeFinds{}
 	sandbox.Walk{Enter: w.enter}.Block(chunk)
 	var toks []ast.Token
@@ -80,7 +86,7 @@ func findPlaces(file, src string, chunk []ast.Stmt) *places {
 			open = append(open, i)
 		}
 	}
-	ps := &places{calls: map[int][]callAt{}, toks: sc}
+	ps := &Places{calls: map[int][]callAt{}, toks: sc}
 	if len(open) != len(w.tables) {
 		return ps
 	}
@@ -90,7 +96,7 @@ func findPlaces(file, src string, chunk []ast.Stmt) *places {
 	for i := len(w.tables) - 1; i >= 0; i-- {
 		te := w.tables[i]
 		if toks[open[i]].Pos.Line != te.Line() {
-			return &places{calls: map[int][]callAt{}, toks: sc}
+			return &Places{calls: map[int][]callAt{}, toks: sc}
 		}
 		built[te] = sc.table(te, open[i], built)
 	}
@@ -208,7 +214,7 @@ func closes(typ int) bool {
 	return false
 }
 
-// treeFinds is what findPlaces reads from a syntax tree, in source
+// treeFinds is what Find reads from a syntax tree, in source
 // order: its table constructors, and the calls that pass one.
 type treeFinds struct {
 	tables []*ast.TableExpr
@@ -237,68 +243,72 @@ func (w *treeFinds) enter(e ast.Expr) {
 	}
 }
 
-// place is where a table being read was written: its constructor, when the
+// Place is where a table being read was written: its constructor, when the
 // script wrote one where it passed the table, and a position to fall back
 // on for what the constructor does not show (the call, or the field that
 // holds the table).
-type place struct {
+type Place struct {
 	at   *tableAt
 	near dsl.Pos
 }
 
 // field returns where a named field stands, or nil.
-func (p place) field(name string) *fieldAt {
+func (p Place) field(name string) *fieldAt {
 	if p.at == nil {
 		return nil
 	}
 	return p.at.named[name]
 }
 
-// key returns the position of a field's name.
-func (p place) key(name string) dsl.Pos {
+// Key returns the position of a field's name.
+func (p Place) Key(name string) dsl.Pos {
 	if f := p.field(name); f != nil {
 		return f.key
 	}
 	return p.near
 }
 
-// value returns the position of a field's value.
-func (p place) value(name string) dsl.Pos {
+// Value returns the position of a field's value.
+func (p Place) Value(name string) dsl.Pos {
 	if f := p.field(name); f != nil {
 		return f.value
 	}
 	return p.near
 }
 
-// start returns the position of the table, or of what stands for it.
-func (p place) start() dsl.Pos {
+// Start returns the position of the table, or of what stands for it.
+func (p Place) Start() dsl.Pos {
 	if p.at != nil {
 		return p.at.open
 	}
 	return p.near
 }
 
-// item returns the position of the list item i (from 1).
-func (p place) item(i int) dsl.Pos {
+// Item returns the position of the list item i (from 1).
+func (p Place) Item(i int) dsl.Pos {
 	if p.at != nil && p.at.items[i] != nil {
 		return p.at.items[i].value
 	}
 	return p.near
 }
 
-// in returns the place of the table a named field holds.
-func (p place) in(name string) place {
+// In returns the place of the table a named field holds.
+func (p Place) In(name string) Place {
 	if f := p.field(name); f != nil {
-		return place{at: f.table, near: f.value}
+		return Place{at: f.table, near: f.value}
 	}
-	return place{near: p.near}
+	return Place{near: p.near}
 }
 
-// inItem returns the place of the table the list item i holds.
-func (p place) inItem(i int) place {
+// InItem returns the place of the table the list item i holds.
+func (p Place) InItem(i int) Place {
 	if p.at != nil && p.at.items[i] != nil {
 		f := p.at.items[i]
-		return place{at: f.table, near: f.value}
+		return Place{at: f.table, near: f.value}
 	}
-	return place{near: p.near}
+	return Place{near: p.near}
 }
+
+// Near returns the position the place falls back on: the call, or the
+// field that holds the table.
+func (p Place) Near() dsl.Pos { return p.near }
