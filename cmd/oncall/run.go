@@ -7,11 +7,13 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
+
 	"unicode/utf8"
 
 	"github.com/alecthomas/kong"
 
 	"github.com/oncall-sim/oncall/engine"
+	"github.com/oncall-sim/oncall/internal/columns"
 	"github.com/oncall-sim/oncall/shift"
 )
 
@@ -247,7 +249,7 @@ func writeTable(w io.Writer, t engine.Trace, v engine.View, full bool) error {
 		fmt.Fprintf(w, "%d of %d minutes: those where something happened, and one an hour (--full for every minute)\n", len(shown), len(t.Rows))
 	}
 	fmt.Fprintln(w)
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	tw := columns.NewWriter(w, 2, tabwriter.AlignRight)
 	cols := tableColumns(v, t.Rows)
 	for _, c := range cols {
 		fmt.Fprint(tw, c.head, "\t")
@@ -348,7 +350,7 @@ func tableCell(r *engine.Row, metric string) string {
 // for a person: a first_page of −1 reads "did not page".
 func writeOutcome(w io.Writer, o engine.Outcome) error {
 	fmt.Fprintln(w, "outcome")
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	tw := columns.NewWriter(w, 2, 0)
 	for _, s := range engine.OutcomeSpecs() {
 		text, unit := s.Text(s.Get(&o)), s.Unit
 		if text == engine.NeverPaged {
