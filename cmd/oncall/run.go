@@ -68,7 +68,7 @@ func (c *RunCmd) Run(env *Env, k *kong.Context) error {
 	if err != nil {
 		return err
 	}
-	if _, err := c.startDate(); err != nil {
+	if _, err := parseStart(c.Start, c.Format); err != nil {
 		return err
 	}
 	// A --plot that cannot be written shows before the trace, not after it.
