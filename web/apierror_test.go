@@ -160,7 +160,7 @@ func TestRequestErrorsInTheReadersLanguage(t *testing.T) {
 		{"fr", "GET", "/api/model?scenario=bad-deplyo", ``, 400, "ui.api.scenario_unknown_hint", `scénario inconnu "bad-deplyo" ; vouliez-vous dire bad-deploy ? (la console a bad-deploy, free-play)`},
 		{"fr", "GET", "/admin", ``, 404, "ui.api.no_page", "/admin : cette page n’existe pas ; la console est à /"},
 		{"ur", "GET", "/admin", ``, 404, "ui.api.no_page", "\u2066/admin\u2069: ایسا کوئی صفحہ نہیں؛ کنسول / پر ہے"},
-		{"fr", "GET", "/api/nothing", ``, 404, "ui.api.no_endpoint", "/api/nothing : ce point d’accès n’existe pas (l’API a meta, model, i18n/{lang}, trace, debrief, whatif, gamedays, gamedays/{id}, gamedays/{id}/results, sessions, sessions/{id}, sessions/{id}/decide, sessions/{id}/step, sessions/{id}/takeover)"},
+		{"fr", "GET", "/api/nothing", ``, 404, "ui.api.no_endpoint", "/api/nothing : ce point d’accès n’existe pas (l’API a meta, model, i18n/{lang}, trace, debrief, whatif, alertrules, gamedays, gamedays/{id}, gamedays/{id}/results, sessions, sessions/{id}, sessions/{id}/decide, sessions/{id}/step, sessions/{id}/takeover)"},
 		{"fr", "GET", "/api/sessions", ``, 405, "ui.api.method", "GET /api/sessions : cette adresse accepte POST"},
 		{"fr", "POST", sid, `{}`, 405, "ui.api.method", "POST " + sid + " : cette adresse accepte GET ou DELETE"},
 		{"ur", "POST", sid, `{}`, 405, "ui.api.method", "\u2066POST\u2069 \u2066" + sid + "\u2069: یہ پتہ \u2066GET\u2069 یا \u2066DELETE\u2069 لیتا ہے"},

