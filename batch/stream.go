@@ -12,6 +12,7 @@ import (
 
 	"github.com/oncall-sim/oncall/coverage"
 	"github.com/oncall-sim/oncall/engine"
+	"github.com/oncall-sim/oncall/internal/safetext"
 	"github.com/oncall-sim/oncall/score"
 	"github.com/oncall-sim/oncall/shift"
 )
@@ -263,7 +264,7 @@ func (s *Stream) csvRow(row Row, pa, pb float64) {
 		if s.covered {
 			rec = append(rec, fired)
 		}
-		s.writeCSV(append(rec, errText(seed, err)))
+		s.writeCSV(append(rec, safetext.CSVCell(errText(seed, err))))
 	}
 	a := &row.A
 	line(a.Seed, "a", figure(&a.Outcome), pa, firedText(a.Coverage), a.Err)

@@ -3,7 +3,7 @@ package expect
 import (
 	"errors"
 	"fmt"
-	"os"
+	"io/fs"
 	"path/filepath"
 	"reflect"
 	"regexp"
@@ -16,7 +16,9 @@ import (
 
 	"github.com/oncall-sim/oncall/dsl"
 	"github.com/oncall-sim/oncall/dsl/exprwork"
+	"github.com/oncall-sim/oncall/dsl/policy"
 	"github.com/oncall-sim/oncall/internal/spell"
+	"github.com/oncall-sim/oncall/internal/untrusted"
 	"github.com/oncall-sim/oncall/scenarios"
 	"github.com/oncall-sim/oncall/scripts"
 	"github.com/oncall-sim/oncall/shift"
@@ -80,9 +82,21 @@ func (r figureRef) String() string { return r.policy + "." + r.figure }
 
 var nameRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
-// Load reads and parses a test file.
+// Limits of a test file, which an instructor may be handed with a course:
+// what it may name, checked as it is read, before anything runs.
+const (
+	// MaxFileBytes is the largest test file read: claims are a few
+	// kilobytes.
+	MaxFileBytes = 1 << 20
+	// MaxPolicies is the most policies a test file names.
+	MaxPolicies = 100
+)
+
+// Load reads and parses a test file. The file and the files it names are
+// read as package untrusted reads them: a link, a folder, a FIFO or a
+// device is refused with its name.
 func Load(path string) (*File, error) {
-	src, err := os.ReadFile(path)
+	src, err := untrusted.ReadFile(path, MaxFileBytes)
 	if err != nil {
 		return nil, err
 	}
@@ -233,8 +247,11 @@ func (p *parser) scenario(i int, rest string, col int) {
 		if !filepath.IsAbs(path) {
 			path = filepath.Join(p.dir, path)
 		}
-		if _, err := os.Stat(path); err != nil {
+		if _, err := untrusted.Stat(path, 0); errors.Is(err, fs.ErrNotExist) {
 			p.fail(i, col, "scenario %s: no such file (a path is read from the test file's folder, %s)", rest, p.dir)
+			return
+		} else if err != nil {
+			p.fail(i, col, "scenario %s: %v", rest, err)
 			return
 		}
 		p.f.Scenario = path
@@ -272,6 +289,10 @@ func (p *parser) policy(i int, rest string, col int) int {
 		return i
 	case !nameRE.MatchString(name):
 		p.fail(i, col, "policy name %q: a name is letters, digits and _, not starting with a digit (it is read in checks as NAME.figure)", name)
+		return i
+	}
+	if len(p.f.Policies) == MaxPolicies {
+		p.fail(i, col, "policy %s: a test file names at most %d policies; test the others in a file of their own", name, MaxPolicies)
 		return i
 	}
 	for _, q := range p.f.Policies {
@@ -314,18 +335,29 @@ func (p *parser) policy(i int, rest string, col int) int {
 // readPolicy finds a policy file: relative to the test file's folder; for
 // the claims of the built-in scenarios, kept in scenarios/ beside
 // scripts/, in the scripts folder beside that folder; and last among the
-// policies shipped with oncall (examples/rollback-on-page.rules).
+// policies shipped with oncall (examples/rollback-on-page.rules). Its
+// name ends with .rules, so that a test file cannot pass any file it
+// names for a policy and have its lines shown as the policy's
+// diagnostics; a file found that is not a regular file (a link, a FIFO)
+// is refused with its name.
 func (p *parser) readPolicy(name string) (path, src string, err error) {
 	if name == "" {
 		return "", "", errors.New("no file after =: policy NAME = FILE")
+	}
+	if !strings.HasSuffix(name, ".rules") {
+		return "", "", fmt.Errorf("%s: a policy file's name ends with .rules", name)
 	}
 	tries := []string{name}
 	if !filepath.IsAbs(name) {
 		tries = []string{filepath.Join(p.dir, name), filepath.Join(p.dir, "..", "scripts", name)}
 	}
 	for _, t := range tries {
-		if b, err := os.ReadFile(t); err == nil {
+		b, err := untrusted.ReadFile(t, policy.MaxSourceBytes)
+		if err == nil {
 			return t, string(b), nil
+		}
+		if !errors.Is(err, fs.ErrNotExist) {
+			return "", "", err
 		}
 	}
 	if b, err := scripts.Files.ReadFile(filepath.ToSlash(name)); err == nil {

@@ -6,6 +6,7 @@ import (
 	"github.com/oncall-sim/oncall/batch"
 	"github.com/oncall-sim/oncall/dsl/scenario"
 	"github.com/oncall-sim/oncall/grade"
+	"github.com/oncall-sim/oncall/internal/budget"
 	"github.com/oncall-sim/oncall/shift"
 )
 
@@ -19,10 +20,10 @@ type graded struct {
 // gradeAll records the scenario's reference on the seeds and grades each
 // policy against it, as oncall grade would against a reference file
 // recorded on those seeds. It is the package's one way into grading.
-func gradeAll(ctx context.Context, p *scenario.Program, ref grade.Policy, seeds []uint32, policies []graded, jobs int) (map[string]*grade.Report, error) {
+func gradeAll(ctx context.Context, p *scenario.Program, ref grade.Policy, seeds []uint32, policies []graded, jobs int, limits budget.Limits) (map[string]*grade.Report, error) {
 	sc := grade.Graded(p)
 	rec, err := grade.RecordReference(ctx, grade.RecordOptions{Scenario: sc, Policy: ref.Program,
-		PolicyName: ref.Name, PolicySHA256: ref.SHA256, Noise: true}, seeds, batch.Options{Jobs: jobs})
+		PolicyName: ref.Name, PolicySHA256: ref.SHA256, Noise: true, Limits: limits}, seeds, batch.Options{Jobs: jobs})
 	if err != nil {
 		return nil, err
 	}
@@ -30,7 +31,7 @@ func gradeAll(ctx context.Context, p *scenario.Program, ref grade.Policy, seeds 
 	reports := make(map[string]*grade.Report, len(policies))
 	for _, g := range policies {
 		o := grade.GradeOptions{Scenarios: []grade.Scenario{sc}, PolicyName: g.name, References: refs,
-			ReferenceName: "seeds " + shift.FormatSeeds(seeds), Policy: g.program, PolicyError: g.err, Jobs: jobs}
+			ReferenceName: "seeds " + shift.FormatSeeds(seeds), Policy: g.program, PolicyError: g.err, Jobs: jobs, Limits: limits}
 		rep, err := grade.Grade(ctx, o)
 		if err != nil {
 			return nil, err

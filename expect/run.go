@@ -1,11 +1,11 @@
 package expect
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"math"
-	"os"
 	"runtime"
 	"slices"
 	"strings"
@@ -15,6 +15,8 @@ import (
 	"github.com/oncall-sim/oncall/dsl/policy"
 	"github.com/oncall-sim/oncall/dsl/scenario"
 	"github.com/oncall-sim/oncall/grade"
+	"github.com/oncall-sim/oncall/internal/budget"
+	"github.com/oncall-sim/oncall/internal/untrusted"
 	"github.com/oncall-sim/oncall/shift"
 )
 
@@ -22,7 +24,31 @@ import (
 type Options struct {
 	// Jobs are the workers that play the file's seeds; 0: one per core.
 	Jobs int
+	// Runs, Minutes and Steps are the file's budget, for all its runs
+	// together (0: MaxRuns, MaxMinutes and MaxSteps).
+	Runs, Minutes, Steps int64
 }
+
+// A test file has one budget for all its runs (its seeds times its
+// policies, and the runs its grades make), besides each run's own: the
+// runs and the minutes of the model they compute, checked before any
+// runs, and the steps its policies' and its scenario's code spend, all
+// runs together (budget.Pool). A file of a hundred thousand seeds is
+// refused at its seeds line rather than run for minutes, one of thousands
+// of policies at its hundred-and-first (MaxPolicies).
+const (
+	// MaxRuns is the most runs a file makes: forty times a shipped
+	// ladder's 480 (40 seeds, ten policies played and graded).
+	MaxRuns = 20_000
+	// MaxMinutes is the most minutes of the model a file's runs compute:
+	// eleven times the largest shipped ladder's (172,800: surge, 480 runs
+	// of six hours), a second or two of CPU.
+	MaxMinutes = 2_000_000
+	// MaxSteps is the most steps the code of a file's runs spends, all
+	// together: three runs' budgets, fourteen times what the heaviest
+	// shipped ladder spends (6.3 million steps).
+	MaxSteps = 3 * budget.DefaultSteps
+)
 
 // Result is a test file run: each claim's result in the file's order, and
 // the grade of each policy when the file has grade checks.
@@ -78,30 +104,29 @@ func (f *File) Run(ctx context.Context, o Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	compiled := map[string]graded{"none": {name: "none"}, "reference": {name: "reference"}}
-	if ref.Program != nil {
-		compiled["reference"] = graded{name: "reference", program: ref.Program}
+	pool, err := f.budget(prog, o)
+	if err != nil {
+		return nil, err
 	}
-	order := []string{"none", "reference"}
-	for _, p := range f.Policies {
-		if p.Name == "reference" {
-			continue
-		}
-		order = append(order, p.Name)
-		compiled[p.Name] = f.compile(p)
-	}
-
+	compiled, order := f.compileAll(ref)
 	res := &Result{File: f}
-	runs, runErrs := f.play(ctx, prog, compiled, order, f.figuresRead(), jobs)
+	limits := budget.Limits{Pool: pool}
+	runs, runErrs := f.play(ctx, prog, compiled, order, f.figuresRead(), jobs, limits)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	if slices.ContainsFunc(f.Claims, func(c Claim) bool { return c.Kind == "grade" }) {
+	if err := pool.Err(); err != nil {
+		return nil, fmt.Errorf("%s: %w", f.SeedsPos, err)
+	}
+	if f.grades() {
 		var gs []graded
 		for _, name := range order {
 			gs = append(gs, compiled[name])
 		}
-		if res.Grades, err = gradeAll(ctx, prog, ref, f.Seeds, gs, jobs); err != nil {
+		if res.Grades, err = gradeAll(ctx, prog, ref, f.Seeds, gs, jobs, limits); err != nil {
+			if perr := pool.Err(); perr != nil {
+				return nil, fmt.Errorf("%s: %w", f.SeedsPos, perr)
+			}
 			return nil, fmt.Errorf("%s: grading on seeds %s: %w", f.ScenarioPos, shift.FormatSeeds(f.Seeds), err)
 		}
 	}
@@ -117,6 +142,57 @@ func (f *File) Run(ctx context.Context, o Options) (*Result, error) {
 		res.Claims = append(res.Claims, cr)
 	}
 	return res, nil
+}
+
+// compileAll compiles the file's policies, by name, and lists them in the
+// order of the file after none and the reference.
+func (f *File) compileAll(ref grade.Policy) (map[string]graded, []string) {
+	compiled := map[string]graded{"none": {name: "none"}, "reference": {name: "reference"}}
+	if ref.Program != nil {
+		compiled["reference"] = graded{name: "reference", program: ref.Program}
+	}
+	order := []string{"none", "reference"}
+	for _, p := range f.Policies {
+		if p.Name == "reference" {
+			continue
+		}
+		order = append(order, p.Name)
+		compiled[p.Name] = f.compile(p)
+	}
+	return compiled, order
+}
+
+// grades reports whether a claim of the file is a grade.
+func (f *File) grades() bool {
+	return slices.ContainsFunc(f.Claims, func(c Claim) bool { return c.Kind == "grade" })
+}
+
+// budget checks the minutes of the model the file's runs would compute
+// against its budget, and returns the pool of steps its runs share. The
+// runs are those play makes (every policy a claim reads, a seed each) and,
+// with a grade, the reference's and no policy's recorded on the seeds and
+// every policy's graded.
+func (f *File) budget(prog *scenario.Program, o Options) (*budget.Pool, error) {
+	most, minutes, steps := cmp.Or(o.Runs, MaxRuns), cmp.Or(o.Minutes, MaxMinutes), cmp.Or(o.Steps, MaxSteps)
+	runs := int64(len(f.figuresRead()))
+	if f.grades() {
+		runs += 2 + 2 // the reference and no policy, recorded and graded
+		for _, p := range f.Policies {
+			if p.Name != "reference" {
+				runs++
+			}
+		}
+	}
+	runs *= int64(len(f.Seeds))
+	if runs > most {
+		return nil, fmt.Errorf("%s: these claims make %s runs (seeds × policies run): a test file makes at most %s; test fewer seeds or fewer policies",
+			f.SeedsPos, budget.Number(runs), budget.Number(most))
+	}
+	if m := runs * int64(prog.Setup().Minutes); m > minutes {
+		return nil, fmt.Errorf("%s: these claims make %s runs of %d minutes, %s minutes of the model: a test file computes at most %s; test fewer seeds or fewer policies",
+			f.SeedsPos, budget.Number(runs), prog.Setup().Minutes, budget.Number(m), budget.Number(minutes))
+	}
+	return budget.NewPool("the test file "+f.Path, steps), nil
 }
 
 // figuresRead is what the runs of every and median claims must keep: the
@@ -139,7 +215,7 @@ func (f *File) scenario() (*scenario.Program, error) {
 	if !strings.HasSuffix(f.Scenario, ".lua") {
 		return scenario.Builtin(f.Scenario, scenario.Options{})
 	}
-	src, err := os.ReadFile(f.Scenario)
+	src, err := untrusted.ReadFile(f.Scenario, untrusted.DefaultMax)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", f.ScenarioPos, err)
 	}
@@ -197,7 +273,7 @@ type runKey struct {
 
 // play runs the needed policies on every seed, jobs at once; the figures
 // and errors are by policy and seed index, whatever the order of the runs.
-func (f *File) play(ctx context.Context, prog *scenario.Program, compiled map[string]graded, order []string, needed map[string][]string, jobs int) (map[runKey]map[string]float64, map[runKey]error) {
+func (f *File) play(ctx context.Context, prog *scenario.Program, compiled map[string]graded, order []string, needed map[string][]string, jobs int, limits budget.Limits) (map[runKey]map[string]float64, map[runKey]error) {
 	var keys []runKey
 	for _, name := range order {
 		if len(needed[name]) > 0 && compiled[name].err == "" {
@@ -214,7 +290,7 @@ func (f *File) play(ctx context.Context, prog *scenario.Program, compiled map[st
 		wg.Go(func() {
 			for k := range next {
 				key := keys[k]
-				sh := shift.Shift{Scenario: prog, Seed: f.Seeds[key.seed], Noise: true}
+				sh := shift.Shift{Scenario: prog, Seed: f.Seeds[key.seed], Noise: true, Limits: limits}
 				if p := compiled[key.policy].program; p != nil {
 					sh.Policy = p
 				}

@@ -12,6 +12,7 @@ import (
 	"github.com/oncall-sim/oncall/batch"
 	"github.com/oncall-sim/oncall/dsl/scenario"
 	"github.com/oncall-sim/oncall/engine"
+	"github.com/oncall-sim/oncall/fingerprint"
 	"github.com/oncall-sim/oncall/golden"
 	"github.com/oncall-sim/oncall/golden/goldentest"
 	"github.com/oncall-sim/oncall/grade"
@@ -25,6 +26,17 @@ func builtins(t testing.TB) []*scenario.Program {
 		t.Fatal(err)
 	}
 	return progs
+}
+
+// model is the model's fingerprint, which the public references are
+// stamped with.
+func model(t testing.TB) grade.Model {
+	t.Helper()
+	m, err := fingerprint.Current()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
 }
 
 // runFor is the shift of a golden case, seed aside.
@@ -84,7 +96,7 @@ func TestPublicReferences(t *testing.T) {
 				t.Fatal(err)
 			}
 			ref, err := grade.RecordReference(context.Background(), grade.RecordOptions{
-				Scenario: grade.Graded(p), Policy: pol.Program, PolicyName: pol.Name, PolicySHA256: pol.SHA256, Noise: true,
+				Scenario: grade.Graded(p), Policy: pol.Program, PolicyName: pol.Name, PolicySHA256: pol.SHA256, Noise: true, Model: model(t),
 			}, seeds, batch.Options{})
 			if err != nil {
 				t.Fatal(err)

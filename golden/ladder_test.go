@@ -9,9 +9,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/oncall-sim/oncall/dsl/scenario"
 	"github.com/oncall-sim/oncall/expect"
 	"github.com/oncall-sim/oncall/golden/goldentest"
 	"github.com/oncall-sim/oncall/grade"
+	stdladder "github.com/oncall-sim/oncall/ladder"
 	"github.com/oncall-sim/oncall/shift"
 )
 
@@ -143,5 +145,90 @@ func checkLadderDoc(t *testing.T, table string) {
 			return
 		}
 		t.Errorf("the ladder of %s is not the one the archetypes score (GOLDIE_UPDATE=1 go test ./golden/ -run Ladder rewrites it):\n%s\nwant:\n%s", path, got, table)
+	}
+}
+
+// ladderExceptions are the rungs of the standard ladder (oncall ladder)
+// that score more than a teacher accepts on a built-in, and why no
+// grade{} keeps them within their bound. Every other rung of every
+// built-in holds its bound, and each of these still warns: the list stays
+// true.
+var ladderExceptions = map[[2]string]string{
+	{"bad-deploy", "clock of seed 5001"}: "the build ships at 09:10 on every seed: a policy that learns the timetable is the reference; " +
+		"grade on scenarios/variants/bad-deploy-anytime.lua too, whose ladder holds",
+	{"cache-flush", "clock of seed 5001"}: "the flush comes at 12:00 on every seed: a policy that learns the timetable is the reference",
+	{"surge", "clock of seed 5001"}: "seed 5001's surge comes early and lasts: its fleet, held by the clock, covers most seeds' surges " +
+		"(54 %; keyed on seed 1, 0 %), and a bound that cuts it cuts the textbook answer as much",
+	{"memory-leak", "late by 15"}:                "its lesson accepts a rollback when the latency page fires, some 40 minutes after the reference's",
+	{"thundering-herd", "always warmup"}:         "a warm-up running all day refills the cache the flush empties, and costs users nothing the model measures",
+	{"config-push", "always set_feature(false)"}: "switching the pushed flag off again is the answer, and no seed pushes a harmless one",
+}
+
+// TestStandardLadder builds the standard ladder of every built-in scenario
+// and of bad-deploy-anytime on the ladder's seeds (what oncall ladder
+// prints) and holds every rung to the share a teacher accepts, but the
+// exceptions above; the clock rung of a scenario whose timetable is fixed
+// says so.
+func TestStandardLadder(t *testing.T) {
+	if testing.Short() {
+		t.Skip("some 7,000 runs")
+	}
+	seeds, err := shift.ParseSeeds(ladderSeeds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	type scen struct {
+		p      *scenario.Program
+		policy string
+	}
+	var all []scen
+	for _, p := range builtins(t) {
+		all = append(all, scen{p, p.ID()})
+	}
+	src, err := os.ReadFile("../scenarios/variants/bad-deploy-anytime.lua")
+	if err != nil {
+		t.Fatal(err)
+	}
+	anytime, err := scenario.Compile("scenarios/variants/bad-deploy-anytime.lua", src, scenario.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	all = append(all, scen{anytime, "bad-deploy"})
+	seen := map[[2]string]bool{}
+	for _, s := range all {
+		t.Run(s.p.ID(), func(t *testing.T) {
+			ref, err := grade.ReferencePolicy(s.policy)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := stdladder.Run(context.Background(), stdladder.Options{Scenario: grade.Graded(s.p), Reference: ref, Seeds: seeds, Noise: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var out strings.Builder
+			if err := res.WriteText(&out); err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("%s", out.String())
+			for _, g := range res.Rungs {
+				key := [2]string{s.p.ID(), g.Name}
+				why, excepted := ladderExceptions[key]
+				switch {
+				case g.Warning != "" && !excepted:
+					t.Errorf("%s", g.Warning)
+				case g.Warning != "":
+					seen[key] = true
+					t.Logf("excepted: %s: %s", g.Name, why)
+				}
+				if g.Kind == stdladder.KindClock && g.Warning != "" && res.FixedTimetable != strings.Contains(g.Warning, "same minutes on every seed") {
+					t.Errorf("the clock rung's warning does not say whether the timetable is fixed (%v): %s", res.FixedTimetable, g.Warning)
+				}
+			}
+		})
+	}
+	for key, why := range ladderExceptions {
+		if !seen[key] {
+			t.Errorf("%s, %s no longer scores above its bound: take it off ladderExceptions (%s)", key[0], key[1], why)
+		}
 	}
 }

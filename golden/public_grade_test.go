@@ -18,7 +18,7 @@ func publicGrade(t *testing.T, scs []grade.Scenario, pol shift.Policy, name stri
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep, err := grade.Grade(context.Background(), grade.GradeOptions{Scenarios: scs, Policy: pol, PolicyName: name, References: refs, ReferenceName: "public"})
+	rep, err := grade.Grade(context.Background(), grade.GradeOptions{Scenarios: scs, Policy: pol, PolicyName: name, References: refs, ReferenceName: "public", Model: model(t)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -21,11 +21,12 @@ type Program interface {
 }
 
 // Graded adapts a compiled scenario for grading: its id, English title,
-// file and the SHA-256 of its source, the scenario itself as the source of
+// file (a built-in's name alone, any other file with a folder: sourceFile)
+// and the SHA-256 of its source, the scenario itself as the source of
 // every run, its grading criteria, and its built-in reference policy's name
 // and hash when it has one.
 func Graded(p Program) Scenario {
-	sc := Scenario{ID: p.ID(), Title: p.Title().In("en"), File: p.File(), SHA256: SHA256([]byte(p.Source())), Source: p, Criteria: p.Grading()}
+	sc := Scenario{ID: p.ID(), Title: p.Title().In("en"), File: sourceFile(p), SHA256: SHA256([]byte(p.Source())), Source: p, Criteria: p.Grading()}
 	if src, err := scripts.Reference(p.ID()); err == nil {
 		sc.ReferencePolicy, sc.ReferencePolicySHA256 = referencePolicyName(p.ID()), SHA256(src)
 	}

@@ -30,28 +30,14 @@ type Student struct {
 // for it, the same for every student, and nothing runs them again. An error
 // of the scenarios or the references stops the class; a student's file
 // that does not load, or a policy that stops, scores 0 and the class goes
-// on.
+// on. The students come compiled and are graded together, each keeping
+// its Report; GradeClassInBatches grades a class of any size in bounded
+// memory.
 func GradeClass(ctx context.Context, o GradeOptions, students []Student) (*Class, error) {
 	if len(students) == 0 {
 		return nil, errors.New("no student to grade")
 	}
-	o.draws = classDraws(o)
-	runs, err := classRuns(ctx, o, students)
-	if err != nil {
-		return nil, err
-	}
-	reports := make([]*Report, len(students))
-	for i, st := range students {
-		so := o
-		so.Policy, so.PolicyName, so.PolicyError, so.NoRule = st.Policy, st.File, st.Error, st.NoRule
-		so.Progress, so.runs = nil, runs[i]
-		rep, err := Grade(ctx, so)
-		if err != nil {
-			return nil, err
-		}
-		reports[i] = rep
-	}
-	return NewClass(o.ReferenceName, students, reports), nil
+	return GradeClassInBatches(ctx, o, students, ClassOptions{Batch: len(students), Keep: true})
 }
 
 // classRuns runs every student whose policy loaded on every scenario and
@@ -74,7 +60,7 @@ func classRuns(ctx context.Context, o GradeOptions, students []Student) ([]map[s
 	}
 	for _, sc := range o.Scenarios {
 		ref, err := o.References.Lookup(sc.ID)
-		if err != nil || len(sc.Criteria) == 0 || (ref.Stale(sc) != nil && !o.AllowStale) {
+		if err != nil || len(sc.Criteria) == 0 || (ref.Stale(sc, o.Model) != nil && !o.AllowStale) {
 			continue
 		}
 		passes := make([]batch.Pass, len(loaded))

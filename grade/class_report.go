@@ -23,6 +23,14 @@ type Class struct {
 	MissedMost int              `json:"missed_most"`
 	Criteria   []ClassCriterion `json:"criteria"`
 	Students   []ClassStudent   `json:"students"`
+	// figures are the students' mean figures of each criterion, while
+	// the class is graded (add), for the medians (finish).
+	figures [][]float64
+	// scenarios are those graded, whose files a student's report names
+	// by their id (Report.ForStudent); junit is the class's JUnit report
+	// gathered as it was graded, nil when the reports are kept.
+	scenarios []Scenario
+	junit     *ClassJUnit
 }
 
 // ClassCriterion is one criterion of one scenario over the class: how
@@ -117,42 +125,59 @@ func (g GamingFlag) Short() string {
 // separate grade commands add up to.
 func NewClass(reference string, students []Student, reports []*Report) *Class {
 	cl := &Class{Reference: reference, MissedMost: -1}
-	if len(reports) > 0 {
-		cl.PassMark, cl.MaxScore = 100*reports[0].PassMark, reports[0].MaxScore
-		cl.Criteria = classCriteria(reports[0])
-	}
-	figures := make([][]float64, len(cl.Criteria)) // the students' mean figures
 	for i, st := range students {
-		rep := reports[i]
-		cs := ClassStudent{Name: st.Name, File: st.File, Score: rep.Score, Passed: rep.Passed, Report: rep}
-		k := 0
-		for _, s := range rep.Scenarios {
-			for j := range s.Criteria {
-				c := &s.Criteria[j]
-				cs.Points = append(cs.Points, c.Score)
+		cl.add(st, reports[i])
+	}
+	cl.finish()
+	return cl
+}
+
+// add adds a student's grade to the class: its row, its criteria to their
+// counts and its mean figures to those the medians are taken of; the first
+// student's report sets the criteria. The row it returns has no rank yet
+// (finish gives them).
+func (cl *Class) add(st Student, rep *Report) ClassStudent {
+	if len(cl.Students) == 0 {
+		cl.PassMark, cl.MaxScore = 100*rep.PassMark, rep.MaxScore
+		cl.Criteria = classCriteria(rep)
+		cl.figures = make([][]float64, len(cl.Criteria))
+	}
+	cs := ClassStudent{Name: st.Name, File: st.File, Score: rep.Score, Passed: rep.Passed, Report: rep}
+	k := 0
+	for _, s := range rep.Scenarios {
+		for j := range s.Criteria {
+			c := &s.Criteria[j]
+			cs.Points = append(cs.Points, c.Score)
+			if k < len(cl.Criteria) {
 				cl.Criteria[k].count(c)
 				if c.MeanSeeds > 0 && len(c.Seeds) > 0 {
-					figures[k] = append(figures[k], c.Mean)
+					cl.figures[k] = append(cl.figures[k], c.Mean)
 				}
-				k++
 			}
+			k++
 		}
-		cs.Diagnostic, cs.Flags = rep.firstDiagnostic(), rep.flags()
-		cs.Gaming = rep.gaming()
-		for _, g := range cs.Gaming {
-			cs.Flags = append(cs.Flags, g.Short())
-		}
-		cl.Students = append(cl.Students, cs)
 	}
+	cs.Diagnostic, cs.Flags = rep.firstDiagnostic(), rep.flags()
+	cs.Gaming = rep.gaming()
+	for _, g := range cs.Gaming {
+		cs.Flags = append(cs.Flags, g.Short())
+	}
+	cl.Students = append(cl.Students, cs)
+	return cs
+}
+
+// finish gives the class what needs every student: each criterion's
+// median figure, the ranks and the criterion missed most.
+func (cl *Class) finish() {
 	for k := range cl.Criteria {
-		if len(figures[k]) > 0 {
-			m := median(figures[k])
-			cl.Criteria[k].Median, cl.Criteria[k].MedianOf = &m, len(figures[k])
+		if k < len(cl.figures) && len(cl.figures[k]) > 0 {
+			m := median(cl.figures[k])
+			cl.Criteria[k].Median, cl.Criteria[k].MedianOf = &m, len(cl.figures[k])
 		}
 	}
+	cl.figures = nil
 	cl.rank()
 	cl.MissedMost = cl.missedMost()
-	return cl
 }
 
 // classCriteria are the criteria of a report, with the reference's mean

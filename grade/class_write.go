@@ -1,15 +1,15 @@
 package grade
 
 import (
-	"bytes"
 	"encoding/csv"
 	"encoding/json"
-	"encoding/xml"
 	"fmt"
 	"io"
 	"strconv"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/oncall-sim/oncall/internal/safetext"
 )
 
 // ClassFormats are the formats of a class report (Class.Write).
@@ -31,23 +31,28 @@ func (c *Class) Write(w io.Writer, format string) error {
 }
 
 // WriteCSV writes one row a student, in the class's order: student, rank,
-// total, the points of each criterion, passed, the flags a teacher should
+// total, the points of each criterion (rounded so that they add up to the
+// total as written), passed, the flags a teacher should
 // look at, and the first diagnostic.
 func (c *Class) WriteCSV(w io.Writer) error {
 	cw := csv.NewWriter(w)
 	head := []string{"student", "rank", "total"}
 	for _, cr := range c.Criteria {
-		head = append(head, cr.Name())
+		head = append(head, safetext.CSVCell(cr.Name()))
 	}
 	if err := cw.Write(append(head, "passed", "flags", "diagnostic")); err != nil {
 		return err
 	}
 	for _, s := range c.Students {
-		row := []string{s.Name, strconv.Itoa(s.Rank), points(s.Score)}
-		for _, p := range s.Points {
+		// The texts a student wrote (the file's name, a rule's name in a
+		// flag, the line a diagnostic quotes) cannot be read as a formula
+		// nor carry control characters (safetext.CSVCell).
+		row := []string{safetext.CSVCell(s.Name), strconv.Itoa(s.Rank), points(s.Score)}
+		// Each criterion's points, in hundredths that add up to the total.
+		for _, p := range roundToTotal(s.Points, round2(s.Score)) {
 			row = append(row, points(p))
 		}
-		if err := cw.Write(append(row, fmt.Sprint(s.Passed), strings.Join(s.Flags, "; "), s.Diagnostic)); err != nil {
+		if err := cw.Write(append(row, fmt.Sprint(s.Passed), safetext.CSVCell(strings.Join(s.Flags, "; ")), safetext.CSVCell(s.Diagnostic))); err != nil {
 			return err
 		}
 	}
@@ -181,67 +186,4 @@ func (c *Class) band(score float64) int {
 		return bands
 	}
 	return min(bands-1, max(0, int(bands*score/c.MaxScore)))
-}
-
-// WriteJUnit writes the class as one JUnit XML file, for a CI that shows a
-// class: each student's report as Report.WriteJUnit writes it, a testsuite
-// a student and scenario named "student: scenario", with the student's
-// rank, total and whether they are flagged as properties (beside the
-// report's own, flag.<kind> for each pattern that looks like gaming), and a
-// testcase "flags" that fails where the student's rules look like gaming on
-// that scenario.
-func (c *Class) WriteJUnit(w io.Writer) error {
-	doc := junitSuites{Name: "oncall grade --class against " + c.Reference}
-	for _, s := range c.Students {
-		var buf bytes.Buffer
-		if err := s.Report.WriteJUnit(&buf); err != nil {
-			return err
-		}
-		var own junitSuites
-		if err := xml.Unmarshal(buf.Bytes(), &own); err != nil {
-			return err
-		}
-		for _, suite := range own.Suites {
-			c.studentSuite(&suite, &s)
-			suite.ID = len(doc.Suites)
-			doc.Suites = append(doc.Suites, suite)
-			doc.Tests += suite.Tests
-			doc.Failures += suite.Failures
-			doc.Errors += suite.Errors
-		}
-	}
-	doc.Time = "0.000"
-	if _, err := io.WriteString(w, xml.Header); err != nil {
-		return err
-	}
-	enc := xml.NewEncoder(w)
-	enc.Indent("", "  ")
-	if err := enc.Encode(doc); err != nil {
-		return err
-	}
-	_, err := io.WriteString(w, "\n")
-	return err
-}
-
-// studentSuite makes a suite of a student's report one of the class's.
-func (c *Class) studentSuite(suite *junitSuite, s *ClassStudent) {
-	scenario := suite.Name
-	suite.Name, suite.Package = s.Name+": "+scenario, "oncall."+s.Name
-	suite.Properties = append(suite.Properties,
-		junitProperty{"student", s.Name}, junitProperty{"rank", strconv.Itoa(s.Rank)},
-		junitProperty{"total", points(s.Score)}, junitProperty{"class_max_score", points(c.MaxScore)},
-		junitProperty{"flagged", strconv.FormatBool(s.Flagged())})
-	var flags []string
-	for _, g := range s.Gaming { // the report's own suite has them as properties flag.<kind>
-		if g.Scenario == scenario {
-			flags = append(flags, g.Text)
-		}
-	}
-	tc := junitCase{Name: "flags", Classname: "oncall." + scenario, Time: "0"}
-	if len(flags) > 0 {
-		tc.Failure = &junitFailure{Type: "flag", Message: fmt.Sprintf("%d pattern(s) that look like gaming rather than on-call work", len(flags)), Text: strings.Join(flags, "\n") + "\n"}
-		suite.Failures++
-	}
-	suite.Cases = append(suite.Cases, tc)
-	suite.Tests = len(suite.Cases)
 }

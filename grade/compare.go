@@ -9,7 +9,7 @@ import (
 )
 
 // CompareReferences compares two reference files: the same scenarios,
-// seeds and pins (sources, hashes, model version, criteria), and every
+// seeds and pins (sources, hashes, model, criteria), and every
 // outcome figure, the reference policy's and no policy's, equal to within
 // the relative Tolerance (a file recorded on another machine may differ in
 // the last bits). It names the first scenario, seed and figure that differ.
@@ -57,7 +57,7 @@ func comparePins(w, g *Reference) error {
 	case w.PolicySHA256 != g.PolicySHA256:
 		return fmt.Errorf("%s: golden policy SHA-256 %s, now %s", w.Scenario, short(w.PolicySHA256), short(g.PolicySHA256))
 	case w.Model != g.Model:
-		return fmt.Errorf("%s: golden model version %d, now %d", w.Scenario, w.Model, g.Model)
+		return fmt.Errorf("%s: golden model %s, now %s (the model's figures moved: see docs/goldens.md, \"When the model's fingerprint moves\")", w.Scenario, w.Model, g.Model)
 	}
 	if d := criteriaChange(w.Criteria, g.Criteria); d != "" {
 		return fmt.Errorf("%s: %s", w.Scenario, d)

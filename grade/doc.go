@@ -2,7 +2,7 @@
 //
 // A reference is the outcome of a scenario's reference policy over a set of
 // seeds, with no policy's outcome on the same seeds and what it was
-// recorded for (the scenario's and the policy's SHA-256, the model version,
+// recorded for (the scenario's and the policy's SHA-256, the model's fingerprint,
 // the criteria). The public set is package golden's; an instructor records
 // a hidden set into a file of their own (RecordReference, ReferenceFile).
 // Grade runs a policy on the same scenarios and seeds, checks each

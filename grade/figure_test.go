@@ -27,7 +27,7 @@ func TestGradeAScenariosOwnFigure(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ref, err := grade.RecordReference(context.Background(), grade.RecordOptions{Scenario: grade.Graded(p), Policy: scale, PolicyName: "scale.rules", Noise: true},
+	ref, err := grade.RecordReference(context.Background(), grade.RecordOptions{Model: testModel, Scenario: grade.Graded(p), Policy: scale, PolicyName: "scale.rules", Noise: true},
 		[]uint32{1, 2, 3}, batch.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -37,7 +37,7 @@ func TestGradeAScenariosOwnFigure(t *testing.T) {
 			t.Fatalf("seed %d: turned_away = %v %v in the reference", run.Seed, v, ok)
 		}
 	}
-	rep, err := grade.Grade(context.Background(), grade.GradeOptions{
+	rep, err := grade.Grade(context.Background(), grade.GradeOptions{Model: testModel,
 		Scenarios: []grade.Scenario{grade.Graded(p)}, Policy: shed, PolicyName: "shed.rules",
 		References: &grade.ReferenceFile{Format: grade.ReferenceFormat, References: []grade.Reference{ref}}, ReferenceName: "test",
 	})

@@ -17,17 +17,16 @@ import (
 // outputs; JSON lists every seed.
 const maxListed = 5
 
-// WriteText writes the report as a table for people.
-//
-// It branches on the parts of the text report (stale warnings, a policy that
-// does not load, and for each scenario its table, means, held or failed
-// criteria, worse seeds, story, stopped seeds and coverage, then the
-// verdict): the sections of one report, each printed only when it has
-// something to say.
+// WriteText writes the report as a table for people: stale warnings, the
+// scenarios left out, a policy that does not load or holds no rule, each
+// scenario (writeScenarioText), then the verdict.
 func (r *Report) WriteText(w io.Writer) error {
 	fmt.Fprintf(w, "grade of %s against %s\n", r.Policy, r.Reference)
 	for _, s := range r.Stale {
 		fmt.Fprintf(w, "\nwarning: %s\n", s)
+	}
+	if t := r.leftOutText(); t != "" {
+		fmt.Fprintf(w, "\n%s\n", wrap(t, 78))
 	}
 	if r.PolicyError != "" {
 		fmt.Fprintf(w, "\nthe policy does not load, so no seed ran:\n%s", indent(strings.TrimRight(r.PolicyError, "\n")+"\n", "  "))
@@ -36,51 +35,8 @@ func (r *Report) WriteText(w io.Writer) error {
 		fmt.Fprintf(w, "\n%s holds no rule (blank, or comments only): graded as no policy, which decides nothing\n", r.Policy)
 	}
 	for i := range r.Scenarios {
-		s := &r.Scenarios[i]
-		title := s.Scenario
-		if s.Title != "" {
-			title += " — " + s.Title
-		}
-		fmt.Fprintf(w, "\n%s: %s / %s points, seeds %s\n", title, points(s.Score), points(s.MaxScore), s.Seeds)
-		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(tw, "  \tcriterion\tseeds met\tmean\treference mean\tno policy mean\tpoints")
-		for j := range s.Criteria {
-			c := &s.Criteria[j]
-			fmt.Fprintf(tw, "  %s\t%s\t%d/%d\t%s\t%s\t%s\t%s / %s\n", c.mark(), c.Text, c.Passed, len(c.Seeds),
-				c.meanText(), c.format(c.ReferenceMean), c.format(c.NoneMean), points(c.Score), points(c.Weight))
-		}
-		if err := tw.Flush(); err != nil {
+		if err := r.Scenarios[i].writeText(w); err != nil {
 			return err
-		}
-		if t := s.meansText(); t != "" {
-			fmt.Fprintf(w, "  %s\n", t)
-		}
-		for j := range s.Criteria {
-			if c := &s.Criteria[j]; c.held() {
-				fmt.Fprintf(w, "  %s: %s", c.Text, c.heldText())
-				continue
-			}
-			if lines := s.Criteria[j].failures(); lines != "" {
-				fmt.Fprintf(w, "  %s failed on:\n%s", s.Criteria[j].Text, indent(lines, "    "))
-			}
-		}
-		if t := s.worseText(); t != "" {
-			fmt.Fprint(w, indent(t, "  "))
-		}
-		if s.Story != nil {
-			fmt.Fprint(w, indent(wrap(s.Story.Text(), 76)+"\n", "  "))
-		}
-		for i, e := range s.Errors {
-			if i == maxListed {
-				fmt.Fprintf(w, "  and %s stopped\n", moreSeeds(len(s.Errors)-maxListed))
-				break
-			}
-			fmt.Fprintf(w, "  seed %d stopped: %s\n", e.Seed, e.Error)
-		}
-		if s.Coverage != nil {
-			if err := s.Coverage.Write(w, "the policy on "+s.Scenario); err != nil {
-				return err
-			}
 		}
 	}
 	verdict := "PASSED"
@@ -90,6 +46,77 @@ func (r *Report) WriteText(w io.Writer) error {
 	_, err := fmt.Fprintf(w, "\ntotal %s / %s points (%s %%): %s (pass mark %s %%)\n\n%s\n",
 		points(r.Score), points(r.MaxScore), percent(r.Score, r.MaxScore), verdict, points(100*r.PassMark), wrap(Scoring, 78))
 	return err
+}
+
+// writeText writes a scenario of the text report.
+//
+// It branches on the parts of a scenario's text (what the guards took, its
+// table, means, held or failed criteria, worse seeds, story, stopped seeds
+// and coverage): the sections of one scenario, each printed only when it
+// has something to say.
+func (s *ScenarioResult) writeText(w io.Writer) error {
+	title := s.Scenario
+	if s.Title != "" {
+		title += " — " + s.Title
+	}
+	fmt.Fprintf(w, "\n%s: %s / %s points, seeds %s\n", title, points(s.Score), points(s.MaxScore), s.Seeds)
+	if s.Guards != "" {
+		fmt.Fprint(w, indent(wrap(s.Guards, 76)+"\n", "  "))
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "  \tcriterion\tseeds met\tmean\treference mean\tno policy mean\tpoints")
+	for j := range s.Criteria {
+		c := &s.Criteria[j]
+		fmt.Fprintf(tw, "  %s\t%s\t%d/%d\t%s\t%s\t%s\t%s / %s\n", c.mark(), c.Text, c.Passed, len(c.Seeds),
+			c.meanText(), c.format(c.ReferenceMean), c.format(c.NoneMean), points(c.Score), points(c.Weight))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if t := s.meansText(); t != "" {
+		fmt.Fprintf(w, "  %s\n", t)
+	}
+	for j := range s.Criteria {
+		if c := &s.Criteria[j]; c.held() {
+			fmt.Fprintf(w, "  %s: %s", c.Text, c.heldText())
+			continue
+		}
+		if lines := s.Criteria[j].failures(); lines != "" {
+			fmt.Fprintf(w, "  %s failed on:\n%s", s.Criteria[j].Text, indent(lines, "    "))
+			if a := s.Criteria[j].Account; a != "" {
+				fmt.Fprintf(w, "    and %s\n", a)
+			}
+		}
+	}
+	if t := s.worseText(); t != "" {
+		fmt.Fprint(w, indent(t, "  "))
+	}
+	if s.Story != nil {
+		fmt.Fprint(w, indent(wrap(s.Story.Text(), 76)+"\n", "  "))
+	}
+	for i, e := range s.Errors {
+		if i == maxListed {
+			fmt.Fprintf(w, "  and %s stopped\n", moreSeeds(len(s.Errors)-maxListed))
+			break
+		}
+		fmt.Fprintf(w, "  seed %d stopped: %s\n", e.Seed, e.Error)
+	}
+	if s.Coverage != nil {
+		return s.Coverage.Write(w, "the policy on "+s.Scenario)
+	}
+	return nil
+}
+
+// leftOutText says which scenarios of the references were not graded, ""
+// when none was left out.
+func (r *Report) leftOutText() string {
+	switch len(r.LeftOut) {
+	case 0:
+		return ""
+	case 1:
+		return fmt.Sprintf("not graded: scenario %s of the references (name it with --scenario to grade it)", r.LeftOut[0])
+	}
+	return fmt.Sprintf("not graded: scenarios %s of the references (name them with --scenario to grade them)", strings.Join(r.LeftOut, ", "))
 }
 
 // Scoring states how points are counted, in every report: package
@@ -164,10 +191,15 @@ func (c *CriterionResult) format(v float64) string {
 // far as the guards held).
 func (c *CriterionResult) held() bool { return !c.Pass() && c.Passed == len(c.Seeds) }
 
-// heldText says why a criterion met on every seed is short of points.
+// heldText says why a criterion met on every seed is short of points:
+// the guards that took them, or the main criteria a guard counts only as
+// far as (AccountText); the rule itself where neither says.
 func (c *CriterionResult) heldText() string {
-	return fmt.Sprintf("met on every seed, held at %s of %s points by the other criteria: a guard counts only as far as the main criteria earned points, a main criterion only as far as the guards held\n",
-		points(c.Score), points(c.Weight))
+	why := c.Account
+	if why == "" {
+		why = "by the other criteria: a guard counts only as far as the main criteria earned points, a main criterion only as far as the guards held"
+	}
+	return fmt.Sprintf("met on every seed, held at %s of %s points: %s\n", points(c.Score), points(c.Weight), why)
 }
 
 // failures lists the seeds where the criterion missed its bound, at most

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -59,6 +60,9 @@ type GradeOptions struct {
 	// Limits bound the code of each run (zero fields take budget's
 	// defaults).
 	Limits budget.Limits
+	// Model is the model of the oncall that grades (package fingerprint's
+	// Current): a reference recorded under another is stale.
+	Model Model
 	// PolicyError, when set, is why the policy did not load (its rendered
 	// diagnostics): nothing runs, every criterion fails on every seed, and
 	// the report says why, so that an autograder still gets a report with
@@ -96,7 +100,8 @@ func Grade(ctx context.Context, o GradeOptions) (*Report, error) {
 	if !(mark > 0 && mark <= 1) {
 		return nil, fmt.Errorf("pass mark %v is out of range: it takes more than 0 up to 1 (100 %%)", mark)
 	}
-	rep := &Report{Policy: o.PolicyName, Reference: o.ReferenceName, PassMark: mark, PassMarkPercent: 100 * mark, PolicyError: o.PolicyError, NoRule: o.NoRule, Scoring: score.Formula}
+	rep := &Report{Policy: o.PolicyName, Reference: o.ReferenceName, PassMark: mark, PassMarkPercent: 100 * mark, PolicyError: o.PolicyError, NoRule: o.NoRule, Scoring: score.Formula,
+		LeftOut: leftOut(o.References, o.Scenarios)}
 	if o.Clock != nil {
 		rep.Started = o.Clock()
 	}
@@ -116,6 +121,17 @@ func Grade(ctx context.Context, o GradeOptions) (*Report, error) {
 	return rep, nil
 }
 
+// leftOut lists the scenarios the references hold that are not graded.
+func leftOut(refs *ReferenceFile, graded []Scenario) []string {
+	var out []string
+	for _, id := range refs.Scenarios() {
+		if !slices.ContainsFunc(graded, func(sc Scenario) bool { return sc.ID == id }) {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
 // gradeOne grades one scenario: it checks the reference against the
 // scenario (noting in rep a stale one it may use), runs the policy on
 // every seed and scores each criterion.
@@ -127,7 +143,7 @@ func gradeOne(ctx context.Context, o GradeOptions, sc Scenario, rep *Report) (Sc
 	if err != nil {
 		return ScenarioResult{}, fmt.Errorf("%s: %w", o.ReferenceName, err)
 	}
-	if stale := ref.Stale(sc); stale != nil {
+	if stale := ref.Stale(sc, o.Model); stale != nil {
 		if !o.AllowStale {
 			return ScenarioResult{}, stale
 		}
@@ -217,6 +233,8 @@ func gradeScenario(sc Scenario, ref *Reference, results []batch.Result) (Scenari
 			return sr, fmt.Errorf("scenario %s, seed %d: %w", sc.ID, r.Seed, err)
 		}
 		seeds = append(seeds, res)
+		sr.Others, sr.Lost, sr.Capped = sr.Others+res.Others, sr.Lost+res.Lost, sr.Capped+res.Capped
+		sr.seedAccount(&res)
 		if res.Worse {
 			sr.WorseSeeds = append(sr.WorseSeeds, WorseSeed{Seed: r.Seed, Points: res.Points, None: res.None, Text: res.WorseText(rules)})
 		}
@@ -237,6 +255,7 @@ func gradeScenario(sc Scenario, ref *Reference, results []batch.Result) (Scenari
 				cr.ByBound++
 			}
 			cr.Score += c.Points
+			cr.count(c)
 			cr.Seeds = append(cr.Seeds, chk)
 			refAll[i] += c.Reference
 			noneAll[i] += c.None
@@ -255,6 +274,7 @@ func gradeScenario(sc Scenario, ref *Reference, results []batch.Result) (Scenari
 	for i := range sr.Criteria {
 		parts += sr.Criteria[i].Score / n
 	}
+	sr.Others, sr.Lost, sr.Capped = sr.Others/n, sr.Lost/n, sr.Capped/n+max(0, parts-sr.Score)
 	for i := range sr.Criteria {
 		cr := &sr.Criteria[i]
 		cr.MeanSeeds = finished
@@ -266,10 +286,12 @@ func gradeScenario(sc Scenario, ref *Reference, results []batch.Result) (Scenari
 			cr.ReferenceMean, cr.NoneMean = refAll[i]/n, noneAll[i]/n
 		}
 		cr.Score /= n
+		cr.Before, cr.Taken, cr.Took, cr.BoundMean = cr.Before/n, cr.Taken/n, cr.Took/n, cr.BoundMean/n
 		if parts > sr.Score {
 			cr.Score *= sr.Score / parts
 		}
 	}
+	sr.finishAccount()
 	if sr.Worse {
 		sr.WorseText = worseOverall(rules, sr.Criteria)
 	}
@@ -319,6 +341,10 @@ type Report struct {
 	// Stale says, a scenario a line, which references no longer fit their
 	// scenario and were used all the same.
 	Stale []string `json:"stale,omitempty"`
+	// LeftOut are the scenarios the references hold that were not graded
+	// (oncall grade named others with --scenario, or left out a built-in
+	// scenario with nothing to earn).
+	LeftOut []string `json:"left_out,omitempty"`
 	// Scoring states how the points were counted (the constant Scoring).
 	Scoring string `json:"scoring"`
 }
@@ -348,6 +374,18 @@ type ScenarioResult struct {
 	WorseText string  `json:"worse_text,omitempty"`
 	// WorseSeeds are the seeds on which it did worse than no policy.
 	WorseSeeds []WorseSeed `json:"worse_seeds,omitempty"`
+	// Others is what the criteria other than the guards that missed
+	// earned before the guards were applied, Lost what those guards took
+	// of it (score.Result's, means over the seeds; each guard's share is
+	// its CriterionResult.Took), and Capped what the cap of a policy worse
+	// than no policy took: Score is Others − Lost − Capped plus what the
+	// missed guards kept of their own.
+	Others float64 `json:"before_guards"`
+	Lost   float64 `json:"lost_to_guards"`
+	Capped float64 `json:"lost_to_cap"`
+	// Guards says it in a sentence, the first under the scenario's score
+	// (GuardsText); "" when no guard took anything.
+	Guards string `json:"guards,omitempty"`
 }
 
 // WorseSeed is a seed on which the policy did worse than no policy: held
@@ -380,16 +418,24 @@ type CriterionResult struct {
 	Unit          string      `json:"unit"`
 	Pos           string      `json:"pos,omitempty"`
 	Weight        float64     `json:"weight"`
-	Scoring       string      `json:"scoring,omitempty"` // "pass", or partial credit`
-	Passed        int         `json:"seeds_passed"`      // seeds where the figure met the bound: full score
-	ByBound       int         `json:"seeds_by_bound"`    // seeds where no policy already meets the bound: a guard there
-	Mean          float64     `json:"mean"`              // of the policy's values over the runs that finished
-	MeanSeeds     int         `json:"mean_seeds"`        // how many finished: the seeds of the three means (every seed when none did)
-	ReferenceMean float64     `json:"reference_mean"`    // of the reference values, on the same seeds as Mean
-	NoneMean      float64     `json:"none_mean"`         // of no policy's values, on the same seeds as Mean
-	Score         float64     `json:"score"`
+	Scoring       string      `json:"scoring,omitempty"`     // "pass", or partial credit`
+	Passed        int         `json:"seeds_passed"`          // seeds where the figure met the bound: full score
+	ByBound       int         `json:"seeds_by_bound"`        // seeds where no policy already meets the bound: a guard there
+	Mean          float64     `json:"mean"`                  // of the policy's values over the runs that finished
+	MeanSeeds     int         `json:"mean_seeds"`            // how many finished: the seeds of the three means (every seed when none did)
+	ReferenceMean float64     `json:"reference_mean"`        // of the reference values, on the same seeds as Mean
+	NoneMean      float64     `json:"none_mean"`             // of no policy's values, on the same seeds as Mean
+	Score         float64     `json:"score"`                 // its part of the scenario's points, as counted: the parts add up to them
+	Before        float64     `json:"before_guards"`         // the same before the guards were applied (score.Check.Before, mean)
+	Taken         float64     `json:"taken_by_guards"`       // what guards that missed took of it, the mean over the seeds
+	TakenBy       []string    `json:"taken_by,omitempty"`    // the guards that did, in the order of the criteria
+	Missed        int         `json:"seeds_missed_as_guard"` // seeds where it was a guard and missed its bound
+	Took          float64     `json:"took"`                  // what it took of the other criteria's points on those seeds, the mean over the seeds
+	BoundMean     float64     `json:"bound_mean"`            // its bound's mean over the seeds
+	Account       string      `json:"account,omitempty"`     // what held it back beyond its own figures, in a sentence (AccountText)
 	Seeds         []SeedCheck `json:"seeds"`
 	decimals      int
+	takenBy       []bool // by criterion: guards that took of it on some seed
 }
 
 // Pass reports whether the criterion earned full points: it held on every

@@ -47,9 +47,13 @@ func goScenario(t testing.TB) grade.Scenario {
 	}
 }
 
+// testModel is the model the tests' references are recorded and graded
+// under.
+var testModel = grade.Model{Name: "test-model", Fingerprint: strings.Repeat("ab", 32)}
+
 func goReferences(t testing.TB, seeds []uint32) *grade.ReferenceFile {
 	t.Helper()
-	ref, err := grade.RecordReference(context.Background(), grade.RecordOptions{
+	ref, err := grade.RecordReference(context.Background(), grade.RecordOptions{Model: testModel,
 		Scenario: goScenario(t), Policy: batchtest.FiveRules(), PolicyName: "five rules (Go)", Noise: true,
 	}, seeds, batch.Options{})
 	if err != nil {
@@ -60,7 +64,7 @@ func goReferences(t testing.TB, seeds []uint32) *grade.ReferenceFile {
 
 func gradeOf(t testing.TB, refs *grade.ReferenceFile, pol shift.Policy, name string) *grade.Report {
 	t.Helper()
-	rep, err := grade.Grade(context.Background(), grade.GradeOptions{
+	rep, err := grade.Grade(context.Background(), grade.GradeOptions{Model: testModel,
 		Scenarios: []grade.Scenario{goScenario(t)}, Policy: pol, PolicyName: name,
 		References: refs, ReferenceName: "test references",
 	})
@@ -100,18 +104,18 @@ func TestGradeCriterionErrors(t *testing.T) {
 	refs := goReferences(t, []uint32{1})
 	sc := goScenario(t)
 	sc.Criteria = []scenario.Criterion{criterion(t, "cost", "at_most", "reference / 0", 1, dsl.Pos{File: "s.lua", Line: 9, Col: 5})}
-	_, err := grade.Grade(context.Background(), grade.GradeOptions{Scenarios: []grade.Scenario{sc}, Policy: batchtest.Idle(), References: refs, AllowStale: true})
+	_, err := grade.Grade(context.Background(), grade.GradeOptions{Model: testModel, Scenarios: []grade.Scenario{sc}, Policy: batchtest.Idle(), References: refs, AllowStale: true})
 	if want := `scenario go-bad-deploy, seed 1: s.lua:9:5: grade cost: bound "reference / 0" is +Inf for reference = `; err == nil || !strings.HasPrefix(err.Error(), want) || !strings.HasSuffix(err.Error(), "it must be a finite number") {
 		t.Errorf("reference / 0: error %v, want it to start %q", err, want)
 	}
 	sc.Criteria = nil
-	_, err = grade.Grade(context.Background(), grade.GradeOptions{Scenarios: []grade.Scenario{sc}, Policy: batchtest.Idle(), References: refs, AllowStale: true})
+	_, err = grade.Grade(context.Background(), grade.GradeOptions{Model: testModel, Scenarios: []grade.Scenario{sc}, Policy: batchtest.Idle(), References: refs, AllowStale: true})
 	if err == nil || err.Error() != "scenario go-bad-deploy has no grading criteria: it cannot be graded (add a grade { ... } block to it)" {
 		t.Errorf("no criteria: %v", err)
 	}
 	sc = goScenario(t)
 	sc.ID = "go-bad-deplo"
-	_, err = grade.Grade(context.Background(), grade.GradeOptions{Scenarios: []grade.Scenario{sc}, Policy: batchtest.Idle(), References: refs, ReferenceName: "hidden.json"})
+	_, err = grade.Grade(context.Background(), grade.GradeOptions{Model: testModel, Scenarios: []grade.Scenario{sc}, Policy: batchtest.Idle(), References: refs, ReferenceName: "hidden.json"})
 	if err == nil || !strings.Contains(err.Error(), `hidden.json: no reference for scenario "go-bad-deplo"; did you mean go-bad-deploy?`) {
 		t.Errorf("missing reference: %v", err)
 	}
@@ -137,7 +141,7 @@ func TestGradePassMark(t *testing.T) {
 		mark float64
 		pass bool
 	}{{0.2, true}, {0.99, false}, {0, false}} {
-		rep, err := grade.Grade(context.Background(), grade.GradeOptions{Scenarios: []grade.Scenario{goScenario(t)}, Policy: lateRollback(), References: refs, PassMark: c.mark})
+		rep, err := grade.Grade(context.Background(), grade.GradeOptions{Model: testModel, Scenarios: []grade.Scenario{goScenario(t)}, Policy: lateRollback(), References: refs, PassMark: c.mark})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -166,7 +170,7 @@ func fixedClock() func() time.Time {
 // (JUnit.xsd) requires.
 func TestGradeJUnit(t *testing.T) {
 	refs := goReferences(t, []uint32{1, 2, 3})
-	rep, err := grade.Grade(context.Background(), grade.GradeOptions{Scenarios: []grade.Scenario{goScenario(t)}, Policy: batchtest.Idle(),
+	rep, err := grade.Grade(context.Background(), grade.GradeOptions{Model: testModel, Scenarios: []grade.Scenario{goScenario(t)}, Policy: batchtest.Idle(),
 		PolicyName: "idle.rules", References: refs, ReferenceName: "refs", Clock: fixedClock()})
 	if err != nil {
 		t.Fatal(err)
@@ -229,7 +233,7 @@ func TestGradeJUnit(t *testing.T) {
 		}
 		if c.Failure != nil && c.Failure.Type != nil && *c.Failure.Type == "held" {
 			failures++
-			if !strings.HasPrefix(c.Failure.Message, "cost at most reference * 1.25 met on every seed, held at 0 of 25 points by the other criteria") {
+			if !strings.HasPrefix(c.Failure.Message, "cost at most reference * 1.25 met on every seed, held at 0 of 25 points: a guard counts only as far as the main criteria earned points, and they earned 0 % of theirs") {
 				t.Errorf("a guard held back: %+v", c.Failure)
 			}
 			continue
@@ -262,7 +266,7 @@ func attrMap(as []xml.Attr) map[string]string {
 // first test says that the policy loads and runs, always visible.
 func TestGradeGradescope(t *testing.T) {
 	refs := goReferences(t, []uint32{1, 2, 3})
-	rep, err := grade.Grade(context.Background(), grade.GradeOptions{Scenarios: []grade.Scenario{goScenario(t)}, Policy: batchtest.Idle(),
+	rep, err := grade.Grade(context.Background(), grade.GradeOptions{Model: testModel, Scenarios: []grade.Scenario{goScenario(t)}, Policy: batchtest.Idle(),
 		PolicyName: "idle.rules", References: refs, ReferenceName: "test references", Clock: fixedClock()})
 	if err != nil {
 		t.Fatal(err)
@@ -369,7 +373,7 @@ func TestGradeTextAndJSON(t *testing.T) {
 		"FAIL  budget_used at most reference + 0.01     0/3",
 		"held  cost at most reference * 1.25            3/3",
 		"budget_used at most reference + 0.01 failed on:\n    seed 1: budget_used ",
-		"  cost at most reference * 1.25: met on every seed, held at 0 of 25 points by the other criteria",
+		"  cost at most reference * 1.25: met on every seed, held at 0 of 25 points: a guard counts only as far as the main criteria earned points, and they earned 0 % of theirs",
 		"total 0 / 100 points (0 %): FAILED (pass mark 100 %)",
 	} {
 		if !strings.Contains(out.String(), want) {
@@ -393,7 +397,7 @@ func TestGradeTextAndJSON(t *testing.T) {
 // seed, and each format carries the reason.
 func TestGradePolicyThatDoesNotLoad(t *testing.T) {
 	refs := goReferences(t, []uint32{1, 2})
-	rep, err := grade.Grade(context.Background(), grade.GradeOptions{
+	rep, err := grade.Grade(context.Background(), grade.GradeOptions{Model: testModel,
 		Scenarios: []grade.Scenario{goScenario(t)}, PolicyName: "bad.rules",
 		References: refs, ReferenceName: "test references",
 		PolicyError: "bad.rules:2:8: unknown name utilisation",
@@ -493,7 +497,7 @@ func TestGradeMeansOverTheSeedsThatFinished(t *testing.T) {
 		}
 		return batchtest.Rules{}
 	})
-	rep, err := grade.Grade(context.Background(), grade.GradeOptions{Scenarios: []grade.Scenario{goScenario(t)}, Policy: pol,
+	rep, err := grade.Grade(context.Background(), grade.GradeOptions{Model: testModel, Scenarios: []grade.Scenario{goScenario(t)}, Policy: pol,
 		PolicyName: "flaky.rules", References: refs, Jobs: 1})
 	if err != nil {
 		t.Fatal(err)

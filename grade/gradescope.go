@@ -104,7 +104,11 @@ func (r *Report) WriteGradescope(w io.Writer, o GradescopeOptions) error {
 			}
 			if !c.Pass() {
 				t.Status = "failed"
-				t.Output += c.failures() + s.worseText()
+				t.Output += c.failures()
+				if c.Account != "" && !c.held() {
+					t.Output += "and " + c.Account + "\n"
+				}
+				t.Output += s.guardsLine() + s.worseText()
 			}
 			doc.Tests = append(doc.Tests, t)
 		}

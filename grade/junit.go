@@ -85,27 +85,23 @@ func (r *Report) WriteJUnit(w io.Writer) error {
 				{"policy", r.Policy}, {"reference", r.Reference}, {"seeds", s.Seeds},
 				{"score", points(s.Score)}, {"max_score", points(s.MaxScore)}, {"scoring", Scoring},
 			},
-			SystemOut: fmt.Sprintf("%s: %s / %s points\n", s.Scenario, points(s.Score), points(s.MaxScore)) + s.worseText(),
+			SystemOut: fmt.Sprintf("%s: %s / %s points\n", s.Scenario, points(s.Score), points(s.MaxScore)) + s.guardsLine() + s.worseText(),
+		}
+		if s.Guards != "" {
+			suite.Properties = append(suite.Properties, junitProperty{"guards", s.Guards})
 		}
 		if s.Worse {
 			suite.Properties = append(suite.Properties, junitProperty{"worse_than_none", s.WorseText})
 		}
 		suite.Properties = append(suite.Properties, flagProperties(s)...)
+		if len(r.LeftOut) > 0 {
+			suite.Properties = append(suite.Properties, junitProperty{"left_out", strings.Join(r.LeftOut, ",")})
+			suite.SystemOut += r.leftOutText() + "\n"
+		}
 		per := s.Seconds / float64(max(1, len(s.Criteria)))
 		for j := range s.Criteria {
-			c := &s.Criteria[j]
-			tc := junitCase{Name: c.Text, Classname: "oncall." + s.Scenario, Time: seconds(per)}
-			switch {
-			case c.held():
-				tc.Failure = &junitFailure{Type: "held", Message: c.Text + " " + strings.TrimSpace(c.heldText())}
-				suite.Failures++
-			case !c.Pass():
-				tc.Failure = &junitFailure{
-					Type: "criterion",
-					Message: fmt.Sprintf("%s met on %d of %d seeds (%s / %s points); missed on %s", c.Text, c.Passed, len(c.Seeds),
-						points(c.Score), points(c.Weight), c.missedSeeds()),
-					Text: c.misses(len(c.Seeds)),
-				}
+			tc := s.Criteria[j].junitCase(s.Scenario, per)
+			if tc.Failure != nil {
 				suite.Failures++
 			}
 			suite.Cases = append(suite.Cases, tc)
@@ -157,6 +153,28 @@ func flagProperties(s *ScenarioResult) []junitProperty {
 		}
 	}
 	return out
+}
+
+// junitCase is the criterion's testcase: failed unless it earned full
+// points, its failure naming the seeds that missed with their figures, or
+// what held it back when it met its bound on every seed.
+func (c *CriterionResult) junitCase(scenario string, secs float64) junitCase {
+	tc := junitCase{Name: c.Text, Classname: "oncall." + scenario, Time: seconds(secs)}
+	switch {
+	case c.held():
+		tc.Failure = &junitFailure{Type: "held", Message: c.Text + " " + strings.TrimSpace(c.heldText())}
+	case !c.Pass():
+		tc.Failure = &junitFailure{
+			Type: "criterion",
+			Message: fmt.Sprintf("%s met on %d of %d seeds (%s / %s points); missed on %s", c.Text, c.Passed, len(c.Seeds),
+				points(c.Score), points(c.Weight), c.missedSeeds()),
+			Text: c.misses(len(c.Seeds)),
+		}
+		if c.Account != "" {
+			tc.Failure.Message += "; " + c.Account
+		}
+	}
+	return tc
 }
 
 func seconds(s float64) string { return strconv.FormatFloat(s, 'f', 3, 64) }

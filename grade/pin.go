@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-
-	"github.com/oncall-sim/oncall/engine"
 )
 
 // PinnedCriterion is a grading criterion as a reference recorded it.
@@ -89,9 +87,10 @@ func (e *StaleError) Error() string {
 		e.Scenario, strings.Join(e.Changes, "; "), how)
 }
 
-// Stale compares what the reference pins with the scenario it is to grade,
-// and returns what changed, or nil.
-func (r *Reference) Stale(sc Scenario) *StaleError {
+// Stale compares what the reference pins with the scenario it is to grade
+// and the model of the oncall that grades (package fingerprint's), and
+// returns what changed, or nil.
+func (r *Reference) Stale(sc Scenario, model Model) *StaleError {
 	var changes []string
 	if r.ScenarioSHA256 != sc.SHA256 {
 		changes = append(changes, fmt.Sprintf("scenario %s changed: the SHA-256 of its source was %s when recorded (%s), it is %s now (%s)",
@@ -100,8 +99,8 @@ func (r *Reference) Stale(sc Scenario) *StaleError {
 	if d := criteriaChange(r.Criteria, pin(sc.Criteria)); d != "" {
 		changes = append(changes, "its grading criteria changed: "+d)
 	}
-	if r.Model != engine.ModelVersion {
-		changes = append(changes, fmt.Sprintf("the model changed: version %d when recorded, %d now", r.Model, engine.ModelVersion))
+	if d := r.Model.changed(model); d != "" {
+		changes = append(changes, d)
 	}
 	if sc.ReferencePolicy != "" && r.Policy == sc.ReferencePolicy && r.PolicySHA256 != sc.ReferencePolicySHA256 {
 		changes = append(changes, fmt.Sprintf("its reference policy %s changed: the SHA-256 of its source was %s when recorded, it is %s now",

@@ -12,15 +12,17 @@ import (
 func TestReadReferencesErrors(t *testing.T) {
 	run := `{"seed": 1, "outcome": {"minutes": 120}, "none": {"minutes": 120}}`
 	crit := `"criteria": [{"metric": "cost", "op": "at_most", "bound": "reference * 1.5", "weight": 1}]`
+	model := `"model": {"name": "warm-zebra", "fingerprint": "` + strings.Repeat("0f", 32) + `"}`
 	ref := func(fields string) string {
-		return `{"format": "oncall-reference/2", "references": [{"scenario": "a", ` + fields + `}]}`
+		return `{"format": "oncall-reference/3", "references": [{"scenario": "a", ` + model + `, ` + fields + `}]}`
 	}
+	minimal := crit + `, "seeds": "1", "runs": [` + run + `]`
 	cases := []struct{ in, want string }{
-		{`{"format": "oncall-reference/2", "references": [`, "f.json: the file ends in the middle of its JSON: record it again with `oncall golden record`"},
+		{`{"format": "oncall-reference/3", "references": [`, "f.json: the file ends in the middle of its JSON: record it again with `oncall golden record`"},
 		{"", "f.json: the file is empty: give a file recorded by `oncall golden record`"},
 		{"{\n\"format\": 1}", "f.json: line 2, column"},
-		{`{"format": "oncall-reference/2", "references": [], "extra": 1}`, `unknown field "extra"`},
-		{`{"format": "oncall-reference/2", "references": []}`, "the file holds no reference"},
+		{`{"format": "oncall-reference/3", "references": [], "extra": 1}`, `unknown field "extra"`},
+		{`{"format": "oncall-reference/3", "references": []}`, "the file holds no reference"},
 		{`{"format": "oncall-reference/1", "references": []}`, `format "oncall-reference/1" was recorded by an older oncall, without what a reference pins`},
 		{ref(crit + `, "seeds": "1", "runs": []`), "references[0] (a).runs: no runs"},
 		{ref(crit + `, "seeds": "1", "runs": [` + run + `,` + run + `]`), "seed 1 appears twice"},
@@ -29,7 +31,18 @@ func TestReadReferencesErrors(t *testing.T) {
 		{ref(crit + `, "seeds": "1", "runs": [{"seed": 1, "outcome": {"minutes": 120}}]`), "(seed 1).none.minutes = 0 but the reference run lasts 120: no policy's run is missing or cut"},
 		{ref(`"seeds": "1", "runs": [` + run + `]`), "references[0] (a).criteria: none; a reference pins the criteria it was recorded for"},
 		{ref(crit + `, "scenario_sha256": "abc", "seeds": "1", "runs": [` + run + `]`), `references[0] (a).scenario_sha256 = "abc": it takes 64 hexadecimal digits`},
-		{`{"format": "oncall-reference/2", "references": [{"scenario": "a", ` + crit + `, "seeds": "1", "runs": [` + run + `]}, {"scenario": "a", ` + crit + `, "seeds": "1", "runs": [` + run + `]}]}`, "scenario a appears twice"},
+		{`{"format": "oncall-reference/3", "references": [{"scenario": "a", ` + model + `, ` + minimal + `}, {"scenario": "a", ` + model + `, ` + minimal + `}]}`, "scenario a appears twice"},
+		{`{"format": "oncall-reference/3", "references": [{"scenario": "a", ` + minimal + `}]}`,
+			`references[0] (a).model.fingerprint = "": it takes the 64 hexadecimal digits oncall golden record stamps`},
+		{`{"format": "oncall-reference/3", "references": [{"scenario": "a", "model": 1, ` + minimal + `}]}`,
+			`references[0] (a).model = 1: format oncall-reference/3 stamps the model's fingerprint`},
+		{`{"format": "oncall-reference/3", "references": [{"scenario": "a", "model": {"fingerprint": "` + strings.Repeat("0f", 32) + `"}, ` + minimal + `}]}`,
+			`references[0] (a).model.name: missing`},
+		{`{"format": "oncall-reference/3", "references": [{"scenario": "a", "model": {"name": "x", "fingerprint": "0f", "extra": 1}, ` + minimal + `}]}`,
+			`unknown field "extra"`},
+		{`{"format": "oncall-reference/2", "references": [{"scenario": "a", "model": {"name": "warm-zebra", "fingerprint": "` + strings.Repeat("0f", 32) + `"}, ` + minimal + `}]}`,
+			`references[0] (a).model: format oncall-reference/2 numbers the model, 1 or more`},
+		{`{"format": "oncall-reference/2", "references": [{"scenario": "a", "model": 0, ` + minimal + `}]}`, `model = 0: a model version is 1 or more`},
 	}
 	for _, c := range cases {
 		_, err := grade.ReadReferences("f.json", []byte(c.in))
@@ -37,8 +50,14 @@ func TestReadReferencesErrors(t *testing.T) {
 			t.Errorf("%s\n  error %v, want it to start with the file and contain %q", c.in, err, c.want)
 		}
 	}
-	if _, err := grade.ReadReferences("f.json", []byte(ref(crit+`, "seeds": "1", "runs": [`+run+`]`))); err != nil {
+	if _, err := grade.ReadReferences("f.json", []byte(ref(minimal))); err != nil {
 		t.Errorf("a minimal file is refused: %v", err)
+	}
+	// A file of format 2 reads, its model a version number: Stale says
+	// it fits no model of today's.
+	f, err := grade.ReadReferences("f.json", []byte(`{"format": "oncall-reference/2", "references": [{"scenario": "a", "model": 1, `+minimal+`}]}`))
+	if err != nil || f.References[0].Model != (grade.Model{Version: 1}) {
+		t.Errorf("a file of format 2 reads as %+v, %v", f, err)
 	}
 }
 

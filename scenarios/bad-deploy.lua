@@ -48,10 +48,14 @@ end)
 -- budget more than the reference, which rolls back at the first errors;
 -- the harm ends 6 minutes after the page (a minute to press Roll back,
 -- five to prepare it), which minutes_to_mitigate allows beyond the
--- reference's and no more: waiting on the page costs its points.
+-- reference's and no more. It is a deadline, met or missed whole, and
+-- weighs 4: on the budget's log scale a rollback 15 minutes after the
+-- reference's still closes most of the gap from doing nothing, and with
+-- partial credit on 2 points it kept 86 % (oncall ladder's "late by 15");
+-- missing the deadline holds it near half.
 grade {
   { metric = "budget_used",         at_most = "reference + 0.035", weight = 6 },
-  { metric = "minutes_to_mitigate", at_most = "reference + 6",     weight = 2 },
+  { metric = "minutes_to_mitigate", at_most = "reference + 6",     weight = 4, scoring = "pass" },
   { metric = "cost",                at_most = "reference * 1.5",   weight = 2 },
   { metric = "recommendations",  at_least = "reference - 0.05", weight = 1 },
   { metric = "shed_share",       at_most  = "reference + 0.01", weight = 1 },

@@ -69,12 +69,14 @@ end
 
 -- Latency and errors after the push: switching the flag off early keeps
 -- both down; paying for the fleet the heavy feature needs keeps the errors
--- down but not the latency. There is no guard on cost: with no policy the
+-- down but not the latency. So latency weighs 6 and errors 2: with both at
+-- 4, the largest fleet from minute 0 kept half the points (oncall
+-- ladder's "always" rungs). There is no guard on cost: with no policy the
 -- autoscaler already buys that fleet, so a starved one would score on it
 -- what doing nothing does not.
 grade {
-  { metric = "error_requests", at_most = "reference * 1.2 + 1000", weight = 4 },
-  { metric = "slow_minutes",   at_most = "reference + 10",         weight = 4 },
+  { metric = "error_requests", at_most = "reference * 1.2 + 1000", weight = 2 },
+  { metric = "slow_minutes",   at_most = "reference + 8",          weight = 6 },
   { metric = "paging_minutes", at_most = "reference + 10",         weight = 2 },
   { metric = "recommendations",  at_least = "reference - 0.05", weight = 1 },
   { metric = "shed_share",       at_most  = "reference + 0.01", weight = 1 },

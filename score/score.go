@@ -33,7 +33,10 @@
 // (1 where it has none), and the seed earns W × M × G points of the
 // scenario's W (the sum of its weights). Each criterion is shown its part:
 // a main criterion weight × s × G, a guard weight × M × G, which add up to
-// the seed's points.
+// the seed's points; before the guards, weight × s and weight × M
+// (Check.Before). What the guards that missed took of the others' parts is
+// shared among them (account.go), so that a report names the guard that
+// cancelled the points of the criteria a run met.
 //
 // A run whose main criteria are, weighted, worse than no policy's (the
 // unclamped mean of their scores below 0), or that does no better than no
@@ -100,8 +103,16 @@ type Check struct {
 	// below 0, which measures how much worse than no policy a main
 	// criterion went (0 for a guard).
 	Score, Raw float64
-	// Points is the criterion's part of the seed's points.
-	Points float64
+	// Points is the criterion's part of the seed's points, as counted;
+	// Before is the same before the guards are applied: a main
+	// criterion's weight × s, a guard's weight × M. Points is Before × G
+	// (and the cap of a run worse than no policy).
+	Points, Before float64
+	// Missed is set for a guard that missed its limit on the seed: it
+	// brought G below 1. Took is then the points it took from the other
+	// criteria (Result.Lost, shared among the missed guards, see account).
+	Missed bool
+	Took   float64
 }
 
 // Result is one run scored on one seed.
@@ -120,6 +131,11 @@ type Result struct {
 	// Worse says the run did worse than no policy on the seed; its points
 	// are then at most None.
 	Worse bool
+	// Others is what the criteria other than the missed guards earned
+	// before the guards were applied (their Before), and Lost what the
+	// missed guards took of it: Others × (1 − G). Capped is what the cap of
+	// a run worse than no policy took of the points after the guards.
+	Others, Lost, Capped float64
 	// Failed is set for a run that stopped: it earns nothing.
 	Failed bool
 }
@@ -140,12 +156,27 @@ func (r Result) WorseText(rules []Rule) string {
 		return ""
 	}
 	var parts []string
-	for i, c := range r.Checks {
-		if c.Guard && c.Score < 1 || !c.Guard && c.Raw < 0 {
-			parts = append(parts, FigureText(rules[i].Metric, c.Value, c.None))
-		}
+	for _, i := range r.WorseFigures() {
+		c := r.Checks[i]
+		parts = append(parts, FigureText(rules[i].Metric, c.Value, c.None))
 	}
 	return "worse than no policy: " + strings.Join(parts, ", ")
+}
+
+// WorseFigures lists, for a run worse than no policy, the criteria on which
+// it did worse (a main criterion below no policy's figure, a guard that
+// missed), by index; nil when it was not worse.
+func (r Result) WorseFigures() []int {
+	if !r.Worse {
+		return nil
+	}
+	var out []int
+	for i, c := range r.Checks {
+		if c.Guard && c.Score < 1 || !c.Guard && c.Raw < 0 {
+			out = append(out, i)
+		}
+	}
+	return out
 }
 
 // FigureText renders a figure against no policy's: "budget_used 0.066
@@ -225,12 +256,14 @@ func Seed(rules []Rule, run, reference, none *engine.Outcome) (Result, error) {
 	for i, r := range rules {
 		c := &res.Checks[i]
 		if c.Guard {
-			c.Points = r.Weight * res.Main * res.Guard
+			c.Before = r.Weight * res.Main
 		} else {
-			c.Points = r.Weight * c.Score * res.Guard
+			c.Before = r.Weight * c.Score
 		}
+		c.Points = c.Before * res.Guard
 		res.Points += c.Points
 	}
+	res.account(rules)
 	if res.Worse && res.Points > res.None {
 		// Worse than no policy earns no more than it: scale every part
 		// down alike, so that they still add up.
@@ -238,6 +271,7 @@ func Seed(rules []Rule, run, reference, none *engine.Outcome) (Result, error) {
 		for i := range res.Checks {
 			res.Checks[i].Points *= f
 		}
+		res.Capped = res.Points - res.None
 		res.Points = res.None
 	}
 	return res, nil

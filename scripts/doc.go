@@ -9,7 +9,11 @@
 // ladder.claims, the test file that grades them and holds where each must
 // land, which golden's TestGradingLadder runs to show that grading orders
 // them as a teacher would (docs/goldens.md). They are not embedded: they are
-// test material and lessons in what not to do, not policies to offer.
+// test material and lessons in what not to do, not policies to offer; but
+// for ladder/rollback-every-deploy.rules, which fits every scenario and is
+// a rung of the standard ladder that `oncall ladder` builds (package
+// ladder): it is embedded apart (RollbackEveryDeploy), so that it is not
+// offered as a policy.
 package scripts
 
 import "embed"
@@ -24,3 +28,16 @@ var Files embed.FS
 func Reference(scenario string) ([]byte, error) {
 	return Files.ReadFile(scenario + ".rules")
 }
+
+// rollbackEveryDeploy is the one rung of the ladder that fits every
+// scenario.
+//
+//go:embed ladder/rollback-every-deploy.rules
+var rollbackEveryDeploy []byte
+
+// RollbackEveryDeployFile is its name, as the ladder names it.
+const RollbackEveryDeployFile = "scripts/ladder/rollback-every-deploy.rules"
+
+// RollbackEveryDeploy returns the policy that rolls back every deploy as
+// soon as it rolls out, whatever it does.
+func RollbackEveryDeploy() []byte { return append([]byte(nil), rollbackEveryDeploy...) }

@@ -33,7 +33,7 @@ func TestBrowserEveryChartDrawsItsLines(t *testing.T) {
 	run(t, ctx, chromedp.Navigate(url+"/?lang=en"), startShift("bad-deploy", "7"),
 		click("autopause"), setValue("speed", "60"), click("playbtn"),
 		wait(`!document.getElementById("end").hidden && document.getElementById("wi-form") !== null && window.oncall.shift().reference`), idle,
-		setValue("wi-at", "09:15"), setValue("wi-ctl", "rollback"), click("wi-go"),
+		setValue("wi-at-0", "09:15"), setValue("wi-ctl-0", "rollback"), click("wi-go"),
 		wait(`document.querySelectorAll("#charts polyline.whatif").length > 0 && document.querySelector("#whatif table") !== null`), idle)
 	type chart struct {
 		Caption, Legend  string

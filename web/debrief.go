@@ -23,10 +23,20 @@ type graded interface {
 // reference's series for the charts, the first sign of trouble a player
 // could see, and the three moments that cost most from it on.
 type Debrief struct {
-	Criteria  []CriterionResult    `json:"criteria"`
-	Score     float64              `json:"score"`
-	Max       float64              `json:"max"`
-	Worse     string               `json:"worse,omitempty"`     // "worse than no policy: ..." when the shift did worse than doing nothing
+	Criteria []CriterionResult `json:"criteria"`
+	Score    float64           `json:"score"`
+	Max      float64           `json:"max"`
+	Worse    string            `json:"worse,omitempty"` // "worse than no policy: ..." when the shift did worse than doing nothing
+	// WorseFigures are the same figures for the page to write in its
+	// language, and NoneScore what no policy scores, at which the shift
+	// is held.
+	WorseFigures []WorseFigure `json:"worse_figures"`
+	NoneScore    float64       `json:"none_score"`
+	// Others is what the criteria other than the guards that missed earned
+	// before the guards were applied, and Lost what those guards took of
+	// it (score.Result): the first line under the score when it is not 0.
+	Others    float64              `json:"before_guards"`
+	Lost      float64              `json:"lost_to_guards"`
 	Reference string               `json:"reference,omitempty"` // the policy's name; "" when the scenario has none
 	Series    map[string][]float64 `json:"series,omitempty"`    // the reference run, by metric, for the charts
 	RefOut    *engine.Outcome      `json:"reference_outcome,omitempty"`
@@ -56,8 +66,24 @@ type CriterionResult struct {
 	None      float64 `json:"none"`     // no policy's figure on the seed
 	Pass      bool    `json:"pass"`     // the bound is met: full points
 	ByBound   bool    `json:"by_bound"` // no policy meets the bound: a guard on this seed
-	Points    float64 `json:"points"`   // its part of the seed's points (score.Seed)
+	Points    float64 `json:"points"`   // its part of the seed's points as counted (score.Seed): the parts add up to the score
 	Weight    float64 `json:"weight"`
+	// Before is its part before the guards were applied; Missed says it
+	// was a guard and missed its bound, and Took is then what it took of
+	// the other criteria's points; TakenBy names the guards that took of
+	// this one's (score.Check, the debrief's account).
+	Before  float64  `json:"before_guards"`
+	Missed  bool     `json:"missed_guard"`
+	Took    float64  `json:"took"`
+	TakenBy []string `json:"taken_by"`
+}
+
+// WorseFigure is a figure on which the shift did worse than no policy:
+// the shift's and no policy's, which the page writes in its language.
+type WorseFigure struct {
+	Metric string  `json:"metric"`
+	Value  float64 `json:"value"`
+	None   float64 `json:"none"`
 }
 
 // Moment is one of the costliest moments of a shift, with what the player
@@ -80,7 +106,7 @@ const momentWindow = 10
 
 // debrief grades a finished shift against the reference policy on its seed.
 func (s *Server) debrief(ctx context.Context, sh Shift, sim *shift.Sim, sc Scenario) (*Debrief, error) {
-	d := &Debrief{Criteria: []CriterionResult{}, Moments: []Moment{}, Quiet: []QuietEvent{}}
+	d := &Debrief{Criteria: []CriterionResult{}, Moments: []Moment{}, Quiet: []QuietEvent{}, WorseFigures: []WorseFigure{}}
 	rows := sim.Rows()
 	for i := range rows {
 		for _, e := range rows[i].Events {
@@ -129,13 +155,7 @@ func (s *Server) debrief(ctx context.Context, sh Shift, sim *shift.Sim, sc Scena
 		if err != nil {
 			return nil, &httpError{status: http.StatusUnprocessableEntity, msg: err.Error()}
 		}
-		for i, c := range cs {
-			v := res.Checks[i]
-			d.Criteria = append(d.Criteria, CriterionResult{Metric: c.Metric, Op: c.Op, Bound: c.Bound, Weight: c.Weight,
-				Value: v.Value, Reference: v.Reference, None: v.None, Limit: v.Limit, Pass: v.Met, ByBound: v.Guard, Points: v.Points})
-		}
-		d.Max, d.Score = res.Max, res.Points
-		d.Worse = strings.TrimPrefix(res.WorseText(grade.Rules(cs)), "worse than no policy: ")
+		d.account(cs, &res)
 	}
 	var refRows []engine.Row
 	if ref != nil {
@@ -144,6 +164,33 @@ func (s *Server) debrief(ctx context.Context, sh Shift, sim *shift.Sim, sc Scena
 	d.Signal = engine.FirstSignal(rows)
 	d.Moments = moments(rows, sh.Decisions, refRows, d.Signal.Minute)
 	return d, nil
+}
+
+// account writes the scored seed into the debrief: each criterion with its
+// part as counted and before the guards, the guards that took of it, and
+// the figures of a shift worse than no policy.
+func (d *Debrief) account(cs []grade.Criterion, res *score.Result) {
+	var missed []string
+	for i, c := range cs {
+		if res.Checks[i].Missed && res.Checks[i].Took > 0 {
+			missed = append(missed, c.Metric)
+		}
+	}
+	for i, c := range cs {
+		v := res.Checks[i]
+		cr := CriterionResult{Metric: c.Metric, Op: c.Op, Bound: c.Bound, Weight: c.Weight,
+			Value: v.Value, Reference: v.Reference, None: v.None, Limit: v.Limit, Pass: v.Met, ByBound: v.Guard, Points: v.Points,
+			Before: v.Before, Missed: v.Missed, Took: v.Took, TakenBy: []string{}}
+		if !v.Missed && v.Before > 0 && res.Lost > 0 {
+			cr.TakenBy = missed
+		}
+		d.Criteria = append(d.Criteria, cr)
+	}
+	d.Max, d.Score, d.NoneScore, d.Others, d.Lost = res.Max, res.Points, res.None, res.Others, res.Lost
+	d.Worse = strings.TrimPrefix(res.WorseText(grade.Rules(cs)), "worse than no policy: ")
+	for _, i := range res.WorseFigures() {
+		d.WorseFigures = append(d.WorseFigures, WorseFigure{Metric: cs[i].Metric, Value: res.Checks[i].Value, None: res.Checks[i].None})
+	}
 }
 
 func (s *Server) hasPolicy(name string) bool {

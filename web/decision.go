@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/oncall-sim/oncall/engine"
+	"github.com/oncall-sim/oncall/shift"
 )
 
 // Decision is one decision of the player, as the page records it: the minute
@@ -54,9 +55,8 @@ func (e *valueError) Error() string {
 	return "a value is a number, true or false, not " + e.got
 }
 
-// maxDecisions bounds the decisions a shift may carry: ten a minute for a
-// whole day is more than a person makes.
-const maxDecisions = 10000
+// maxDecisions bounds the decisions a shift may carry (shift.MaxDecisions).
+const maxDecisions = shift.MaxDecisions
 
 // action checks a decision against the controls and returns it as the engine
 // takes it. The error names the control and its range.

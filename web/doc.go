@@ -48,7 +48,11 @@
 // (Options.SessionMemory, a 422 naming it); the runs of all sessions are
 // held within Options.MaxMemory, the least recently used let go past it
 // and replayed when next asked for; a shift's state is written a row at a
-// time rather than built whole (weight.go). Every bad request gets a 4xx answer whose body is
+// time rather than built whole (weight.go). The whole console's memory,
+// Options.Memory, is bounded where it is spent (memory.go): the runs being
+// stepped or built take slots of a session's budget, request bodies and
+// headers are counted before and as they are read, and connections are
+// counted (Listener), each past its share a 503 with Retry-After. Every bad request gets a 4xx answer whose body is
 // {"error": "..."}, a sentence the page shows as it is, written in the
 // language the request's Accept-Language asks for (the page names its own;
 // a client that names none reads English), with the catalogue's key and
@@ -96,6 +100,16 @@
 // and the share link's decisions ("d": 12:rollback,30:shed=0.5) are
 // written and read by the server alone (FormatDecisions, ParseDecisions):
 // a new shift takes them as d, and each decision's answer carries the new d.
+//
+// The debrief scores a shift as oncall grade scores its seed (score.Seed)
+// and accounts for every point (debrief.go, static/account.js): each
+// criterion's row shows its part as counted, guards applied, rounded to
+// tenths so that the rows add up to the score as shown; a row a missed
+// guard cancelled or cut names that guard; the first line under the score
+// says which guards missed, in the shift's figures against their bounds,
+// and how many of the points the other criteria earned they took; a shift
+// worse than doing nothing is told so with its figures. The server sends
+// figures, never sentences, and the page writes them in its language.
 //
 // The Logs panel (static/logs.js) lists the log lines of the last ten
 // minutes as the rows bring them, newest minute first, the most severe

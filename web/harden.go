@@ -17,7 +17,8 @@ import (
 //
 //   - security headers for a page that loads nothing from elsewhere, and a
 //     panic turned into a 500 rather than a dropped connection;
-//   - a body above maxBody refused with a 413 (limitBody);
+//   - a body above maxBody refused with a 413, and one that does not fit
+//     the memory requests may send with a 503 (limitBody, memory.go);
 //   - a Host the console does not serve refused with a 421 (checkHost);
 //   - a state-changing request from another site refused with a 403
 //     (checkOrigin).
@@ -27,8 +28,9 @@ import (
 func (s *Server) harden(next http.Handler) http.Handler {
 	next = s.checkOrigin(next)
 	next = s.checkHost(next)
-	next = limitBody(next)
+	next = s.limitBody(next)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		defer requestRead(r)() // its headers read, the connection counts them no more (memory.go)
 		h := w.Header()
 		for k, v := range securityHeaders {
 			h[k] = v
@@ -80,12 +82,14 @@ func tooLarge() error {
 
 // limitBody bounds every request body to maxBody bytes: a larger declared
 // length is refused at once, a longer chunked body when the handler reads
-// past the bound. Whatever the handler leaves unread is read and dropped
+// past the bound. A body that fits is counted in what requests may send
+// before a byte of it is read (takeBody), and refused with a 503 when it
+// does not fit. Whatever the handler leaves unread is read and dropped
 // after the answer has gone out, for drainTime at most: a client that
 // declares a large body and sends none (or sends it slowly) has its 413
 // at once and holds the connection for no longer than that, rather than
 // until the server's read timeout.
-func limitBody(next http.Handler) http.Handler {
+func (s *Server) limitBody(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body := r.Body
 		if body == nil || body == http.NoBody {
@@ -96,7 +100,12 @@ func limitBody(next http.Handler) http.Handler {
 		if r.ContentLength > maxBody {
 			w.Header().Set("Connection", "close")
 			fail(w, tooLarge())
+		} else if n, ok := s.takeBody(r); !ok {
+			w.Header().Set("Connection", "close")
+			s.refused()
+			failBusy(w, busy("read", s.mem.reading.Load(), s.mem.readCap))
 		} else {
+			defer s.giveBody(n)
 			r.Body = http.MaxBytesReader(w, read, maxBody)
 			next.ServeHTTP(w, r) // a panic skips the drain: the 500 is written first
 		}

@@ -94,14 +94,17 @@ func TestUIKeys(t *testing.T) {
 // pageView is what one page view loads: the page, its scripts, style and
 // number formats, the metadata and one language, Urdu with its font and
 // English beside it: the heaviest view.
-var pageView = []string{"/", "/static/app.js", "/static/chart.js", "/static/whatif.js", "/static/alertrules.js", "/static/logs.js", "/static/projection.js", "/static/fit.js", "/static/format.js", "/static/app.css", "/api/meta", "/api/i18n/en", "/api/i18n/ur", "/static/fonts/naskh-regular.woff2"}
+var pageView = []string{"/", "/static/app.js", "/static/chart.js", "/static/whatif.js", "/static/alertrules.js", "/static/logs.js", "/static/projection.js", "/static/fit.js", "/static/account.js", "/static/format.js", "/static/app.css", "/api/meta", "/api/i18n/en", "/api/i18n/ur", "/static/fonts/naskh-regular.woff2"}
 
 // TestPageSize: one page view, its heaviest, is at most 150 KB on the wire
-// as a browser fetches it (gzip accepted), and at most 240 KB as written,
+// as a browser fetches it (gzip accepted), and at most 225 KB as written,
 // the second a ceiling so that compression does not hide a page that grows
-// without bound (about 171 KB written and 60 KB sent in December 2026, the
-// font, compressed already, being 10 KB of both; 208 KB and 73 KB once the
-// debrief took a team's alerting rules).
+// without bound (about 171 KB written and 60 KB sent early in December
+// 2026; 204 KB and 71 KB once the tiles fitted every language (fit.js) and
+// the debrief accounted for its points (account.js), which crossed the 200
+// KB the ceiling was then; 215 KB and 75 KB once the debrief also took a
+// team's alerting rules (alertrules.js); the font, compressed already,
+// being 10 KB of both).
 func TestPageSize(t *testing.T) {
 	ts := newTestServer(t, Options{})
 	wire, written := 0, 0
@@ -121,8 +124,8 @@ func TestPageSize(t *testing.T) {
 	if wire > 150*1024 {
 		t.Errorf("one page view sends %d bytes, more than 150 KB", wire)
 	}
-	if written > 240*1024 {
-		t.Errorf("one page view is %d bytes as written, more than 240 KB", written)
+	if written > 225*1024 {
+		t.Errorf("one page view is %d bytes as written, more than 225 KB", written)
 	}
 }
 

@@ -38,7 +38,7 @@ func (s *Server) model(w http.ResponseWriter, r *http.Request) {
 			fail(w, err)
 			return
 		}
-		if draws, err = s.models.draws(sc, s.opts.Limits); err != nil {
+		if draws, err = s.models.draws(sc, s.limits); err != nil {
 			writeJSON(w, http.StatusInternalServerError, errorBody{Error: err.Error()})
 			return
 		}

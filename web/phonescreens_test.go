@@ -38,7 +38,7 @@ func TestBrowserPhoneScreens(t *testing.T) {
 				t.Errorf("the tiles span %.0f–%.0f px, the controls %.0f–%.0f px", widths[0], widths[1], widths[2], widths[3])
 			}
 			run(t, ctx, click("autopause"), click("playbtn"), wait(`!document.getElementById("end").hidden && document.getElementById("wi-form") !== null`), idle,
-				setValue("wi-at", "09:15"), setValue("wi-ctl", "rollback"), click("wi-go"),
+				setValue("wi-at-0", "09:15"), setValue("wi-ctl-0", "rollback"), click("wi-go"),
 				wait(`document.querySelector("#whatif table") !== null`), idle)
 			names := eval[[]string](t, ctx, `[...document.querySelectorAll("#whatif tbody td")].map(td => { const b = getComputedStyle(td, "::before"); return b.display === "none" ? "" : b.content; })`)
 			if len(names) < 30 {

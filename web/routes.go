@@ -45,7 +45,7 @@ func (s *Server) Handler() http.Handler {
 	methods := map[string][]string{} // path → its methods, in the table's order
 	var paths, api []string
 	for _, rt := range s.routes() {
-		mux.HandleFunc(rt.method+" "+rt.path, speaks(rt.handler))
+		mux.HandleFunc(rt.method+" "+rt.path, speaks(s.working(runsOf[rt.method+" "+rt.path], rt.handler)))
 		if methods[rt.path] == nil {
 			paths = append(paths, rt.path)
 			if p, ok := strings.CutPrefix(rt.path, "/api/"); ok {

@@ -43,7 +43,8 @@ type Options struct {
 	Idle        time.Duration
 	// Now reads the clock, for idle expiry only (time.Now).
 	Now func() time.Time
-	// Log receives panics caught by the server (log.Printf).
+	// Log receives panics caught by the server, and a note when it is at
+	// its memory bound (log.Printf).
 	Log func(format string, args ...any)
 	// Results keeps game days; nil keeps them in memory, in a store the
 	// server opens for its lifetime.
@@ -64,6 +65,11 @@ type Options struct {
 	// Live gives the live shifts /metrics shows (a game day's teams'); nil
 	// serves a scrape without series.
 	Live LiveShifts
+	// Memory is all the console may use (DefaultMemory, or 8/3 of
+	// MaxMemory when only that is set), shared between the sessions at
+	// rest (MaxMemory, three eighths of it by default), the work under
+	// way, what requests send and the connections (memory.go).
+	Memory int64
 }
 
 // PolicySource is a policy file the console offers on autopilot.
@@ -92,6 +98,9 @@ type Server struct {
 	origins     *http.CrossOriginProtection
 
 	maxMemory, sessionMemory int64
+	memTotal                 int64
+	mem                      *memory       // the shares of Options.Memory as they are spent (memory.go)
+	limits                   budget.Limits // a run's, its memory budget a session's
 
 	mu       sync.Mutex
 	sessions map[string]*session
@@ -124,14 +133,7 @@ func New(o Options) (*Server, error) {
 	if s.idle <= 0 {
 		s.idle = DefaultIdle
 	}
-	s.maxMemory, s.sessionMemory = o.MaxMemory, o.SessionMemory
-	if s.maxMemory <= 0 {
-		s.maxMemory = DefaultMaxMemory
-	}
-	if s.sessionMemory <= 0 {
-		s.sessionMemory = DefaultSessionMemory
-	}
-	s.sessionMemory = min(s.sessionMemory, s.maxMemory)
+	s.shareMemory(o)
 	if s.now == nil {
 		s.now = time.Now
 	}

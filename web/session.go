@@ -37,15 +37,29 @@ type Autopilot struct {
 }
 
 // pilot wraps a policy so that the player can take over: past the minute of
-// the takeover it decides nothing.
+// the takeover it decides nothing. It weighs the rows it is shown as the
+// run grows (weight.go), and stops a run that passes limit at that very
+// minute, rather than once it is built whole: a shift rebuilt to a day's
+// end by a pasted policy whose rules fire every minute is refused at the
+// minute it weighs too much.
 type pilot struct {
-	source shift.Policy
-	policy engine.Policy // the source's instance for the run
-	until  int           // −1: on
+	source  shift.Policy
+	policy  engine.Policy // the source's instance for the run
+	until   int           // −1: on
+	limit   int64         // a session's memory budget
+	weighed int           // rows weighed so far
+	weight  int64         // what they hold and answer
 }
 
 // Decide implements engine.Policy.
 func (p *pilot) Decide(rows []engine.Row) ([]engine.Firing, error) {
+	if p.limit > 0 && len(rows) > p.weighed {
+		h, a := weigh(rows[p.weighed:])
+		p.weighed, p.weight = len(rows), p.weight+h+a
+		if w := sessionBase + p.weight; w > p.limit {
+			return nil, sessionTooHeavy(p.limit, w)
+		}
+	}
 	if p.until >= 0 && len(rows) > p.until {
 		return nil, nil
 	}
@@ -115,7 +129,7 @@ func (s *Server) buildTo(ctx context.Context, sh Shift, played int, toTheEnd boo
 	// those minutes at once; played is checked against the shift's length
 	// only by the replay, hence the bound.
 	rows := make([]engine.Row, 0, min(max(minRows, played), engine.MaxMinutes))
-	run := shift.Shift{Scenario: sc, Seed: sh.Seed, Noise: sh.Noise, Decisions: make([]shift.Decision, len(sh.Decisions)), Limits: s.opts.Limits, Rows: rows}
+	run := shift.Shift{Scenario: sc, Seed: sh.Seed, Noise: sh.Noise, Decisions: make([]shift.Decision, len(sh.Decisions)), Limits: s.limits, Rows: rows}
 	for i, d := range sh.Decisions {
 		a, err := d.action("player")
 		if err != nil {
@@ -161,7 +175,7 @@ func (s *Server) autopilot(a *Autopilot, played int) (*pilot, error) {
 	if a.Until < -1 || a.Until > played {
 		return nil, apiError(http.StatusBadRequest, "ui.api.until", "until", a.Until, "played", played)
 	}
-	return &pilot{source: pol, until: a.Until}, nil
+	return &pilot{source: pol, until: a.Until, limit: s.sessionMemory}, nil
 }
 
 // duration is how many minutes a shift lasts.
@@ -170,7 +184,7 @@ func (s *Server) duration(sh Shift) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	_, setup, err := shift.Shift{Scenario: sc, Seed: sh.Seed, Limits: s.opts.Limits}.Setup()
+	_, setup, err := shift.Shift{Scenario: sc, Seed: sh.Seed, Limits: s.limits}.Setup()
 	if err != nil {
 		return 0, shiftError(sh, err)
 	}
@@ -220,6 +234,10 @@ func decisionError(err error) error {
 }
 
 func runError(sh Shift, err error) error {
+	var he *httpError
+	if errors.As(err, &he) && he.key == "ui.api.heavy" { // a run stopped by its pilot for its weight
+		return he
+	}
 	return apiError(http.StatusUnprocessableEntity, "ui.api.run_stopped", "scenario", sh.Scenario, "seed", strconv.FormatUint(uint64(sh.Seed), 10), "reason", err.Error())
 }
 

@@ -267,47 +267,61 @@ func (s *Server) step(w http.ResponseWriter, r *http.Request) {
 		fail(w, apiError(http.StatusConflict, "ui.api.over_step"))
 		return
 	}
-	from := sim.Minute()
-	if err := runStep(r.Context(), sim, minutes, pause); err != nil {
+	from, answered := sim.Minute(), sess.answered
+	heavy, err := s.runStep(r.Context(), sess, minutes, pause)
+	if err != nil {
 		fail(w, runError(sess.shift, err))
 		return
 	}
-	if err := s.weighRun(sess); err != nil {
+	if heavy == nil {
+		heavy = s.weighRun(sess)
+	}
+	if heavy != nil {
 		s.drop(sess.id) // the shift cannot go on: its next minutes weigh more still
-		fail(w, err)
+		fail(w, heavy)
 		return
 	}
 	ans := stepAnswer{Minute: sim.Minute(), Rows: sim.Rows()[from:], Done: sim.Done()}
-	ans.Texts = timeline(ans.Rows)
 	if ans.Done {
 		o := sim.Outcome()
 		ans.Outcome = &o
 	}
+	if sess.answered-answered > maxKeptAnswer {
+		writeStepRows(w, ans) // an answer of megabytes, written a row at a time
+		return
+	}
+	ans.Texts = timeline(ans.Rows)
 	writeStep(w, ans, buf)
 }
 
-// runStep runs a step's minutes; with pause "page" it stops after the
-// minute the page fires, so that a page playing several minutes a request
-// pauses on that very minute.
-func runStep(ctx context.Context, sim *shift.Sim, minutes int, pause string) error {
-	if pause != "page" {
-		return sim.Run(ctx, minutes)
-	}
+// runStep runs a step's minutes one at a time, weighing the session after
+// each, so that it grows within its slot of the work under way (memory.go)
+// and stops at the minute it would pass its budget, heavy saying so; with
+// pause "page" it stops after the minute the page fires, so that a page
+// playing several minutes a request pauses on that very minute.
+func (s *Server) runStep(ctx context.Context, sess *session, minutes int, pause string) (heavy, err error) {
+	sim := sess.sim
 	for range minutes {
 		if sim.Done() {
-			return nil
+			return nil, nil
 		}
 		if err := sim.Run(ctx, 1); err != nil {
-			return err
+			return nil, err
+		}
+		if heavy := s.weighRows(sess); heavy != nil {
+			return heavy, nil
+		}
+		if pause != "page" {
+			continue
 		}
 		rows := sim.Rows()
 		for _, e := range rows[len(rows)-1].Events {
 			if e.Kind == engine.EventPage {
-				return nil
+				return nil, nil
 			}
 		}
 	}
-	return nil
+	return nil, nil
 }
 
 // takeover ends the autopilot: the policy decides nothing after the minutes

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"net/http"
 	"strconv"
+
+	"github.com/oncall-sim/oncall/engine"
 )
 
 // A playing page asks for a step every tick, 100 pages at once in a class:
@@ -200,6 +202,28 @@ func writeState(w http.ResponseWriter, status int, st shiftState) {
 	w.WriteHeader(status)
 	bw := bufio.NewWriterSize(w, 32<<10)
 	bw.Write(head[:len(head)-1]) // without its closing brace
+	writeRows(bw, rows, done, outcome)
+}
+
+// writeStepRows writes a step's answer as writeStep does, byte for byte,
+// but a row and a line of the timeline at a time, as writeState writes a
+// shift: the answer of a step whose rules fired many times (a pasted
+// policy's hour, megabytes in every language) is not held whole.
+func writeStepRows(w http.ResponseWriter, ans stepAnswer) {
+	h := w.Header()
+	h["Content-Type"], h["Cache-Control"] = jsonContentType, noStore
+	w.WriteHeader(http.StatusOK)
+	bw := bufio.NewWriterSize(w, 32<<10)
+	bw.WriteString(`{"minute":`)
+	bw.WriteString(strconv.Itoa(ans.Minute))
+	writeRows(bw, ans.Rows, ans.Done, ans.Outcome)
+}
+
+// writeRows writes the rows, their lines of the timeline, done and the
+// outcome, and closes the object whose head is written; a row that cannot
+// be written (a bug) aborts the answer.
+func writeRows(bw *bufio.Writer, rows []engine.Row, done bool, outcome *engine.Outcome) {
+	var err error
 	bw.WriteString(`,"rows":[`)
 	var b []byte
 	for i := range rows {

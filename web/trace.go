@@ -1,7 +1,7 @@
 package web
 
 import (
-	"bytes"
+	"bufio"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -44,8 +44,10 @@ func (s *Server) trace(w http.ResponseWriter, r *http.Request) {
 		fail(w, err)
 		return
 	}
-	// A trace is written whole before it is sent: it is bounded as a
-	// session is (weight.go), which its rows would weigh.
+	// A trace is bounded as a session is (weight.go), which its rows
+	// would weigh, and written as it is made, through a small buffer:
+	// an error once it has started (a bug) aborts the download, which
+	// the browser sees cut short.
 	if held, answered := weigh(sim.Rows()); sessionBase+held+answered > s.sessionMemory {
 		fail(w, sessionTooHeavy(s.sessionMemory, sessionBase+held+answered))
 		return
@@ -54,21 +56,25 @@ func (s *Server) trace(w http.ResponseWriter, r *http.Request) {
 		s.openMetrics(w, sh, sim, q.Get("start"))
 		return
 	}
-	var buf bytes.Buffer
 	if format == "csv" {
-		err = engine.WriteCSV(&buf, sim.Rows())
 		w.Header().Set("Content-Type", "text/csv; charset=utf-8")
 	} else {
-		err = engine.WriteJSON(&buf, sim.Trace())
 		w.Header().Set("Content-Type", "application/json; charset=utf-8")
-	}
-	if err != nil {
-		fail(w, &httpError{status: http.StatusInternalServerError, msg: "writing the trace: " + err.Error()})
-		return
 	}
 	w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="oncall-%s-%d.%s"`, safeName(sh.Scenario), sh.Seed, format))
 	w.WriteHeader(http.StatusOK)
-	w.Write(buf.Bytes())
+	bw := bufio.NewWriterSize(w, 32<<10)
+	if format == "csv" {
+		err = engine.WriteCSV(bw, sim.Rows())
+	} else {
+		err = engine.WriteJSON(bw, sim.Trace())
+	}
+	if err == nil {
+		err = bw.Flush()
+	}
+	if err != nil {
+		panic(http.ErrAbortHandler)
+	}
 }
 
 // readTrace reads the shift and the format of a trace's query.

@@ -34,9 +34,8 @@ import (
 // Defaults of the memory bounds.
 const (
 	// DefaultMaxMemory is the memory the server's sessions may hold, all
-	// together: half of `oncall play --max-memory`'s default, 256 MiB,
-	// whose runtime holds the rest within 7/8 of it (see cmd/oncall).
-	DefaultMaxMemory = 128 << 20
+	// together: three eighths of the console's, DefaultMemory (memory.go).
+	DefaultMaxMemory = DefaultMemory / 8 * 3
 	// DefaultSessionMemory is what one session may hold and answer.
 	DefaultSessionMemory = 16 << 20
 )
@@ -103,6 +102,16 @@ func sessionTooHeavy(limit, weight int64) error {
 // weighing only those added since it was last weighed, and refuses a
 // session over its budget. The caller holds the session's lock.
 func (s *Server) weighRun(sess *session) error {
+	if err := s.weighRows(sess); err != nil {
+		return err
+	}
+	s.account(sess)
+	return nil
+}
+
+// weighRows is weighRun but for the server's total: a step weighs its
+// session after each minute, and counts it in the total once at its end.
+func (s *Server) weighRows(sess *session) error {
 	rows := sess.sim.Rows()
 	if len(rows) < sess.weighed { // a run replayed after it was let go: weigh it again
 		sess.weighed, sess.held, sess.answered = 0, 0, 0
@@ -114,7 +123,6 @@ func (s *Server) weighRun(sess *session) error {
 	if w := sessionBase + sess.held + sess.answered; w > s.sessionMemory {
 		return sessionTooHeavy(s.sessionMemory, w)
 	}
-	s.account(sess)
 	return nil
 }
 

@@ -85,7 +85,7 @@ func (s *Server) whatIf(r *http.Request, sh Shift, req whatIfRequest) (*WhatIf, 
 	if err != nil {
 		return nil, err
 	}
-	played := shift.Shift{Scenario: sc, Seed: sh.Seed, Noise: sh.Noise, Decisions: shift.Recorded(sim.Rows()), Limits: s.opts.Limits}
+	played := shift.Shift{Scenario: sc, Seed: sh.Seed, Noise: sh.Noise, Decisions: shift.Recorded(sim.Rows()), Limits: s.limits}
 	res, err := whatif.Run(r.Context(), whatif.Plan{Played: played, Steps: steps, Then: then})
 	if err != nil {
 		return nil, whatIfError(sh, err)

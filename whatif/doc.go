@@ -10,5 +10,9 @@
 //
 // It is the one owner of branching: `oncall run --replay` and the web
 // console's debrief both build a Plan and call Run, and read the shift
-// played from a JSON trace or a share link here (ReadTrace, ReadLink).
+// played from a JSON trace or a share link here (ReadTrace, ReadLink). A
+// trace is read as it is decoded, a row and an event at a time, and a
+// shift of either holds at most shift.MaxDecisions decisions, the bound of
+// the console's sessions: a trace of more is refused at the first one too
+// many, where it stands in the file (tracefile.go).
 package whatif

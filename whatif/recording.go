@@ -50,41 +50,6 @@ func (r *Recording) Check(played *shift.Sim) error {
 	return nil
 }
 
-// ReadTrace reads the shift of a JSON trace (oncall run -f json, the
-// console's download): its scenario, seed, noise, the decisions its rows
-// hold and its outcome.
-func ReadTrace(data []byte) (*Recording, error) {
-	var t struct {
-		Scenario *string `json:"scenario"`
-		Seed     *uint32 `json:"seed"`
-		Noise    *bool   `json:"noise"`
-		Rows     []struct {
-			Minute int            `json:"minute"`
-			Events []engine.Event `json:"events"`
-		} `json:"rows"`
-		Outcome json.RawMessage `json:"outcome"`
-		Error   string          `json:"error"`
-	}
-	if err := json.Unmarshal(data, &t); err != nil {
-		return nil, fmt.Errorf("not a JSON trace (%v): write one with oncall run -f json -o trace.json, or give the console's share link", err)
-	}
-	if t.Scenario == nil || t.Seed == nil || t.Noise == nil || t.Outcome == nil {
-		return nil, errors.New("a trace has scenario, seed, noise, rows and outcome; this file lacks some: write one with oncall run -f json")
-	}
-	if t.Error != "" {
-		return nil, fmt.Errorf("the run of this trace stopped before its end (%s): a what-if branches a shift played to its end", t.Error)
-	}
-	rows := make([]engine.Row, len(t.Rows))
-	for i, r := range t.Rows {
-		rows[i] = engine.Row{Minute: r.Minute, Events: r.Events}
-	}
-	var out bytes.Buffer
-	if err := json.Compact(&out, t.Outcome); err != nil {
-		return nil, fmt.Errorf("outcome: %v", err)
-	}
-	return &Recording{Scenario: *t.Scenario, Seed: *t.Seed, Noise: *t.Noise, Decisions: shift.Recorded(rows), Outcome: out.Bytes()}, nil
-}
-
 // LinkQuery returns the query of a share link: an http(s) URL, or the
 // query alone (?scenario=...); ok is false for anything else (a file's
 // name).
@@ -103,10 +68,6 @@ func LinkQuery(s string) (q url.Values, ok bool) {
 	return u.Query(), true
 }
 
-// maxLinkDecisions bounds the decisions a link carries, as the console
-// does.
-const maxLinkDecisions = 10000
-
 // ReadLink reads the shift of a share link's query: its scenario, seed,
 // noise, decisions (d) and autopilot (pilot, the name of a policy of
 // scripts/, or src, a policy's text, with until, the minute the player
@@ -119,7 +80,7 @@ func ReadLink(q url.Values) (*Recording, error) {
 	if err != nil {
 		return nil, fmt.Errorf("the link's seed %q: %v", clip(q.Get("seed"), 20), err)
 	}
-	ds, err := engine.ParseDecisions(q.Get("d"), maxLinkDecisions)
+	ds, err := engine.ParseDecisions(q.Get("d"), shift.MaxDecisions)
 	if err != nil {
 		return nil, fmt.Errorf("the link's decisions (d): %v", err)
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/oncall-sim/oncall/dsl/scenario"
 	"github.com/oncall-sim/oncall/engine"
 	"github.com/oncall-sim/oncall/grade"
+	"github.com/oncall-sim/oncall/scripts"
 	"github.com/oncall-sim/oncall/shift"
 )
 
@@ -289,12 +290,23 @@ func readPolicyFile(env *Env, flag, name string) (*policy.Program, error) {
 // readPolicySource is readPolicyFile that also returns the SHA-256 of the
 // file's bytes.
 func readPolicySource(env *Env, flag, name string) (*policy.Program, string, error) {
-	src, err := env.ReadFile(name)
+	src, err := readPolicyBytes(env, name)
 	if err != nil {
 		return nil, "", usageError("%s %s: %v", flag, name, err)
 	}
 	p, err := compileFlagPolicy(flag, name, src)
 	return p, grade.SHA256(src), err
+}
+
+// readPolicyBytes reads a policy a flag names: a file, or a policy that
+// ships with oncall by its name after builtin: (builtin:bad-deploy,
+// builtin:rollback-on-page), from anywhere.
+func readPolicyBytes(env *Env, name string) ([]byte, error) {
+	if id, ok := strings.CutPrefix(name, scripts.BuiltinPrefix); ok {
+		_, src, err := scripts.Builtin(id)
+		return src, err
+	}
+	return env.ReadFile(name)
 }
 
 func compileFlagPolicy(flag, name string, src []byte) (*policy.Program, error) {
@@ -335,7 +347,7 @@ func newProgress(env *Env, total int) *progress {
 	if env.IsTerminal == nil || !env.IsTerminal(env.Stderr) || total == 0 {
 		return &progress{}
 	}
-	return &progress{w: env.Stderr, total: total, last: -1}
+	return &progress{w: raw(env.Stderr), total: total, last: -1}
 }
 
 // pass returns the callback of one batch whose runs start at offset.

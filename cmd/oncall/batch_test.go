@@ -204,7 +204,7 @@ func TestBatchVsShowsTheGradedCriteria(t *testing.T) {
 	for _, want := range []string{
 		"graded criteria: bounds from the reference policy scripts/bad-deploy.rules on each seed",
 		"  budget_used at most reference + 0.035      100.0 %              0.0 %                1.000          0.000          6.00            0.00\n",
-		"  mean points: a 13.00, b 0.00 (worse than no policy, which earns 0.00: held at it; worse on 10 seeds), of 13.00\n",
+		"  mean points: a 15.00, b 0.00 (worse than no policy, which earns 0.00: held at it; worse on 10 seeds), of 15.00\n",
 		"  slow_minutes         min       10    ",
 	} {
 		if !strings.Contains(summary, want) {
@@ -290,7 +290,7 @@ func TestOutputNeverOverwritesAnInput(t *testing.T) {
 	if b, _ := os.ReadFile(pol); string(b) != floorPolicy {
 		t.Errorf("%s was overwritten: %q", pol, b)
 	}
-	if b, _ := os.ReadFile(refs); !strings.Contains(string(b), `"format": "oncall-reference/2"`) {
+	if b, _ := os.ReadFile(refs); !strings.Contains(string(b), `"format": "oncall-reference/3"`) {
 		t.Errorf("%s was overwritten: %.80q", refs, b)
 	}
 }
@@ -444,7 +444,7 @@ func TestBatchPolicyEqualToReferenceRunsOnce(t *testing.T) {
 		}
 	}
 	e.run("batch", "bad-deploy", "--seeds", "1-4", "-p", copied)
-	if !strings.Contains(e.err.String(), "  mean points: 13.00 of 13.00\n") {
+	if !strings.Contains(e.err.String(), "  mean points: 15.00 of 15.00\n") {
 		t.Errorf("the reference policy against itself:\n%s", e.err.String())
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/oncall-sim/oncall/dsl/policy"
 	"github.com/oncall-sim/oncall/dsl/scenario"
 	"github.com/oncall-sim/oncall/internal/budget"
+	"github.com/oncall-sim/oncall/ladder"
 	"github.com/oncall-sim/oncall/shift"
 )
 
@@ -75,6 +76,9 @@ func (c *CheckCmd) Run(env *Env) error {
 		list := checkFile(env, name, limits, seeds)
 		if len(list) == 0 {
 			fmt.Fprintf(env.Stdout, "%s: ok\n", name)
+			if note := guardNote(env, name, limits); note != "" {
+				fmt.Fprintf(env.Stdout, "%s: note: %s\n", name, note)
+			}
 			continue
 		}
 		bad++
@@ -87,6 +91,23 @@ func (c *CheckCmd) Run(env *Env) error {
 		return usageError("%s in %d of %d files (%s)", plural(len(all), "problem"), bad, len(c.Files), kindsText(all))
 	}
 	return nil
+}
+
+// guardNote is ladder's note on a scenario file whose grade{} leaves out
+// a guard of what mitigating costs users; "" for any other file.
+func guardNote(env *Env, name string, limits budget.Limits) string {
+	if strings.ToLower(filepath.Ext(name)) != ".lua" {
+		return ""
+	}
+	src, err := env.ReadFile(name)
+	if err != nil || bytes.HasPrefix(src, []byte("---@meta")) {
+		return ""
+	}
+	p, err := scenario.Compile(name, src, scenario.Options{Limits: limits})
+	if err != nil {
+		return ""
+	}
+	return ladder.GuardNote(name, p.Grading())
 }
 
 // kindFile is the kind of the problem of a file check cannot read or does

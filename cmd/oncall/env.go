@@ -8,6 +8,9 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/oncall-sim/oncall/fingerprint"
+	"github.com/oncall-sim/oncall/grade"
 )
 
 // CLI is the command line: one field per subcommand, each in a file of its own.
@@ -22,6 +25,7 @@ type CLI struct {
 	Batch     BatchCmd     `cmd:"" help:"Run a scenario over many seeds on every core."`
 	Grade     GradeCmd     `cmd:"" help:"Grade a policy against golden reference outcomes."`
 	Golden    GoldenCmd    `cmd:"" help:"Record reference outcomes for grading (instructors)."`
+	Ladder    LadderCmd    `cmd:"" help:"Grade the standard ways to game a scenario's grade{} and warn where they score too much (instructors)."`
 	Play      PlayCmd      `cmd:"" help:"Serve the web console on a loopback address and print its URL."`
 	Gameday   GamedayCmd   `cmd:"" help:"List, export or delete the game days a console keeps."`
 	Alerts    AlertsCmd    `cmd:"" help:"Test a team's Prometheus alerting rules against oncall's runs."`
@@ -39,6 +43,24 @@ type Env struct {
 	IsTerminal func(any) bool
 	Create     func(name string) (WriteCloser, error)
 	ReadFile   func(name string) ([]byte, error)
+	// Model, when set, gives the model's fingerprint instead of package
+	// fingerprint's Current: a test changes a constant of the model this
+	// way (fingerprint.Options.Adjust) and sees its references refused.
+	Model func() (grade.Model, error)
+}
+
+// model is the fingerprint of the model this oncall computes, which
+// references are stamped with and checked against.
+func (env *Env) model() (grade.Model, error) {
+	get := env.Model
+	if get == nil {
+		get = fingerprint.Current
+	}
+	m, err := get()
+	if err != nil {
+		return m, failure("the model's fingerprint: %v", err)
+	}
+	return m, nil
 }
 
 // WriteCloser is a file being written.

@@ -9,6 +9,7 @@ import (
 	"github.com/oncall-sim/oncall/golden"
 	"github.com/oncall-sim/oncall/grade"
 	"github.com/oncall-sim/oncall/internal/budget"
+	"github.com/oncall-sim/oncall/scripts"
 	"github.com/oncall-sim/oncall/shift"
 )
 
@@ -27,7 +28,7 @@ func (GoldenCmd) Help() string {
 // GoldenRecordCmd records reference outcomes.
 type GoldenRecordCmd struct {
 	Scenario []string `short:"s" help:"A scenario to record, built-in name or .lua file, with its reference policy after = (NAME=FILE.rules) if not its built-in one; repeatable: one file for an assignment (default: every built-in scenario with grading criteria)." placeholder:"NAME[=POLICY]"`
-	Policy   string   `short:"p" help:"The reference policy file (default: the scenario's built-in reference policy); only with one --scenario." placeholder:"FILE"`
+	Policy   string   `short:"p" help:"The reference policy file (default: the scenario's built-in reference policy; builtin:NAME names a policy oncall ships); only with one --scenario." placeholder:"FILE"`
 	Seeds    string   `required:"" help:"Seeds to record: 100-130, 1,5,9 or 1-10,20-30." placeholder:"SET"`
 	Output   string   `short:"o" required:"" help:"The reference file to write." placeholder:"FILE"`
 	Jobs     int      `short:"j" help:"Runs at once (default: one per core)." placeholder:"N"`
@@ -36,10 +37,11 @@ type GoldenRecordCmd struct {
 	policies map[string]string // scenario id → the reference policy its -s names
 }
 
-// splitAssignment splits "-s NAME=POLICY.rules" into the scenario and its
-// reference policy; a name with no "=" before a .rules file has no policy.
+// splitAssignment splits "-s NAME=POLICY.rules" (or NAME=builtin:POLICY)
+// into the scenario and its reference policy; a name with no "=" before a
+// .rules file or a built-in policy has no policy.
 func splitAssignment(arg string) (name, policy string) {
-	if i := strings.LastIndex(arg, "="); i > 0 && strings.HasSuffix(arg, ".rules") {
+	if i := strings.LastIndex(arg, "="); i > 0 && (strings.HasSuffix(arg, ".rules") || strings.HasPrefix(arg[i+1:], scripts.BuiltinPrefix)) {
 		return arg[:i], arg[i+1:]
 	}
 	return arg, ""
@@ -60,7 +62,10 @@ Examples:
   oncall golden record -s a.lua=a.rules -s b.lua=b.rules -s surge --seeds 1-50 -o week3.json
 
 An assignment of several scenarios is one file: name each scenario with -s,
-and its reference policy after = when it is not the scenario's built-in one.
+and its reference policy after = when it is not the scenario's built-in one
+(a policy oncall ships as builtin:NAME, from any folder). The file is stamped
+with the model's fingerprint; oncall grade refuses it once the model moves a
+figure, and prints the command that records it again.
 The file pins each reference policy's SHA-256; oncall grade refuses the
 references once that policy's file, at the path recorded, has changed.
   oncall grade --policy student.rules --reference hidden.json`
@@ -89,17 +94,11 @@ func (c *GoldenRecordCmd) Run(env *Env) error {
 	if err != nil {
 		return err
 	}
-	inputs := []input{{"--policy", c.Policy}}
-	for _, arg := range c.Scenario {
-		name, pol := splitAssignment(arg)
-		if isScenarioPath(name) {
-			inputs = append(inputs, input{"--scenario", name})
-		}
-		if pol != "" {
-			inputs = append(inputs, input{"--scenario", pol})
-		}
+	if err := checkOutput(env, "-o", c.Output, c.inputs()...); err != nil {
+		return err
 	}
-	if err := checkOutput(env, "-o", c.Output, inputs...); err != nil {
+	model, err := env.model()
+	if err != nil {
 		return err
 	}
 	file := &grade.ReferenceFile{Format: grade.ReferenceFormat}
@@ -114,7 +113,7 @@ func (c *GoldenRecordCmd) Run(env *Env) error {
 		}
 		bar := newProgress(env, 2*len(seeds))
 		ref, err := grade.RecordReference(ctx, grade.RecordOptions{
-			Scenario: grade.Graded(p), Policy: pol.Program, PolicyName: pol.Name, PolicySHA256: pol.SHA256, Noise: c.Noise,
+			Scenario: grade.Graded(p), Policy: pol.Program, PolicyName: pol.Name, PolicySHA256: pol.SHA256, Noise: c.Noise, Model: model,
 		}, seeds, batch.Options{Jobs: c.Jobs, Progress: bar.pass(0)})
 		bar.done()
 		if err != nil {
@@ -144,6 +143,22 @@ func (c *GoldenRecordCmd) Run(env *Env) error {
 	}
 	fmt.Fprintf(env.Stderr, "oncall: wrote %s; grade with oncall grade --policy FILE --reference %s\n", c.Output, c.Output)
 	return nil
+}
+
+// inputs are the files the command reads, which -o may not overwrite: the
+// policy, and the scenario and policy files --scenario names.
+func (c *GoldenRecordCmd) inputs() []input {
+	inputs := []input{{"--policy", c.Policy}}
+	for _, arg := range c.Scenario {
+		name, pol := splitAssignment(arg)
+		if isScenarioPath(name) {
+			inputs = append(inputs, input{"--scenario", name})
+		}
+		if pol != "" && !strings.HasPrefix(pol, scripts.BuiltinPrefix) {
+			inputs = append(inputs, input{"--scenario", pol})
+		}
+	}
+	return inputs
 }
 
 // scenarios resolves --scenario, or takes every built-in scenario that has
@@ -194,16 +209,19 @@ func (c *GoldenRecordCmd) policy(env *Env, id string) (grade.Policy, error) {
 	if f, ok := c.policies[id]; ok {
 		file, flag = f, "--scenario "+id+"="
 	}
+	if id, ok := strings.CutPrefix(file, scripts.BuiltinPrefix); ok {
+		// A built-in scenario's reference policy, under the name a
+		// reference records it by; an example as its file in the binary.
+		if p, err := grade.ReferencePolicy(id); err == nil {
+			return p, nil
+		}
+	}
 	if file != "" {
-		p, err := readPolicyFile(env, flag, file)
+		p, sha, err := readPolicySource(env, flag, file)
 		if err != nil {
 			return grade.Policy{}, err
 		}
-		src, err := env.ReadFile(file)
-		if err != nil {
-			return grade.Policy{}, usageError("%s %s: %v", flag, file, err)
-		}
-		return grade.Policy{Program: p, Name: file, SHA256: grade.SHA256(src)}, nil
+		return grade.Policy{Program: p, Name: file, SHA256: sha}, nil
 	}
 	p, err := grade.ReferencePolicy(id)
 	if err != nil {

@@ -3,12 +3,14 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"path/filepath"
 	"strings"
 
 	"github.com/oncall-sim/oncall/golden"
 	"github.com/oncall-sim/oncall/grade"
 	"github.com/oncall-sim/oncall/internal/budget"
+	"github.com/oncall-sim/oncall/scripts"
 )
 
 // GradeCmd grades a policy against reference outcomes.
@@ -51,6 +53,8 @@ Examples:
   oncall grade --policy mine.rules                       every graded scenario, public seeds
   oncall grade -p bot.rules --scenario bad-deploy        one scenario
   oncall grade -p bot.rules -s bad-deploy -s surge       two (-s as in golden record)
+  oncall grade -p builtin:bad-deploy -s bad-deploy       a policy oncall ships, from any folder
+  oncall grade -p bot.rules --reference week3.json       every scenario the file records
   oncall grade -p student.rules --reference hidden.json -f gradescope -o /autograder/results/results.json
   oncall grade -p student.rules -f junit -o report.xml --pass-mark 70
   oncall grade --class submissions/ -f csv -o class.csv     a row a student
@@ -58,14 +62,21 @@ Examples:
   oncall grade --class submissions/ -f gradescope --out results/
   oncall grade --class submissions/ -f junit -o class.xml    the class for a CI
 
-Without --scenario, a scenario where no policy already earns every point on
-every seed (free play: there is nothing to earn) is left out, and standard
-error says so; name it with -s to grade it.
+Without --scenario, every scenario of a --reference file is graded, each a
+built-in by its id or the .lua file it was recorded from; of the built-in
+references, a scenario where no policy already earns every point on every
+seed (free play: there is nothing to earn) is left out, and standard error
+says so; name it with -s to grade it. With -s, the report names the
+scenarios of the references it left out.
 
 With --class DIR, every *.rules file in DIR is one student, named by the file
-without .rules. A file that does not load scores 0, with its diagnostic
-(file:line:col), as it reads in a grade of the file alone, and the class goes
-on; a file with no rule (comments only) is graded as no policy. The text
+without .rules, made safe to name a report (no dots first, no separators or
+control characters, -2 for a name taken). A file that does not load scores
+0, with its diagnostic (file:line:col), as it reads in a grade of the file
+alone, and the class goes on; so does a file that is a symbolic link (even to
+a file in DIR), a named pipe or a device, which is refused unread. A file with
+no rule (comments only) is graded as no policy. Students are compiled and
+graded 16 at a time, so that a class of any size holds what 16 do. The text
 format is the class summary: first the criterion the class misses most, then
 the distribution of totals, each criterion's count of students who met it,
 earned part of it or none with the class's median figure beside the
@@ -76,7 +87,10 @@ a row a student with the same flags; junit gives the class in one file (a
 testsuite a student and scenario, a failed testcase "flags" for what looks
 like gaming), or with --out DIR one report a student, DIR/<student>.xml;
 gradescope needs --out DIR, which gets DIR/<student>/results.json. --out makes
-DIR. The exit code is 0 once the class is graded, whoever passed.`
+DIR. The JUnit and Gradescope reports name the student's file alone: the
+references by their file's name, and of stale references only that they are
+stale (what changed goes to standard error). The exit code is 0 once the
+class is graded, whoever passed.`
 }
 
 // Run implements the subcommand.
@@ -130,7 +144,10 @@ func (c *GradeCmd) grade(env *Env) error {
 	if err := checkOutput(env, "-o", c.Output, inputs...); err != nil {
 		return err
 	}
-	opts := c.options(env, refs, refName, scenarios, limits)
+	opts, err := c.options(env, refs, refName, scenarios, limits)
+	if err != nil {
+		return err
+	}
 	opts.Policy, opts.PolicyName, opts.PolicyError, opts.NoRule = st.Policy, c.Policy, st.Error, st.NoRule
 	ctx, stop := interruptible(env)
 	defer stop()
@@ -138,30 +155,33 @@ func (c *GradeCmd) grade(env *Env) error {
 	opts.Progress = policyProgress(bar, refs, scenarios)
 	rep, err := grade.Grade(ctx, opts)
 	bar.done()
-	return c.finishGrade(env, ctx.Err() != nil, rep, err, polErr, refName, scenarios)
+	return c.finishGrade(env, ctx.Err() != nil, rep, err, polErr, refs, refName, scenarios)
 }
 
 // finishGrade ends a grade of one policy: interrupted, refused for stale
 // references (a report still written for an autograder), failed, or the
 // report written and the exit code the grade's.
-func (c *GradeCmd) finishGrade(env *Env, interrupted bool, rep *grade.Report, err, polErr error, refName string, scenarios []grade.Scenario) error {
+func (c *GradeCmd) finishGrade(env *Env, interrupted bool, rep *grade.Report, err, polErr error, refs *grade.ReferenceFile, refName string, scenarios []grade.Scenario) error {
 	var stale *grade.StaleError
 	switch {
 	case err != nil && interrupted:
 		return failure("interrupted: no grade")
 	case errors.As(err, &stale):
-		stale.Rerecord = c.rerecord(stale)
+		stale.Rerecord = c.rerecord(refs)
 		if c.Format == "json" || c.Format == "junit" || c.Format == "gradescope" && c.Output != "" {
 			// An autograder shows results.json or the JUnit report, not
 			// standard error: it gets 0 points, the reason and what to
 			// do, and the exit code is still 2.
-			if werr := c.write(env, grade.Refused(c.Policy, refName, scenarios, stale.Error())); werr != nil {
+			if werr := c.write(env, grade.Refused(c.Policy, refName, scenarios, grade.StudentRefusal(stale)).ForStudent(scenarios)); werr != nil { // the details on stderr, below
 				return werr
 			}
 		}
 		return usageError("%v", stale)
 	case err != nil:
 		return usageError("%v", err)
+	}
+	if c.Format == "junit" || c.Format == "gradescope" {
+		rep = rep.ForStudent(scenarios) // what an autograder shows the student
 	}
 	if err := c.write(env, rep); err != nil {
 		return err
@@ -182,7 +202,7 @@ func (c *GradeCmd) finishGrade(env *Env, interrupted bool, rep *grade.Report, er
 // it), since an autograder shows the file, not stderr; the error is the
 // command's, for its exit code and stderr.
 func (c *GradeCmd) student(env *Env) (grade.Student, error) {
-	src, err := env.ReadFile(c.Policy)
+	src, err := readPolicyBytes(env, c.Policy)
 	if err != nil {
 		return grade.Student{File: c.Policy, Error: c.Policy + ": " + err.Error()}, usageError("--policy %s: %v", c.Policy, err)
 	}
@@ -194,15 +214,17 @@ func (c *GradeCmd) student(env *Env) (grade.Student, error) {
 }
 
 // graded reads the references and picks the scenarios to grade (scenarios);
-// without --scenario, a scenario where no policy already earns every point
-// is left out, and standard error says so (grade.NothingToEarn: free play).
+// without --scenario, every scenario of an assignment file (--reference)
+// is graded, and of the built-in references a scenario where no policy
+// already earns every point is left out, and standard error says so
+// (grade.NothingToEarn: free play).
 func (c *GradeCmd) graded(env *Env, limits budget.Limits) (*grade.ReferenceFile, string, []grade.Scenario, error) {
 	refs, refName, err := c.references(env)
 	if err != nil {
 		return nil, "", nil, err
 	}
 	scenarios, err := c.scenarios(env, refs, refName, limits)
-	if err != nil || len(c.Scenario) > 0 {
+	if err != nil || len(c.Scenario) > 0 || c.Reference != "" {
 		return refs, refName, scenarios, err
 	}
 	var kept, left []grade.Scenario
@@ -223,12 +245,17 @@ func (c *GradeCmd) graded(env *Env, limits budget.Limits) (*grade.ReferenceFile,
 	return refs, refName, kept, nil
 }
 
-// options are what grading takes from the flags, for a policy or a class.
-func (c *GradeCmd) options(env *Env, refs *grade.ReferenceFile, refName string, scenarios []grade.Scenario, limits budget.Limits) grade.GradeOptions {
+// options are what grading takes from the flags, for a policy or a class,
+// and the model's fingerprint the references are checked against.
+func (c *GradeCmd) options(env *Env, refs *grade.ReferenceFile, refName string, scenarios []grade.Scenario, limits budget.Limits) (grade.GradeOptions, error) {
+	model, err := env.model()
+	if err != nil {
+		return grade.GradeOptions{}, err
+	}
 	return grade.GradeOptions{
 		Scenarios: scenarios, References: refs, ReferenceName: refName,
-		PassMark: c.PassMark / 100, Jobs: c.Jobs, Clock: env.Now, AllowStale: c.AllowStale, Limits: limits,
-	}
+		PassMark: c.PassMark / 100, Jobs: c.Jobs, Clock: env.Now, AllowStale: c.AllowStale, Limits: limits, Model: model,
+	}, nil
 }
 
 // totalRuns counts the runs of a policy over the scenarios' seeds.
@@ -259,23 +286,13 @@ func policyProgress(bar *progress, refs *grade.ReferenceFile, scenarios []grade.
 }
 
 // rerecord is the command that records stale references again: golden's
-// tests for the built-in ones, oncall golden record for a file.
-func (c *GradeCmd) rerecord(e *grade.StaleError) string {
+// tests for the built-in ones, oncall golden record for a file, every
+// scenario of it into it.
+func (c *GradeCmd) rerecord(refs *grade.ReferenceFile) string {
 	if c.Reference == "" {
 		return "the built-in references are recorded by GOLDIE_UPDATE=1 go test ./golden/, then oncall is built again"
 	}
-	scenario := e.Scenario
-	if len(c.Scenario) == 1 {
-		scenario = c.Scenario[0]
-	}
-	cmd := fmt.Sprintf("oncall golden record -s %s --seeds %s", scenario, e.Seeds)
-	if !e.Noise {
-		cmd += " --no-noise"
-	}
-	if e.Policy != "scripts/"+e.Scenario+".rules" {
-		cmd += " -p " + e.Policy
-	}
-	return cmd + " -o " + c.Reference
+	return refs.RecordCommand(c.Reference)
 }
 
 func trimFloat(v float64) string { return strings.TrimSuffix(fmt.Sprintf("%.2f", v), ".00") }
@@ -301,18 +318,23 @@ func (c *GradeCmd) references(env *Env) (*grade.ReferenceFile, string, error) {
 }
 
 // scenarios picks the scenarios to grade: --scenario, or every scenario the
-// references hold, each resolved by its id among the built-in ones.
+// references hold, each a built-in by its id or the file it was recorded
+// from (grade.Reference.ScenarioArg).
 func (c *GradeCmd) scenarios(env *Env, refs *grade.ReferenceFile, refName string, limits budget.Limits) ([]grade.Scenario, error) {
-	names := refs.Scenarios()
+	names := refs.ScenarioArgs()
 	if len(c.Scenario) > 0 {
 		names = c.Scenario
 	}
 	var out []grade.Scenario
-	for _, name := range names {
+	for i, name := range names {
+		if err := c.recordedScenario(refs, refName, i, name); err != nil {
+			return nil, err
+		}
 		p, err := resolveScenario(env, name, limits)
 		if err != nil {
 			if len(c.Scenario) == 0 {
-				return nil, usageError("%s holds scenario %s, which is not built in: name its .lua file with --scenario", refName, name)
+				return nil, usageError("%s holds scenario %s, recorded from %s, which does not load here: %s; name its .lua file with --scenario",
+					refName, refs.References[i].Scenario, name, strings.TrimPrefix(err.Error(), "oncall: "))
 			}
 			return nil, err
 		}
@@ -324,18 +346,69 @@ func (c *GradeCmd) scenarios(env *Env, refs *grade.ReferenceFile, refName string
 			return nil, usageError("--scenario %s: %s: %v; record one with oncall golden record --scenario %s", name, refName, err, name)
 		}
 		sc := grade.Graded(p)
-		// A reference policy of the instructor's own is checked as the
-		// scenario is, where the reference recorded it: a file that
-		// changed since makes the references stale. One that is not there
-		// (an autograder given the references alone) cannot be checked.
 		if ref.Policy != sc.ReferencePolicy && ref.PolicySHA256 != "" {
-			if src, err := env.ReadFile(ref.Policy); err == nil {
+			if src, ok := c.referencePolicy(env, ref); ok {
 				sc.ReferencePolicy, sc.ReferencePolicySHA256 = ref.Policy, grade.SHA256(src)
 			}
 		}
 		out = append(out, sc)
 	}
 	return out, nil
+}
+
+// referencePolicy reads the reference policy a reference recorded, to be
+// checked as the scenario is: a file that changed since makes the
+// references stale. It is read only where the instructor keeps it: a
+// policy built into oncall (scripts/...), or a file inside the folder of
+// --reference, read as package untrusted reads files; a path that leads
+// elsewhere is not read (a reference file would otherwise have any file
+// read and its hash shown), which a note on standard error says. One that
+// is not there (an autograder given the references alone) cannot be
+// checked.
+func (c *GradeCmd) referencePolicy(env *Env, ref *grade.Reference) ([]byte, bool) {
+	if name, ok := strings.CutPrefix(ref.Policy, "scripts/"); ok {
+		if src, err := scripts.Files.ReadFile(name); err == nil {
+			return src, true
+		}
+	}
+	if c.Reference == "" {
+		return nil, false
+	}
+	if !inside(filepath.Dir(c.Reference), ref.Policy) {
+		fmt.Fprintf(env.Stderr, "oncall: note: %s records the reference policy of scenario %s as %s, outside its folder: it is not read, so a change to it goes unnoticed (keep the policy beside the reference file, and record it there)\n",
+			c.Reference, ref.Scenario, ref.Policy)
+		return nil, false
+	}
+	src, err := env.ReadFile(ref.Policy)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		fmt.Fprintf(env.Stderr, "oncall: note: the reference policy of scenario %s is not read, so a change to it goes unnoticed: %v\n", ref.Scenario, err)
+	}
+	return src, err == nil
+}
+
+// recordedScenario checks a scenario's file as the references record it,
+// when grade reads it without --scenario: it is read only if its name ends
+// in .lua, as a test file's policy must end in .rules, so that a reference
+// file cannot have any other file compiled and its lines shown in a
+// diagnostic.
+func (c *GradeCmd) recordedScenario(refs *grade.ReferenceFile, refName string, i int, name string) error {
+	if len(c.Scenario) > 0 || name == refs.References[i].Scenario || strings.HasSuffix(name, ".lua") {
+		return nil
+	}
+	return usageError("%s holds scenario %s, recorded from %s, which is not a .lua file: it is not read (name the scenario's .lua file with --scenario, or record the references again)",
+		refName, refs.References[i].Scenario, name)
+}
+
+// inside reports whether path (relative to the working folder, as
+// commands take paths) lies inside dir.
+func inside(dir, path string) bool {
+	d, err1 := filepath.Abs(dir)
+	p, err2 := filepath.Abs(path)
+	if err1 != nil || err2 != nil {
+		return false
+	}
+	rel, err := filepath.Rel(d, p)
+	return err == nil && filepath.IsLocal(rel)
 }
 
 // write sends the report in the chosen format to -o or stdout.

@@ -8,8 +8,10 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/oncall-sim/oncall/dsl/policy"
 	"github.com/oncall-sim/oncall/dsl/scenario"
 	"github.com/oncall-sim/oncall/grade"
+	"github.com/oncall-sim/oncall/internal/untrusted"
 )
 
 // perStudent says whether -f writes a report a student: Gradescope's
@@ -35,8 +37,11 @@ func (c *GradeCmd) classFlags() error {
 }
 
 // gradeClass grades every *.rules file of --class, one student a file: the
-// scenarios and references are read once for the class (grade.GradeClass),
-// and the class report written, or each student's.
+// scenarios and references are read once for the class, and the students
+// compiled and graded a batch at a time (grade.GradeClassInBatches), each
+// one's own report written as soon as its batch is graded, so that what
+// the class holds does not grow with it; then the class report is
+// written.
 func (c *GradeCmd) gradeClass(env *Env) error {
 	if err := c.classFlags(); err != nil {
 		return err
@@ -56,26 +61,58 @@ func (c *GradeCmd) gradeClass(env *Env) error {
 	if err := c.outputs(env); err != nil {
 		return err
 	}
-	students := classStudents(env, files)
-	opts := c.options(env, refs, refName, taped(scenarios), limits)
+	students := classStudents(files)
+	opts, err := c.options(env, refs, refName, taped(scenarios), limits)
+	if err != nil {
+		return err
+	}
+	co, err := c.classOptions(env, students, opts.Scenarios)
+	if err != nil {
+		return err
+	}
+	defer co.JUnit.Close()
 	ctx, stop := interruptible(env)
 	defer stop()
 	bar := newProgress(env, totalRuns(refs, scenarios)*len(students))
-	opts.Progress = classProgress(bar)
-	class, err := grade.GradeClass(ctx, opts, students)
+	if bar.w != nil {
+		co.Progress = func(done, _ int) { bar.draw(done) }
+	}
+	class, err := grade.GradeClassInBatches(ctx, opts, students, co)
 	bar.done()
 	var stale *grade.StaleError
 	switch {
 	case err != nil && ctx.Err() != nil:
 		return failure("interrupted: no grade")
 	case errors.As(err, &stale):
-		return c.refuseClass(env, stale, students, refName, scenarios)
+		return c.refuseClass(env, stale, students, refs, refName, opts.Scenarios)
 	case err != nil:
 		return usageError("%v", err)
 	case c.perStudent():
-		return c.writeStudents(env, class)
+		return nil // written as each batch was graded
 	}
 	return c.writeClass(env, class)
+}
+
+// classOptions say how the class's students are read and their reports
+// written: each student's file read and compiled when its batch comes
+// (loadStudent), each student's own report written into --out as soon as
+// it is graded, and for the class's JUnit file each report gathered in a
+// temporary file (grade.ClassJUnit) until the class is ranked.
+func (c *GradeCmd) classOptions(env *Env, students []grade.Student, scenarios []grade.Scenario) (grade.ClassOptions, error) {
+	co := grade.ClassOptions{
+		Load: func(i int) grade.Student { return loadStudent(env, students[i].Name, students[i].File) },
+	}
+	switch {
+	case c.perStudent():
+		co.Each = func(_ int, s grade.ClassStudent) error { return c.writeStudent(env, s, scenarios) }
+	case c.Format == "junit":
+		j, err := grade.NewClassJUnit("")
+		if err != nil {
+			return co, failure("%v", err)
+		}
+		co.JUnit = j
+	}
+	return co, nil
 }
 
 // writeClass writes the class report in the chosen format to -o or stdout.
@@ -118,45 +155,45 @@ func taped(scenarios []grade.Scenario) []grade.Scenario {
 	return out
 }
 
-// classStudents reads each student's file (grade.LoadStudent): one that
-// cannot be read or does not load scores 0 with its diagnostic.
-func classStudents(env *Env, files []string) []grade.Student {
+// classStudents names the students of the class's files, names safe for
+// a report's file and unique (grade.StudentNames); they are read when
+// their batch comes (loadStudent).
+func classStudents(files []string) []grade.Student {
+	names := grade.StudentNames(files)
 	students := make([]grade.Student, len(files))
 	for i, f := range files {
-		name := strings.TrimSuffix(filepath.Base(f), ".rules")
-		src, err := env.ReadFile(f)
-		if err != nil {
-			students[i] = grade.Student{Name: name, File: f, Error: f + ": " + err.Error()}
-			continue
-		}
-		students[i] = grade.LoadStudent(name, f, src)
+		students[i] = grade.Student{Name: names[i], File: f}
 	}
 	return students
 }
 
-// classProgress moves one bar over the class: each scenario's runs of
-// every student, one scenario after another.
-func classProgress(bar *progress) func(id string, n, all int) {
-	done, last := 0, ""
-	return func(id string, n, all int) {
-		if bar.w == nil {
-			return
-		}
-		if id != last {
-			last = id
-			done += all
-		}
-		bar.draw(done - all + n)
+// loadStudent reads a student's file and compiles it as a grade of it
+// alone does (grade.LoadStudent): one that cannot be read or does not load
+// scores 0 with its diagnostic. A file that is not a regular file (a
+// link, even to a file of the class, a named pipe, a device), or larger
+// than a policy can be, is refused from what Lstat says, before it is
+// opened.
+func loadStudent(env *Env, name, file string) grade.Student {
+	if _, err := untrusted.Stat(file, policy.MaxSourceBytes); err != nil {
+		return grade.Student{Name: name, File: file, Error: err.Error()}
 	}
+	src, err := env.ReadFile(file)
+	if err != nil {
+		return grade.Student{Name: name, File: file, Error: file + ": " + err.Error()}
+	}
+	return grade.LoadStudent(name, file, src)
 }
 
 // refuseClass answers stale references: each student's autograder
-// (results.json or the JUnit report) gets 0 points, the reason and what to
-// do, and the exit code is 2.
-func (c *GradeCmd) refuseClass(env *Env, stale *grade.StaleError, students []grade.Student, refName string, scenarios []grade.Scenario) error {
-	stale.Rerecord = c.rerecord(stale)
+// (results.json or the JUnit report) gets 0 points, that the references
+// are stale and that the course staff know what changed
+// (grade.StudentRefusal), and the exit code is 2; what changed goes to
+// standard error.
+func (c *GradeCmd) refuseClass(env *Env, stale *grade.StaleError, students []grade.Student, refs *grade.ReferenceFile, refName string, scenarios []grade.Scenario) error {
+	stale.Rerecord = c.rerecord(refs)
 	if c.perStudent() {
-		if err := c.writeStudents(env, grade.RefusedClass(students, refName, scenarios, stale.Error())); err != nil {
+		refused := grade.RefusedClass(students, refName, scenarios, grade.StudentRefusal(stale))
+		if err := c.writeStudents(env, refused, scenarios); err != nil {
 			return err
 		}
 	}
@@ -171,28 +208,42 @@ func studentFile(format, student string) string {
 	return student + ".xml"
 }
 
-// writeStudents writes each student's JUnit or Gradescope report into --out.
-func (c *GradeCmd) writeStudents(env *Env, class *grade.Class) error {
+// writeStudents writes each student's JUnit or Gradescope report into
+// --out, as the student may read it (grade.Report.ForStudent).
+func (c *GradeCmd) writeStudents(env *Env, class *grade.Class, scenarios []grade.Scenario) error {
 	for _, s := range class.Students {
-		name := filepath.Join(c.Out, studentFile(c.Format, s.Name))
-		if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
-			return failure("--out: %v", err)
-		}
-		out, closeOut, err := env.output(name)
-		if err != nil {
+		if err := c.writeStudent(env, s, scenarios); err != nil {
 			return err
 		}
-		if c.Format == "junit" {
-			err = s.Report.WriteJUnit(out)
-		} else {
-			err = s.Report.WriteGradescope(out, grade.GradescopeOptions{Visibility: c.Visibility, StdoutVisibility: c.StdoutVisibility})
-		}
-		if cerr := closeOut(); err == nil {
-			err = cerr
-		}
-		if err != nil {
-			return failure("writing %s: %v", name, err)
-		}
+	}
+	return nil
+}
+
+// writeStudent writes a student's JUnit or Gradescope report into --out.
+func (c *GradeCmd) writeStudent(env *Env, s grade.ClassStudent, scenarios []grade.Scenario) error {
+	rel := studentFile(c.Format, s.Name)
+	if !filepath.IsLocal(rel) { // grade.StudentNames makes none such: a last guard that nothing is written outside --out
+		return failure("--out %s: the report of student %q would be written outside it; rename the file", c.Out, s.Name)
+	}
+	name := filepath.Join(c.Out, rel)
+	if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+		return failure("--out: %v", err)
+	}
+	out, closeOut, err := env.output(name)
+	if err != nil {
+		return err
+	}
+	rep := s.Report.ForStudent(scenarios)
+	if c.Format == "junit" {
+		err = rep.WriteJUnit(out)
+	} else {
+		err = rep.WriteGradescope(out, grade.GradescopeOptions{Visibility: c.Visibility, StdoutVisibility: c.StdoutVisibility})
+	}
+	if cerr := closeOut(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return failure("writing %s: %v", name, err)
 	}
 	return nil
 }

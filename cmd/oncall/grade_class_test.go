@@ -58,7 +58,7 @@ func TestGradeClassCSV(t *testing.T) {
 	for _, r := range rows[1:] {
 		byName[r[0]] = r
 	}
-	if a := byName["alice"]; a == nil || a[1] != "1" || a[2] != "13" || a[len(a)-3] != "true" || a[len(a)-2] != "" || a[len(a)-1] != "" {
+	if a := byName["alice"]; a == nil || a[1] != "1" || a[2] != "15" || a[len(a)-3] != "true" || a[len(a)-2] != "" || a[len(a)-1] != "" {
 		t.Errorf("alice, the reference policy: %q", a)
 	}
 	if b := byName["bob"]; b == nil || b[1] != "2" || b[2] != "0" || b[len(b)-3] != "false" || b[len(b)-2] != "worse than no policy on bad-deploy" {
@@ -85,7 +85,7 @@ func TestGradeClassSummary(t *testing.T) {
 		"class of 3 students against the public references (seeds 1-20): 1 passed (pass mark 100 %)",
 		"   0–10 %    2  ##\n",
 		"    100 %    1  #\n",
-		"  1.  alice  13",
+		"  1.  alice  15",
 		"carol: the policy does not load (" + filepath.Join(dir, "carol.rules") + ":2:",
 	} {
 		if !strings.Contains(out, want) {
@@ -108,7 +108,7 @@ func TestGradeClassGradescopePerStudent(t *testing.T) {
 	if code := e.run("grade", "--class", dir, "-s", "bad-deploy", "-f", "gradescope", "--out", out); code != 0 {
 		t.Fatalf("exit %d: %s", code, e.err.String())
 	}
-	for name, want := range map[string]float64{"alice": 13, "bob": 0, "carol": 0} {
+	for name, want := range map[string]float64{"alice": 15, "bob": 0, "carol": 0} {
 		data, err := os.ReadFile(filepath.Join(out, name, "results.json"))
 		if err != nil {
 			t.Fatal(err)

@@ -25,9 +25,9 @@ func TestGradeReferencePasses(t *testing.T) {
 	}
 	for _, want := range []string{
 		"grade of " + refBadDeploy + " against the public references (seeds 1-20)",
-		"bad-deploy — Bad deploy: 13 / 13 points, seeds 1-20",
-		"pass  budget_used at most reference + 0.035",
-		"total 13 / 13 points (100 %): PASSED",
+		"bad-deploy — Bad deploy: 15 / 15 points, seeds 1-20",
+		"pass  budget_used at most reference + 0.03",
+		"total 15 / 15 points (100 %): PASSED",
 	} {
 		if !strings.Contains(e.out.String(), want) {
 			t.Errorf("report lacks %q:\n%s", want, e.out.String())
@@ -42,7 +42,7 @@ func TestGradeHarmfulFails(t *testing.T) {
 	if code := e.run("grade", "-p", harmful, "-f", "gradescope", "-o", out, "--visibility", "after_due_date", "--stdout-visibility", "visible"); code != 1 {
 		t.Fatalf("exit %d, want 1: %s", code, e.err.String())
 	}
-	if !strings.Contains(e.err.String(), "oncall: "+harmful+" did not pass: 0 / 143 points, pass mark 100 %") {
+	if !strings.Contains(e.err.String(), "oncall: "+harmful+" did not pass: 0 / 148 points, pass mark 100 %") {
 		t.Errorf("stderr %q", e.err.String())
 	}
 	data, err := os.ReadFile(out)
@@ -66,7 +66,7 @@ func TestGradeHarmfulFails(t *testing.T) {
 	if err := json.Unmarshal(data, &res); err != nil {
 		t.Fatal(err)
 	}
-	if res.Score == nil || res.MaxScore == nil || *res.Score != 0 || *res.MaxScore != 143 || len(res.Tests) != 69 ||
+	if res.Score == nil || res.MaxScore == nil || *res.Score != 0 || *res.MaxScore != 148 || len(res.Tests) != 70 ||
 		res.ExecutionTime == nil || res.StdoutVisibility != "visible" {
 		t.Fatalf("results.json %s", data)
 	}
@@ -104,7 +104,7 @@ func TestGradeJUnitFile(t *testing.T) {
 	if err := xml.Unmarshal(data, &doc); err != nil {
 		t.Fatal(err)
 	}
-	if doc.Tests != 68 || len(doc.Suites) != 11 || doc.Suites[0].Name != "bad-deploy" || doc.Suites[0].Stamp == "1970-01-01T00:00:00" {
+	if doc.Tests != 69 || len(doc.Suites) != 11 || doc.Suites[0].Name != "bad-deploy" || doc.Suites[0].Stamp == "1970-01-01T00:00:00" {
 		t.Errorf("JUnit %s", data)
 	}
 }
@@ -134,7 +134,7 @@ func TestGoldenRecordThenGrade(t *testing.T) {
 	if err := json.Unmarshal(e.out.Bytes(), &rep); err != nil {
 		t.Fatal(err)
 	}
-	if rep.Reference != hidden || len(rep.Scenarios) != 1 || rep.Scenarios[0].Seeds != "100-104" || rep.Score != 13 || rep.MaxScore != 13 {
+	if rep.Reference != hidden || len(rep.Scenarios) != 1 || rep.Scenarios[0].Seeds != "100-104" || rep.Score != 15 || rep.MaxScore != 15 {
 		t.Errorf("report %+v", rep)
 	}
 	if code := e.run("grade", "-p", refBadDeploy, "--reference", hidden, "--scenario", "surge"); code != 2 ||
@@ -145,10 +145,10 @@ func TestGoldenRecordThenGrade(t *testing.T) {
 
 func TestGradeUsageErrors(t *testing.T) {
 	e := newTestEnv(t)
-	broken := tempFile(t, "broken.json", "{\n  \"format\": \"oncall-reference/1\",\n  \"references\": [ 3 ]\n}\n")
+	broken := tempFile(t, "broken.json", "{\n  \"format\": \"oncall-reference/2\",\n  \"references\": [ 3 ]\n}\n")
 	old := tempFile(t, "old.json", `{"format": "oncall-reference/0", "references": []}`)
 	empty := tempFile(t, "empty.json", "")
-	cut := tempFile(t, "cut.json", "{\n  \"format\": \"oncall-reference/1\",\n  \"references\": [")
+	cut := tempFile(t, "cut.json", "{\n  \"format\": \"oncall-reference/2\",\n  \"references\": [")
 	cases := []struct {
 		args []string
 		want string
@@ -158,7 +158,7 @@ func TestGradeUsageErrors(t *testing.T) {
 		{[]string{"grade", "-p", refBadDeploy, "--scenario", "bad-deplo"}, `unknown scenario "bad-deplo"; did you mean bad-deploy?`},
 		{[]string{"grade", "-p", refBadDeploy, "--reference", "nowhere.json"}, "--reference nowhere.json:"},
 		{[]string{"grade", "-p", refBadDeploy, "--reference", broken}, "--reference " + broken + ": line 3, column"},
-		{[]string{"grade", "-p", refBadDeploy, "--reference", old}, `format "oncall-reference/0": this oncall reads "oncall-reference/2"`},
+		{[]string{"grade", "-p", refBadDeploy, "--reference", old}, `format "oncall-reference/0": this oncall reads "oncall-reference/3"`},
 		{[]string{"grade", "-p", refBadDeploy, "--reference", empty}, "--reference " + empty + ": the file is empty: give a file recorded by `oncall golden record`"},
 		{[]string{"grade", "-p", refBadDeploy, "--reference", cut}, "--reference " + cut + ": the file ends in the middle of its JSON: record it again with `oncall golden record`"},
 		{[]string{"grade", "-p", refBadDeploy, "-f", "html"}, "--format"},
@@ -307,14 +307,17 @@ func TestGradeReportsAPolicyThatDoesNotLoad(t *testing.T) {
 	if err := json.Unmarshal(data, &doc); err != nil {
 		t.Fatal(err)
 	}
-	if doc.Score != 0 || doc.MaxScore != 13 || len(doc.Tests) != 7 || doc.Tests[1].Status != "failed" ||
+	if doc.Score != 0 || doc.MaxScore != 15 || len(doc.Tests) != 7 || doc.Tests[1].Status != "failed" ||
 		doc.Tests[1].Output != "met on 0 of 20 seeds (1-20): 0 of 6 points; mean —, reference mean 0.0136476, no policy mean 0.3510231\nno seed ran: the policy does not load\n" {
 		t.Errorf("results.json %s", data)
 	}
-	if doc.Tests[0].Status != "failed" || !strings.HasPrefix(doc.Tests[0].Output, "The policy does not load, so no seed ran:\n"+bad+":2:8: ") {
+	// The report names the student's file by its name, without the
+	// folders above it.
+	base := filepath.Base(bad)
+	if doc.Tests[0].Status != "failed" || !strings.HasPrefix(doc.Tests[0].Output, "The policy does not load, so no seed ran:\n"+base+":2:8: ") {
 		t.Errorf("the policy's own test lacks the diagnostics: %+v", doc.Tests[0])
 	}
-	if !strings.Contains(doc.Output, "the policy does not load, so no seed ran:\n  "+bad+":2:8: ") {
+	if !strings.Contains(doc.Output, "the policy does not load, so no seed ran:\n  "+base+":2:8: ") {
 		t.Errorf("output lacks the diagnostics:\n%s", doc.Output)
 	}
 	// In text the diagnostics on stderr are the whole answer.

@@ -12,21 +12,21 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"os/signal"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/alecthomas/kong"
 
 	"github.com/oncall-sim/oncall/i18n"
+	"github.com/oncall-sim/oncall/internal/safetext"
+	"github.com/oncall-sim/oncall/internal/untrusted"
 )
 
 func main() {
 	env := &Env{
-		Stdout: os.Stdout, Stderr: os.Stderr, Stdin: os.Stdin,
+		Stdout: &screen{safetext.Writer(os.Stdout), os.Stdout}, Stderr: &screen{safetext.Writer(os.Stderr), os.Stderr}, Stdin: os.Stdin,
 		Interrupt:  interrupts(),
 		RandomSeed: randomSeed,
 		Now:        time.Now,
@@ -57,35 +57,15 @@ func interrupts() <-chan os.Signal {
 }
 
 // maxInput is the largest file oncall reads: scenarios, policies and
-// reference files are a few kilobytes.
-const maxInput = 16 << 20
+// reference files are a few kilobytes, traces a few megabytes.
+const maxInput = untrusted.DefaultMax
 
-// readInput reads a file a user named, refusing what is not a regular file
-// (a device such as /dev/zero would be read forever) and anything larger
-// than maxInput. A folder gives an error that matches syscall.EISDIR.
+// readInput reads a file a user named as package untrusted reads it: a
+// link, a folder, a FIFO or a device is refused with its name before it is
+// opened (a folder with an error that matches syscall.EISDIR), and so is
+// anything larger than maxInput.
 func readInput(name string) ([]byte, error) {
-	f, err := os.Open(name)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	switch {
-	case st.IsDir():
-		return nil, &fs.PathError{Op: "read", Path: name, Err: syscall.EISDIR}
-	case !st.Mode().IsRegular():
-		return nil, fmt.Errorf("%s is not a regular file (oncall reads files, not devices or pipes)", name)
-	case st.Size() > maxInput:
-		return nil, fmt.Errorf("%s is %d MiB: the largest file oncall reads is %d MiB", name, st.Size()>>20, maxInput>>20)
-	}
-	data, err := io.ReadAll(io.LimitReader(f, maxInput+1))
-	if err == nil && len(data) > maxInput {
-		err = fmt.Errorf("%s grew past %d MiB while it was read", name, maxInput>>20)
-	}
-	return data, err
+	return untrusted.ReadFile(name, maxInput)
 }
 
 // randomSeed draws a seed for a run that was given none.
@@ -97,8 +77,33 @@ func randomSeed() uint32 {
 	return binary.LittleEndian.Uint32(b[:])
 }
 
+// screen is a stream of the process that shows what it is sent rather
+// than obeys it: the control characters of what a command prints (a
+// student's file name, a rule's name, a line a diagnostic quotes) are
+// escaped (safetext.Writer), on a terminal and in a file that is later
+// shown on one alike. The formats written to standard output carry no
+// control character of their own (JSON and XML escape them, the CSV and
+// the tables write new lines and tabs, which stay), so that their bytes
+// are what their encoders wrote. file is the stream itself, for the
+// progress bar, which draws with \r and an escape of its own.
+type screen struct {
+	io.Writer
+	file *os.File
+}
+
+// raw returns the stream under a screen, or w itself.
+func raw(w io.Writer) io.Writer {
+	if s, ok := w.(*screen); ok {
+		return s.file
+	}
+	return w
+}
+
 // isTerminal reports whether f is a character device (a terminal).
 func isTerminal(f any) bool {
+	if s, ok := f.(*screen); ok {
+		f = s.file
+	}
 	file, ok := f.(*os.File)
 	if !ok {
 		return false

@@ -27,7 +27,7 @@ type PlayCmd struct {
 	Scenarios string     `help:"Also offer the .lua scenarios of this folder." placeholder:"DIR"`
 	AllowHost []string   `name:"allow-host" sep:"," help:"Also answer requests that reach the console by this host name (repeat it or separate names with commas): the name a class types, or the one a proxy in front of the console passes on. Without it the console answers only its IP addresses and localhost, so that no other web site can reach it through a name of its own (DNS rebinding)." placeholder:"NAME"`
 	Data      string     `help:"Keep game days and their results in this SQLite file (made if need be), or in the PostgreSQL database of a postgres:// URL that several consoles share (default: in memory, lost on restart). A JSON file of an earlier oncall is imported once into a .db beside it." placeholder:"FILE|URL"`
-	MaxMemory byteSize   `name:"max-memory" default:"256MiB" help:"Memory the console may use, e.g. 512MiB (its resident size; the Go runtime's soft limit is 7/8 of it), of which the shifts in play hold at most half (past it the least recently used are replayed when next asked for) and one shift at most ${session_memory} (default 256MiB)." placeholder:"SIZE"`
+	MaxMemory byteSize   `name:"max-memory" default:"256MiB" help:"Memory the console may use, e.g. 512MiB (its resident size; the Go runtime's soft limit is 7/8 of it): the shifts in play hold at most 3/8 (past it the least recently used are replayed when next asked for), the runs being stepped or built a quarter (one shift at most ${session_memory}), the requests being read and the connections a sixteenth each; a request past its share waits its turn, then gets a 503 with Retry-After (default 256MiB)." placeholder:"SIZE"`
 	Budget    LimitFlags `embed:""`
 }
 
@@ -89,8 +89,8 @@ func (c *PlayCmd) Run(env *Env) error {
 	}
 	srv, err := web.New(web.Options{
 		Scenarios: scs, Policies: pols, Compile: compilePolicy, Results: results, AllowHosts: hosts, Limits: limits,
-		MaxMemory: int64(c.MaxMemory) / 2,
-		Log:       func(format string, args ...any) { fmt.Fprintf(env.Stderr, format+"\n", args...) },
+		Memory: int64(c.MaxMemory),
+		Log:    func(format string, args ...any) { fmt.Fprintf(env.Stderr, format+"\n", args...) },
 	})
 	if err != nil {
 		if strings.Contains(err.Error(), "two scenarios") {
@@ -107,9 +107,9 @@ func (c *PlayCmd) Run(env *Env) error {
 	if err != nil {
 		return usageError("--addr %s: %v", c.Addr, err)
 	}
-	hs := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second, WriteTimeout: 60 * time.Second, IdleTimeout: 2 * time.Minute}
+	hs := &http.Server{Handler: srv.Handler(), ConnContext: srv.ConnContext, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second, WriteTimeout: 60 * time.Second, IdleTimeout: 2 * time.Minute}
 	served := make(chan error, 1)
-	go func() { served <- hs.Serve(ln) }()
+	go func() { served <- hs.Serve(srv.Listener(ln)) }()
 	if exposed(ln.Addr()) {
 		fmt.Fprintf(env.Stderr, "oncall: warning: --addr %s is reachable from other machines, and the console has no login: anyone who reaches it can play and post game-day results\n", c.Addr)
 	}

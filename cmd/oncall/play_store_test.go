@@ -47,7 +47,15 @@ func (p *process) log() string {
 // startPlay starts `oncall play --data data` and waits for its URL.
 func startPlay(t *testing.T, bin, data string) *process {
 	t.Helper()
-	p := &process{cmd: exec.Command(bin, "play", "--addr", "127.0.0.1:0", "--data", data), done: make(chan struct{})}
+	return startConsole(t, bin, "--data", data)
+}
+
+// startConsole starts `oncall play` with args on a free loopback port and
+// waits for its URL.
+func startConsole(t testing.TB, bin string, args ...string) *process {
+	t.Helper()
+	data := strings.Join(args, " ")
+	p := &process{cmd: exec.Command(bin, append([]string{"play", "--addr", "127.0.0.1:0"}, args...)...), done: make(chan struct{})}
 	p.cmd.Stderr = p
 	out, err := p.cmd.StdoutPipe()
 	if err != nil {
@@ -72,9 +80,9 @@ func startPlay(t *testing.T, bin, data string) *process {
 	select {
 	case p.url = <-urls:
 	case <-p.done:
-		t.Fatalf("oncall play --data %s stopped before it served:\n%s", data, p.log())
+		t.Fatalf("oncall play %s stopped before it served:\n%s", data, p.log())
 	case <-time.After(2 * time.Minute): // a ceiling for a console that never serves
-		t.Fatalf("oncall play --data %s printed no URL in 2 minutes:\n%s", data, p.log())
+		t.Fatalf("oncall play %s printed no URL in 2 minutes:\n%s", data, p.log())
 	}
 	return p
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/oncall-sim/oncall/engine"
 	"github.com/oncall-sim/oncall/internal/budget"
 	"github.com/oncall-sim/oncall/scenarios"
+	"github.com/oncall-sim/oncall/scripts"
 )
 
 // scenarioSource is a scenario ready to run on any seed.
@@ -32,6 +33,7 @@ func resolveScenario(env *Env, name string, limits budget.Limits) (*scenario.Pro
 	if name == "" {
 		name = "free-play"
 	}
+	name = strings.TrimPrefix(name, scripts.BuiltinPrefix) // builtin:surge, as policies are named
 	if !isScenarioPath(name) {
 		p, err := scenario.Builtin(name, scenario.Options{Limits: limits})
 		if err != nil {

@@ -54,6 +54,11 @@ KIND_minute give the minute of an event). "grade POLICY OP NUMBER %",
 policy as oncall grade does, against the scenario's reference recorded on
 the file's seeds. docs/goldens.md documents the format.
 
+A test file has one budget for all its runs: at most 20,000 runs and
+2,000,000 minutes of the model (refused at its seeds line before any runs),
+90,000,000 steps of its code over every run, and 100 policies. A policy it
+names ends with .rules; a link, a named pipe or a device is refused unread.
+
 With no FILE or DIR, every .claims file under the current folder is run,
 as go test ./... does (folders named testdata, or starting with . or _,
 are left out). A failed claim is printed with file:line, what was measured

@@ -19,6 +19,7 @@ import (
 	"github.com/oncall-sim/oncall/engine"
 	"github.com/oncall-sim/oncall/grade"
 	"github.com/oncall-sim/oncall/internal/columns"
+	"github.com/oncall-sim/oncall/internal/safetext"
 	"github.com/oncall-sim/oncall/shift"
 	"github.com/oncall-sim/oncall/whatif"
 )
@@ -382,7 +383,7 @@ func writeWhatIfCSV(w io.Writer, r *whatIfReport) error {
 		if f.Diff != nil {
 			diff = strconv.FormatFloat(*f.Diff, 'g', -1, 64)
 		}
-		cw.Write([]string{f.Name, f.Unit, strconv.FormatFloat(f.Played, 'g', -1, 64), strconv.FormatFloat(f.WhatIf, 'g', -1, 64), diff})
+		cw.Write([]string{safetext.CSVCell(f.Name), f.Unit, strconv.FormatFloat(f.Played, 'g', -1, 64), strconv.FormatFloat(f.WhatIf, 'g', -1, 64), diff})
 	}
 	cw.Flush()
 	return cw.Error()

@@ -11,6 +11,7 @@ import (
 
 	"github.com/oncall-sim/oncall/dsl"
 	"github.com/oncall-sim/oncall/internal/spell"
+	"github.com/oncall-sim/oncall/internal/untrusted"
 	"github.com/oncall-sim/oncall/scenarios"
 )
 
@@ -69,7 +70,7 @@ func LoadDir(dir string, opts Options) ([]*Program, error) {
 	}
 	for _, name := range names {
 		path := filepath.Join(dir, name)
-		src, err := os.ReadFile(path)
+		src, err := untrusted.ReadFile(path, untrusted.DefaultMax) // a link or a FIFO named .lua is left out, named
 		if err != nil {
 			problems = append(problems, dsl.Diagnostic{Pos: dsl.Pos{File: path}, Message: err.Error()})
 			continue

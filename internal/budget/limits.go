@@ -12,6 +12,9 @@ type Limits struct {
 	Steps  int64         // steps the untrusted code of a run may take
 	Time   time.Duration // wall-clock time it may take
 	Memory int64         // bytes the scenario may hold: its Lua state and the events it keeps
+	// Pool, when set, is a budget of steps the run shares with others (a
+	// test file's runs): it stops once they spent it together.
+	Pool *Pool
 }
 
 // The defaults: far above what a normal scenario or policy takes (the

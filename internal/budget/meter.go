@@ -46,6 +46,8 @@ type Meter struct {
 	since   time.Duration // when the call under way started, on the meter's clock
 	elapsed time.Duration // time of the run's calls before this one
 
+	pooled int64 // steps added to the limits' Pool so far
+
 	held int64 // bytes the scenario's state held at its last measure
 	kept int64 // bytes the run keeps in its trace: events, values rules saw
 	peak int64 // the most of held + kept since the last Mark
@@ -124,6 +126,9 @@ func (m *Meter) check() error {
 	m.next = min(m.steps+CheckEvery, m.limits.Steps+1)
 	if m.steps > m.limits.Steps {
 		return m.fail(fmt.Sprintf("the run spent its budget of %s steps%s: is there an endless loop, or work that grows with each call?", Number(m.limits.Steps), m.shares()))
+	}
+	if err := m.pool(); err != nil {
+		return err
 	}
 	if m.done != nil {
 		select {
@@ -210,6 +215,9 @@ func (m *Meter) Leave() error {
 	}
 	if m.err == nil && m.elapsed > m.limits.Time {
 		return m.overTime()
+	}
+	if m.err == nil {
+		return m.pool()
 	}
 	return nil
 }

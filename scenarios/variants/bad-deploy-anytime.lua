@@ -58,7 +58,7 @@ end)
 -- bad-deploy's criteria and bounds, unchanged.
 grade {
   { metric = "budget_used",         at_most = "reference + 0.035", weight = 6 },
-  { metric = "minutes_to_mitigate", at_most = "reference + 6",     weight = 2 },
+  { metric = "minutes_to_mitigate", at_most = "reference + 6",     weight = 4, scoring = "pass" },
   { metric = "cost",                at_most = "reference * 1.5",   weight = 2 },
   { metric = "recommendations",  at_least = "reference - 0.05", weight = 1 },
   { metric = "shed_share",       at_most  = "reference + 0.01", weight = 1 },

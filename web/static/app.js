@@ -8,6 +8,7 @@ import { initAlertRules, drawAlertRules, alertBands, alertLegend, openMetricsLin
 import { drawLogs, usesDependency, depCharts, rolloutLive, DEP_TILES } from "./logs.js";
 import { exhaustion } from "./projection.js";
 import { fit, fitAll } from "./fit.js";
+import { initAccount, resultText, scoreLines, shownPoints } from "./account.js";
 
 const $ = id => document.getElementById(id);
 const S = { meta: null, lang: "en", msgs: {}, en: {}, fmt: {}, shift: null, running: false, timer: 0, loopId: 0, drawn: 0, model: null, span: null, cursor: null, charts: [], sent: {} };
@@ -1050,18 +1051,19 @@ function drawDebrief() {
   if (!d) { box.textContent = ""; return; }
   const out = [];
   if (d.criteria.length) {
-    out.push(`<p class="score">${esc(t("ui.debrief.score", { score: num(d.score, 1), max: num(d.max, 0) }))}</p>`);
+    // The rows' points, in tenths, add up to the score as shown.
+    const shown = shownPoints(d.criteria.map(c => c.points), Math.round(d.score * 10) / 10);
+    out.push(`<p class="score" data-score="${Math.round(d.score * 10) / 10}">${esc(t("ui.debrief.score", { score: num(d.score, 1), max: num(d.max, 0) }))}</p>` + scoreLines(d));
     out.push(`<table class="outcome"><thead><tr><th scope="col">${esc(t("ui.debrief.criterion"))}</th><th scope="col">${esc(t("ui.debrief.bound"))}</th><th scope="col">${esc(t("ui.debrief.you"))}</th><th scope="col">${esc(t("ui.debrief.reference"))}</th><th scope="col">${esc(t("ui.debrief.result"))}</th></tr></thead><tbody>`);
-    for (const c of d.criteria) {
+    for (const [i, c] of d.criteria.entries()) {
       const o = metricSpec(c.metric);
       // A figure and its unit stay on one line ("95,0 %").
       const f = v => value(o.unit, v, o.decimals).replace(/ /g, "\u00a0");
       out.push(`<tr><th scope="row">${esc(t("outcome." + c.metric + ".label"))}</th><td class="num" data-label="${esc(t("ui.debrief.bound"))}">${esc(t(c.op === "at_least" ? "ui.debrief.at_least" : "ui.debrief.at_most", { bound: f(c.limit) }))}</td>` +
         `<td class="num" data-label="${esc(t("ui.debrief.you"))}">${iso(f(c.value))}</td><td class="num" data-label="${esc(t("ui.debrief.reference"))}">${iso(d.reference ? f(c.reference) : "–")}</td>` +
-        `<td class="${c.pass ? "pass" : "failc"}" data-label="${esc(t("ui.debrief.result"))}">${esc(t(c.pass ? "ui.debrief.pass" : c.points > 0 ? "ui.debrief.partial" : "ui.debrief.fail", { n: num(c.weight, 0), points: num(c.points, 1) }))}</td></tr>`);
+        `<td class="${!c.pass ? "failc" : c.weight - c.points > 0.005 ? "held" : "pass"}" data-label="${esc(t("ui.debrief.result"))}" data-points="${shown[i]}">${isoRuns(resultText(c, shown[i]))}</td></tr>`);
     }
     out.push("</tbody></table>");
-    if (d.worse) out.push(`<p class="failc">${esc(t("ui.debrief.worse", { figures: d.worse }))}</p>`);
     out.push(`<p>${esc(t("ui.debrief.scoring"))}</p>`);
   } else out.push(`<p>${esc(t("ui.debrief.nocriteria"))}</p>`);
   out.push(`<p>${esc(d.reference ? t("ui.debrief.refnote", { name: scenarioTitle(d.reference) }) : t("ui.debrief.noreference"))}</p>`);
@@ -1308,6 +1310,7 @@ function chartOf(el) { const f = el.closest && el.closest("figure.chart"); retur
 function wire() {
   initWhatIf({ S, t, api, serial, shiftBody, value, iso, ctlLabel, toShown, fromShown, clockAt, draw, oops, say });
   initAlertRules({ S, t, api, serial, shiftBody, num, iso, isoRuns, clockAt, draw, oops, say });
+  initAccount({ t, num, value, metricSpec, isoRuns });
   $("startform").addEventListener("submit", startShift);
   $("scenario").addEventListener("change", () => { brief(); updateLink(); });
   $("noise").addEventListener("change", updateLink);
