@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/oncall-sim/oncall/alerts"
 	"github.com/oncall-sim/oncall/dsl/scenario"
@@ -124,5 +125,35 @@ func TestAlertRulesRefused(t *testing.T) {
 	}
 	if ts.panics.Load() != 0 {
 		t.Error("a handler panicked")
+	}
+}
+
+// An evaluation takes as much of the work under way as a debrief: with a
+// byte less than three slots free it waits, then gets the work share's
+// 503, while a step, one slot, still runs; with them free it runs.
+func TestAlertRulesTakeTheirSlots(t *testing.T) {
+	ts := newTestServer(t, Options{})
+	ts.Server.mem.wait = 50 * time.Millisecond
+	var st shiftState
+	ts.doJSON(t, "POST", "/api/sessions", map[string]any{"scenario": "bad-deploy", "seed": 1}, &st)
+	b, _ := json.Marshal(map[string]any{"scenario": "bad-deploy", "seed": 1, "file": "multiwindow.yml", "rules": readRules(t, "multiwindow.yml")})
+	m := ts.Server.mem
+	held := m.workCap - 3*m.slot + 1
+	if err := m.work.Acquire(context.Background(), held); err != nil {
+		t.Fatal(err)
+	}
+	rec := ts.do("POST", "/api/alertrules", string(b))
+	if rec.Code != http.StatusServiceUnavailable || !strings.Contains(rec.Body.String(), "the console is busy: the runs under way hold") {
+		t.Errorf("rules with less than three slots free: %d %s", rec.Code, rec.Body)
+	}
+	if rec := ts.do("POST", "/api/sessions/"+st.ID+"/step", `{"minutes":1}`); rec.Code != http.StatusOK {
+		t.Errorf("a step with a slot free: %d %s", rec.Code, rec.Body)
+	}
+	m.work.Release(held)
+	if rec := ts.do("POST", "/api/alertrules", string(b)); rec.Code != http.StatusOK {
+		t.Errorf("rules once the slots are free: %d %s", rec.Code, rec.Body)
+	}
+	if _, working, _, _ := ts.MemoryInUse(); working != 0 {
+		t.Errorf("the work share holds %d bytes once every request is done", working)
 	}
 }
