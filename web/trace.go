@@ -131,8 +131,10 @@ func safeName(s string) string {
 // writes a run: every minute of every metric, labelled with the shift's
 // scenario and seed, minute 0 at the scenario's clock on the day of start
 // (or at its time), the same bytes for the same shift and --start. It is
-// written as it is made, a family at a time, rather than held whole: it
-// is some fifty times the CSV.
+// written as it is made, a series at a time, rather than held whole: it
+// is some fifty times the CSV. An error once it has started aborts the
+// download, as trace's do, so that the browser sees it cut short rather
+// than a file without its # EOF that looks whole.
 func (s *Server) openMetrics(w http.ResponseWriter, sh Shift, sim *shift.Sim, start string) {
 	at, _ := metricsout.ParseStart(start) // readTrace checked it
 	run := metricsout.OfTrace(sim.Trace(), sim.Setup(), metricsout.DefaultDate, engine.Learner)
@@ -142,6 +144,7 @@ func (s *Server) openMetrics(w http.ResponseWriter, sh Shift, sim *shift.Sim, st
 	w.WriteHeader(http.StatusOK)
 	if err := metricsout.WriteOpenMetrics(w, run); err != nil {
 		s.logf("trace: writing OpenMetrics of %s, seed %d: %v", sh.Scenario, sh.Seed, err)
+		panic(http.ErrAbortHandler)
 	}
 }
 

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -66,5 +68,41 @@ func TestTraceAsOpenMetrics(t *testing.T) {
 	rec := ts.do("GET", "/api/trace?scenario=bad-deploy&seed=7&format=csv&start=2026-03-01", "")
 	if rec.Code != http.StatusBadRequest || !strings.Contains(rec.Body.String(), "it dates the samples of format=openmetrics") {
 		t.Errorf("a start with CSV: %d %s", rec.Code, rec.Body)
+	}
+}
+
+// failingWriter is a download whose connection breaks after n bytes.
+type failingWriter struct {
+	h       http.Header
+	n, code int
+}
+
+func (f *failingWriter) Header() http.Header  { return f.h }
+func (f *failingWriter) WriteHeader(code int) { f.code = code }
+func (f *failingWriter) Write(b []byte) (int, error) {
+	if len(b) > f.n {
+		k := f.n
+		f.n = 0
+		return k, errors.New("connection reset")
+	}
+	f.n -= len(b)
+	return len(b), nil
+}
+
+// A download whose writing fails once it has started is aborted, in each
+// format, so that the browser sees it cut short rather than a file that
+// looks whole.
+func TestTraceCutShortIsAborted(t *testing.T) {
+	ts := newTestServer(t, Options{})
+	for _, format := range []string{"openmetrics", "csv", "json"} {
+		func() {
+			fw := &failingWriter{h: http.Header{}, n: 1000}
+			defer func() {
+				if v := recover(); v != http.ErrAbortHandler || fw.code != http.StatusOK {
+					t.Errorf("%s: the download cut short ends with %v after status %d, want http.ErrAbortHandler after 200", format, v, fw.code)
+				}
+			}()
+			ts.Server.trace(fw, httptest.NewRequest("GET", "/api/trace?scenario=bad-deploy&seed=7&format="+format, nil))
+		}()
 	}
 }
