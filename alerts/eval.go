@@ -107,17 +107,31 @@ type EvalError struct {
 	runOut bool // the run's time ran out
 }
 
-func (e *EvalError) Error() string {
+// Error says where the evaluation stopped and why, naming the flag of
+// oncall alerts test that moves the bound it passed.
+func (e *EvalError) Error() string { return e.text(true) }
+
+// Unflagged says the same without the flags: where the bounds are not
+// the user's to move (the console's debrief).
+func (e *EvalError) Unflagged() string { return e.text(false) }
+
+func (e *EvalError) text(flags bool) string {
+	flag := func(name string) string {
+		if flags {
+			return name
+		}
+		return ""
+	}
 	msg := e.Err.Error()
 	var tooMany promql.ErrTooManySamples
 	var timeout promql.ErrQueryTimeout
 	switch {
 	case errors.As(e.Err, &tooMany):
-		msg += fmt.Sprintf(" (a query may hold %d samples at once: --max-samples)", e.limits.MaxSamples)
+		msg += fmt.Sprintf(" (a query may hold %d samples at once%s)", e.limits.MaxSamples, flag(": --max-samples"))
 	case e.runOut:
-		msg = fmt.Sprintf("the rules took more than %v over the run (--run-timeout)", e.limits.RunTimeout)
+		msg = fmt.Sprintf("the rules took more than %v over the run%s", e.limits.RunTimeout, flag(" (--run-timeout)"))
 	case errors.As(e.Err, &timeout) || errors.Is(e.Err, context.DeadlineExceeded):
-		msg += fmt.Sprintf(" (a query may run %v: --query-timeout)", e.limits.Timeout)
+		msg += fmt.Sprintf(" (a query may run %v%s)", e.limits.Timeout, flag(": --query-timeout"))
 	}
 	if e.Minute < 0 {
 		return fmt.Sprintf("%s: group %q, rule %q: evaluation stopped: %s", e.Rule.Pos, e.Group, e.Rule.Name, msg)

@@ -7,7 +7,8 @@ import (
 	"io"
 	"slices"
 	"strconv"
-	"text/tabwriter"
+
+	"github.com/oncall-sim/oncall/internal/columns"
 )
 
 // Builtin is the name the report gives oncall's own page rule (each
@@ -135,8 +136,8 @@ type Report struct {
 	Warnings []string `json:"warnings,omitempty"`
 }
 
-// columns of the table and the CSV.
-var columns = []string{"scenario", "alert", "runs", "incidents", "detected", "missed",
+// csvColumns are the columns of the CSV.
+var csvColumns = []string{"scenario", "alert", "runs", "incidents", "detected", "missed",
 	"detect_median_min", "detect_worst_min", "reset_median_min", "reset_worst_min", "false_pages", "false_pages_per_day"}
 
 func (l *Line) cells() []string {
@@ -159,7 +160,7 @@ func (l *Line) cells() []string {
 // scenario, the built-in page's beside each alert's.
 func (r *Report) WriteTable(w io.Writer) error {
 	fmt.Fprintf(w, "%s · seeds %s · %d runs, nobody on call: each incident runs its course\n\n", r.File, r.Seeds, r.Runs)
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	tw := columns.NewWriter(w, 2, 0)
 	head := []string{"scenario", "alert", "runs", "incidents", "detected", "missed", "detect min (median/worst)", "reset min (median/worst)", "false pages", "per quiet day"}
 	for _, h := range head {
 		fmt.Fprint(tw, h, "\t")
@@ -181,7 +182,7 @@ func (r *Report) WriteTable(w io.Writer) error {
 // WriteCSV writes the lines as CSV with a header.
 func (r *Report) WriteCSV(w io.Writer) error {
 	cw := csv.NewWriter(w)
-	cw.Write(columns)
+	cw.Write(csvColumns)
 	for i := range r.Lines {
 		cw.Write(r.Lines[i].cells())
 	}

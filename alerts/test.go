@@ -108,25 +108,16 @@ func testRun(ctx context.Context, ev *Evaluator, sc Scenario, seed uint32, date 
 		return nil, nil, fmt.Errorf("%s, seed %d: %w", sc.Name, seed, err)
 	}
 	trace, setup := sim.Trace(), sim.Setup()
-	res, err := ev.Run(ctx, metricsout.OfTrace(trace, setup, date, engine.Learner))
+	on, err := ev.Shift(ctx, metricsout.OfTrace(trace, setup, date, engine.Learner), 1-setup.Constants.SLO, setup.Constants.SLODays*1440)
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s, seed %d: %w", sc.Name, seed, err)
 	}
-	incs := Incidents(trace.Rows, 1-setup.Constants.SLO, setup.Constants.SLODays*1440)
-	alerting := ev.rules.Alerting()
-	lines := make([]Line, len(alerting)+1)
-	for i, rl := range alerting {
-		lines[i] = Line{Alert: rl.Name, Scenario: sc.Name}
-		lines[i].score(res.Firing[i], incs)
+	lines := make([]Line, len(on.Alerts))
+	for i := range on.Alerts {
+		lines[i] = on.Alerts[i].Line
+		lines[i].Scenario = sc.Name
 	}
-	paging := make([]bool, len(trace.Rows))
-	for m := range trace.Rows {
-		paging[m] = trace.Rows[m].Paging
-	}
-	b := &lines[len(alerting)]
-	*b = Line{Alert: Builtin, Builtin: true, Scenario: sc.Name}
-	b.score(paging, incs)
-	return lines, res.Silent, nil
+	return lines, on.Silent, nil
 }
 
 // summarize sums the runs' lines by scenario and for every scenario, and

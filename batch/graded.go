@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"text/tabwriter"
 
 	"github.com/oncall-sim/oncall/engine"
+	"github.com/oncall-sim/oncall/internal/columns"
 	"github.com/oncall-sim/oncall/score"
 )
 
@@ -145,7 +145,7 @@ func (s *Stream) writeGraded(w io.Writer) error {
 		b = &sb
 	}
 	fmt.Fprintf(w, "\ngraded criteria: bounds from the reference policy %s on each seed; a score is the criterion's own (1 where the bound is met), points as oncall grade counts them: the main criteria's share × the guards'\n", g.Reference)
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	tw := columns.NewWriter(w, 2, 0)
 	if b == nil {
 		fmt.Fprintln(tw, "  criterion\tseeds meeting it\tmean score\tmean points")
 	} else {

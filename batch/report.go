@@ -7,10 +7,10 @@ import (
 	"math"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/oncall-sim/oncall/coverage"
 	"github.com/oncall-sim/oncall/engine"
+	"github.com/oncall-sim/oncall/internal/columns"
 	"github.com/oncall-sim/oncall/score"
 	"github.com/oncall-sim/oncall/shift"
 )
@@ -169,7 +169,7 @@ func (s *Stream) WriteSummary(w io.Writer) error {
 			return err
 		}
 		fmt.Fprintf(w, "\ndifference a − b per seed (a = %s, b = %s): mean and 95 %% confidence interval (paired t interval)\n", r.Policy, r.Vs)
-		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		tw := columns.NewWriter(w, 2, 0)
 		fmt.Fprintln(tw, "  figure\tunit\tpairs\tmean a − b\t95 % CI\tverdict")
 		for _, d := range s.differences() {
 			dec := signDigits(d.decimals+2, d.Low, d.High)
@@ -207,7 +207,7 @@ func (s *Stream) WriteSummary(w io.Writer) error {
 
 func writeDistributions(w io.Writer, title string, ds []Distribution) error {
 	fmt.Fprintf(w, "\n%s: p50 and p90 count from the best run (90 %% of runs did at least as well as p90)\n", title)
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	tw := columns.NewWriter(w, 2, 0)
 	fmt.Fprintln(tw, "  figure\tunit\truns\tmean\tp50\tp90\tworst\t(seed)")
 	for _, d := range ds {
 		seed := "n/a"

@@ -4,10 +4,10 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"text/tabwriter"
 
 	"github.com/oncall-sim/oncall/dsl/policy"
 	"github.com/oncall-sim/oncall/engine"
+	"github.com/oncall-sim/oncall/internal/columns"
 	"github.com/oncall-sim/oncall/shift"
 )
 
@@ -217,7 +217,7 @@ func beforeSignal(name string, s Seed, n, runs int) Flag {
 // controls never used and the flags; who names the policy.
 func (r Report) Write(w io.Writer, who string) error {
 	fmt.Fprintf(w, "\ncoverage of %s over %d runs: how often each rule fired and on which seeds\n", who, r.Runs)
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	tw := columns.NewWriter(w, 2, 0)
 	fmt.Fprintln(tw, "  rule\tfirings\tseeds\twhich")
 	for _, ru := range r.Rules {
 		which := ru.Seeds

@@ -20,6 +20,11 @@
 // minute m of a run that starts at T is at T + m minutes, the time the
 // trace's "time" column shows.
 //
+// Many runs (a batch's seeds) are one exposition, each family once with
+// every run's series under it (WriteOpenMetricsRuns); rather than hold
+// every run, it holds a bounded number of samples and, past it, writes
+// the families a group at a time, making the runs again for each.
+//
 // The package builds series (Build) and writes them; Prometheus' packages
 // (prometheus/common's expfmt) write the text, so that the output is the
 // format the real tools parse. engine/, shift and grade never import it.

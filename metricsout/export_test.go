@@ -136,16 +136,25 @@ func TestCountersAccumulate(t *testing.T) {
 func TestOpenMetricsLoadsInPromtool(t *testing.T) {
 	promtooltest.Path(t)
 	run := runOf(t, "bad-deploy", 7, 0, engine.Learner)
-	dir := t.TempDir()
 	var om bytes.Buffer
 	if err := WriteOpenMetrics(&om, run); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.HasSuffix(om.String(), "# EOF\n") {
+	n := loadBack(t, om.Bytes(), run)
+	t.Logf("%d samples of %d minutes read back from promtool's blocks", n, len(run.Rows))
+}
+
+// loadBack turns an exposition of the runs into TSDB blocks with
+// promtool, dumps them and finds every sample of every run, value for
+// value, and no other; it returns the number of samples.
+func loadBack(t *testing.T, om []byte, runs ...Run) int {
+	t.Helper()
+	if !bytes.HasSuffix(om, []byte("# EOF\n")) {
 		t.Fatal("the OpenMetrics text does not end with # EOF")
 	}
+	dir := t.TempDir()
 	file := filepath.Join(dir, "run.om")
-	if err := os.WriteFile(file, om.Bytes(), 0o644); err != nil {
+	if err := os.WriteFile(file, om, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	promtooltest.Run(t, "tsdb", "create-blocks-from", "openmetrics", file, filepath.Join(dir, "data"))
@@ -153,8 +162,13 @@ func TestOpenMetricsLoadsInPromtool(t *testing.T) {
 	if err := os.Mkdir(filepath.Join(dir, "data", "wal"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	dump := promtooltest.Run(t, "tsdb", "dump", "--min-time="+strconv.FormatInt(run.Start.UnixMilli(), 10),
-		"--max-time="+strconv.FormatInt(run.Start.UnixMilli()+int64(len(run.Rows))*60000, 10), filepath.Join(dir, "data"))
+	from, to := int64(math.MaxInt64), int64(math.MinInt64)
+	for _, run := range runs {
+		from = min(from, run.Start.UnixMilli())
+		to = max(to, run.Start.UnixMilli()+int64(len(run.Rows))*60000)
+	}
+	dump := promtooltest.Run(t, "tsdb", "dump", "--min-time="+strconv.FormatInt(from, 10),
+		"--max-time="+strconv.FormatInt(to, 10), filepath.Join(dir, "data"))
 	got := map[string]float64{}
 	sc := bufio.NewScanner(strings.NewReader(dump))
 	sc.Buffer(nil, 1<<20)
@@ -175,31 +189,33 @@ func TestOpenMetricsLoadsInPromtool(t *testing.T) {
 		got[dumpKey(line[:i+1])+" "+f[1]] = v
 	}
 	n := 0
-	for _, fs := range Build(run) {
-		for _, s := range fs.Series {
-			var ls []string
-			for _, l := range s.Labels {
-				ls = append(ls, l.Name+"="+strconv.Quote(l.Value))
-			}
-			sort.Strings(ls)
-			key := strings.Join(append([]string{"__name__=" + strconv.Quote(fs.Family.SampleName())}, ls...), ",")
-			for j := range s.T {
-				n++
-				k := "{" + key + "} " + strconv.FormatInt(s.T[j], 10)
-				v, ok := got[k]
-				switch {
-				case !ok:
-					t.Fatalf("the blocks lack %s", k)
-				case v != s.V[j]:
-					t.Fatalf("%s is %v in the blocks, %v in the run", k, v, s.V[j])
+	for _, run := range runs {
+		for _, fs := range Build(run) {
+			for _, s := range fs.Series {
+				var ls []string
+				for _, l := range s.Labels {
+					ls = append(ls, l.Name+"="+strconv.Quote(l.Value))
+				}
+				sort.Strings(ls)
+				key := strings.Join(append([]string{"__name__=" + strconv.Quote(fs.Family.SampleName())}, ls...), ",")
+				for j := range s.T {
+					n++
+					k := "{" + key + "} " + strconv.FormatInt(s.T[j], 10)
+					v, ok := got[k]
+					switch {
+					case !ok:
+						t.Fatalf("the blocks lack %s", k)
+					case v != s.V[j]:
+						t.Fatalf("%s is %v in the blocks, %v in the run", k, v, s.V[j])
+					}
 				}
 			}
 		}
 	}
 	if n != len(got) {
-		t.Errorf("the blocks hold %d samples, the run %d", len(got), n)
+		t.Errorf("the blocks hold %d samples, the runs %d", len(got), n)
 	}
-	t.Logf("%d samples of %d minutes read back from promtool's blocks", n, len(run.Rows))
+	return n
 }
 
 // dumpKey sorts the labels of a line of promtool tsdb dump by name, as

@@ -60,7 +60,11 @@ type FamilySeries struct {
 // minute. A gauge's series has a sample in each minute that gives it one;
 // a counter's, once it has appeared, has one every minute after (a counter
 // does not vanish).
-func Build(run Run) []FamilySeries {
+func Build(run Run) []FamilySeries { return build(run, nil) }
+
+// build makes the series of the families k of the run's view that keep
+// holds, every family when keep is nil; the others are left empty.
+func build(run Run, keep func(k int) bool) []FamilySeries {
 	fams := Families(run.View)
 	out := make([]FamilySeries, len(fams))
 	for i, f := range fams {
@@ -74,7 +78,9 @@ func Build(run Run) []FamilySeries {
 		m.follow(r.Events)
 		t := start + int64(r.Minute)*60_000
 		for k := range out {
-			out[k].add(run.Labels, &m, t, i)
+			if keep == nil || keep(k) {
+				out[k].add(run.Labels, &m, t, i)
+			}
 		}
 	}
 	return out

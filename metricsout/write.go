@@ -19,28 +19,7 @@ func WriteOpenMetrics(w io.Writer, runs ...Run) error {
 	for i, r := range runs {
 		built[i] = Build(r)
 	}
-	if len(built) == 0 {
-		_, err := expfmt.FinalizeOpenMetrics(w)
-		return err
-	}
-	for k := range built[0] {
-		mf := family(built[0][k].Family)
-		for _, b := range built {
-			for _, s := range b[k].Series {
-				for j := range s.T {
-					mf.Metric = append(mf.Metric, metric(mf, s.Labels, s.V[j], proto.Int64(s.T[j])))
-				}
-			}
-		}
-		if len(mf.Metric) == 0 {
-			continue
-		}
-		if _, err := expfmt.MetricFamilyToOpenMetrics(w, mf); err != nil {
-			return err
-		}
-	}
-	_, err := expfmt.FinalizeOpenMetrics(w)
-	return err
+	return writeFamilies(w, built)
 }
 
 // WriteScrape writes one scrape of the runs in the format asked (the

@@ -27,10 +27,16 @@
 //
 // The endpoints are a table of ServeMux patterns (routes.go), one file for
 // each concern: sessions, game days, metadata and the catalogue, the model,
-// traces, the debrief and its "what if" (whatif.go: the finished shift
-// branched at some minutes with other decisions, and then nobody, the
-// decisions taken or the reference policy deciding, by package whatif, as
-// oncall run --replay branches a trace). Before its handler every request passes the checks
+// traces (CSV, JSON, or OpenMetrics, the bytes `oncall run -f openmetrics
+// --start` writes of the same shift), the debrief and its "what if"
+// (whatif.go: the finished shift branched at some minutes with other
+// decisions, and then nobody, the decisions taken or the reference policy
+// deciding, by package whatif, as oncall run --replay branches a trace),
+// and a team's own alerting rules over the finished shift (alertrules.go:
+// a Prometheus rule file of at most MaxRuleFile, read and evaluated by
+// package alerts as `oncall alerts test` reads and evaluates a run, within
+// its bounds, one file at a time; the page marks on the charts the minutes
+// each alert fired beside those of the built-in page). Before its handler every request passes the checks
 // of harden.go, as the Go security guides describe them for a server that
 // browsers reach: a body above 256 KB is a 413, sent at once (the rest
 // of the body is then read for 2 s at most, so that a client that sends it

@@ -23,13 +23,14 @@ import (
 //     weight.go): past it the least recently used are let go and
 //     replayed when next asked for;
 //   - the work under way, a quarter: a request that builds or steps runs
-//     (a session's step, a trace, a debrief, a what-if) takes a slot of a
-//     session's memory budget for each run it may hold (runsOf), all at
-//     once, for as long as it runs. A session grows within its slot,
-//     weighed after each minute it steps, and a run's trace within its
-//     meter's memory budget, which the console sets to the same; a request
-//     that finds no free slot waits its turn (first come, first served)
-//     for workWait at most, then gets a 503 with Retry-After;
+//     (a session's step, a trace, a debrief, a what-if, a team's alerting
+//     rules) takes a slot of a session's memory budget for each run it may
+//     hold (runsOf), all at once, for as long as it runs. A session grows
+//     within its slot, weighed after each minute it steps, and a run's
+//     trace within its meter's memory budget, which the console sets to
+//     the same; a request that finds no free slot waits its turn (first
+//     come, first served) for workWait at most, then gets a 503 with
+//     Retry-After;
 //   - what requests send, a sixteenth: a body's length is taken from it
 //     before a byte is read (a body of unknown length, sent in chunks,
 //     takes the most a body may be), and the bytes of requests' headers
@@ -64,7 +65,11 @@ const (
 // step, a trace or a session's answer one; a what-if the shift, the shift
 // played again from its recorded decisions (whatif.Run) and its branch; a
 // debrief and a game-day result (scored as a debrief) the
-// player's shift, the reference's and no policy's.
+// player's shift, the reference's and no policy's; a team's alerting
+// rules as many as a debrief, for the shift and its evaluation: a query
+// at the bound of alerts' DefaultLimits holds some 50 MiB, about the
+// three slots of the default memory (48 MiB), and one rule file is
+// evaluated at a time (alertrules.go).
 var runsOf = map[string]int64{
 	"POST /api/sessions":               1,
 	"GET /api/sessions/{id}":           1,
@@ -76,6 +81,7 @@ var runsOf = map[string]int64{
 	"POST /api/whatif":                 3,
 	"POST /api/debrief":                3,
 	"POST /api/gamedays/{id}/results":  3,
+	"POST /api/alertrules":             3,
 }
 
 // memory is what the server holds of its memory's shares as they are

@@ -24,6 +24,7 @@ func (s *Server) routes() []route {
 		{"GET", "/api/trace", s.trace},
 		{"POST", "/api/debrief", s.debriefHandler},
 		{"POST", "/api/whatif", s.whatIfHandler},
+		{"POST", "/api/alertrules", s.alertRulesHandler},
 		{"POST", "/api/gamedays", s.createGameDay},
 		{"GET", "/api/gamedays/{id}", s.getGameDay},
 		{"POST", "/api/gamedays/{id}/results", s.addResult},

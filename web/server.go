@@ -110,7 +110,8 @@ type Server struct {
 
 	answers sync.Pool // *answerBuffer: the buffers steps write their answers in (stepio.go)
 
-	teamc teamConsole // team game days (team.go)
+	teamc    teamConsole   // team game days (team.go)
+	ruleSlot chan struct{} // a rule file evaluated at a time (alertrules.go)
 }
 
 // New prepares a console.
@@ -119,7 +120,7 @@ func New(o Options) (*Server, error) {
 		opts: o, scenarios: map[string]Scenario{},
 		maxSessions: o.MaxSessions, idle: o.Idle, now: o.Now, logf: o.Log,
 		sessions: map[string]*session{}, results: o.Results,
-		origins: http.NewCrossOriginProtection(),
+		origins: http.NewCrossOriginProtection(), ruleSlot: make(chan struct{}, 1),
 	}
 	for _, name := range o.AllowHosts {
 		if err := CheckHostName(name); err != nil {

@@ -389,7 +389,7 @@ func TestBadRequests(t *testing.T) {
 		{"static missing", "GET", "/static/nothing.js", ``, 404, "no such file"},
 		{"unknown page", "GET", "/admin", ``, 404, "no such page"},
 		{"trace without seed", "GET", "/api/trace?scenario=bad-deploy&format=csv", ``, 400, "seed is missing"},
-		{"trace bad format", "GET", "/api/trace?scenario=bad-deploy&seed=1&format=xml", ``, 400, "csv or json"},
+		{"trace bad format", "GET", "/api/trace?scenario=bad-deploy&seed=1&format=xml", ``, 400, "csv, json or openmetrics"},
 		{"trace bad decisions", "GET", "/api/trace?scenario=bad-deploy&seed=1&format=csv&d=5:shed", ``, 400, "shed needs a value"},
 		{"trace unknown parameter", "GET", "/api/trace?scenario=bad-deploy&seed=1&format=csv&x=1", ``, 400, "unknown parameter"},
 		{"debrief unknown scenario", "POST", "/api/debrief", `{"scenario":"bad","seed":1}`, 400, "unknown scenario"},

@@ -10,14 +10,16 @@ import (
 	"strings"
 
 	"github.com/oncall-sim/oncall/engine"
+	"github.com/oncall-sim/oncall/metricsout"
+	"github.com/oncall-sim/oncall/shift"
 )
 
 // traceParams are the parameters /api/trace takes.
-var traceParams = []string{"scenario", "seed", "noise", "minute", "d", "format", "policy", "source", "until"}
+var traceParams = []string{"scenario", "seed", "noise", "minute", "d", "format", "start", "policy", "source", "until"}
 
-// trace replays a shift from the query and answers its trace as CSV or
-// JSON, for the page's download links; it needs no session, so a download
-// works after a restart as well.
+// trace replays a shift from the query and answers its trace as CSV, JSON
+// or OpenMetrics, for the page's download links; it needs no session, so a
+// download works after a restart as well.
 func (s *Server) trace(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	sh, format, err := readTrace(q)
@@ -48,6 +50,10 @@ func (s *Server) trace(w http.ResponseWriter, r *http.Request) {
 	// the browser sees cut short.
 	if held, answered := weigh(sim.Rows()); sessionBase+held+answered > s.sessionMemory {
 		fail(w, sessionTooHeavy(s.sessionMemory, sessionBase+held+answered))
+		return
+	}
+	if format == "openmetrics" {
+		s.openMetrics(w, sh, sim, q.Get("start"))
 		return
 	}
 	if format == "csv" {
@@ -97,8 +103,16 @@ func readTrace(q url.Values) (Shift, string, error) {
 		sh.Autopilot = &Autopilot{Policy: name, Source: src, Until: until}
 	}
 	format := q.Get("format")
-	if format != "csv" && format != "json" {
+	if format != "csv" && format != "json" && format != "openmetrics" {
 		return Shift{}, "", apiError(http.StatusBadRequest, "ui.api.trace_format", "format", quoted(format, 20))
+	}
+	if start := q.Get("start"); start != "" {
+		if format != "openmetrics" {
+			return Shift{}, "", apiError(http.StatusBadRequest, "ui.api.trace_start_format", "start", quoted(start, 30))
+		}
+		if _, err := metricsout.ParseStart(start); err != nil {
+			return Shift{}, "", apiError(http.StatusBadRequest, "ui.api.trace_start", "start", quoted(start, 30))
+		}
 	}
 	return sh, format, nil
 }
@@ -112,3 +126,27 @@ func safeName(s string) string {
 		return -1
 	}, s)
 }
+
+// openMetrics answers the shift's trace as `oncall run -f openmetrics`
+// writes a run: every minute of every metric, labelled with the shift's
+// scenario and seed, minute 0 at the scenario's clock on the day of start
+// (or at its time), the same bytes for the same shift and --start. It is
+// written as it is made, a series at a time, rather than held whole: it
+// is some fifty times the CSV. An error once it has started aborts the
+// download, as trace's do, so that the browser sees it cut short rather
+// than a file without its # EOF that looks whole.
+func (s *Server) openMetrics(w http.ResponseWriter, sh Shift, sim *shift.Sim, start string) {
+	at, _ := metricsout.ParseStart(start) // readTrace checked it
+	run := metricsout.OfTrace(sim.Trace(), sim.Setup(), metricsout.DefaultDate, engine.Learner)
+	run.Start = at.Of(sim.Setup().Start)
+	w.Header().Set("Content-Type", openMetricsType)
+	w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="oncall-%s-%d.om"`, safeName(sh.Scenario), sh.Seed))
+	w.WriteHeader(http.StatusOK)
+	if err := metricsout.WriteOpenMetrics(w, run); err != nil {
+		s.logf("trace: writing OpenMetrics of %s, seed %d: %v", sh.Scenario, sh.Seed, err)
+		panic(http.ErrAbortHandler)
+	}
+}
+
+// openMetricsType is the media type of OpenMetrics text.
+const openMetricsType = "application/openmetrics-text; version=1.0.0; charset=utf-8"

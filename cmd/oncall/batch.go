@@ -30,7 +30,8 @@ type BatchCmd struct {
 	RefPol   string     `name:"reference-policy" help:"The reference policy whose outcome on each seed sets the bounds of the scenario's grading criteria (default: the scenario's built-in reference policy)." placeholder:"FILE"`
 	Set      []string   `short:"s" help:"Start every run with a control set to a value (name=value), repeatable." placeholder:"NAME=VALUE"`
 	Noise    bool       `default:"true" negatable:"" help:"Traffic noise; --no-noise gives requests = demand (then seeds differ only through the scenario)."`
-	Format   string     `short:"f" enum:"csv,json" default:"csv" help:"Format of every run's outcome: csv or json."`
+	Format   string     `short:"f" enum:"csv,json,openmetrics" default:"csv" help:"Format of every run's outcome: csv or json; or openmetrics: every seed's run, minute by minute, as one exposition (the samples labelled with their seed) that promtool tsdb create-blocks-from openmetrics loads."`
+	Start    string     `help:"With -f openmetrics: the date (YYYY-MM-DD, minute 0 at the scenario's clock, UTC) or the time (RFC 3339) of minute 0 of every run; default 2026-01-05." placeholder:"DATE"`
 	Output   string     `short:"o" help:"Write every run's outcome to FILE (the summary then goes to standard output)." placeholder:"FILE"`
 	Budget   LimitFlags `embed:""`
 }
@@ -54,7 +55,8 @@ Examples:
   oncall batch bad-deploy --policy mine.rules --seeds 1-1000 -o runs.csv
   oncall batch surge --seeds 1-200 -f json > runs.json          no policy
   oncall batch cache-flush -p mine.rules --vs scripts/cache-flush.rules --seeds 1-500
-  oncall batch bad-deploy -p mine.rules --seeds 1,5,9 --jobs 1`
+  oncall batch bad-deploy -p mine.rules --seeds 1,5,9 --jobs 1
+  oncall batch bad-deploy --seeds 1-50 -f openmetrics -o runs.om   for promtool tsdb create-blocks-from openmetrics`
 }
 
 // Run implements the subcommand.
@@ -116,6 +118,10 @@ func (c *BatchCmd) Run(env *Env) error {
 		return err
 	}
 
+	export, err := c.exporter(sh, seeds)
+	if err != nil {
+		return err
+	}
 	a := batch.Policy{Policy: sh.Policy, SHA256: hashA}
 	var b, refPol *batch.Policy
 	if other != nil {
@@ -125,7 +131,7 @@ func (c *BatchCmd) Run(env *Env) error {
 		rep.Graded = &batch.Graded{Reference: ref.Name, Rules: scenario.Rules(sc.Grading())}
 		refPol = &batch.Policy{Policy: ref.Program, SHA256: ref.SHA256}
 	}
-	return c.stream(env, &rep, batch.NewPlan(sh, a, b, refPol), rules(a.Policy), rules(other))
+	return c.stream(env, &rep, batch.NewPlan(sh, a, b, refPol), rules(a.Policy), rules(other), export)
 }
 
 // rules are the names of a policy's rules, for its coverage; nil for no
@@ -142,17 +148,27 @@ func rules(p shift.Policy) []string {
 // the summary to the other stream. A file at -o is written under another
 // name beside it and takes its name once the last row is in, so that an
 // interrupted batch leaves it as it was.
-func (c *BatchCmd) stream(env *Env, rep *batch.Report, plan batch.Plan, rulesA, rulesB []string) error {
+//
+// With -f openmetrics (export) the outcomes make the summary alone, and the
+// runs go out as OpenMetrics once every seed is done.
+func (c *BatchCmd) stream(env *Env, rep *batch.Report, plan batch.Plan, rulesA, rulesB []string, export func(context.Context, io.Writer) error) error {
 	out, commit, abort, err := env.partialOutput(c.Output)
 	if err != nil {
 		return err
 	}
-	s := batch.NewStream(out, rep, batch.StreamOptions{JSON: c.Format == "json", RulesA: rulesA, RulesB: rulesB})
+	rows := out
+	if export != nil {
+		rows = io.Discard
+	}
+	s := batch.NewStream(rows, rep, batch.StreamOptions{JSON: c.Format == "json", RulesA: rulesA, RulesB: rulesB})
 	ctx, stop := interruptible(env)
 	defer stop()
 	bar := newProgress(env, len(rep.Seeds)*len(plan.Passes))
 	err = plan.Stream(ctx, rep.Seeds, batch.Options{Jobs: c.Jobs, Progress: bar.pass(0)}, s)
 	bar.done()
+	if err == nil && export != nil {
+		err = export(ctx, out)
+	}
 	if err != nil {
 		abort()
 		return c.streamError(ctx, err, rep)

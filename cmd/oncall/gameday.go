@@ -3,10 +3,10 @@ package main
 import (
 	"context"
 	"fmt"
-	"text/tabwriter"
 	"time"
 
 	"github.com/oncall-sim/oncall/gameday"
+	"github.com/oncall-sim/oncall/internal/columns"
 )
 
 // GamedayCmd reads and deletes the game days that `oncall play --data`
@@ -67,7 +67,7 @@ func (c *GamedayListCmd) Run(env *Env) error {
 	if err != nil {
 		return failure("%v", err)
 	}
-	tw := tabwriter.NewWriter(env.Stdout, 0, 0, 2, ' ', 0)
+	tw := columns.NewWriter(env.Stdout, 2, 0)
 	fmt.Fprintln(tw, "ID\tSCENARIO\tSEED\tNOISE\tCREATED (UTC)\tRESULTS")
 	for _, g := range list {
 		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%d\n", g.ID, gameday.CleanName(g.Scenario), g.Seed, onOff(g.Noise), g.Created.UTC().Format("2006-01-02 15:04"), g.Results)

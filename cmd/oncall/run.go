@@ -9,11 +9,13 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
+
 	"unicode/utf8"
 
 	"github.com/alecthomas/kong"
 
 	"github.com/oncall-sim/oncall/engine"
+	"github.com/oncall-sim/oncall/internal/columns"
 	"github.com/oncall-sim/oncall/shift"
 )
 
@@ -71,7 +73,7 @@ func (c *RunCmd) Run(env *Env, k *kong.Context) error {
 	if err != nil {
 		return err
 	}
-	if _, err := c.startDate(); err != nil {
+	if _, err := parseStart(c.Start, c.Format); err != nil {
 		return err
 	}
 	// A --plot that cannot be written shows before the trace, not after it.
@@ -262,7 +264,7 @@ func writeTable(w io.Writer, t engine.Trace, v engine.View, full bool, units map
 		fmt.Fprintf(w, "%d of %d minutes: those where something happened%s, and one an hour (--full for every minute)\n", len(shown), len(t.Rows), again)
 	}
 	fmt.Fprintln(w)
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	tw := columns.NewWriter(w, 2, tabwriter.AlignRight)
 	cols := tableColumns(v, t.Rows)
 	for _, c := range cols {
 		fmt.Fprint(tw, c.head, "\t")
@@ -403,7 +405,7 @@ func tableCell(r *engine.Row, metric string) string {
 // model's figures of that unit are (figureDecimals).
 func writeOutcome(w io.Writer, o engine.Outcome, units map[string]string) error {
 	fmt.Fprintln(w, "outcome")
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	tw := columns.NewWriter(w, 2, 0)
 	for _, s := range engine.OutcomeSpecs() {
 		text, unit := s.Text(s.Get(&o)), s.Unit
 		if text == engine.NeverPaged {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"io"
-	"time"
 
 	"github.com/prometheus/common/expfmt"
 
@@ -10,39 +9,29 @@ import (
 	"github.com/oncall-sim/oncall/metricsout"
 )
 
-// startDate reads --start: a date puts minute 0 at the scenario's clock on
-// that day, a time puts it there; absent, metricsout.DefaultDate.
-func (c *RunCmd) startDate() (func(clock int) time.Time, error) {
-	return parseStart(c.Start, c.Format)
-}
-
-// parseStart reads a --start flag of a command writing format.
-func parseStart(text, format string) (func(clock int) time.Time, error) {
-	if text == "" {
-		return func(clock int) time.Time { return metricsout.StartOn(metricsout.DefaultDate, clock) }, nil
+// parseStart reads a --start flag of a command writing format: a date puts
+// minute 0 at the scenario's clock on that day, a time puts it there;
+// absent, metricsout.DefaultStart.
+func parseStart(text, format string) (metricsout.Start, error) {
+	if text != "" && format != "openmetrics" {
+		return metricsout.Start{}, usageError("--start %s: it dates the samples of -f openmetrics (a scrape, and the other formats, have no timestamps)", text)
 	}
-	if format != "openmetrics" {
-		return nil, usageError("--start %s: it dates the samples of -f openmetrics (a scrape, and the other formats, have no timestamps)", text)
-	}
-	if d, err := time.Parse(time.DateOnly, text); err == nil {
-		return func(clock int) time.Time { return metricsout.StartOn(d, clock) }, nil
-	}
-	at, err := time.Parse(time.RFC3339, text)
+	s, err := metricsout.ParseStart(text)
 	if err != nil {
-		return nil, usageError("--start %q: it takes a date, 2026-01-05, or a time, 2026-01-05T09:00:00Z", text)
+		return metricsout.Start{}, usageError("--start %q: %v", text, err)
 	}
-	return func(int) time.Time { return at }, nil
+	return s, nil
 }
 
 // writeMetrics writes the run as OpenMetrics, a sample a minute, or as one
 // scrape of its last minute in the Prometheus text format.
 func (c *RunCmd) writeMetrics(w io.Writer, t engine.Trace, setup engine.Setup, v engine.View) error {
-	start, err := c.startDate()
+	start, err := parseStart(c.Start, c.Format)
 	if err != nil {
 		return err
 	}
 	run := metricsout.OfTrace(t, setup, metricsout.DefaultDate, v)
-	run.Start = start(setup.Start)
+	run.Start = start.Of(setup.Start)
 	if c.Format == "prometheus" {
 		return metricsout.WriteScrape(w, expfmt.NewFormat(expfmt.TypeTextPlain), run)
 	}

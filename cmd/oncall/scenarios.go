@@ -2,10 +2,10 @@ package main
 
 import (
 	"fmt"
-	"text/tabwriter"
 
 	"github.com/oncall-sim/oncall/dsl/scenario"
 	"github.com/oncall-sim/oncall/engine"
+	"github.com/oncall-sim/oncall/internal/columns"
 )
 
 // ScenariosCmd lists the built-in scenarios and those of a folder.
@@ -31,7 +31,7 @@ func (c *ScenariosCmd) Run(env *Env) error {
 	if err != nil {
 		return failure("the built-in scenarios do not load: %v", renderErr(err))
 	}
-	tw := tabwriter.NewWriter(env.Stdout, 0, 0, 2, ' ', 0)
+	tw := columns.NewWriter(env.Stdout, 2, 0)
 	fmt.Fprintln(tw, "SCENARIO\tTITLE\tSTART\tDURATION\tSOURCE")
 	list := func(progs []*scenario.Program, source func(*scenario.Program) string) {
 		for _, p := range progs {

@@ -18,6 +18,7 @@ import (
 	"github.com/oncall-sim/oncall/dsl/scenario"
 	"github.com/oncall-sim/oncall/engine"
 	"github.com/oncall-sim/oncall/grade"
+	"github.com/oncall-sim/oncall/internal/columns"
 	"github.com/oncall-sim/oncall/internal/safetext"
 	"github.com/oncall-sim/oncall/shift"
 	"github.com/oncall-sim/oncall/whatif"
@@ -355,7 +356,7 @@ func writeWhatIfTable(w io.Writer, r *whatIfReport) error {
 	}
 	fmt.Fprintf(w, "%s · seed %d · noise %s · what if: %s\n", r.Scenario, r.Seed, onOff(r.Noise), strings.Join(did, "; "))
 	fmt.Fprintf(w, "the branch replays %s before %s and takes the decisions above; %s\n\n", count(r.Replayed, "recorded decision"), r.At, thenText(r))
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	tw := columns.NewWriter(w, 2, tabwriter.AlignRight)
 	fmt.Fprint(tw, "figure\tplayed\twhat if\tdifference\t  unit\n")
 	for _, f := range r.Figures {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t  %s\n", f.Name, f.Text(f.Played), f.Text(f.WhatIf), f.DiffText(), f.Unit)

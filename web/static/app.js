@@ -4,6 +4,7 @@
 import { lineChart, esc, span, minuteAt, showCursor } from "./chart.js";
 import * as F from "./format.js";
 import { initWhatIf, drawWhatIf, branchSeries, branchLegend, outcomeText } from "./whatif.js";
+import { initAlertRules, drawAlertRules, alertBands, alertLegend, openMetricsLink } from "./alertrules.js";
 import { drawLogs, usesDependency, depCharts, rolloutLive, DEP_TILES } from "./logs.js";
 import { exhaustion } from "./projection.js";
 import { fit, fitAll } from "./fit.js";
@@ -837,12 +838,13 @@ function drawCharts() {
     });
     if (ref) legend.push(`<span><i class="refkey"></i>${esc(t("ui.debrief.refline"))}</span>`);
     legend.push(branchLegend());
+    legend.push(alertLegend());
     // The bounds the server sends for the metrics of this chart: the page
     // rule's, the slow p99.
     const bounds = sh.lines.filter(b => d.lines.includes(b.metric));
     const svg = lineChart({
       series, times: sh.times, from, to, now: sh.rows.length, max: d.max, least: d.least, scale: d.unit === "share" ? 100 : 1,
-      marks: mk, thresholds: bounds.map(b => ({ value: b.value, title: label(b.metric) + " " + b.op + " " + value(d.unit, b.value), label: axis(d.unit, b.value) })),
+      marks: mk, bands: alertBands(), thresholds: bounds.map(b => ({ value: b.value, title: label(b.metric) + " " + b.op + " " + value(d.unit, b.value), label: axis(d.unit, b.value) })),
       fmtY: v => axis(d.unit, v), decimals: axisDecimals(d.unit), label: t(d.key),
     });
     const fig = $("chart-" + i);
@@ -1034,8 +1036,10 @@ function drawEnd() {
   $("json").href = "/api/trace?" + q + "&format=json";
   $("csv").setAttribute("download", `oncall-${sh.scenario}-${sh.seed}.csv`);
   $("json").setAttribute("download", `oncall-${sh.scenario}-${sh.seed}.json`);
+  openMetricsLink($("openmetrics"), q, sh);
   drawDebrief();
   drawWhatIf($("whatif"));
+  drawAlertRules($("alertrules"));
   drawHappened();
   // Label and value side by side, in columns of pairs: a table as wide as
   // the page put them 1,300 px apart.
@@ -1320,6 +1324,7 @@ function chartOf(el) { const f = el.closest && el.closest("figure.chart"); retur
 
 function wire() {
   initWhatIf({ S, t, api, serial, shiftBody, value, iso, ctlLabel, toShown, fromShown, clockAt, draw, oops, say });
+  initAlertRules({ S, t, api, serial, shiftBody, num, iso, isoRuns, clockAt, draw, oops, say });
   initAccount({ t, num, value, metricSpec, isoRuns });
   $("startform").addEventListener("submit", startShift);
   $("scenario").addEventListener("change", () => { brief(); updateLink(); });

@@ -69,13 +69,16 @@ function xTicks(times, from, to) {
 // lineChart returns a chart's SVG text and the geometry its cursor needs.
 // o: {series: [{name, values, color, ref, whatif, label}], times, from, to, now, min, max,
 //     scale, decimals (fmtY's, of v·scale), thresholds: [{value, title}],
-//     marks: [{minute, cls, label, title}], fmtY(v), label}
+//     marks: [{minute, cls, label, title}], bands: [{from, to, lane, cls, name, title}], fmtY(v), label}
 export function lineChart(o) {
   const { from, to } = o;
   const [lo, hi, step] = yRange(o, from, to);
   const x = m => L + ((m - from) / Math.max(1, to - from)) * (W - L - R);
   const y = v => T + (1 - (Math.min(Math.max(v, lo), hi) - lo) / (hi - lo)) * (H - T - B);
-  const out = [`<svg viewBox="0 0 ${W} ${H}" role="img" aria-label="${esc(o.label)}" data-from="${from}" data-to="${to}" xmlns="http://www.w3.org/2000/svg">`];
+  // Bands (when each alert of a rule file fired) have a lane each under the
+  // time axis, on its scale: the chart grows by their lanes.
+  const lanes = (o.bands || []).reduce((n, b) => Math.max(n, b.lane + 1), 0);
+  const out = [`<svg viewBox="0 0 ${W} ${H + (lanes ? 2 + 5 * lanes : 0)}" role="img" aria-label="${esc(o.label)}" data-from="${from}" data-to="${to}" xmlns="http://www.w3.org/2000/svg">`];
   for (let v = lo, i = 0; v <= hi + step / 2 && i < 12; v = lo + step * ++i) {
     const yy = y(v).toFixed(1);
     out.push(`<line class="grid-line${Math.abs(v) < step / 1e6 ? " zero" : ""}" x1="${L}" x2="${W - R}" y1="${yy}" y2="${yy}"/>`);
@@ -109,6 +112,11 @@ export function lineChart(o) {
   if (o.now != null && o.now > from) {
     const xx = x(Math.min(o.now - 1, to)).toFixed(1);
     out.push(`<line class="now" x1="${xx}" x2="${xx}" y1="${T}" y2="${H - B}"/>`);
+  }
+  for (const b of o.bands || []) {
+    if (b.to < from || b.from > to) continue;
+    const x0 = x(Math.max(b.from, from)), x1 = Math.max(x(Math.min(b.to, to)), x0 + 1.5), yy = H + 1 + 5 * b.lane;
+    out.push(`<rect class="band ${b.cls}" data-name="${esc(b.name)}" data-from="${b.from}" data-to="${b.to}" x="${x0.toFixed(1)}" y="${yy.toFixed(1)}" width="${(x1 - x0).toFixed(1)}" height="4"><title>${esc(b.title)}</title></rect>`);
   }
   const cols = Math.round(W - L - R);
   for (const s of o.series) {
