@@ -76,7 +76,8 @@ func TestBrowserUrduMinutesInEveryView(t *testing.T) {
 	link := eval[string](t, ctx, `document.getElementById("gdlink").value`)
 	run(t, ctx, chromedp.Navigate(link), wait(`!document.getElementById("gdjoin").hidden`), setValue("gdname", "نادیہ"),
 		click("startbtn"), wait(`!document.getElementById("shift").hidden && window.oncall.shift() && window.oncall.shift().id`),
-		playToPage, rollBack, click("step1"), wait(`window.oncall.shift().rows.at(-1).rollback_left > 0`), idle)
+		playToPage, rollBack, wait(`window.oncall.shift().decisions.length === 1`),
+		click("step1"), wait(`window.oncall.shift().rows.at(-1).rollback_left > 0`), idle)
 	check("the paged shift", 8)
 	run(t, ctx, click("nav-model"), wait(`!document.getElementById("inforce").hidden && document.querySelectorAll("#relations tbody tr").length > 0`))
 	check("the model page during the shift", 3)
