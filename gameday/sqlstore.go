@@ -66,18 +66,28 @@ func (s *sqlStore) Create(ctx context.Context, g GameDay) error {
 		g.Created = s.stamp()
 	}
 	return s.inTx(ctx, func(tx *sql.Tx) error {
-		if err := s.serialize(ctx, tx, lockCreate); err != nil {
+		if err := s.roomForOne(ctx, tx); err != nil {
 			return err
-		}
-		var n int
-		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM game_days`).Scan(&n); err != nil {
-			return s.failed(err)
-		}
-		if n >= MaxGameDays {
-			return &kindError{ErrFull, fmt.Sprintf("the console holds %d game days already: delete old ones (oncall gameday delete) or start it with another --data", MaxGameDays)}
 		}
 		return s.insertDay(ctx, tx, g)
 	})
+}
+
+// roomForOne takes the lock of creating game days and says whether the
+// console has room for one more, within the transaction that creates it:
+// a solo game day (Create) or a team one (CreateTeamDay) alike.
+func (s *sqlStore) roomForOne(ctx context.Context, tx *sql.Tx) error {
+	if err := s.serialize(ctx, tx, lockCreate); err != nil {
+		return err
+	}
+	var n int
+	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM game_days`).Scan(&n); err != nil {
+		return s.failed(err)
+	}
+	if n >= MaxGameDays {
+		return &kindError{ErrFull, fmt.Sprintf("the console holds %d game days already: delete old ones (oncall gameday delete) or start it with another --data", MaxGameDays)}
+	}
+	return nil
 }
 
 // insertDay adds a game day whose id is not in use yet.

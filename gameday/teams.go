@@ -47,15 +47,8 @@ func (s *sqlStore) CreateTeamDay(ctx context.Context, d TeamDay) error {
 		d.Created = s.stamp()
 	}
 	return s.inTx(ctx, func(tx *sql.Tx) error {
-		if err := s.serialize(ctx, tx, lockCreate); err != nil {
+		if err := s.roomForOne(ctx, tx); err != nil {
 			return err
-		}
-		var n int
-		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM game_days`).Scan(&n); err != nil {
-			return s.failed(err)
-		}
-		if n >= MaxGameDays {
-			return &kindError{ErrFull, fmt.Sprintf("the console holds %d game days already: delete old ones (oncall gameday delete) or start it with another --data", MaxGameDays)}
 		}
 		if err := s.insertDay(ctx, tx, d.GameDay); err != nil {
 			return err
