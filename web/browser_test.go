@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"os/exec"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -15,59 +13,21 @@ import (
 
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
+
+	"github.com/oncall-sim/oncall/internal/chromiumtest"
 )
 
 // The browser tests drive a real Chromium against the console served from
 // httptest on 127.0.0.1. Without a Chromium they skip, saying how to install
 // one; with CI=true a missing browser fails the run.
 
-func chromiumPath() string {
-	if p := os.Getenv("CHROMIUM"); p != "" {
-		return p
-	}
-	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	return ""
-}
-
 // browser starts a headless Chromium for one test and returns a tab.
 func browser(t *testing.T) context.Context {
 	t.Helper()
-	path := chromiumPath()
-	if path == "" {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("no Chromium found and CI=true: install one with apt-get install -y chromium (or set CHROMIUM to its path)")
-		}
-		t.Skip("no Chromium found: install one with apt-get install -y chromium (or set CHROMIUM to its path) to run the browser tests")
-	}
-	if testing.Short() {
+	if chromiumtest.Path() != "" && testing.Short() {
 		t.Skip("browser tests skipped in -short mode")
 	}
-	opts := []chromedp.ExecAllocatorOption{
-		chromedp.ExecPath(path), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
-		chromedp.NoDefaultBrowserCheck, chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(1280, 1000),
-		chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true), chromedp.Flag("disable-extensions", true),
-	}
-	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
-	ctx, cancel := chromedp.NewContext(actx)
-	t.Cleanup(func() { cancel(); cancelA() })
-	// The tab lives as long as the test may: a loaded machine makes every
-	// step slower, and each wait already gives up on its own (waitCeiling).
-	// It ends before the test binary's -timeout, so that a wait that never
-	// ends is reported with what it waited for rather than by a panic.
-	if d, ok := t.Deadline(); ok {
-		var cancelT context.CancelFunc
-		ctx, cancelT = context.WithDeadline(ctx, d.Add(-30*time.Second))
-		t.Cleanup(cancelT)
-	}
-	if err := chromedp.Do(ctx); err != nil {
-		t.Fatalf("starting Chromium at %s: %v", path, err)
-	}
-	return ctx
+	return chromiumtest.Start(t, 1280, 1000)
 }
 
 // swapHandler lets a test replace the server behind one address: a restart.

@@ -6,7 +6,6 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -16,6 +15,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/oncall-sim/oncall/gameday/gamedaytest"
+	"github.com/oncall-sim/oncall/internal/chromiumtest"
 )
 
 // The browser test of team game days drives a real Chromium against real
@@ -27,37 +27,7 @@ import (
 // in which tabs of new browser contexts are made (member).
 func chromium(t *testing.T) context.Context {
 	t.Helper()
-	path := os.Getenv("CHROMIUM")
-	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
-		if path != "" {
-			break
-		}
-		path, _ = exec.LookPath(name)
-	}
-	if path == "" {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("no Chromium found and CI=true: install one with apt-get install -y chromium (or set CHROMIUM to its path)")
-		}
-		t.Skip("no Chromium found: install one with apt-get install -y chromium (or set CHROMIUM to its path) to run the browser tests")
-	}
-	opts := []chromedp.ExecAllocatorOption{
-		chromedp.ExecPath(path), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
-		chromedp.NoDefaultBrowserCheck, chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(1366, 900),
-		chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true), chromedp.Flag("disable-extensions", true),
-	}
-	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
-	ctx, cancel := chromedp.NewContext(actx)
-	t.Cleanup(func() { cancel(); cancelA() })
-	if d, ok := t.Deadline(); ok {
-		var cancelT context.CancelFunc
-		ctx, cancelT = context.WithDeadline(ctx, d.Add(-30*time.Second))
-		t.Cleanup(cancelT)
-	}
-	if err := chromedp.Do(ctx); err != nil {
-		t.Fatalf("starting Chromium at %s: %v", path, err)
-	}
-	return ctx
+	return chromiumtest.Start(t, 1366, 900)
 }
 
 // member opens a tab in a browser context of its own.
