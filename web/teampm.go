@@ -166,8 +166,8 @@ func (s *Server) replayTeam(w http.ResponseWriter, r *http.Request) {
 		fail(w, err)
 		return
 	}
-	if held, answered := weigh(sim.Rows()); sessionBase+held+answered > s.sessionMemory {
-		fail(w, sessionTooHeavy(s.sessionMemory, sessionBase+held+answered))
+	if err := s.checkWeight(sim.Rows()); err != nil {
+		fail(w, err)
 		return
 	}
 	if format == "csv" {

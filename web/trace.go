@@ -48,8 +48,8 @@ func (s *Server) trace(w http.ResponseWriter, r *http.Request) {
 	// would weigh, and written as it is made, through a small buffer:
 	// an error once it has started (a bug) aborts the download, which
 	// the browser sees cut short.
-	if held, answered := weigh(sim.Rows()); sessionBase+held+answered > s.sessionMemory {
-		fail(w, sessionTooHeavy(s.sessionMemory, sessionBase+held+answered))
+	if err := s.checkWeight(sim.Rows()); err != nil {
+		fail(w, err)
 		return
 	}
 	if format == "openmetrics" {

@@ -98,6 +98,15 @@ func sessionTooHeavy(limit, weight int64) error {
 	return apiError(http.StatusUnprocessableEntity, "ui.api.heavy", "weight", budget.BytesText(weight), "limit", budget.BytesText(limit))
 }
 
+// checkWeight refuses rows a session could not hold (a trace downloaded
+// from a link): what they hold and answer, past the session's budget.
+func (s *Server) checkWeight(rows []engine.Row) error {
+	if held, answered := weigh(rows); sessionBase+held+answered > s.sessionMemory {
+		return sessionTooHeavy(s.sessionMemory, sessionBase+held+answered)
+	}
+	return nil
+}
+
 // weighRun brings a session's weight up to date with its run's rows,
 // weighing only those added since it was last weighed, and refuses a
 // session over its budget. The caller holds the session's lock.
