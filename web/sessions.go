@@ -298,7 +298,7 @@ func (s *Server) step(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ans := stepAnswer{Minute: sim.Minute(), Rows: sim.Rows()[from:], Done: sim.Done()}
-	labels, _, _ := scenarioWords(sess.sc)
+	labels := scenarioLabels(sess.sc)
 	if ans.Done {
 		o := sim.Outcome()
 		ans.Outcome = &o

@@ -29,32 +29,21 @@ type switchView struct {
 }
 
 // scenarioWords returns the words a scenario gives its controls: the
-// labels by name (a control's, or "switch.<id>"), its switches, and the
-// state each switch starts in, by name.
+// labels by name (scenarioLabels), its switches, and the state each switch
+// starts in, by name.
 func scenarioWords(sc shift.Source) (i18n.Labels, []switchView, map[string]float64) {
-	var labels i18n.Labels
-	for name, t := range shift.LabelsOf(sc) {
-		if labels == nil {
-			labels = i18n.Labels{}
-		}
-		labels[name] = t
-	}
 	decls := shift.SwitchesOf(sc)
 	views := make([]switchView, len(decls))
 	initial := make(map[string]float64, len(decls))
 	for i, d := range decls {
 		name := engine.SwitchName(d.ID)
-		if labels == nil {
-			labels = i18n.Labels{}
-		}
-		labels[name] = d.Label
 		views[i] = switchView{Name: name, Help: d.Help}
 		initial[name] = 0
 		if d.On {
 			initial[name] = 1
 		}
 	}
-	return labels, views, initial
+	return scenarioLabels(sc), views, initial
 }
 
 // startWords are the controls in force at a shift's start by name, each
@@ -69,9 +58,24 @@ func startWords(setup engine.Setup, sc shift.Source) (map[string]float64, i18n.L
 	return init, labels, switches
 }
 
-// scenarioLabels are the labels of scenarioWords alone.
+// scenarioLabels returns the labels a scenario gives its controls, by
+// name: a control's it renames, and "switch.<id>" for each switch of its
+// own; nil when it gives none. A step asks for them, so that a scenario
+// without labels costs it nothing.
 func scenarioLabels(sc shift.Source) i18n.Labels {
-	labels, _, _ := scenarioWords(sc)
+	var labels i18n.Labels
+	for name, t := range shift.LabelsOf(sc) {
+		if labels == nil {
+			labels = i18n.Labels{}
+		}
+		labels[name] = t
+	}
+	for _, d := range shift.SwitchesOf(sc) {
+		if labels == nil {
+			labels = i18n.Labels{}
+		}
+		labels[engine.SwitchName(d.ID)] = d.Label
+	}
 	return labels
 }
 
